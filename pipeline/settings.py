@@ -1,0 +1,61 @@
+"""One `Settings` object, built once by an entry point and passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["GuardSettings", "Settings"]
+
+
+class GuardSettings(BaseModel):
+    """Each host guard is on unless switched off (`STOCKSHOT_GUARDS__STALL=false`)."""
+
+    stall: bool = True
+    prose_call: bool = True
+    arg_repair: bool = True
+    repeat_rejected: bool = True
+    unchanged_field: bool = True
+    read_loop: bool = True
+    give_up: bool = True
+    truncation: bool = True
+    freshness: bool = True
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="STOCKSHOT_", env_nested_delimiter="__", extra="ignore"
+    )
+
+    data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
+    cache_dir: Path | None = Field(default=None, description="ingest cache; data_dir/cache")
+    db: Path | None = Field(default=None, description="SQLite store; data_dir/stockshot.db")
+    run_log: Path | None = Field(default=None, description="JSONL audit log of runs")
+    model_dir: Path | None = Field(default=None, description="prepared OCR models")
+    timezone: str | None = Field(
+        default=None, description="zone for naive capture stamps (EXIF, file names); local"
+    )
+
+    ocr_engine: str = "rapidocr"
+    ocr_threads: int = Field(default=0, ge=0, description="0 = one per core")
+    strategy: str = "auto"
+    memory_cache_items: int = Field(default=256, ge=0)
+    max_upload_bytes: int = Field(default=25 * 1024 * 1024, gt=0)
+    max_image_pixels: int = Field(default=50_000_000, gt=0)
+
+    guards: GuardSettings = Field(default_factory=GuardSettings)
+
+    def resolved_cache_dir(self) -> Path:
+        return self.cache_dir or self.data_dir / "cache"
+
+    def resolved_db(self) -> Path:
+        return self.db or self.data_dir / "stockshot.db"
+
+    def resolved_run_log(self) -> Path:
+        return self.run_log or self.data_dir / "runs.jsonl"
+
+    def resolved_model_dir(self) -> Path:
+        return self.model_dir or self.data_dir / "models"

@@ -1,0 +1,266 @@
+"""The `store`, `orders` and `servers` subcommands of `stockshot`.
+
+Each handler reads `servers.settings`, opens the store, and reports a problem the user can
+fix as one line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from servers import catalog, domain
+from servers.errors import InputError, Refused, ServersError, StoreError
+from servers.factory import ALL, GROUPS, build_server, group_names
+from servers.models import ImportSummary, Order, OrderQuery
+from servers.settings import ServerSettings, load_settings
+from servers.sqlite_store import SqliteStore
+from servers.toolkit import utc_now
+
+__all__ = ["add_serve_arguments", "register", "run", "serve"]
+
+logger = logging.getLogger(__name__)
+
+Handler = Callable[[argparse.Namespace, ServerSettings], int]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `store`, `orders` and `servers` to the `stockshot` command line."""
+    store = sub.add_parser(
+        "store",
+        help="import, export or seed the inventory store",
+        description="The inventory store (STOCKSHOT_DB, default under the user data folder).",
+    )
+    actions = store.add_subparsers(dest="store_action", metavar="ACTION", required=True)
+    importer = actions.add_parser(
+        "import",
+        help="upsert stock rows from a CSV file",
+        description="Upsert stock by SKU and warehouse from a CSV with the columns "
+        f"{','.join(catalog.STOCK_COLUMNS)}; unknown warehouses are created. A bad row is "
+        "reported with its line number and nothing is written. on_order is what is on "
+        "order outside stockshot; open orders created here add to it live.",
+    )
+    importer.add_argument("file", help="CSV file, or - for standard input")
+    importer.set_defaults(handler=_entry(_import))
+    exporter = actions.add_parser(
+        "export",
+        help="write the stock rows as CSV to standard output",
+        description="Write every stock row as CSV (the import columns) to standard output.",
+    )
+    exporter.set_defaults(handler=_entry(_export))
+    seeder = actions.add_parser(
+        "seed",
+        help="load the demo catalogue (resets its rows)",
+        description="Load the demo warehouses and stock that the sample screenshots show. "
+        "Re-seeding resets those rows to the seed values and cancels their open orders.",
+    )
+    seeder.set_defaults(handler=_entry(_seed))
+    audit = actions.add_parser("audit", help="show the latest audited write attempts")
+    audit.add_argument("--limit", type=int, default=20, help="entries to show (default 20)")
+    audit.add_argument("--json", action="store_true", help="one JSON object per line")
+    audit.set_defaults(handler=_entry(_audit))
+
+    orders = sub.add_parser("orders", help="list replenishment orders")
+    orders.add_argument("--json", action="store_true", help="one JSON object per line")
+    orders.add_argument("--status", choices=["open", "cancelled"], help="only this status")
+    orders.add_argument("--limit", type=int, default=1000, help="at most this many (newest)")
+    orders.set_defaults(handler=_entry(_orders))
+
+    servers = sub.add_parser(
+        "servers",
+        help="run the MCP tool servers",
+        description="Run the MCP server of one tool group, or of all groups.",
+    )
+    add_serve_arguments(servers)
+    servers.set_defaults(handler=_entry(serve))
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "group",
+        choices=[*GROUPS, ALL],
+        help="tool group; 'all' serves every group (stdio: one server; HTTP: /<group>/mcp)",
+    )
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (8000; 0 = any free)")
+
+
+def run(handler: Handler, args: argparse.Namespace) -> int:
+    """Run a handler with fresh settings, mapping our errors to a message and exit code."""
+    try:
+        return handler(args, load_settings())
+    except (InputError, Refused) as exc:
+        print(f"stockshot: error: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"stockshot: store error: {exc}", file=sys.stderr)
+        return 1
+    except ServersError as exc:
+        print(f"stockshot: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`stockshot store export | head`): not an error worth a trace.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
+    names = group_names(args.group)
+    if args.transport == "http" and not 0 <= args.port <= 65535:
+        raise InputError(f"--port must be from 0 to 65535, got {args.port}")
+    _configure_logging()
+    limit = settings.max_order_quantity
+    with _open_store(settings) as store:
+        if args.transport == "stdio":
+            server = build_server(args.group, store, max_order_quantity=limit)
+            _say(f"serving {', '.join(names)} over stdio; store {store.path}")
+            server.run("stdio")
+            return 0
+
+        from servers.http_app import build_http_app, serve_http
+
+        servers = {name: build_server(name, store, max_order_quantity=limit) for name in names}
+        token = settings.token()
+        app = build_http_app(servers, token=token, host=args.host)
+
+        def ready(host: str, port: int) -> None:
+            shown = f"[{host}]" if ":" in host else host
+            path = "/mcp" if len(names) == 1 else "/<group>/mcp"
+            auth = "bearer token required" if token else "no token (STOCKSHOT_MCP_TOKEN unset)"
+            _say(
+                f"serving {', '.join(names)} over streamable HTTP at "
+                f"http://{shown}:{port}{path}; {auth}; store {store.path}"
+            )
+
+        try:
+            serve_http(app, host=args.host, port=args.port, on_ready=ready)
+        except OSError as exc:
+            raise InputError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
+        return 0
+
+
+def _entry(handler: Handler) -> Callable[[argparse.Namespace, object], int]:
+    """Adapt a handler to the `stockshot` dispatcher, which passes its own settings."""
+
+    def entry(args: argparse.Namespace, _settings: object) -> int:
+        return run(handler, args)
+
+    return entry
+
+
+def _import(args: argparse.Namespace, settings: ServerSettings) -> int:
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        records = catalog.parse_stock_csv(io.StringIO(text, newline=""))
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}; nothing was imported") from None
+    with _open_store(settings) as store:
+        summary = domain.import_records(store, records, now=utc_now(), source=source)
+        print(f"imported {source} into {store.path}: {_summary_text(summary)}")
+    return 0
+
+
+def _export(args: argparse.Namespace, settings: ServerSettings) -> int:
+    with _open_store(settings) as store, store.reading() as tx:
+        records = tx.stock_records()
+    catalog.write_stock_csv(records, sys.stdout)
+    return 0
+
+
+def _seed(args: argparse.Namespace, settings: ServerSettings) -> int:
+    warehouses, records = catalog.seed_data()
+    with _open_store(settings) as store:
+        summary = domain.seed(store, warehouses, records, now=utc_now())
+        print(
+            f"seeded {store.path} with the demo catalogue: {len(warehouses)} warehouses; "
+            f"stock {_summary_text(summary)}"
+        )
+    return 0
+
+
+def _audit(args: argparse.Namespace, settings: ServerSettings) -> int:
+    with _open_store(settings) as store:
+        entries = domain.audit_log(store, limit=max(args.limit, 1))
+    for entry in reversed(entries):
+        if args.json:
+            print(entry.model_dump_json())
+        else:
+            run_id = f" run {entry.run_id}" if entry.run_id else ""
+            print(
+                f"{entry.at.isoformat()} {entry.outcome:<8} {entry.action}{run_id}: "
+                f"{entry.reason}  {json.dumps(entry.arguments, ensure_ascii=False)}"
+            )
+    return 0
+
+
+def _orders(args: argparse.Namespace, settings: ServerSettings) -> int:
+    query = OrderQuery(status=args.status, limit=max(args.limit, 1))
+    with _open_store(settings) as store:
+        found = domain.list_orders(store, query).orders
+    if args.json:
+        for order in found:
+            print(order.model_dump_json())
+    elif not found:
+        print("no orders")
+    else:
+        print(_orders_table(found))
+    return 0
+
+
+def _orders_table(found: Sequence[Order]) -> str:
+    header = ("id", "sku", "warehouse_id", "quantity", "status", "created_at")
+    rows = [
+        (o.id, o.sku, o.warehouse_id, str(o.quantity), o.status, o.created_at.isoformat())
+        for o in found
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    )
+
+
+def _summary_text(summary: ImportSummary) -> str:
+    text = f"{summary.rows} rows ({summary.new_rows} new, {summary.updated_rows} updated)"
+    if summary.new_items:
+        text += f"; {len(summary.new_items)} new items"
+    if summary.new_warehouses:
+        text += f"; created warehouses {', '.join(summary.new_warehouses)}"
+    if summary.cancelled_orders:
+        text += f"; cancelled open orders {', '.join(summary.cancelled_orders)}"
+    return text
+
+
+def _open_store(settings: ServerSettings) -> SqliteStore:
+    return SqliteStore(settings.resolved_db(), busy_timeout_s=settings.busy_timeout_s)
+
+
+def _configure_logging() -> None:
+    logging.basicConfig(
+        level=logging.WARNING,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("servers").setLevel(logging.INFO)
+
+
+def _say(message: str) -> None:
+    print(f"stockshot: {message}", file=sys.stderr, flush=True)

@@ -1,0 +1,81 @@
+"""The `inventory` tool group: live stock, read-only."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from servers import domain
+from servers.errors import Refused
+from servers.models import ItemReport, StockReport
+from servers.toolkit import (
+    READ_ONLY,
+    SkuArg,
+    ToolDeps,
+    WarehouseIdArg,
+    group_meta,
+    refused,
+    success,
+)
+
+__all__ = ["GROUP", "instructions", "register"]
+
+GROUP = "inventory"
+
+SkusArg = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
+    Field(
+        description='SKUs to read, like ["SKU-10402", "SKU-10403"]; omit to read every SKU '
+        "stocked in the warehouse.",
+        max_length=500,
+    ),
+]
+
+
+def instructions(deps: ToolDeps) -> str:
+    return (
+        "Inventory tools read live stock. A screenshot is a past view: before acting on a "
+        "number from a screenshot, read it live with inventory_query_stock and trust the live "
+        "value. Live on_order already includes open replenishment orders. A SKU needs "
+        "reordering only when on_hand + on_order < reorder_point (needs_reorder). Warehouse "
+        "ids look like WH-01 and SKUs like SKU-10402; never pass one for the other. When a "
+        "tool reports an unknown id, pick one of the values it lists or ask the user; do not "
+        "guess."
+    )
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    meta = group_meta(GROUP)
+
+    @server.tool(
+        name="inventory_query_stock",
+        title="Query live stock",
+        description="Live on_hand, on_order (open orders included) and reorder_point of SKUs "
+        "in one warehouse, read now (as_of), with needs_reorder. Requested SKUs that are not "
+        "stocked there are listed in not_found with a hint.",
+        annotations=READ_ONLY,
+        meta=meta,
+    )
+    def query_stock(
+        warehouse_id: WarehouseIdArg, skus: SkusArg = None
+    ) -> Annotated[CallToolResult, StockReport]:
+        try:
+            return success(domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock()))
+        except Refused as exc:
+            return refused(exc)
+
+    @server.tool(
+        name="inventory_get_item",
+        title="Get an item in every warehouse",
+        description="One SKU's name and its live stock in every warehouse that stocks it.",
+        annotations=READ_ONLY,
+        meta=meta,
+    )
+    def get_item(sku: SkuArg) -> Annotated[CallToolResult, ItemReport]:
+        try:
+            return success(domain.get_item(deps.store, sku, now=deps.clock()))
+        except Refused as exc:
+            return refused(exc)

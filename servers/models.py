@@ -1,0 +1,234 @@
+"""Data shapes shared by the store, the domain rules and the tools.
+
+`on_order` has two meanings, kept apart by name: a `StockRecord` holds what is on order
+outside stockshot (the imported column); a `StockLevel` is the live view, that value plus
+the quantity of every open replenishment order created here.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AuditEntry",
+    "CancelResult",
+    "ImportSummary",
+    "ItemReport",
+    "NewAuditEntry",
+    "NewOrder",
+    "NotFound",
+    "Order",
+    "OrderList",
+    "OrderQuery",
+    "OrderStatus",
+    "Outcome",
+    "ReplenishmentRequest",
+    "ReplenishmentResult",
+    "StockLevel",
+    "StockRecord",
+    "StockReport",
+    "Warehouse",
+    "WarehouseList",
+    "WarehouseSummary",
+    "format_order_id",
+    "parse_order_id",
+]
+
+OrderStatus = Literal["open", "cancelled"]
+Outcome = Literal["accepted", "refused"]
+
+_ORDER_ID = re.compile(r"PO-(\d{1,12})", re.IGNORECASE)
+
+
+def format_order_id(number: int) -> str:
+    return f"PO-{number:06d}"
+
+
+def parse_order_id(order_id: str) -> int | None:
+    """`PO-000042` (or `po-42`) → 42; anything else → None."""
+    match = _ORDER_ID.fullmatch(order_id.strip())
+    return int(match.group(1)) if match else None
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Warehouse(_Frozen):
+    warehouse_id: str = Field(description="like WH-01")
+    name: str
+    city: str = ""
+
+
+class StockRecord(_Frozen):
+    """One row of the catalogue as imported and exported."""
+
+    sku: str
+    name: str
+    warehouse_id: str
+    on_hand: int = Field(ge=0)
+    reorder_point: int = Field(ge=0)
+    on_order: int = Field(ge=0, description="on order outside stockshot")
+
+
+class StockLevel(_Frozen):
+    """Live stock of one SKU in one warehouse."""
+
+    sku: str
+    name: str
+    warehouse_id: str
+    on_hand: int
+    on_order: int = Field(description="on order outside stockshot plus open orders here")
+    reorder_point: int
+    needs_reorder: bool = Field(description="on_hand + on_order < reorder_point")
+    updated_at: datetime = Field(description="when on_hand or reorder_point last changed")
+
+    @classmethod
+    def live(
+        cls,
+        *,
+        sku: str,
+        name: str,
+        warehouse_id: str,
+        on_hand: int,
+        on_order: int,
+        reorder_point: int,
+        updated_at: datetime,
+    ) -> StockLevel:
+        return cls(
+            sku=sku,
+            name=name,
+            warehouse_id=warehouse_id,
+            on_hand=on_hand,
+            on_order=on_order,
+            reorder_point=reorder_point,
+            needs_reorder=on_hand + on_order < reorder_point,
+            updated_at=updated_at,
+        )
+
+
+class NotFound(_Frozen):
+    sku: str
+    message: str
+
+
+class StockReport(_Frozen):
+    """`inventory_query_stock`: live stock in one warehouse."""
+
+    warehouse_id: str
+    as_of: datetime = Field(description="when these live numbers were read")
+    items: list[StockLevel]
+    not_found: list[NotFound] = Field(
+        default_factory=list, description="requested SKUs with no stock row in this warehouse"
+    )
+
+
+class ItemReport(_Frozen):
+    """`inventory_get_item`: one SKU in every warehouse that stocks it."""
+
+    sku: str
+    name: str
+    as_of: datetime
+    total_on_hand: int
+    warehouses: list[StockLevel]
+
+
+class WarehouseSummary(_Frozen):
+    warehouse_id: str
+    name: str
+    city: str
+    skus: int = Field(description="SKUs stocked here")
+    skus_needing_reorder: int
+
+
+class WarehouseList(_Frozen):
+    warehouses: list[WarehouseSummary]
+
+
+class ReplenishmentRequest(_Frozen):
+    """The arguments of `orders_create_replenishment`, unchecked."""
+
+    sku: str
+    warehouse_id: str
+    quantity: int
+    observed_on_hand: int | None = None
+    observed_at: datetime | None = None
+    idempotency_key: str | None = None
+    run_id: str | None = None
+
+
+class NewOrder(_Frozen):
+    sku: str
+    warehouse_id: str
+    quantity: int = Field(gt=0)
+    idempotency_key: str | None = None
+    run_id: str | None = None
+    observed_on_hand: int | None = None
+    observed_at: datetime | None = None
+
+
+class Order(_Frozen):
+    id: str = Field(description="like PO-000042")
+    sku: str
+    warehouse_id: str
+    quantity: int
+    status: OrderStatus
+    created_at: datetime
+    cancelled_at: datetime | None = None
+    idempotency_key: str | None = None
+    run_id: str | None = None
+    observed_on_hand: int | None = None
+    observed_at: datetime | None = None
+
+
+class ReplenishmentResult(_Frozen):
+    """`orders_create_replenishment`: the order and the live numbers it was checked against."""
+
+    order: Order
+    created: bool = Field(description="false when the idempotency key returned an earlier order")
+    live: StockLevel = Field(description="live stock read inside the write, before this order")
+
+
+class OrderList(_Frozen):
+    orders: list[Order]
+
+
+class CancelResult(_Frozen):
+    order: Order
+    cancelled: bool = Field(description="false when the order was already cancelled")
+
+
+class OrderQuery(_Frozen):
+    sku: str | None = None
+    warehouse_id: str | None = None
+    status: OrderStatus | None = None
+    run_id: str | None = None
+    created_since: datetime | None = None
+    limit: int = Field(default=50, ge=1)
+
+
+class NewAuditEntry(_Frozen):
+    at: datetime
+    action: str = Field(description="tool or command name")
+    outcome: Outcome
+    reason: str
+    arguments: dict[str, Any]
+    order_id: str | None = None
+    run_id: str | None = None
+
+
+class AuditEntry(NewAuditEntry):
+    id: int
+
+
+class ImportSummary(_Frozen):
+    rows: int
+    new_rows: int
+    updated_rows: int
+    new_items: list[str]
+    new_warehouses: list[str]
+    cancelled_orders: list[str] = Field(default_factory=list)

@@ -1,0 +1,204 @@
+"""The `orders` tool group: replenishment orders, with writes that re-check live stock."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
+
+from servers import domain
+from servers.errors import Refused
+from servers.models import (
+    CancelResult,
+    OrderList,
+    OrderQuery,
+    OrderStatus,
+    ReplenishmentRequest,
+    ReplenishmentResult,
+)
+from servers.toolkit import (
+    READ_ONLY,
+    OrderIdArg,
+    SkuArg,
+    ToolDeps,
+    WarehouseIdArg,
+    group_meta,
+    refused,
+    run_id_of,
+    success,
+)
+
+__all__ = ["GROUP", "instructions", "register"]
+
+GROUP = "orders"
+
+QuantityArg = Annotated[
+    int,
+    Field(
+        description="Units to order, a whole number of at least 1 and at most the per-order "
+        "limit given in the tool description, like 200.",
+        json_schema_extra={"minimum": 1},
+    ),
+]
+ObservedOnHandArg = Annotated[
+    int | None,
+    Field(
+        description="The on_hand the screenshot showed for this SKU, like 60. Recorded with "
+        "the order and quoted when the live re-check refuses.",
+    ),
+]
+ObservedAtArg = Annotated[
+    datetime | None,
+    Field(
+        description="When the screenshot was taken, ISO 8601 with a UTC offset, like "
+        "2026-11-27T09:14:52+08:00.",
+    ),
+]
+IdempotencyKeyArg = Annotated[
+    str | None,
+    Field(
+        description="A key unique to this intended order, like run-42-SKU-10402-WH-01. "
+        "Resending the same key returns the same order instead of creating a second one; "
+        "reuse it when retrying.",
+        min_length=1,
+        max_length=200,
+    ),
+]
+OptionalSkuArg = Annotated[
+    str | None, Field(description="Only orders for this SKU, like SKU-10402.", max_length=64)
+]
+OptionalWarehouseArg = Annotated[
+    str | None,
+    Field(description="Only orders for this warehouse id, like WH-01; not a SKU.", max_length=64),
+]
+StatusArg = Annotated[
+    OrderStatus | None, Field(description="Only orders with this status: open or cancelled.")
+]
+CreatedSinceArg = Annotated[
+    datetime | None,
+    Field(
+        description="Only orders created at or after this time, ISO 8601, "
+        "like 2026-11-27T00:00:00Z."
+    ),
+]
+RunIdFilterArg = Annotated[
+    str | None,
+    Field(description="Only orders created by this caller run id, like run-42.", max_length=200),
+]
+LimitArg = Annotated[
+    int, Field(description="At most this many orders, newest first.", ge=1, le=500)
+]
+
+
+def instructions(deps: ToolDeps) -> str:
+    return (
+        "Order tools create and cancel replenishment orders. Query live stock "
+        "(inventory_query_stock) before ordering; a screenshot is a past view and stock may "
+        "have changed since. Order only when live on_hand + on_order < reorder_point; the "
+        "server re-checks live stock inside the write and refuses otherwise, so a refusal "
+        "means the SKU is not low now: report it, do not resend the same call. Pass "
+        "observed_on_hand and observed_at from the screenshot so a refusal can quote them. "
+        f"Quantities run from 1 to {deps.max_order_quantity} units per order. Give every "
+        "intended order its own idempotency_key and reuse that key when retrying it. "
+        "Check orders_list for an open order before creating another for the same SKU and "
+        "warehouse. Cancel only when the user asks."
+    )
+
+
+def register(server: MCPServer, deps: ToolDeps) -> None:
+    meta = group_meta(GROUP)
+
+    @server.tool(
+        name="orders_create_replenishment",
+        title="Create a replenishment order",
+        description="Order more of one SKU for one warehouse. The server re-reads live stock "
+        "and open orders inside the write and refuses unless on_hand + on_order < "
+        f"reorder_point. Quantity from 1 to {deps.max_order_quantity}. Returns the order and "
+        "the live numbers it was checked against.",
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        ),
+        meta=meta,
+    )
+    def create_replenishment(
+        sku: SkuArg,
+        warehouse_id: WarehouseIdArg,
+        quantity: QuantityArg,
+        ctx: Context,
+        observed_on_hand: ObservedOnHandArg = None,
+        observed_at: ObservedAtArg = None,
+        idempotency_key: IdempotencyKeyArg = None,
+    ) -> Annotated[CallToolResult, ReplenishmentResult]:
+        request = ReplenishmentRequest(
+            sku=sku,
+            warehouse_id=warehouse_id,
+            quantity=quantity,
+            observed_on_hand=observed_on_hand,
+            observed_at=observed_at,
+            idempotency_key=idempotency_key,
+            run_id=run_id_of(ctx),
+        )
+        try:
+            result = domain.create_replenishment(
+                deps.store, request, max_quantity=deps.max_order_quantity, now=deps.clock()
+            )
+        except Refused as exc:
+            return refused(exc, write=True)
+        return success(result)
+
+    @server.tool(
+        name="orders_list",
+        title="List replenishment orders",
+        description="Replenishment orders, newest first, filtered by SKU, warehouse, status, "
+        "creation time or caller run id.",
+        annotations=READ_ONLY,
+        meta=meta,
+    )
+    def list_orders(
+        sku: OptionalSkuArg = None,
+        warehouse_id: OptionalWarehouseArg = None,
+        status: StatusArg = None,
+        created_since: CreatedSinceArg = None,
+        run_id: RunIdFilterArg = None,
+        limit: LimitArg = 50,
+    ) -> Annotated[CallToolResult, OrderList]:
+        query = OrderQuery(
+            sku=sku,
+            warehouse_id=warehouse_id,
+            status=status,
+            created_since=created_since,
+            run_id=run_id,
+            limit=limit,
+        )
+        try:
+            return success(domain.list_orders(deps.store, query))
+        except Refused as exc:
+            return refused(exc)
+
+    @server.tool(
+        name="orders_cancel",
+        title="Cancel a replenishment order",
+        description="Cancel an open order; its quantity no longer counts in on_order. "
+        "Cancelling an order that is already cancelled changes nothing.",
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+        meta=meta,
+    )
+    def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelResult]:
+        try:
+            result = domain.cancel_order(
+                deps.store, order_id, now=deps.clock(), run_id=run_id_of(ctx)
+            )
+        except Refused as exc:
+            return refused(exc, write=True)
+        return success(result)

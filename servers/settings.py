@@ -1,0 +1,54 @@
+"""Settings of the servers package, read from `STOCKSHOT_*` environment variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from servers.errors import InputError
+
+__all__ = ["DEFAULT_MAX_ORDER_QUANTITY", "ServerSettings", "load_settings"]
+
+DEFAULT_MAX_ORDER_QUANTITY = 10_000
+
+
+class ServerSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="STOCKSHOT_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
+    db: Path | None = Field(default=None, description="SQLite store; data_dir/stockshot.db")
+    mcp_token: SecretStr | None = Field(
+        default=None, description="bearer token required by the HTTP transport when set"
+    )
+    max_order_quantity: int = Field(default=DEFAULT_MAX_ORDER_QUANTITY, gt=0)
+    busy_timeout_s: float = Field(
+        default=10.0, gt=0, description="how long a write waits for another writer"
+    )
+
+    @field_validator("mcp_token")
+    @classmethod
+    def _blank_token_is_no_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return value
+
+    def resolved_db(self) -> Path:
+        return self.db or self.data_dir / "stockshot.db"
+
+    def token(self) -> str | None:
+        return None if self.mcp_token is None else self.mcp_token.get_secret_value()
+
+
+def load_settings() -> ServerSettings:
+    """Read the settings; a bad value becomes an `InputError` that names the variable."""
+    try:
+        return ServerSettings()
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"STOCKSHOT_{'__'.join(str(p) for p in err['loc']).upper()}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise InputError(f"bad setting: {problems}") from None

@@ -1,0 +1,83 @@
+"""The store interface the domain rules and servers depend on.
+
+A store hands out transactions: `reading()` for a consistent snapshot, `writing()` for
+one exclusive write transaction that commits when the block ends and rolls back when it
+raises. `servers.sqlite_store.SqliteStore` is the embedded implementation; another
+database needs only these protocols.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol
+
+from servers.models import (
+    AuditEntry,
+    NewAuditEntry,
+    NewOrder,
+    Order,
+    OrderQuery,
+    StockLevel,
+    StockRecord,
+    Warehouse,
+)
+
+__all__ = ["Store", "StoreReader", "StoreWriter"]
+
+
+class StoreReader(Protocol):
+    def warehouses(self) -> list[Warehouse]:
+        """Every warehouse, ordered by id."""
+        ...
+
+    def skus(self) -> list[str]:
+        """Every known SKU, ordered."""
+        ...
+
+    def stock_levels(
+        self, *, warehouse_id: str | None = None, skus: Sequence[str] | None = None
+    ) -> list[StockLevel]:
+        """Live stock rows (open orders counted in `on_order`), by warehouse then SKU."""
+        ...
+
+    def stock_records(self) -> list[StockRecord]:
+        """Stock rows as stored, by warehouse then SKU."""
+        ...
+
+    def orders(self, query: OrderQuery) -> list[Order]:
+        """Orders matching `query`, newest first."""
+        ...
+
+    def order(self, order_id: str) -> Order | None: ...
+
+    def order_by_key(self, idempotency_key: str) -> Order | None: ...
+
+    def audit(self, *, limit: int) -> list[AuditEntry]:
+        """The latest audit entries, newest first."""
+        ...
+
+
+class StoreWriter(StoreReader, Protocol):
+    def add_warehouse(self, warehouse: Warehouse, *, replace: bool) -> bool:
+        """Insert a warehouse; with `replace`, overwrite its name and city. True if new."""
+        ...
+
+    def put_stock(self, record: StockRecord, *, now: datetime) -> bool:
+        """Upsert the item and its stock row by SKU and warehouse. True if the row is new."""
+        ...
+
+    def insert_order(self, order: NewOrder, *, now: datetime) -> Order: ...
+
+    def cancel_order(self, order_id: str, *, now: datetime) -> Order: ...
+
+    def append_audit(self, entry: NewAuditEntry) -> None: ...
+
+
+class Store(Protocol):
+    def reading(self) -> AbstractContextManager[StoreReader]: ...
+
+    def writing(self) -> AbstractContextManager[StoreWriter]: ...
+
+    def close(self) -> None: ...

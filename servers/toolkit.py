@@ -1,0 +1,110 @@
+"""What the three tool modules share: dependencies, argument types, annotations, results.
+
+Every tool returns a `CallToolResult` it builds itself: on success the structured content
+is the output model and the text is its JSON; a `Refused` becomes an `is_error` result
+whose text is the reason (prefixed `refused: ` for writes) and whose structured content
+is `Refused.as_dict()` (`error`, `field`, `message` and details such as valid values).
+
+The caller's run id travels in the request `_meta` under `io.stockshot/run_id`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from servers.errors import Refused
+from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
+from servers.store import Store
+
+__all__ = [
+    "GROUPS_META_KEY",
+    "READ_ONLY",
+    "RUN_ID_META_KEY",
+    "Clock",
+    "OrderIdArg",
+    "SkuArg",
+    "ToolDeps",
+    "WarehouseIdArg",
+    "group_meta",
+    "refused",
+    "run_id_of",
+    "success",
+    "utc_now",
+]
+
+GROUPS_META_KEY = "io.modelcontextprotocol/groups"
+RUN_ID_META_KEY = "io.stockshot/run_id"
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class ToolDeps:
+    """What the tools run against; built by the entry point and passed in."""
+
+    store: Store
+    max_order_quantity: int = DEFAULT_MAX_ORDER_QUANTITY
+    clock: Clock = field(default=utc_now)
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+
+WarehouseIdArg = Annotated[
+    str,
+    Field(
+        description="Warehouse id, like WH-01; not a SKU. warehouses_list gives the valid ids.",
+        min_length=1,
+        max_length=64,
+    ),
+]
+SkuArg = Annotated[
+    str,
+    Field(description="Item SKU, like SKU-10402; not a warehouse id.", min_length=1, max_length=64),
+]
+OrderIdArg = Annotated[
+    str,
+    Field(
+        description="Order id, like PO-000042, as returned by orders_create_replenishment "
+        "or orders_list.",
+        min_length=1,
+        max_length=64,
+    ),
+]
+
+
+def group_meta(group: str) -> dict[str, Any]:
+    return {GROUPS_META_KEY: [group]}
+
+
+def run_id_of(ctx: Context) -> str | None:
+    """The caller's run id from the request `_meta`, if it sent one."""
+    meta = ctx.request_context.meta
+    value = meta.get(RUN_ID_META_KEY) if meta else None
+    return str(value) if value is not None and str(value).strip() else None
+
+
+def success(output: BaseModel) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=output.model_dump_json())],
+        structured_content=output.model_dump(mode="json"),
+    )
+
+
+def refused(exc: Refused, *, write: bool = False) -> CallToolResult:
+    text = f"refused: {exc.message}" if write else exc.message
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=exc.as_dict(),
+        is_error=True,
+    )

@@ -3,24 +3,137 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
 
 from pipeline import __version__
-from pipeline.errors import StockshotError
+from pipeline.errors import InputError, StockshotError
+from pipeline.ingest import REQUESTABLE
+from pipeline.models import IngestResult
 from pipeline.settings import Settings
 
 __all__ = ["main"]
 
 Handler = Callable[[argparse.Namespace, Settings], int]
-Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def _registrars() -> list[Register]:
-    # Each command group lives in its own module and registers its subcommands here.
+def _registrars() -> list[Callable[[Any], None]]:
+    # Each command group registers its own subcommands; the servers keep theirs.
     from servers import cli as servers_cli
 
-    return [servers_cli.register]
+    return [_register_ingest, _register_demo, servers_cli.register]
+
+
+def _iso_datetime(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an ISO 8601 time (like 2026-11-27T09:14:52+08:00)"
+        ) from None
+
+
+def _register_ingest(sub: Any) -> None:
+    parser = sub.add_parser(
+        "ingest",
+        help="read inventory screenshots into structured rows",
+        description="Normalise, crop and OCR screenshots; print their tables (or JSON Lines).",
+    )
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    parser.add_argument("--strategy", choices=REQUESTABLE, default=None, help="default: auto")
+    parser.add_argument("--engine", default=None, help="OCR engine (default: rapidocr)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    parser.add_argument(
+        "--captured-at", type=_iso_datetime, default=None, help="capture time to use (ISO 8601)"
+    )
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.set_defaults(handler=_ingest)
+
+
+def _ingest(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.bootstrap import build_ingestor
+
+    ingestor = build_ingestor(settings, engine=args.engine, use_cache=not args.no_cache)
+    failed = 0
+    try:
+        for path in args.images:
+            try:
+                result = ingestor.ingest_path(
+                    path, caller_time=args.captured_at, strategy=args.strategy
+                )
+            except InputError as exc:
+                failed += 1
+                print(f"stockshot: error: {exc}", file=sys.stderr)
+                continue
+            if args.json:
+                print(result_json(result), flush=True)
+            else:
+                print_result(result, sys.stdout)
+    finally:
+        if ingestor.cache is not None:
+            ingestor.cache.close()
+    return 1 if failed else 0
+
+
+def result_json(result: IngestResult) -> str:
+    data = result.model_dump(mode="json")
+    if data.get("image") is None:
+        data.pop("image", None)
+    return json.dumps(data, ensure_ascii=False)
+
+
+def print_result(result: IngestResult, out: TextIO) -> None:
+    out.write(
+        f"{result.file}\n  captured {result.captured_at.isoformat(timespec='seconds')} "
+        f"({result.captured_at_source}, {result.age_s / 3600:.1f} h ago) · {result.strategy} · "
+        f"{result.engine} · cache {result.cache} · {result.timings_ms.get('total', 0):.0f} ms · "
+        f"tokens {result.tokens.sent} sent vs {result.tokens.full_page_image} for the image\n"
+    )
+    for warning in result.warnings:
+        out.write(f"  ! {warning}\n")
+    header: tuple[str, ...]
+    table: list[tuple[str, ...]]
+    if result.rows:
+        header = ("sku", "name", "on_hand", "reorder_point", "warehouse_id", "low")
+        table = [
+            (
+                r.sku or "",
+                (r.name or "")[:40],
+                "" if r.on_hand is None else str(r.on_hand),
+                "" if r.reorder_point is None else str(r.reorder_point),
+                r.warehouse_id or "",
+                "LOW" if r.is_low else "",
+            )
+            for r in result.rows
+        ]
+    else:
+        header = tuple(result.table.header)
+        table = [tuple(row) for row in result.table.cells]
+    widths = [max(len(str(v)) for v in col) for col in zip(header, *table, strict=False)]
+    for values in (header, *table):
+        cells = (str(v).ljust(w) for v, w in zip(values, widths, strict=False))
+        out.write("  " + "  ".join(cells).rstrip() + "\n")
+    out.write("\n")
+
+
+def _register_demo(sub: Any) -> None:
+    parser = sub.add_parser("demo", help="run the main job on the bundled samples")
+    parser.set_defaults(handler=_demo)
+
+
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.bootstrap import build_ingestor
+
+    samples = sorted(Path(__file__).resolve().parent.parent.joinpath("samples").glob("*.png"))
+    ingestor = build_ingestor(settings)
+    for path in samples[:3]:
+        print_result(ingestor.ingest_path(path), sys.stdout)
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

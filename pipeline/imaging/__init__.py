@@ -1,0 +1,1 @@
+"""Pure image helpers: loading and validation, normalisation, cropping, finding text."""

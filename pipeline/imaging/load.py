@@ -1,0 +1,153 @@
+"""Decode and validate image bytes: the boundary where Pillow's exceptions become InputErrors."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from pipeline.errors import (
+    EmptyInputError,
+    ImageTooLargeError,
+    UndecodableImageError,
+    UnsupportedFormatError,
+    UploadTooLargeError,
+)
+
+__all__ = ["SUPPORTED_FORMATS", "LoadedImage", "load_image"]
+
+SUPPORTED_FORMATS = {
+    "PNG": "PNG",
+    "JPEG": "JPEG",
+    "MPO": "JPEG",
+    "WEBP": "WebP",
+    "BMP": "BMP",
+    "DIB": "BMP",
+    "TIFF": "TIFF",
+    "GIF": "GIF",
+}
+_EXIF_IFD = 0x8769
+_DATETIME_ORIGINAL = 36867
+_OFFSET_TIME_ORIGINAL = 36881
+_SIGNATURES = (
+    (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
+    (b"<!DOCTYPE", "an HTML page"),
+    (b"<html", "an HTML page"),
+    (b"<?xml", "an XML/SVG document"),
+    (b"<svg", "an SVG drawing"),
+    (b"{", "JSON text"),
+)
+
+
+@dataclass(frozen=True)
+class LoadedImage:
+    """An RGB image upright as the screen showed it, with the capture metadata it carried."""
+
+    image: Image.Image
+    format: str
+    exif_datetime: str | None
+    exif_offset: str | None
+    png_creation_time: str | None
+    alpha_background: str | None
+
+
+def load_image(data: bytes, *, name: str, max_bytes: int, max_pixels: int) -> LoadedImage:
+    """Decode `data`; every way it can be unusable raises its own InputError naming `name`."""
+    if not data:
+        raise EmptyInputError(f"{name}: empty file (0 bytes)")
+    if len(data) > max_bytes:
+        raise UploadTooLargeError(
+            f"{name}: {len(data):,} bytes is over the limit of {max_bytes:,} bytes"
+        )
+    image = _open(data, name, max_pixels)
+    fmt = SUPPORTED_FORMATS[str(image.format)]
+    exif_datetime, exif_offset = _exif_stamp(image)
+    png_time = image.info.get("Creation Time") if fmt == "PNG" else None
+    try:
+        image.seek(0)
+        image.load()
+        upright = ImageOps.exif_transpose(image)
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise UndecodableImageError(f"{name}: corrupt or truncated {fmt} data ({exc})") from exc
+    rgb, background = _flatten(upright)
+    return LoadedImage(
+        image=rgb,
+        format=fmt,
+        exif_datetime=exif_datetime,
+        exif_offset=exif_offset,
+        png_creation_time=str(png_time) if png_time else None,
+        alpha_background=background,
+    )
+
+
+def _open(data: bytes, name: str, max_pixels: int) -> Image.Image:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageTooLargeError(f"{name}: too many pixels to decode safely ({exc})") from exc
+    except UnidentifiedImageError as exc:
+        raise UndecodableImageError(f"{name}: {_describe_unknown(data)}") from exc
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise UndecodableImageError(f"{name}: corrupt image header ({exc})") from exc
+    if image.format not in SUPPORTED_FORMATS:
+        raise UnsupportedFormatError(
+            f"{name}: {image.format} images are not supported; "
+            f"send PNG, JPEG, WebP, BMP, TIFF or GIF"
+        )
+    width, height = image.size
+    if width <= 0 or height <= 0:
+        raise UndecodableImageError(f"{name}: image has no pixels ({width}x{height})")
+    if width * height > max_pixels:
+        raise ImageTooLargeError(
+            f"{name}: {width}x{height} = {width * height:,} pixels is over the limit "
+            f"of {max_pixels:,}; send a smaller screenshot"
+        )
+    return image
+
+
+def _describe_unknown(data: bytes) -> str:
+    head = data[:64].lstrip()
+    for signature, what in _SIGNATURES:
+        if head[: len(signature)].lower() == signature.lower():
+            return f"this is {what}, not an image; send PNG, JPEG, WebP, BMP, TIFF or GIF"
+    return "not a decodable image; send PNG, JPEG, WebP, BMP, TIFF or GIF"
+
+
+def _exif_stamp(image: Image.Image) -> tuple[str | None, str | None]:
+    try:
+        ifd = image.getexif().get_ifd(_EXIF_IFD)
+    except (OSError, SyntaxError, ValueError, KeyError, TypeError):
+        return None, None
+    stamp = ifd.get(_DATETIME_ORIGINAL)
+    offset = ifd.get(_OFFSET_TIME_ORIGINAL)
+    return (
+        str(stamp).strip("\x00 ") if stamp else None,
+        str(offset).strip("\x00 ") if offset else None,
+    )
+
+
+def _flatten(image: Image.Image) -> tuple[Image.Image, str | None]:
+    """RGB on the background that keeps text readable: light text gets black, dark gets white."""
+    has_alpha = image.mode in ("RGBA", "LA", "PA") or (
+        image.mode == "P" and "transparency" in image.info
+    )
+    if not has_alpha:
+        return image.convert("RGB"), None
+    rgba = image.convert("RGBA")
+    alpha = rgba.getchannel("A")
+    if alpha.getextrema()[0] == 255:
+        return rgba.convert("RGB"), None
+    opaque = alpha.point(lambda a: 255 if a >= 128 else 0)
+    luminance = rgba.convert("L")
+    histogram = luminance.histogram(mask=opaque)
+    count = sum(histogram)
+    mean = sum(i * n for i, n in enumerate(histogram)) / count if count else 0.0
+    background = "black" if mean > 150 else "white"
+    canvas = Image.new("RGB", rgba.size, (0, 0, 0) if background == "black" else (255, 255, 255))
+    canvas.paste(rgba, mask=alpha)
+    return canvas, background

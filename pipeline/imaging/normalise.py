@@ -1,0 +1,128 @@
+"""Normalise a screenshot for OCR: working size, polarity, skew."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+__all__ = [
+    "Normalised",
+    "estimate_skew",
+    "is_clean_render",
+    "is_dark",
+    "normalise",
+    "rotate",
+    "working_scale",
+]
+
+Gray = NDArray[np.uint8]
+Rgb = NDArray[np.uint8]
+
+_MAX_WORKING_SIDE = 2200
+_SKEW_LIMIT_DEG = 5.0
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """The working image and how it relates to the original pixels."""
+
+    rgb: Rgb
+    gray: Gray
+    scale: float
+    dark: bool
+    skew_deg: float
+    clean: bool
+
+
+def working_scale(width: int, height: int, max_side: int = _MAX_WORKING_SIDE) -> float:
+    """Downscale factor for very large captures (HiDPI 2x exports become 1x); never upscale."""
+    longest = max(width, height)
+    if longest <= max_side:
+        return 1.0
+    # Halve exact 2x/3x exports so glyphs keep their rendered shapes.
+    for factor in (2, 3, 4):
+        if longest / factor <= max_side:
+            return 1.0 / factor
+    return max_side / longest
+
+
+def is_dark(gray: Gray) -> bool:
+    """A dark theme: most of the screen is darker than mid-grey."""
+    return float(np.median(gray)) < 100.0
+
+
+def is_clean_render(rgb: Rgb) -> bool:
+    """A screen render has large areas of exactly repeated colours; a photo has none.
+
+    Colours are quantised to 4 bits per channel so JPEG noise does not hide a flat background.
+    """
+    small = rgb[::4, ::4]
+    quantised = (small >> 4).astype(np.uint32)
+    keys = (quantised[..., 0] << 8) | (quantised[..., 1] << 4) | quantised[..., 2]
+    counts = np.bincount(keys.ravel(), minlength=4096)
+    top = np.sort(counts)[-3:].sum()
+    return bool(top / keys.size > 0.45)
+
+
+def estimate_skew(gray: Gray, *, dark: bool) -> float:
+    """Small rotation in degrees (counter-clockwise positive) by projection-profile search."""
+    ink = gray if dark else 255 - gray
+    height, width = ink.shape
+    factor = min(1.0, 800.0 / width)
+    small = cv2.resize(
+        ink, (int(width * factor), int(height * factor)), interpolation=cv2.INTER_AREA
+    )
+    binary = cv2.adaptiveThreshold(
+        small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -10
+    )
+    center = (binary.shape[1] / 2, binary.shape[0] / 2)
+
+    def sharpness(angle: float) -> float:
+        matrix = cv2.getRotationMatrix2D(center, angle, 1.0)
+        rotated = cv2.warpAffine(binary, matrix, (binary.shape[1], binary.shape[0]))
+        profile = rotated.sum(axis=1, dtype=np.float64)
+        return float(np.square(np.diff(profile)).sum())
+
+    coarse = [float(a) for a in np.arange(-_SKEW_LIMIT_DEG, _SKEW_LIMIT_DEG + 0.01, 0.5)]
+    best = max(coarse, key=sharpness)
+    fine = [float(a) for a in np.arange(best - 0.4, best + 0.41, 0.1)]
+    angle = max(fine, key=sharpness)
+    return 0.0 if abs(angle) < 0.15 else round(angle, 2)
+
+
+def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np.uint8]:
+    height, width = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    rotated = cv2.warpAffine(
+        image,
+        matrix,
+        (width, height),
+        flags=cv2.INTER_CUBIC,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(border, border, border),
+    )
+    return np.asarray(rotated, dtype=np.uint8)
+
+
+def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
+    """RGB array at working size, upright; `dark` tells the text finder which polarity to expect."""
+    scale = working_scale(*image.size)
+    if scale != 1.0:
+        size = (round(image.width * scale), round(image.height * scale))
+        image = image.resize(
+            size, Image.Resampling.BOX if scale >= 0.5 else Image.Resampling.LANCZOS
+        )
+    rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    dark = is_dark(gray)
+    clean = is_clean_render(rgb)
+    skew = estimate_skew(gray, dark=dark) if deskew and not clean else 0.0
+    if skew:
+        fill = int(np.median(gray))
+        rgb = rotate(rgb, skew, border=fill)
+        gray = rotate(gray, skew, border=fill)
+    return Normalised(rgb=rgb, gray=gray, scale=scale, dark=dark, skew_deg=skew, clean=clean)

@@ -1,0 +1,521 @@
+"""Image bytes in, `IngestResult` out: validate, normalise, crop, OCR, structure, stamp.
+
+I/O objects come in from the entry points: the OCR engine, the cache and the clock.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from pipeline.cache import IngestCache, cache_key
+from pipeline.errors import EmptyInputError, InputError, UnknownNameError
+from pipeline.freshness import age_seconds, resolve_capture
+from pipeline.imaging.load import LoadedImage, load_image
+from pipeline.imaging.normalise import Normalised, normalise
+from pipeline.imaging.text import find_text_boxes, ink_bounds
+from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
+from pipeline.ocr.base import OcrEngine
+from pipeline.table.cells import clean_text
+from pipeline.table.layout import find_table, union_box
+from pipeline.table.rows import (
+    MappedRows,
+    estimate_text_tokens,
+    page_warehouse,
+    render_text,
+    to_rows,
+)
+from pipeline.tiers import LADDERS, Rung, image_tokens, judge
+
+__all__ = ["PIPELINE_VERSION", "REQUESTABLE", "IngestConfig", "Ingestor"]
+
+log = logging.getLogger(__name__)
+
+PIPELINE_VERSION = "1"
+REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
+Rgb = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class IngestConfig:
+    max_bytes: int
+    max_pixels: int
+    tz: tzinfo
+    strategy: str = "auto"
+    vision_max_pixels: int = 1920 * 1080
+
+
+@dataclass
+class _Attempt:
+    """What one rung of the ladder produced."""
+
+    rung: Rung
+    table: Table | None = None
+    confidences: list[list[float]] = field(default_factory=list)
+    mapped: MappedRows = field(default_factory=MappedRows)
+    context: list[str] = field(default_factory=list)
+    crop: Box | None = None
+    annotations: list[TextLine] = field(default_factory=list)
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def score(self) -> float:
+        filled = [c for row in self.confidences for c in row]
+        return (len(self.mapped.rows) + 1) * (sum(filled) / len(filled) if filled else 0.0)
+
+
+class Ingestor:
+    """Turns screenshots into results; thread-safe; the same bytes are analysed once."""
+
+    def __init__(
+        self,
+        engine: OcrEngine,
+        *,
+        config: IngestConfig,
+        cache: IngestCache | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.engine = engine
+        self.config = config
+        self.cache = cache
+        self.clock = clock
+        self._inflight: dict[str, threading.Lock] = {}
+        self._inflight_guard = threading.Lock()
+
+    def ingest_path(
+        self, path: Path, *, caller_time: datetime | None = None, strategy: str | None = None
+    ) -> IngestResult:
+        """Read a file and ingest it; its mtime is the last-resort capture time."""
+        if path.is_dir():
+            raise EmptyInputError(f"{path}: is a directory, not an image file")
+        try:
+            stat = path.stat()
+            if stat.st_size > self.config.max_bytes:
+                data = b""
+                size = stat.st_size
+            else:
+                data = path.read_bytes()
+                size = len(data)
+        except FileNotFoundError as exc:
+            raise EmptyInputError(f"{path}: no such file") from exc
+        except PermissionError as exc:
+            raise InputError(f"{path}: permission denied") from exc
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read ({exc.strerror})") from exc
+        if size > self.config.max_bytes:
+            from pipeline.errors import UploadTooLargeError
+
+            raise UploadTooLargeError(
+                f"{path}: {size:,} bytes is over the limit of {self.config.max_bytes:,} bytes"
+            )
+        mtime = datetime.fromtimestamp(stat.st_mtime, tz=self.config.tz)
+        return self.ingest_bytes(
+            data, name=str(path), caller_time=caller_time, mtime=mtime, strategy=strategy
+        )
+
+    def ingest_bytes(
+        self,
+        data: bytes,
+        *,
+        name: str,
+        caller_time: datetime | None = None,
+        mtime: datetime | None = None,
+        strategy: str | None = None,
+    ) -> IngestResult:
+        started = time.perf_counter()
+        requested = strategy or self.config.strategy
+        if requested not in REQUESTABLE:
+            raise UnknownNameError("strategy", requested, REQUESTABLE)
+        if len(data) > self.config.max_bytes or not data:
+            load_image(data, name=name, max_bytes=self.config.max_bytes, max_pixels=1)
+        digest = hashlib.sha256(data).hexdigest()
+        key = cache_key(
+            digest, strategy=requested, engine=self.engine.name, version=PIPELINE_VERSION
+        )
+        with self._single_flight(key):
+            entry, state = self._lookup(key)
+            if entry is None:
+                entry = self._analyse(data, name=name, requested=requested)
+                if self.cache is not None:
+                    self.cache.put(key, entry)
+        received = self.clock()
+        capture = resolve_capture(
+            received=received,
+            tz=self.config.tz,
+            caller=caller_time,
+            exif_datetime=entry["exif_datetime"],
+            exif_offset=entry["exif_offset"],
+            png_text=entry["png_text"],
+            filename=Path(name).name,
+            mtime=mtime,
+        )
+        table = Table.model_validate(entry["table"])
+        mapped = MappedRows(
+            rows=[Row.model_validate(r) for r in entry["rows"]],
+            mapping=entry["mapping"],
+            sources=entry["sources"],
+        )
+        image = entry["image"]
+        if entry["strategy"] == "full_page":
+            text = _image_note(capture.at, entry["context"], entry["warnings"])
+            if table.cells:
+                text += "\nOCR of the same screen, unsure (check against the image):\n"
+                text += render_text(table, mapped, captured_at=capture.at, context=[])
+        elif entry["strategy"] == "ui_crop":
+            text = render_text(table, mapped, captured_at=capture.at, context=entry["context"])
+            text += "\nText boxes on the screen (x0,y0,x1,y1 in screenshot pixels):\n"
+            text += "\n".join(
+                f"[{','.join(map(str, a['box']))}] {a['text']}" for a in entry["annotations"]
+            )
+        else:
+            text = render_text(table, mapped, captured_at=capture.at, context=entry["context"])
+        sent = estimate_text_tokens(text) + (entry["image_tokens"] if image else 0)
+        timings = dict(entry["timings_ms"]) if state == "miss" else {}
+        timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        return IngestResult(
+            file=name,
+            sha256=digest,
+            captured_at=capture.at,
+            captured_at_source=capture.source,
+            age_s=round(age_seconds(capture.at, received), 3),
+            strategy=entry["strategy"],
+            engine=entry["engine"],
+            cache=state,
+            size=tuple(entry["size"]),
+            crop=tuple(entry["crop"]) if entry["crop"] else None,
+            table=table,
+            rows=mapped.rows,
+            text=text,
+            tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
+            warnings=list(entry["warnings"]),
+            timings_ms=timings,
+            image=image,
+        )
+
+    @contextmanager
+    def _single_flight(self, key: str) -> Iterator[None]:
+        with self._inflight_guard:
+            lock = self._inflight.setdefault(key, threading.Lock())
+        with lock:
+            yield
+        with self._inflight_guard:
+            if self._inflight.get(key) is lock and not lock.locked():
+                del self._inflight[key]
+
+    def _lookup(self, key: str) -> tuple[dict[str, Any] | None, str]:
+        if self.cache is None:
+            return None, "miss"
+        hit = self.cache.get(key)
+        return (hit[0], hit[1]) if hit else (None, "miss")
+
+    def _analyse(self, data: bytes, *, name: str, requested: str) -> dict[str, Any]:
+        timings: dict[str, float] = {}
+        with _timed(timings, "load"):
+            loaded = load_image(
+                data, name=name, max_bytes=self.config.max_bytes, max_pixels=self.config.max_pixels
+            )
+        with _timed(timings, "normalise"):
+            norm = normalise(loaded.image)
+        ladder = (
+            LADDERS[requested if norm.clean else f"{requested}_photo"]
+            if requested != "full_page"
+            else LADDERS["full_page"]
+        )
+        attempts: list[_Attempt] = []
+        chosen: _Attempt | None = None
+        for rung in ladder:
+            with _timed(timings, rung.method):
+                attempt = self._climb(rung, norm)
+            if attempt.rung.method == "image":
+                best = max(attempts, key=lambda a: a.score, default=None)
+                chosen = _escalated(attempt, best)
+                break
+            attempts.append(attempt)
+            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows)
+            attempt.reasons = verdict.reasons
+            if verdict.ok:
+                chosen = attempt
+                break
+        if chosen is None:
+            chosen = max(attempts, key=lambda a: a.score)
+        warnings = _warnings(loaded, norm, attempts, chosen)
+        width, height = loaded.image.size
+        working = (norm.rgb.shape[1], norm.rgb.shape[0])
+        image_payload, payload_tokens = None, 0
+        if chosen.rung.strategy in ("full_page", "ui_crop"):
+            region = norm.rgb
+            if chosen.rung.strategy == "ui_crop" and chosen.crop:
+                x0, y0, x1, y1 = _to_working(chosen.crop, norm)
+                region = norm.rgb[y0:y1, x0:x1]
+            image_payload, payload_tokens = _payload(region, self.config.vision_max_pixels)
+        return {
+            "strategy": chosen.rung.strategy,
+            "engine": self.engine.name if chosen.rung.method != "image" or chosen.table else "none",
+            "size": [width, height],
+            "crop": list(chosen.crop) if chosen.crop else None,
+            "table": (chosen.table or Table()).model_dump(),
+            "rows": [r.model_dump() for r in chosen.mapped.rows],
+            "mapping": chosen.mapped.mapping,
+            "sources": chosen.mapped.sources,
+            "context": chosen.context,
+            "annotations": [a.model_dump() for a in chosen.annotations],
+            "warnings": warnings,
+            "image": image_payload,
+            "image_tokens": payload_tokens,
+            "full_page_tokens": image_tokens(*working),
+            "exif_datetime": loaded.exif_datetime,
+            "exif_offset": loaded.exif_offset,
+            "png_text": loaded.png_creation_time,
+            "timings_ms": timings,
+        }
+
+    def _climb(self, rung: Rung, norm: Normalised) -> _Attempt:
+        if rung.method == "image":
+            return _Attempt(rung)
+        if rung.method == "lines":
+            return self._by_lines(rung, norm)
+        return self._by_detection(rung, norm)
+
+    def _by_lines(self, rung: Rung, norm: Normalised) -> _Attempt:
+        """Clean render: image processing finds the cells, the engine only recognises them."""
+        found = find_text_boxes(norm.gray)
+        layout = find_table(found.boxes, found.text_height)
+        if layout is None:
+            return _Attempt(rung, reasons=("no table found",))
+        cells = [layout.header, *layout.rows]
+        crops: list[Rgb] = []
+        slots: list[tuple[int, int]] = []
+        for r, row in enumerate(cells):
+            for c, members in enumerate(row):
+                if not members:
+                    continue
+                tight = ink_bounds(found.mask, union_box([found.boxes[i] for i in members]))
+                if tight is None:
+                    continue
+                crops.append(_line_crop(norm.rgb, tight, found.text_height))
+                slots.append((r, c))
+        context_boxes = [union_box([found.boxes[i] for i in p]) for p in layout.context]
+        context_crops = [
+            _line_crop(norm.rgb, tight, found.text_height)
+            for tight in (ink_bounds(found.mask, b) or b for b in context_boxes)
+        ]
+        recognised = _recognize_unique(self.engine, [*crops, *context_crops])
+        texts = [["" for _ in layout.columns] for _ in cells]
+        confs = [[1.0 for _ in layout.columns] for _ in cells]
+        for (r, c), (text, conf) in zip(slots, recognised, strict=False):
+            texts[r][c] = clean_text(text)
+            confs[r][c] = conf
+        context = _context_texts(context_boxes, [t for t, _ in recognised[len(crops) :]])
+        annotations = [
+            TextLine(text=t, box=_to_original(_pad(found.boxes[i], 0), norm), confidence=c)
+            for (r, col), (t, c) in zip(slots, recognised, strict=False)
+            for i in cells[r][col][:1]
+        ]
+        return _finish(rung, texts, confs, context, _to_original(layout.box, norm), annotations)
+
+    def _by_detection(self, rung: Rung, norm: Normalised) -> _Attempt:
+        """Photo or clutter: the engine detects text lines; the grid is rebuilt from their boxes."""
+        found = find_text_boxes(norm.gray)
+        coarse = find_table(found.boxes, found.text_height)
+        height, width = norm.gray.shape
+        offset = (0, 0)
+        region = norm.rgb
+        if coarse is not None:
+            margin = round(found.text_height * 4)
+            x0, y0, x1, y1 = coarse.box
+            x0, y0 = max(0, x0 - margin), max(0, y0 - margin * 3)
+            x1, y1 = min(width, x1 + margin), min(height, y1 + margin)
+            region = norm.rgb[y0:y1, x0:x1]
+            offset = (x0, y0)
+        lines = [line for line in self.engine.read(region) if line.text.strip()]
+        if not lines:
+            return _Attempt(rung, reasons=("no text detected",))
+        boxes = [
+            (b[0] + offset[0], b[1] + offset[1], b[2] + offset[0], b[3] + offset[1])
+            for b in (line.box for line in lines)
+        ]
+        text_height = median(b[3] - b[1] for b in boxes) * 0.6
+        layout = find_table(boxes, text_height)
+        if layout is None:
+            return _Attempt(rung, reasons=("no table among the detected text",))
+        cells = [layout.header, *layout.rows]
+        texts = [
+            [" ".join(clean_text(lines[i].text) for i in members) for members in row]
+            for row in cells
+        ]
+        confs = [
+            [min((lines[i].confidence for i in members), default=1.0) for members in row]
+            for row in cells
+        ]
+        context = _context_texts(
+            [union_box([boxes[i] for i in p]) for p in layout.context],
+            [" ".join(lines[i].text for i in p) for p in layout.context],
+        )
+        annotations = [
+            TextLine(text=line.text, box=_to_original(box, norm), confidence=line.confidence)
+            for line, box in zip(lines, boxes, strict=True)
+        ]
+        return _finish(rung, texts, confs, context, _to_original(layout.box, norm), annotations)
+
+
+def _recognize_unique(engine: OcrEngine, crops: Sequence[Rgb]) -> list[tuple[str, float]]:
+    """Recognise each distinct crop once: a clean render draws a repeated value (a warehouse
+    column, a status badge) with the very same pixels."""
+    keys = [
+        hashlib.blake2b(c.tobytes() + bytes(str(c.shape), "ascii"), digest_size=16).digest()
+        for c in crops
+    ]
+    unique: dict[bytes, int] = {}
+    for k, key in enumerate(keys):
+        unique.setdefault(key, k)
+    firsts = list(unique.values())
+    results = dict(zip(firsts, engine.recognize([crops[k] for k in firsts]), strict=True))
+    return [results[unique[key]] for key in keys]
+
+
+def _finish(
+    rung: Rung,
+    texts: list[list[str]],
+    confs: list[list[float]],
+    context: list[str],
+    crop: Box,
+    annotations: list[TextLine],
+) -> _Attempt:
+    keep = [
+        c for c in range(len(texts[0])) if any(any(ch.isalnum() for ch in row[c]) for row in texts)
+    ]
+    texts = [[row[c] for c in keep] for row in texts]
+    confs = [[row[c] for c in keep] for row in confs]
+    table = Table(header=texts[0], cells=[row for row in texts[1:]])
+    body_confs = confs[1:]
+    mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))
+    return _Attempt(
+        rung,
+        table=table,
+        confidences=body_confs,
+        mapped=mapped,
+        context=context,
+        crop=crop,
+        annotations=annotations,
+    )
+
+
+def _escalated(image_attempt: _Attempt, best: _Attempt | None) -> _Attempt:
+    if best is None:
+        return image_attempt
+    return _Attempt(
+        image_attempt.rung,
+        table=best.table,
+        confidences=best.confidences,
+        mapped=best.mapped,
+        context=best.context,
+        crop=best.crop,
+        reasons=best.reasons,
+    )
+
+
+def _warnings(
+    loaded: LoadedImage, norm: Normalised, attempts: Sequence[_Attempt], chosen: _Attempt
+) -> list[str]:
+    notes: list[str] = []
+    if loaded.alpha_background:
+        notes.append(f"transparent image flattened onto {loaded.alpha_background}")
+    if norm.scale != 1.0:
+        notes.append(f"downscaled by {norm.scale:g} to a working size")
+    if norm.skew_deg:
+        notes.append(f"deskewed by {norm.skew_deg:+.2f} degrees")
+    for attempt in attempts:
+        if attempt is not chosen and attempt.reasons:
+            tier = f"{attempt.rung.strategy}/{attempt.rung.method}"
+            notes.append(f"{tier} unsure: {'; '.join(attempt.reasons)}")
+    if chosen.reasons and chosen.rung.strategy != "full_page":
+        notes.append(f"result unsure: {'; '.join(chosen.reasons)}")
+    if chosen.rung.strategy == "full_page" and attempts:
+        notes.append("escalated to full_page: the model reads the image itself")
+    if chosen.table is not None and chosen.table.cells and not chosen.mapped.rows:
+        notes.append("no inventory columns recognised: returned as a generic grid")
+    return notes
+
+
+def _context_texts(boxes: Sequence[Box], texts: Sequence[str]) -> list[str]:
+    ordered = sorted(zip(boxes, texts, strict=True), key=lambda bt: (bt[0][1], bt[0][0]))
+    return [clean_text(t) for _, t in ordered if sum(ch.isalnum() for ch in t) >= 2]
+
+
+def _line_crop(rgb: Rgb, tight: Box, text_height: float) -> Rgb:
+    """A text line as the recogniser reads it best and cheapest: a little margin at the sides
+    and generous margin above and below, made of the background at the crop's own edge so no
+    neighbouring row leaks in. (Its cost grows with width/height once scaled to 48 px high.)"""
+    x0, y0, x1, y1 = tight
+    height, width = rgb.shape[:2]
+    side = max(1, round(text_height * 0.2))
+    region = rgb[max(0, y0 - 1) : min(height, y1 + 1), max(0, x0 - side) : min(width, x1 + side)]
+    vertical = max(2, round(text_height * 0.45))
+    bordered = cv2.copyMakeBorder(region, vertical, vertical, 0, 0, cv2.BORDER_REPLICATE)
+    return np.asarray(bordered, dtype=np.uint8)
+
+
+def _pad(box: Box, pad: int) -> Box:
+    return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+
+
+def _to_original(box: Box, norm: Normalised) -> Box:
+    s = norm.scale
+    return (round(box[0] / s), round(box[1] / s), round(box[2] / s), round(box[3] / s))
+
+
+def _to_working(box: Box, norm: Normalised) -> Box:
+    s = norm.scale
+    h, w = norm.gray.shape
+    return (
+        max(0, round(box[0] * s)),
+        max(0, round(box[1] * s)),
+        min(w, round(box[2] * s)),
+        min(h, round(box[3] * s)),
+    )
+
+
+def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
+    image = Image.fromarray(rgb)
+    if image.width * image.height > max_pixels:
+        factor = (max_pixels / (image.width * image.height)) ** 0.5
+        image = image.resize(
+            (int(image.width * factor), int(image.height * factor)), Image.Resampling.LANCZOS
+        )
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f"data:image/png;base64,{encoded}", image_tokens(image.width, image.height)
+
+
+def _image_note(captured_at: datetime, context: Sequence[str], warnings: Sequence[str]) -> str:
+    note = f"Screenshot captured at {captured_at.isoformat(timespec='seconds')} (a past view)."
+    note += " The screen is attached as an image."
+    if context:
+        note += "\nPage: " + " · ".join(context)
+    return note
+
+
+@contextmanager
+def _timed(timings: dict[str, float], label: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[label] = round(timings.get(label, 0.0) + (time.perf_counter() - started) * 1000, 2)

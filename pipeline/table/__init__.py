@@ -1,0 +1,1 @@
+"""Pure table logic: find a grid among text boxes, map headers to the schema, parse cells."""

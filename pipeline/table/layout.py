@@ -1,0 +1,247 @@
+"""Find the table among the text boxes of a page and cut it into rows and columns.
+
+A table is a set of column stacks: boxes aligned on their left edge, right edge or centre from
+one row to the next. Stacks that share their rows are one table; a sidebar or a footer is a stack
+whose rows do not line up with the table's. The header is the table's first row, or the row just
+above it when the header's alignment differs from its column's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from statistics import median
+
+from pipeline.models import Box
+
+__all__ = ["TableLayout", "find_table", "union_box"]
+
+_MIN_STACK = 3
+
+
+Cell = list[int]
+"""Indices of the boxes that make up one cell (empty when the cell is blank)."""
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    box: Box
+    columns: list[tuple[int, int]]
+    header: list[Cell]
+    rows: list[list[Cell]]
+    context: list[Cell]
+
+
+def union_box(boxes: Sequence[Box]) -> Box:
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def _lines(boxes: Sequence[Box], tolerance: float) -> list[list[int]]:
+    """Indices of boxes grouped into text lines by vertical centre."""
+    order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
+    lines: list[list[int]] = []
+    centre = -1e9
+    for i in order:
+        y = (boxes[i][1] + boxes[i][3]) / 2
+        if lines and abs(y - centre) <= tolerance:
+            lines[-1].append(i)
+            centre = sum((boxes[j][1] + boxes[j][3]) / 2 for j in lines[-1]) / len(lines[-1])
+        else:
+            lines.append([i])
+            centre = y
+    for line in lines:
+        line.sort(key=lambda i: boxes[i][0])
+    return lines
+
+
+class _Union:
+    def __init__(self, size: int) -> None:
+        self.parent = list(range(size))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def join(self, a: int, b: int) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _aligned(a: Box, b: Box, tolerance: float) -> bool:
+    if min(a[2], b[2]) <= max(a[0], b[0]):
+        return False
+    return (
+        abs(a[0] - b[0]) <= tolerance
+        or abs(a[2] - b[2]) <= tolerance
+        or abs((a[0] + a[2]) - (b[0] + b[2])) <= 2 * tolerance
+    )
+
+
+def _stacks(boxes: Sequence[Box], lines: list[list[int]], text_height: float) -> list[list[int]]:
+    """Boxes linked to the nearest aligned box below them, grouped into column stacks."""
+    line_of = {i: n for n, line in enumerate(lines) for i in line}
+    centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
+    tolerance = max(3.0, text_height * 0.5)
+    reach = text_height * 9
+    union = _Union(len(boxes))
+    for i, box in enumerate(boxes):
+        n = line_of[i]
+        for m in range(n + 1, len(lines)):
+            if centres[m] - centres[n] > reach:
+                break
+            match = next((j for j in lines[m] if _aligned(box, boxes[j], tolerance)), None)
+            if match is not None:
+                union.join(i, match)
+                break
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(boxes)):
+        groups[union.find(i)].append(i)
+    return [g for g in groups.values() if len(g) >= _MIN_STACK]
+
+
+def _share_rows(a: set[int], b: set[int]) -> bool:
+    return len(a & b) >= 0.6 * min(len(a), len(b))
+
+
+def _table_stacks(
+    boxes: Sequence[Box], stacks: list[list[int]], line_of: dict[int, int]
+) -> list[list[int]]:
+    """The largest group of side-by-side stacks whose rows coincide."""
+    rows = [{line_of[i] for i in s} for s in stacks]
+    spans = [(min(boxes[i][0] for i in s), max(boxes[i][2] for i in s)) for s in stacks]
+    union = _Union(len(stacks))
+    for a in range(len(stacks)):
+        for b in range(a + 1, len(stacks)):
+            apart = spans[a][1] <= spans[b][0] or spans[b][1] <= spans[a][0]
+            if apart and _share_rows(rows[a], rows[b]):
+                union.join(a, b)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for a in range(len(stacks)):
+        groups[union.find(a)].append(a)
+    best = max(
+        groups.values(),
+        key=lambda g: (len(g) >= 2, sum(len(stacks[a]) for a in g)),
+        default=[],
+    )
+    return [stacks[a] for a in best] if len(best) >= 2 else []
+
+
+def _runs(lines: list[int], centres: list[float]) -> list[int]:
+    """The longest run of table lines without a gap much wider than the usual row pitch."""
+    if len(lines) < 2:
+        return lines
+    gaps = [centres[b] - centres[a] for a, b in pairwise(lines)]
+    pitch = median(gaps)
+    runs: list[list[int]] = [[lines[0]]]
+    for (_, b), gap in zip(pairwise(lines), gaps, strict=True):
+        if gap > pitch * 1.9:
+            runs.append([])
+        runs[-1].append(b)
+    return max(runs, key=len)
+
+
+def find_table(boxes: Sequence[Box], text_height: float) -> TableLayout | None:
+    """The page's main table as cell boxes per row and column, or None when there is none."""
+    if len(boxes) < 4:
+        return None
+    lines = _lines(boxes, max(2.0, text_height * 0.45))
+    line_of = {i: n for n, line in enumerate(lines) for i in line}
+    centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
+    chosen = _table_stacks(boxes, _stacks(boxes, lines, text_height), line_of)
+    if not chosen:
+        return None
+    need = max(2, (len(chosen) + 1) // 2)
+    members_per_line: dict[int, int] = defaultdict(int)
+    for stack in chosen:
+        for n in {line_of[i] for i in stack}:
+            members_per_line[n] += 1
+    body = _runs(sorted(n for n, k in members_per_line.items() if k >= need), centres)
+    if len(body) < 2:
+        return None
+    in_body = set(body)
+    spans = [
+        (min(boxes[i][0] for i in kept), max(boxes[i][2] for i in kept))
+        for kept in ([i for i in stack if line_of[i] in in_body] for stack in chosen)
+        if kept
+    ]
+    columns = _merge_overlapping(spans)
+    left, right = columns[0][0], columns[-1][1]
+    slack = text_height * 2
+
+    def inside(i: int) -> bool:
+        return boxes[i][0] >= left - slack and boxes[i][2] <= right + slack
+
+    first = body[0]
+    if first > 0:
+        above = first - 1
+        pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
+        candidates = [i for i in lines[above] if inside(i)]
+        if len(candidates) >= need and centres[first] - centres[above] <= pitch * 1.9:
+            body.insert(0, above)
+    grid = [_assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
+    table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
+    context = _context(boxes, table_box, text_height)
+    return TableLayout(
+        box=table_box, columns=columns, header=grid[0], rows=grid[1:], context=context
+    )
+
+
+def _merge_overlapping(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for x0, x1 in sorted(spans):
+        if merged and x0 < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], x1))
+        else:
+            merged.append((x0, x1))
+    return merged
+
+
+def _assign(boxes: Sequence[Box], members: list[int], columns: list[tuple[int, int]]) -> list[Cell]:
+    """Each box goes to the column its centre falls in (columns reach halfway to neighbours)."""
+    bounds = [
+        (
+            (columns[c - 1][1] + x0) / 2 if c else float("-inf"),
+            (x1 + columns[c + 1][0]) / 2 if c + 1 < len(columns) else float("inf"),
+        )
+        for c, (x0, x1) in enumerate(columns)
+    ]
+    found: list[Cell] = [[] for _ in columns]
+    for i in members:
+        centre = (boxes[i][0] + boxes[i][2]) / 2
+        for c, (lo, hi) in enumerate(bounds):
+            if lo <= centre < hi:
+                found[c].append(i)
+                break
+    return found
+
+
+def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]:
+    """Phrases just above the table (title, breadcrumb, filters), top to bottom."""
+    reach = text_height * 14
+    near = [
+        i
+        for i, b in enumerate(boxes)
+        if b[3] <= table[1] and table[1] - b[3] <= reach and b[2] > table[0] and b[0] < table[2]
+    ]
+    phrases: list[Cell] = []
+    for line in _lines([boxes[i] for i in near], max(2.0, text_height * 0.45)):
+        members = [near[k] for k in line]
+        phrase = [members[0]]
+        for prev, i in pairwise(members):
+            gap = boxes[i][0] - boxes[prev][2]
+            if gap <= 1.5 * max(boxes[i][3] - boxes[i][1], boxes[prev][3] - boxes[prev][1]):
+                phrase.append(i)
+            else:
+                phrases.append(phrase)
+                phrase = [i]
+        phrases.append(phrase)
+    phrases.sort(key=lambda p: (min(boxes[i][1] for i in p), min(boxes[i][0] for i in p)))
+    return phrases[-8:]

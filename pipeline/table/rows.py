@@ -1,0 +1,143 @@
+"""Turn a generic grid into inventory rows and into the compact text a model reads."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from datetime import datetime
+
+from pipeline.models import Row, Table
+from pipeline.table.cells import clean_text, parse_quantity, repair_id
+from pipeline.table.schema import FIELDS, map_columns
+
+__all__ = ["MappedRows", "estimate_text_tokens", "page_warehouse", "render_text", "to_rows"]
+
+_WAREHOUSE_IN_TEXT = re.compile(r"\b(WH-?\d{1,3})\b", re.IGNORECASE)
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+
+
+def page_warehouse(context: Sequence[str]) -> str | None:
+    """The one warehouse id a page's title or filters name, if exactly one."""
+    found = {repair_id(m.upper()) for text in context for m in _WAREHOUSE_IN_TEXT.findall(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class MappedRows:
+    """Schema rows, the field -> column mapping used, and the grid row behind each schema row."""
+
+    rows: list[Row] = dataclass_field(default_factory=list)
+    mapping: dict[str, int] = dataclass_field(default_factory=dict)
+    sources: list[int] = dataclass_field(default_factory=list)
+
+
+def to_rows(
+    table: Table, confidences: Sequence[Sequence[float]], *, default_warehouse: str | None = None
+) -> MappedRows:
+    """Rows in the inventory schema; a field the screen lacks stays None. A grid whose headers
+    name neither a SKU nor a product gives no rows (it stays a generic grid)."""
+    width = len(table.header)
+    columns = [[row[c] if c < len(row) else "" for row in table.cells] for c in range(width)]
+    mapping = map_columns(table.header, columns)
+    if "sku" not in mapping or not ({"on_hand", "name"} & mapping.keys()):
+        return MappedRows(mapping=mapping)
+    rows: list[Row] = []
+    sources: list[int] = []
+    for r, cells in enumerate(table.cells):
+        values: dict[str, object] = {}
+        used: list[float] = []
+        for field in FIELDS:
+            index = mapping.get(field)
+            if index is None or index >= len(cells):
+                continue
+            text = cells[index]
+            used.append(confidences[r][index] if index < len(confidences[r]) else 0.0)
+            if field in ("on_hand", "reorder_point"):
+                values[field] = parse_quantity(text)
+            elif field in ("sku", "warehouse_id"):
+                values[field] = repair_id(text).upper() or None
+            else:
+                values[field] = clean_text(text) or None
+        if not any(values.get(f) for f in ("sku", "name")):
+            continue
+        if "warehouse_id" not in mapping and default_warehouse:
+            values["warehouse_id"] = default_warehouse
+        confidence = round(min(used), 4) if used else 0.0
+        rows.append(Row.model_validate({**values, "confidence": confidence}))
+        sources.append(r)
+    return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources)
+
+
+_ID_PARTS = re.compile(r"^([A-Z]{1,6})-(\d+)$")
+
+
+def _consensus_prefixes(rows: list[Row]) -> list[Row]:
+    """`SKUJ-10232` among `SKU-...` ids is `SKU-10232`: one letter off the prefix most ids of
+    the column share."""
+    for field in ("sku", "warehouse_id"):
+        parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
+        prefixes = [m[1] for m in parts if m]
+        if len(prefixes) < 3:
+            continue
+        common = max(set(prefixes), key=prefixes.count)
+        if prefixes.count(common) < 0.6 * len(prefixes):
+            continue
+        for k, match in enumerate(parts):
+            if match and match[1] != common and _one_edit(match[1], common):
+                rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
+    return rows
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
+def _cell(text: object) -> str:
+    return "" if text is None else str(text).replace("|", "/")
+
+
+def render_text(
+    table: Table, mapped: MappedRows, *, captured_at: datetime, context: Sequence[str]
+) -> str:
+    """The compact Markdown a model reads: the schema columns and whether each row is low on the
+    screen; other columns are named but left out (they stay in `table`)."""
+    lines = [f"Screenshot captured at {captured_at.isoformat(timespec='seconds')} (a past view)."]
+    if context:
+        lines.append("Page: " + " · ".join(context))
+    if not mapped.rows:
+        lines.append("| " + " | ".join(_cell(clean_text(h)) for h in table.header) + " |")
+        lines.append("|" + "---|" * len(table.header))
+        lines += [
+            "| " + " | ".join(_cell(clean_text(c)) for c in row) + " |" for row in table.cells
+        ]
+        return "\n".join(lines)
+    fields = [f for f in FIELDS if f in mapped.mapping or f == "warehouse_id"]
+    omitted = [
+        clean_text(h) for i, h in enumerate(table.header) if i not in mapped.mapping.values() and h
+    ]
+    if omitted:
+        lines.append("Other columns on screen (left out): " + ", ".join(omitted))
+    header = [*fields, "low"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for row in mapped.rows:
+        values = [_cell(getattr(row, f)) for f in fields]
+        values.append("yes" if row.is_low else "no")
+        lines.append("| " + " | ".join(values) + " |")
+    return "\n".join(lines)
+
+
+def estimate_text_tokens(text: str) -> int:
+    """Tokens of text for Qwen-class tokenizers: one per digit and CJK character, ~4 chars each
+    for the rest."""
+    digits = sum(ch.isdigit() for ch in text)
+    cjk = len(_CJK.findall(text))
+    rest = len(text) - digits - cjk
+    return digits + cjk + (rest + 3) // 4

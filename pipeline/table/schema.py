@@ -1,0 +1,187 @@
+"""Map whatever a screen calls its columns onto the inventory schema, in English and Chinese."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+__all__ = ["FIELDS", "SYNONYMS", "map_columns", "normalise_header"]
+
+FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "sku": (
+        "sku",
+        "sku code",
+        "sku id",
+        "item code",
+        "item no",
+        "item number",
+        "item id",
+        "part number",
+        "part no",
+        "part",
+        "pn",
+        "p n",
+        "product code",
+        "product id",
+        "article",
+        "article no",
+        "code",
+        "material",
+        "material no",
+        "商品编码",
+        "商品编号",
+        "物料编码",
+        "物料号",
+        "货号",
+        "编码",
+        "料号",
+        "sku编码",
+        "商品代码",
+    ),
+    "name": (
+        "name",
+        "product",
+        "product name",
+        "description",
+        "item name",
+        "item",
+        "item description",
+        "title",
+        "product description",
+        "article name",
+        "material description",
+        "商品名称",
+        "名称",
+        "品名",
+        "物料名称",
+        "商品",
+        "产品名称",
+        "描述",
+    ),
+    "on_hand": (
+        "on hand",
+        "qty on hand",
+        "quantity on hand",
+        "qty",
+        "quantity",
+        "stock",
+        "in stock",
+        "available",
+        "avail",
+        "current stock",
+        "stock level",
+        "inventory",
+        "onhand",
+        "units",
+        "当前库存",
+        "库存",
+        "现有库存",
+        "可用库存",
+        "库存数量",
+        "在库数量",
+        "数量",
+        "现存量",
+    ),
+    "reorder_point": (
+        "reorder point",
+        "reorder pt",
+        "reorder level",
+        "reorder",
+        "rop",
+        "min",
+        "min stock",
+        "min qty",
+        "minimum",
+        "minimum stock",
+        "threshold",
+        "safety stock",
+        "alert level",
+        "警戒值",
+        "安全库存",
+        "最低库存",
+        "补货点",
+        "再订货点",
+        "预警值",
+        "最小库存",
+        "警戒库存",
+    ),
+    "warehouse_id": (
+        "warehouse",
+        "warehouse id",
+        "wh",
+        "wh id",
+        "location",
+        "site",
+        "depot",
+        "store",
+        "warehouse code",
+        "仓库",
+        "仓库编码",
+        "仓库编号",
+        "仓库代码",
+        "库房",
+    ),
+}
+
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "sku": re.compile(r"^[A-Z]{2,5}-?\d{3,8}[A-Z]?$"),
+    "warehouse_id": re.compile(r"^(WH|DC|W)-?\d{1,3}$"),
+}
+_FUZZY_MIN = 0.8
+
+
+def normalise_header(text: str) -> str:
+    value = unicodedata.normalize("NFKC", text).lower()
+    value = re.sub(r"[^\w一-鿿]+", " ", value)
+    return " ".join(value.split())
+
+
+def _header_score(header: str, field: str) -> float:
+    value = normalise_header(header)
+    if not value:
+        return 0.0
+    synonyms = SYNONYMS[field]
+    if value in synonyms:
+        return 1.0
+    squashed = value.replace(" ", "")
+    if any(squashed == s.replace(" ", "") for s in synonyms):
+        return 0.98
+    best = max(SequenceMatcher(None, value, s).ratio() for s in synonyms)
+    return best if best >= _FUZZY_MIN else 0.0
+
+
+def _content_score(values: Sequence[str], field: str) -> float:
+    pattern = _PATTERNS.get(field)
+    filled = [v.strip().upper() for v in values if v.strip()]
+    if pattern is None or not filled:
+        return 0.0
+    share = sum(bool(pattern.match(v)) for v in filled) / len(filled)
+    return 0.9 * share if share >= 0.8 else 0.0
+
+
+def map_columns(header: Sequence[str], columns: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Schema field -> column index; each column serves at most one field, best match first.
+
+    Headers decide; a column whose values all look like SKUs or warehouse ids is used when no
+    header claimed that field.
+    """
+    scored: list[tuple[float, str, int]] = []
+    for index, text in enumerate(header):
+        values = columns[index] if index < len(columns) else []
+        for field in FIELDS:
+            score = _header_score(text, field)
+            if score == 0.0:
+                score = _content_score(values, field) * 0.95
+            if score > 0.0:
+                scored.append((score, field, index))
+    mapping: dict[str, int] = {}
+    used: set[int] = set()
+    for _, field, index in sorted(scored, key=lambda s: -s[0]):
+        if field not in mapping and index not in used:
+            mapping[field] = index
+            used.add(index)
+    return mapping

@@ -1,0 +1,103 @@
+"""Strategies for what a model gets from a screenshot, and when a cheap one is not good enough.
+
+The ladder is data: each rung names a strategy and a method, and one loop in `pipeline.ingest`
+walks it until a rung's result passes `judge`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pipeline.models import Row, Table
+
+__all__ = [
+    "LADDERS",
+    "PATCH",
+    "Rung",
+    "Verdict",
+    "image_tokens",
+    "judge",
+]
+
+Method = Literal["lines", "detect", "image"]
+
+PATCH = 28
+"""Qwen2-VL-class vision encoders: 14 px patches merged 2x2, one token per 28x28 pixels."""
+_MIN_PIXELS = 56 * 56
+_MAX_PIXELS = 16384 * PATCH * PATCH
+
+
+@dataclass(frozen=True)
+class Rung:
+    strategy: Literal["table_ocr", "full_page", "ui_crop"]
+    method: Method
+
+
+LADDERS: dict[str, tuple[Rung, ...]] = {
+    "auto": (Rung("table_ocr", "lines"), Rung("table_ocr", "detect"), Rung("full_page", "image")),
+    "auto_photo": (Rung("table_ocr", "detect"), Rung("full_page", "image")),
+    "table_ocr": (Rung("table_ocr", "lines"), Rung("table_ocr", "detect")),
+    "table_ocr_photo": (Rung("table_ocr", "detect"),),
+    "ui_crop": (Rung("ui_crop", "lines"), Rung("ui_crop", "detect")),
+    "ui_crop_photo": (Rung("ui_crop", "detect"),),
+    "full_page": (Rung("full_page", "image"),),
+}
+
+
+def image_tokens(width: int, height: int) -> int:
+    """Tokens a Qwen2-VL-class model spends on an image: sides rounded to 28 px, pixel count
+    kept within the processor's bounds, one token per 28x28 patch plus start and end markers."""
+    h = max(PATCH, round(height / PATCH) * PATCH)
+    w = max(PATCH, round(width / PATCH) * PATCH)
+    if h * w > _MAX_PIXELS:
+        beta = math.sqrt(height * width / _MAX_PIXELS)
+        h = math.floor(height / beta / PATCH) * PATCH
+        w = math.floor(width / beta / PATCH) * PATCH
+    elif h * w < _MIN_PIXELS:
+        beta = math.sqrt(_MIN_PIXELS / (height * width))
+        h = math.ceil(height * beta / PATCH) * PATCH
+        w = math.ceil(width * beta / PATCH) * PATCH
+    return (h // PATCH) * (w // PATCH) + 2
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reasons: tuple[str, ...]
+
+
+_MIN_CONFIDENCE = 0.80
+
+
+def judge(
+    table: Table | None, confidences: Sequence[Sequence[float]], rows: Sequence[Row]
+) -> Verdict:
+    """Is this OCR result trustworthy enough to hand a model as text instead of the image?"""
+    if table is None or not table.cells:
+        return Verdict(False, ("no table found",))
+    reasons: list[str] = []
+    filled = [
+        conf
+        for row, confs in zip(table.cells, confidences, strict=True)
+        for text, conf in zip(row, confs, strict=True)
+        if text.strip()
+    ]
+    mean = sum(filled) / len(filled) if filled else 0.0
+    if mean < _MIN_CONFIDENCE:
+        reasons.append(f"mean OCR confidence {mean:.2f} < {_MIN_CONFIDENCE}")
+    weak = sum(c < 0.5 for c in filled)
+    if filled and weak > 0.1 * len(filled):
+        reasons.append(f"{weak} of {len(filled)} cells read with confidence < 0.5")
+    if rows:
+        missing_sku = sum(r.sku is None for r in rows)
+        if missing_sku:
+            reasons.append(f"{missing_sku} rows without a SKU")
+        for field in ("on_hand", "reorder_point"):
+            present = [getattr(r, field) for r in rows]
+            if any(v is not None for v in present) and any(v is None for v in present):
+                bad = sum(v is None for v in present)
+                reasons.append(f"{bad} rows where {field} is not a number")
+    return Verdict(not reasons, tuple(reasons))

@@ -1,0 +1,84 @@
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from pipeline.cache import IngestCache
+from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ocr import EngineOptions, OcrEngine, make_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Sample:
+    path: Path
+    truth: dict[str, Any]
+
+
+def load_samples() -> list[Sample]:
+    manifest = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
+    return [
+        Sample(
+            SAMPLES / entry["file"],
+            json.loads((SAMPLES / entry["truth"]).read_text(encoding="utf-8")),
+        )
+        for entry in manifest
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No test reads the developer's settings or writes into their data directory."""
+    import os
+
+    for key in list(os.environ):
+        if key.startswith("STOCKSHOT_"):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("STOCKSHOT_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture(scope="session")
+def rapidocr() -> OcrEngine:
+    return make_engine("rapidocr", EngineOptions())
+
+
+class CountingEngine:
+    """The real engine, with a count of how often it ran."""
+
+    def __init__(self, inner: OcrEngine) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.calls = 0
+
+    def recognize(self, crops: Any) -> Any:
+        self.calls += 1
+        return self.inner.recognize(crops)
+
+    def read(self, image: Any) -> Any:
+        self.calls += 1
+        return self.inner.read(image)
+
+
+def make_ingestor(engine: OcrEngine, cache: IngestCache | None = None) -> Ingestor:
+    config = IngestConfig(max_bytes=30_000_000, max_pixels=40_000_000, tz=SHANGHAI)
+    return Ingestor(engine, config=config, cache=cache, clock=lambda: NOW)
+
+
+@pytest.fixture
+def counting(rapidocr: OcrEngine) -> CountingEngine:
+    return CountingEngine(rapidocr)
+
+
+@pytest.fixture
+def disk_cache(tmp_path: Path) -> Iterator[IngestCache]:
+    with IngestCache(tmp_path / "cache") as cache:
+        yield cache

@@ -1,0 +1,116 @@
+import io
+
+import pytest
+from PIL import Image
+
+from pipeline.errors import (
+    EmptyInputError,
+    ImageTooLargeError,
+    UndecodableImageError,
+    UnsupportedFormatError,
+    UploadTooLargeError,
+)
+from pipeline.imaging.load import load_image
+
+LIMITS = {"max_bytes": 5_000_000, "max_pixels": 5_000_000}
+
+
+def encode(image: Image.Image, fmt: str, **options: object) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG", "WEBP", "BMP", "TIFF", "GIF"])
+def test_every_supported_format_decodes_to_rgb(fmt: str) -> None:
+    data = encode(Image.new("RGB", (40, 20), (10, 200, 30)), fmt)
+    loaded = load_image(data, name=f"x.{fmt.lower()}", **LIMITS)
+    assert loaded.image.mode == "RGB"
+    assert loaded.image.size == (40, 20)
+
+
+def test_multi_frame_gif_uses_the_first_frame() -> None:
+    frames = [Image.new("RGB", (10, 10), c) for c in ((255, 0, 0), (0, 0, 255))]
+    buffer = io.BytesIO()
+    frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:])
+    loaded = load_image(buffer.getvalue(), name="anim.gif", **LIMITS)
+    red, _, blue = loaded.image.getpixel((5, 5))
+    assert red > 200 and blue < 50
+
+
+def test_zero_bytes_is_an_empty_input_error_naming_the_file() -> None:
+    with pytest.raises(EmptyInputError, match=r"blank\.png: empty file"):
+        load_image(b"", name="blank.png", **LIMITS)
+
+
+def test_non_image_bytes_say_what_they_are() -> None:
+    with pytest.raises(UndecodableImageError, match="PDF document, not an image"):
+        load_image(b"%PDF-1.7\n...", name="report.png", **LIMITS)
+
+
+def test_garbage_bytes_are_undecodable() -> None:
+    with pytest.raises(UndecodableImageError, match=r"noise\.jpg: not a decodable image"):
+        load_image(b"\x00\x01garbage" * 50, name="noise.jpg", **LIMITS)
+
+
+def test_truncated_png_is_reported_as_corrupt() -> None:
+    data = encode(Image.new("RGB", (300, 300), (1, 2, 3)), "PNG")
+    with pytest.raises(UndecodableImageError, match="corrupt or truncated PNG"):
+        load_image(data[: len(data) // 2], name="cut.png", **LIMITS)
+
+
+def test_unsupported_format_lists_the_supported_ones() -> None:
+    data = encode(Image.new("RGB", (16, 16)), "ICO")
+    with pytest.raises(UnsupportedFormatError, match="ICO images are not supported; send PNG"):
+        load_image(data, name="favicon.ico", **LIMITS)
+
+
+def test_more_pixels_than_the_limit_is_refused_before_decoding() -> None:
+    data = encode(Image.new("L", (4000, 3000)), "PNG")
+    with pytest.raises(ImageTooLargeError, match="12,000,000 pixels is over the limit"):
+        load_image(data, name="huge.png", max_bytes=10**9, max_pixels=1_000_000)
+
+
+def test_more_bytes_than_the_limit_is_refused() -> None:
+    with pytest.raises(UploadTooLargeError, match="over the limit of 10 bytes"):
+        load_image(b"x" * 11, name="big.png", max_bytes=10, max_pixels=10)
+
+
+def test_exif_orientation_is_applied() -> None:
+    image = Image.new("RGB", (60, 20), "white")
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees clockwise on display
+    loaded = load_image(encode(image, "JPEG", exif=exif), name="turned.jpg", **LIMITS)
+    assert loaded.image.size == (20, 60)
+
+
+def test_white_text_on_transparent_png_is_flattened_onto_black() -> None:
+    image = Image.new("RGBA", (50, 20), (0, 0, 0, 0))
+    image.paste((255, 255, 255, 255), (10, 5, 40, 15))
+    loaded = load_image(encode(image, "PNG"), name="overlay.png", **LIMITS)
+    assert loaded.alpha_background == "black"
+    assert loaded.image.getpixel((2, 2)) == (0, 0, 0)
+    assert loaded.image.getpixel((20, 10)) == (255, 255, 255)
+
+
+def test_black_text_on_transparent_png_is_flattened_onto_white() -> None:
+    image = Image.new("RGBA", (50, 20), (0, 0, 0, 0))
+    image.paste((0, 0, 0, 255), (10, 5, 40, 15))
+    loaded = load_image(encode(image, "PNG"), name="overlay.png", **LIMITS)
+    assert loaded.alpha_background == "white"
+    assert loaded.image.getpixel((2, 2)) == (255, 255, 255)
+
+
+def test_capture_metadata_is_read_from_exif_and_png_text() -> None:
+    exif = Image.Exif()
+    exif.get_ifd(0x8769)[36867] = "2026:11:27 09:14:52"
+    exif.get_ifd(0x8769)[36881] = "+08:00"
+    jpeg = load_image(encode(Image.new("RGB", (8, 8)), "JPEG", exif=exif), name="a.jpg", **LIMITS)
+    assert (jpeg.exif_datetime, jpeg.exif_offset) == ("2026:11:27 09:14:52", "+08:00")
+
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_text("Creation Time", "2026-11-28T10:05:00")
+    png = load_image(encode(Image.new("RGB", (8, 8)), "PNG", pnginfo=info), name="a.png", **LIMITS)
+    assert png.png_creation_time == "2026-11-28T10:05:00"

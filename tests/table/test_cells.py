@@ -1,0 +1,47 @@
+import pytest
+
+from pipeline.table.cells import clean_text, parse_quantity, repair_id
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1,204", 1204),
+        ("1 204", 1204),
+        ("12", 12),
+        ("０", 0),
+        ("１，２０４", 1204),
+        ("1O4", 104),
+        ("l2", 12),
+        ("", None),
+        ("n/a", None),
+        ("12.5", None),
+        ("Low", None),
+    ],
+)
+def test_quantities_parse_separators_full_width_and_digit_lookalikes(
+    text: str, expected: int | None
+) -> None:
+    assert parse_quantity(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("WH-O1", "WH-01"),
+        ("sku—10231", "SKU-10231"),
+        ("ＳＫＵ－１０２３１", "SKU-10231"),
+        ("SKU-1O231", "SKU-10231"),
+        ("SKU-10231", "SKU-10231"),
+        ("Hex bolt", "Hex bolt"),
+        ("BOX-LARGE", "BOX-LARGE"),
+    ],
+)
+def test_ids_repair_letter_digit_confusions_only_in_the_number_part(
+    text: str, expected: str
+) -> None:
+    assert repair_id(text) == expected
+
+
+def test_clean_text_normalises_full_width_and_collapses_spaces() -> None:
+    assert clean_text("  ２０．０９  Hex\u3000bolt ") == "20.09 Hex bolt"

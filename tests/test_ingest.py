@@ -1,0 +1,211 @@
+"""Ingest against the committed samples and their ground truth."""
+
+import base64
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.cache import IngestCache
+from pipeline.errors import UnknownNameError
+from pipeline.models import IngestResult
+from pipeline.ocr import OcrEngine
+from tests.conftest import NOW, SHANGHAI, CountingEngine, Sample, load_samples, make_ingestor
+
+SAMPLES = load_samples()
+FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+
+
+@pytest.fixture(scope="module")
+def results(rapidocr: OcrEngine) -> dict[str, IngestResult]:
+    ingestor = make_ingestor(rapidocr)
+    return {s.path.name: ingestor.ingest_path(s.path) for s in SAMPLES}
+
+
+def cell_matches(result: IngestResult, truth: dict[str, Any]) -> tuple[int, int]:
+    want = [truth["header"], *truth["cells"]]
+    got = [result.table.header, *result.table.cells]
+    total = sum(len(row) for row in want)
+    hits = sum(
+        1
+        for r, row in enumerate(want)
+        for c, text in enumerate(row)
+        if r < len(got) and c < len(got[r]) and got[r][c] == text
+    )
+    return hits, total
+
+
+def field_matches(result: IngestResult, truth: dict[str, Any]) -> tuple[int, int]:
+    hits = total = 0
+    for r, expected in enumerate(truth["rows"]):
+        got = result.rows[r] if r < len(result.rows) else None
+        for field in FIELDS:
+            want = expected[field]
+            if field == "warehouse_id" and want is None:
+                want = truth["page_warehouse"]
+            total += 1
+            hits += got is not None and getattr(got, field) == want
+    return hits, total
+
+
+def test_samples_cover_every_screen_kind_the_product_promises() -> None:
+    kinds = {s.truth["kind"] for s in SAMPLES}
+    assert {
+        "light",
+        "dark",
+        "hidpi",
+        "jpeg",
+        "small-text",
+        "chinese",
+        "transparent-white",
+        "transparent-black",
+        "photo",
+        "no-schema",
+        "page-warehouse",
+    } <= kinds
+    assert len(SAMPLES) >= 15
+
+
+def test_table_cells_match_the_screen_for_98_percent_overall_and_90_per_sample(
+    results: dict[str, IngestResult],
+) -> None:
+    per_sample = {s.path.name: cell_matches(results[s.path.name], s.truth) for s in SAMPLES}
+    hits = sum(h for h, _ in per_sample.values())
+    total = sum(t for _, t in per_sample.values())
+    weak = {name: f"{h}/{t}" for name, (h, t) in per_sample.items() if h < 0.9 * t}
+    assert hits / total >= 0.98, f"{hits}/{total} cells"
+    assert not weak
+
+
+def test_inventory_fields_match_the_truth_for_98_percent_overall_and_90_per_sample(
+    results: dict[str, IngestResult],
+) -> None:
+    with_rows = [s for s in SAMPLES if s.truth["rows"]]
+    per_sample = {s.path.name: field_matches(results[s.path.name], s.truth) for s in with_rows}
+    hits = sum(h for h, _ in per_sample.values())
+    total = sum(t for _, t in per_sample.values())
+    weak = {name: f"{h}/{t}" for name, (h, t) in per_sample.items() if h < 0.9 * t}
+    assert hits / total >= 0.98, f"{hits}/{total} fields"
+    assert not weak
+
+
+def test_tables_without_inventory_headers_come_back_as_generic_grids(
+    results: dict[str, IngestResult],
+) -> None:
+    for sample in SAMPLES:
+        if sample.truth["kind"] == "no-schema":
+            result = results[sample.path.name]
+            assert result.rows == []
+            assert result.table.header == sample.truth["header"]
+            assert any("generic grid" in w for w in result.warnings)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.truth["kind"])
+def test_capture_time_comes_from_the_source_the_file_carries(
+    sample: Sample, results: dict[str, IngestResult]
+) -> None:
+    result = results[sample.path.name]
+    assert result.captured_at_source == sample.truth["captured_at_source"]
+    if sample.truth["captured_at"] is not None:
+        expected = datetime.fromisoformat(sample.truth["captured_at"])
+        if expected.tzinfo is None:
+            expected = expected.replace(tzinfo=SHANGHAI)
+        assert result.captured_at == expected
+        assert result.age_s == (NOW - expected).total_seconds()
+
+
+def test_crop_box_holds_the_table_and_leaves_out_the_page_around_it(
+    results: dict[str, IngestResult],
+) -> None:
+    sample = next(s for s in SAMPLES if s.path.name == "erp-light-wh01.png")
+    crop = results[sample.path.name].crop
+    x0, y0, x1, y1 = sample.truth["table_box"]
+    assert crop is not None
+    assert crop[0] >= x0 - 20 and crop[1] >= y0 - 20 and crop[2] <= x1 + 20 and crop[3] <= y1 + 20
+    assert (crop[2] - crop[0]) * (crop[3] - crop[1]) < 0.6 * 1920 * 1080
+
+
+def test_table_text_sends_under_30_percent_of_the_full_page_image_tokens(
+    results: dict[str, IngestResult],
+) -> None:
+    for name in ("erp-light-wh01.png", "erp-dark-wh02.png", "erp-jpeg-wh01.jpg"):
+        tokens = results[name].tokens
+        assert results[name].strategy == "table_ocr"
+        assert tokens.sent <= 0.3 * tokens.full_page_image, name
+
+
+def test_model_text_is_a_markdown_table_with_low_rows_flagged(
+    results: dict[str, IngestResult],
+) -> None:
+    text = results["erp-light-wh01.png"].text
+    assert text.startswith("Screenshot captured at 2026-11-28T10:05:00+08:00")
+    assert "| sku | name | on_hand | reorder_point | warehouse_id | low |" in text
+    assert "| SKU-10402 | Safety gloves size L (pair) | 60 | 200 | WH-01 | yes |" in text
+    assert "Other columns on screen (left out): Status, Last updated" in text
+    assert "| SKU-10231 | Hex bolt M8x40 (box of 100) | 412 | 150 | WH-01 | no |" in text
+
+
+def test_rows_take_the_warehouse_from_the_page_title_when_the_table_has_no_column(
+    results: dict[str, IngestResult],
+) -> None:
+    result = results["stock_20261128-143005.png"]
+    assert {r.warehouse_id for r in result.rows} == {"WH-02"}
+    assert "WH-02" in result.text.splitlines()[1]
+
+
+def test_a_cache_hit_returns_the_structure_without_running_the_engine_again(
+    counting: CountingEngine, tmp_path: Path
+) -> None:
+    path = SAMPLES[0].path
+    with IngestCache(tmp_path / "cache") as cache:
+        first = make_ingestor(counting, cache).ingest_path(path)
+        calls = counting.calls
+        again = make_ingestor(counting, cache).ingest_path(path)
+    assert (first.cache, again.cache) == ("miss", "memory")
+    assert counting.calls == calls
+    with IngestCache(tmp_path / "cache") as reopened:
+        from_disk = make_ingestor(counting, reopened).ingest_path(path)
+    assert from_disk.cache == "disk"
+    assert counting.calls == calls
+    assert from_disk.rows == first.rows
+
+
+def test_a_cache_hit_is_stamped_with_the_new_capture_time(counting: CountingEngine) -> None:
+    ingestor = make_ingestor(counting, IngestCache(None))
+    data = SAMPLES[0].path.read_bytes()
+    earlier = datetime(2026, 11, 29, 8, 0, tzinfo=SHANGHAI)
+    later = datetime(2026, 11, 30, 9, 0, tzinfo=SHANGHAI)
+    first = ingestor.ingest_bytes(data, name="a.png", caller_time=earlier)
+    second = ingestor.ingest_bytes(data, name="b.png", caller_time=later)
+    assert second.cache == "memory"
+    assert (first.captured_at, second.captured_at) == (earlier, later)
+    assert second.captured_at_source == "caller"
+    assert "2026-11-30T09:00:00+08:00" in second.text
+
+
+def test_full_page_sends_the_normalised_image_and_counts_its_tokens(rapidocr: OcrEngine) -> None:
+    path = next(s.path for s in SAMPLES if s.truth["kind"] == "hidpi")
+    result = make_ingestor(rapidocr).ingest_path(path, strategy="full_page")
+    assert result.strategy == "full_page"
+    assert result.image is not None and result.image.startswith("data:image/png;base64,")
+    from io import BytesIO
+
+    from PIL import Image
+
+    sent = Image.open(BytesIO(base64.b64decode(result.image.split(",", 1)[1])))
+    assert sent.size == (1920, 1080)
+    assert result.tokens.sent >= result.tokens.full_page_image
+
+
+def test_ui_crop_sends_the_table_region_with_box_coordinates(rapidocr: OcrEngine) -> None:
+    result = make_ingestor(rapidocr).ingest_path(SAMPLES[0].path, strategy="ui_crop")
+    assert result.strategy == "ui_crop"
+    assert result.image is not None
+    assert "x0,y0,x1,y1" in result.text
+    assert "] SKU-10231" in result.text
+
+
+def test_an_unknown_strategy_names_the_known_ones(rapidocr: OcrEngine) -> None:
+    with pytest.raises(UnknownNameError, match="known: auto, full_page, table_ocr, ui_crop"):
+        make_ingestor(rapidocr).ingest_bytes(b"x", name="a.png", strategy="fast")

@@ -1,7 +1,8 @@
 """The `store`, `orders` and `servers` subcommands of `stockshot`.
 
-Each handler reads `servers.settings`, opens the store, and reports a problem the user can
-fix as one line on stderr with exit code 2.
+Each handler reads `servers.settings` and opens the store itself. A `ServersError` (bad
+input, a refused rule, a store that cannot be used) becomes one line on stderr and exit
+code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from servers import catalog, domain
-from servers.errors import InputError, Refused, ServersError, StoreError
+from servers.errors import InputError, ServersError
 from servers.factory import ALL, GROUPS, build_server, group_names
 from servers.models import ImportSummary, Order, OrderQuery
 from servers.settings import ServerSettings, load_settings
@@ -96,15 +97,9 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     """Run a handler with fresh settings, mapping our errors to a message and exit code."""
     try:
         return handler(args, load_settings())
-    except (InputError, Refused) as exc:
-        print(f"stockshot: error: {exc}", file=sys.stderr)
-        return 2
-    except StoreError as exc:
-        print(f"stockshot: store error: {exc}", file=sys.stderr)
-        return 1
     except ServersError as exc:
         print(f"stockshot: error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -59,8 +59,15 @@ def set_stock(store: SqliteStore) -> SetStock:
 
 
 @pytest.fixture(params=["auto", "legacy"])
-async def client(request: pytest.FixtureRequest, store: SqliteStore) -> AsyncIterator[Client]:
-    """An in-memory client of the server with every group, in both connection modes."""
-    server = build_server("all", store, max_order_quantity=1000, clock=lambda: NOW)
-    async with Client(server, mode=request.param) as connected:
-        yield connected
+def connect(request: pytest.FixtureRequest, store: SqliteStore) -> Callable[[], Client]:
+    """`async with connect() as client:` an in-memory client of the server with every group.
+
+    Runs each test in both connection modes. (A client must be entered and left in the
+    same task, so it is opened in the test rather than in an async fixture.)
+    """
+
+    def open_client() -> Client:
+        server = build_server("all", store, max_order_quantity=1000, clock=lambda: NOW)
+        return Client(server, mode=request.param)
+
+    return open_client

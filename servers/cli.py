@@ -76,7 +76,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     servers = sub.add_parser(
         "servers",
         help="run the MCP tool servers",
-        description="Run the MCP server of one tool group, or of all groups.",
+        description="Run the MCP server of one tool group, or of all groups. Over HTTP, "
+        "STOCKSHOT_MCP_TOKEN (when set) is required as a bearer token.",
     )
     add_serve_arguments(servers)
     servers.set_defaults(handler=_entry(serve))
@@ -88,7 +89,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         choices=[*GROUPS, ALL],
         help="tool group; 'all' serves every group (stdio: one server; HTTP: /<group>/mcp)",
     )
-    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (default) or streamable HTTP",
+    )
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP port (8000; 0 = any free)")
 

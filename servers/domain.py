@@ -156,10 +156,6 @@ def create_replenishment(
     """
 
     def decide(tx: StoreWriter) -> tuple[ReplenishmentResult, str, str | None]:
-        warehouses = [w.warehouse_id for w in tx.warehouses()]
-        check_not_swapped(request.sku, request.warehouse_id, tx.skus(), warehouses)
-        _check_warehouse(tx, request.warehouse_id)
-        _check_sku(tx, request.sku, warehouse_id=request.warehouse_id)
         live = _live_level(tx, request.sku, request.warehouse_id)
         _check_quantity(request.quantity, max_quantity)
         if request.idempotency_key is not None:
@@ -317,26 +313,35 @@ def _audited(
     return result
 
 
+# Id checks look up the one id first and list every id only to explain a miss, so a write
+# holding the lock does not read the whole catalogue.
+
+
 def _check_warehouse(tx: StoreReader, warehouse_id: str) -> None:
-    check_warehouse_id(warehouse_id, [w.warehouse_id for w in tx.warehouses()], tx.skus())
+    warehouses = [w.warehouse_id for w in tx.warehouses()]
+    if warehouse_id not in warehouses:
+        check_warehouse_id(warehouse_id, warehouses, tx.skus())
 
 
 def _check_sku(tx: StoreReader, sku: str, *, warehouse_id: str | None = None) -> None:
-    skus = tx.skus()
-    if sku in skus:
+    if tx.stock_levels(skus=[sku]):
         return
     nearby = (
         [level.sku for level in tx.stock_levels(warehouse_id=warehouse_id)]
         if warehouse_id is not None
         else []
     )
-    check_sku(sku, skus, [w.warehouse_id for w in tx.warehouses()], nearby=nearby)
+    check_sku(sku, tx.skus(), [w.warehouse_id for w in tx.warehouses()], nearby=nearby)
 
 
 def _live_level(tx: StoreReader, sku: str, warehouse_id: str) -> StockLevel:
+    """The live stock row of `sku` in `warehouse_id`, or `InvalidArgument` saying what is wrong."""
     levels = tx.stock_levels(warehouse_id=warehouse_id, skus=[sku])
     if levels:
         return levels[0]
+    check_not_swapped(sku, warehouse_id, tx.skus(), [w.warehouse_id for w in tx.warehouses()])
+    _check_warehouse(tx, warehouse_id)
+    _check_sku(tx, sku, warehouse_id=warehouse_id)
     elsewhere = [level.warehouse_id for level in tx.stock_levels(skus=[sku])]
     where = f"it is stocked in {listing(elsewhere)}" if elsewhere else "nor anywhere else"
     raise InvalidArgument(

@@ -1,4 +1,9 @@
-"""The `orders` tool group: replenishment orders, with writes that re-check live stock."""
+"""The `orders` tool group: replenishment orders, with writes that re-check live stock.
+
+The write tools take the caller's run id from the request `_meta` key
+`io.stockshot/run_id` (read through `ctx: Context`), not from a tool parameter, and keep it
+on the order and in the audit log.
+"""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ __all__ = [
 
 _PREFIX = re.compile(r"\s*([A-Za-z]+)")
 _LISTED = 20
+_LOAD_HINT = " (load some with `stockshot store seed` or `stockshot store import`)"
 
 
 def prefix_of(value: str) -> str:
@@ -91,7 +92,7 @@ def check_warehouse_id(value: str, warehouses: Sequence[str], skus: Sequence[str
     details = {"valid": list(warehouses)}
     if not warehouses:
         raise InvalidArgument(
-            f"unknown warehouse id {value!r}: the store has no warehouses yet",
+            f"unknown warehouse id {value!r}: the store has no warehouses yet{_LOAD_HINT}",
             code="unknown_warehouse",
             field="warehouse_id",
             details=details,
@@ -146,7 +147,7 @@ def check_sku(
         return
     if not skus:
         raise InvalidArgument(
-            f"unknown SKU {value!r}: the store has no items yet",
+            f"unknown SKU {value!r}: the store has no items yet{_LOAD_HINT}",
             code="unknown_sku",
             field="sku",
             details={"suggestions": []},

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from servers.errors import Refused
@@ -35,6 +35,7 @@ __all__ = [
     "group_meta",
     "refused",
     "run_id_of",
+    "run_meta",
     "success",
     "utc_now",
 ]
@@ -85,6 +86,12 @@ OrderIdArg = Annotated[
 
 def group_meta(group: str) -> dict[str, Any]:
     return {GROUPS_META_KEY: [group]}
+
+
+def run_meta(run_id: str) -> RequestParamsMeta:
+    """The request `_meta` a caller sends to tag its tool calls with its run id."""
+    # An open TypedDict (extra_items), which mypy cannot check key by key.
+    return cast(RequestParamsMeta, {RUN_ID_META_KEY: run_id})
 
 
 def run_id_of(ctx: Context) -> str | None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -19,7 +20,7 @@ from servers.models import (
 )
 from servers.sqlite_store import SqliteStore
 
-SetStock = Any
+SetStock = Callable[..., None]
 SCREENSHOT_AT = datetime(2026, 11, 27, 9, 14, 52, tzinfo=timezone(timedelta(hours=8)))
 
 

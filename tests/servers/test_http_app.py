@@ -26,6 +26,7 @@ from servers import domain
 from servers.http_app import BearerAuth
 from servers.models import OrderQuery
 from servers.sqlite_store import SqliteStore
+from servers.toolkit import run_meta
 
 TOKEN = "s3cret-token"
 
@@ -100,7 +101,7 @@ def http_server(group: str, db_path: Path, token: str | None = None) -> Iterator
 
 
 def _wait_for_url(lines: queue.Queue[str | None]) -> str:
-    seen = []
+    seen: list[str] = []
     while True:
         line = lines.get(timeout=30)
         if line is None:
@@ -139,7 +140,7 @@ async def test_all_groups_over_http_need_the_token_and_work_with_it(
                     write = await orders.call_tool(
                         "orders_create_replenishment",
                         {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100},
-                        meta={"io.stockshot/run_id": "run-http"},
+                        meta=run_meta("run-http"),
                     )
     assert names == ["inventory_query_stock", "inventory_get_item"]
     assert read.structured_content is not None

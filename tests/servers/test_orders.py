@@ -10,10 +10,11 @@ from mcp.types import CallToolResult, TextContent
 from servers import domain
 from servers.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
 from servers.sqlite_store import SqliteStore
+from servers.toolkit import run_meta
 
 Connect = Callable[[], Client]
 SetStock = Callable[..., None]
-RUN = {"io.stockshot/run_id": "run-42"}
+RUN = run_meta("run-42")
 
 
 def text_of(result: CallToolResult) -> str:
@@ -128,7 +129,7 @@ async def test_twenty_concurrent_tool_calls_for_one_low_sku_create_exactly_one_o
     results: list[CallToolResult] = []
 
     async def call(client: Client, i: int) -> None:
-        meta = {"io.stockshot/run_id": f"caller-{i}"}
+        meta = run_meta(f"caller-{i}")
         results.append(
             await client.call_tool("orders_create_replenishment", create_args(), meta=meta)
         )

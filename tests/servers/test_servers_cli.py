@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from servers import domain
 from servers.cli import register
+from servers.models import ReplenishmentRequest
 from servers.sqlite_store import SqliteStore
+from servers.toolkit import utc_now
 
 SEED_CSV = Path(__file__).parents[2] / "servers" / "data" / "seed.csv"
 HEADER = "sku,name,warehouse_id,on_hand,reorder_point,on_order\n"
@@ -119,10 +122,6 @@ def test_orders_json_gives_each_order_with_its_fields(
     capsys: pytest.CaptureFixture[str], db_path: Path
 ) -> None:
     stockshot("store", "seed")
-    from servers import domain
-    from servers.models import ReplenishmentRequest
-    from servers.toolkit import utc_now
-
     with SqliteStore(db_path) as store:
         domain.create_replenishment(
             store,

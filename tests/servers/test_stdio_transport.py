@@ -11,6 +11,7 @@ from mcp import Client, StdioServerParameters
 from servers import domain
 from servers.models import OrderQuery
 from servers.sqlite_store import SqliteStore
+from servers.toolkit import run_meta
 
 
 async def test_the_all_server_answers_over_stdio_from_the_store_in_stockshot_db(
@@ -34,7 +35,7 @@ async def test_the_all_server_answers_over_stdio_from_the_store_in_stockshot_db(
             write = await client.call_tool(
                 "orders_create_replenishment",
                 {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100},
-                meta={"io.stockshot/run_id": "run-stdio"},
+                meta=run_meta("run-stdio"),
             )
             instructions = client.instructions
 

@@ -20,10 +20,12 @@ SetStock = Callable[..., None]
 
 
 @pytest.fixture(autouse=True)
-def _no_stockshot_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_stockshot_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No developer settings, and a default store (if any) inside the test's folder."""
     for name in list(os.environ):
         if name.startswith("STOCKSHOT_"):
             monkeypatch.delenv(name)
+    monkeypatch.setenv("STOCKSHOT_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from servers.errors import InputError
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY, load_settings
 
 
-def test_the_store_defaults_to_the_user_data_folder() -> None:
+def test_the_store_defaults_to_the_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("STOCKSHOT_DATA_DIR")
     settings = load_settings()
     assert settings.resolved_db() == Path(user_data_dir("stockshot")) / "stockshot.db"
     assert settings.max_order_quantity == DEFAULT_MAX_ORDER_QUANTITY == 10_000

@@ -128,25 +128,27 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
             server.run("stdio")
             return 0
 
-        from servers.http_app import build_http_app, serve_http
+        # Imported here so that a stdio server does not pay for uvicorn at start-up.
+        from servers.http_app import bind, build_http_app, serve_http
 
         servers = {name: build_server(name, store, max_order_quantity=limit) for name in names}
         token = settings.token()
         app = build_http_app(servers, token=token, host=args.host)
-
-        def ready(host: str, port: int) -> None:
-            shown = f"[{host}]" if ":" in host else host
-            path = "/mcp" if len(names) == 1 else "/<group>/mcp"
+        try:
+            sock = bind(args.host, args.port)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            raise InputError(f"cannot listen on {args.host} port {args.port}: {reason}") from None
+        with sock:
+            host = f"[{args.host}]" if ":" in args.host else args.host
+            base = f"http://{host}:{sock.getsockname()[1]}"
+            paths = ["/mcp"] if len(names) == 1 else [f"/{name}/mcp" for name in names]
             auth = "bearer token required" if token else "no token (STOCKSHOT_MCP_TOKEN unset)"
             _say(
                 f"serving {', '.join(names)} over streamable HTTP at "
-                f"http://{shown}:{port}{path}; {auth}; store {store.path}"
+                f"{', '.join(base + path for path in paths)}; {auth}; store {store.path}"
             )
-
-        try:
-            serve_http(app, host=args.host, port=args.port, on_ready=ready)
-        except OSError as exc:
-            raise InputError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
+            serve_http(app, sock)
         return 0
 
 

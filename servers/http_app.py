@@ -11,7 +11,7 @@ import hmac
 import json
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["BearerAuth", "build_http_app", "serve_http"]
+__all__ = ["BearerAuth", "bind", "build_http_app", "serve_http"]
 
 logger = logging.getLogger(__name__)
 
@@ -88,25 +88,23 @@ def build_http_app(
     return app if token is None else BearerAuth(app, token)
 
 
-def serve_http(
-    app: ASGIApp,
-    *,
-    host: str,
-    port: int,
-    on_ready: Callable[[str, int], None] = lambda host, port: None,
-) -> None:
-    """Serve `app` until interrupted. Port 0 picks a free port; `on_ready` gets the real one."""
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 picks a free port (read it from `getsockname()`)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
         sock.listen(128)
-        bound_port: int = sock.getsockname()[1]
-        if host not in _LOOPBACK:
-            logger.warning("serving MCP on %s, reachable from other machines", host)
-        on_ready(host, bound_port)
-        config = uvicorn.Config(app, log_level="warning", lifespan="on")
-        uvicorn.Server(config).run(sockets=[sock])
-    finally:
+    except BaseException:
         sock.close()
+        raise
+    if host not in _LOOPBACK:
+        logger.warning("serving MCP on %s, reachable from other machines", host)
+    return sock
+
+
+def serve_http(app: ASGIApp, sock: socket.socket) -> None:
+    """Serve `app` on a bound socket until interrupted (SIGINT or SIGTERM)."""
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])

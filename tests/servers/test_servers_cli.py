@@ -3,6 +3,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -180,3 +181,12 @@ def test_a_store_path_that_is_a_folder_is_an_error(
 def test_a_port_out_of_range_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert stockshot("servers", "inventory", "--transport", "http", "--port", "70000") == 2
     assert "--port must be from 0 to 65535" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_an_error_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert stockshot("servers", "orders", "--transport", "http", "--port", str(port)) == 2
+    assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err

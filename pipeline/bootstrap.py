@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import httpx
+
 from pipeline.cache import IngestCache
-from pipeline.errors import ConfigError
+from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
+from pipeline.host.attachments import from_ingest
+from pipeline.host.groups import choose_groups
+from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS, CallGuard, ResponseGuard
+from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.record import RunRecord, append_run_log
+from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import Settings
+from pipeline.vlm import ModelOptions, make_model
 
-__all__ = ["build_ingestor", "local_zone", "utc_now"]
+__all__ = [
+    "build_ingestor",
+    "enabled_guards",
+    "local_zone",
+    "run_agent",
+    "server_targets",
+    "utc_now",
+]
 
 
 def utc_now() -> datetime:
@@ -50,3 +70,96 @@ def build_ingestor(
         strategy=settings.strategy,
     )
     return Ingestor(ocr, config=config, cache=cache, clock=utc_now)
+
+
+def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:
+    """HTTP targets when `STOCKSHOT_MCP_URL` is set, else one stdio subprocess per group."""
+    if settings.mcp_url:
+        base = settings.mcp_url.rstrip("/")
+        return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
+    env = {**os.environ, "STOCKSHOT_DB": str(settings.resolved_db())}
+    return [*stdio_targets(groups, env)]
+
+
+def enabled_guards(
+    settings: Settings, overrides: Mapping[str, bool] | None = None
+) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
+    switches = settings.guards.model_dump()
+    for name, on in (overrides or {}).items():
+        if name not in switches:
+            raise UnknownNameError("guard", name, switches)
+        switches[name] = on
+    return (
+        {n: g for n, g in RESPONSE_GUARDS.items() if switches.get(n, True)},
+        {n: g for n, g in CALL_GUARDS.items() if switches.get(n, True)},
+    )
+
+
+async def run_agent(
+    settings: Settings,
+    *,
+    task: str,
+    results: Sequence[IngestResult],
+    model_spec: str | None = None,
+    base_url: str | None = None,
+    dry_run: bool = False,
+    guard_overrides: Mapping[str, bool] | None = None,
+    targets: Sequence[Target] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    log_run: bool = True,
+) -> RunRecord:
+    """Ingested screenshots + a task -> a finished, logged run over real tool servers."""
+    groups = choose_groups(task)
+    response_guards, call_guards = enabled_guards(settings, guard_overrides)
+    limits = HostLimits(
+        max_hops=settings.max_hops,
+        max_tokens=settings.max_tokens,
+        wall_clock_s=settings.wall_clock_s,
+        freshness_limit_s=settings.freshness_limit_s,
+    )
+    async with httpx.AsyncClient() as http:
+        model = make_model(
+            model_spec or settings.model,
+            ModelOptions(
+                base_url=base_url or settings.base_url,
+                api_key=settings.api_key,
+                timeout_s=settings.vlm_timeout_s,
+                retries=settings.vlm_retries,
+                http_client=http,
+                allow_remote=settings.allow_remote_models,
+            ),
+        )
+        try:
+            async with Toolbox(targets or server_targets(settings, groups)) as toolbox:
+                record = await run_task(
+                    Run(
+                        task=task,
+                        model=model,
+                        toolbox=toolbox,
+                        groups=groups,
+                        attachments=from_ingest(results),
+                        limits=limits,
+                        dry_run=dry_run,
+                        response_guards=response_guards,
+                        call_guards=call_guards,
+                        clock=utc_now,
+                        on_event=on_event,
+                    )
+                )
+        except ToolServerError as exc:
+            now = utc_now()
+            record = RunRecord(
+                id=f"run-{now:%Y%m%d%H%M%S}",
+                task=task,
+                model=model.name,
+                groups=list(groups),
+                status="error",
+                final=str(exc),
+                error=str(exc),
+                dry_run=dry_run,
+                started_at=now,
+                ended_at=now,
+            )
+    if log_run:
+        append_run_log(settings.resolved_run_log(), record)
+    return record

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from pipeline import __version__
 from pipeline.errors import InputError, StockshotError
+from pipeline.host.record import RunRecord
 from pipeline.ingest import REQUESTABLE
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
@@ -26,7 +27,7 @@ def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
     from servers import cli as servers_cli
 
-    return [_register_ingest, _register_demo, servers_cli.register]
+    return [_register_ingest, _register_run, _register_demo, servers_cli.register]
 
 
 def _iso_datetime(text: str) -> datetime:
@@ -119,6 +120,99 @@ def print_result(result: IngestResult, out: TextIO) -> None:
         cells = (str(v).ljust(w) for v, w in zip(values, widths, strict=False))
         out.write("  " + "  ".join(cells).rstrip() + "\n")
     out.write("\n")
+
+
+def _guard_switch(text: str) -> tuple[str, bool]:
+    name, _, value = text.partition("=")
+    value = value.strip().lower()
+    if value not in ("on", "off", "true", "false"):
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=off or NAME=on")
+    return name.strip(), value in ("on", "true")
+
+
+def _register_run(sub: Any) -> None:
+    parser = sub.add_parser(
+        "run",
+        help="run the agent on a task over screenshots",
+        description="Ingest the screenshots, then let the model act through the tool servers.",
+    )
+    parser.add_argument("--task", required=True, help='e.g. "raise orders for low SKUs"')
+    parser.add_argument("--image", nargs="*", type=Path, default=[], metavar="IMG")
+    parser.add_argument("--model", default=None, help="rules | openai:NAME | scripted:PATH")
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
+    parser.add_argument("--strategy", choices=REQUESTABLE, default=None)
+    parser.add_argument("--dry-run", action="store_true", help="record write calls, run none")
+    parser.add_argument(
+        "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
+    )
+    parser.add_argument("--json", action="store_true", help="print the run record as JSON")
+    parser.set_defaults(handler=_run)
+
+
+def _ingest_all(
+    settings: Settings, paths: Sequence[Path], strategy: str | None
+) -> list[IngestResult]:
+    from pipeline.bootstrap import build_ingestor
+
+    if not paths:
+        return []
+    ingestor = build_ingestor(settings)
+    try:
+        return [ingestor.ingest_path(p, strategy=strategy) for p in paths]
+    finally:
+        if ingestor.cache is not None:
+            ingestor.cache.close()
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+
+    from pipeline.bootstrap import run_agent
+
+    results = _ingest_all(settings, args.image, args.strategy)
+    record = asyncio.run(
+        run_agent(
+            settings,
+            task=args.task,
+            results=results,
+            model_spec=args.model,
+            base_url=args.base_url,
+            dry_run=args.dry_run,
+            guard_overrides=dict(args.guard),
+        )
+    )
+    if args.json:
+        print(record.model_dump_json())
+    else:
+        print_run(record, results, sys.stdout)
+        print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+    return 0 if record.status == "done" else 1
+
+
+def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -> None:
+    for result in results:
+        low = sum(r.is_low for r in result.rows)
+        out.write(
+            f"screenshot {Path(result.file).name}: {len(result.rows)} rows, {low} low on screen, "
+            f"captured {result.captured_at.isoformat(timespec='seconds')} "
+            f"({result.captured_at_source}), {result.strategy}, cache {result.cache}\n"
+        )
+    out.write(
+        f"model {record.model} · groups {', '.join(record.groups)}"
+        f"{' · dry run' if record.dry_run else ''}\n"
+    )
+    events = {(e.hop, e.guard): e for e in record.guard_events}
+    for event in events.values():
+        out.write(f"  [hop {event.hop}] guard {event.guard}: {event.action}: {event.message}\n")
+    for call in record.tool_calls:
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+        mark = "✗" if call.is_error else ("·" if call.dry_run else "✓")
+        said = call.result if len(call.result) <= 160 else call.result[:157] + "..."
+        out.write(f"  [hop {call.hop}] {mark} {call.name} {arguments}\n      -> {said}\n")
+    out.write(f"{record.status}: {record.final}\n")
+    timings = record.timings_ms
+    spent = ", ".join(f"{k} {timings.get(k, 0):.0f}" for k in ("model", "tools", "host"))
+    out.write(f"({record.hops} hops, {timings.get('total', 0):.0f} ms: {spent})\n")
 
 
 def _register_demo(sub: Any) -> None:

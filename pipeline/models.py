@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -15,11 +15,18 @@ __all__ = [
     "CacheState",
     "CaptureSource",
     "IngestResult",
+    "Message",
+    "ModelResponse",
+    "ModelSettings",
+    "Role",
     "Row",
     "Strategy",
     "Table",
     "TextLine",
     "Tokens",
+    "ToolCall",
+    "ToolSpec",
+    "Usage",
 ]
 
 Box = tuple[int, int, int, int]
@@ -101,3 +108,61 @@ class IngestResult(BaseModel):
     image: str | None = Field(
         default=None, description="data URL of the image a vision model gets (full_page, ui_crop)"
     )
+
+
+# --- Conversation with a model: one normalised format; adapters translate to wire formats. ---
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+class ToolCall(BaseModel):
+    """A call a model proposed. `arguments` is the parsed object; `raw_arguments` keeps the text
+    when it was not valid JSON (a guard may still repair it)."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str | None = None
+
+
+class Message(BaseModel):
+    role: Role
+    content: str = ""
+    images: list[str] = Field(default_factory=list, description="data URLs")
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    name: str | None = None
+    is_error: bool = False
+
+
+class Usage(BaseModel):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ModelResponse(BaseModel):
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    finish_reason: str = "stop"
+    usage: Usage = Field(default_factory=Usage)
+    model: str = ""
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+
+class ToolSpec(BaseModel):
+    """A tool as the host offers it to a model, built from MCP `tools/list`."""
+
+    name: str
+    description: str = ""
+    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    group: str
+    read_only: bool = False
+
+
+class ModelSettings(BaseModel):
+    max_tokens: int = Field(default=1024, gt=0)
+    temperature: float = 0.0
+    seed: int | None = None

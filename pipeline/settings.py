@@ -46,6 +46,22 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=25 * 1024 * 1024, gt=0)
     max_image_pixels: int = Field(default=50_000_000, gt=0)
 
+    model: str = Field(default="rules", description="rules | openai:NAME | scripted:PATH")
+    base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint")
+    api_key: str | None = None
+    vlm_timeout_s: float = Field(default=120.0, gt=0)
+    vlm_retries: int = Field(default=2, ge=0)
+    allow_remote_models: bool = True
+
+    max_hops: int = Field(default=12, gt=0)
+    max_tokens: int = Field(default=1024, gt=0)
+    wall_clock_s: float = Field(default=300.0, gt=0)
+    freshness_limit_s: float = Field(default=900.0, gt=0)
+    mcp_url: str | None = Field(
+        default=None, description="streamable HTTP base of `stockshot servers all --transport http`"
+    )
+    mcp_token: str | None = None
+
     guards: GuardSettings = Field(default_factory=GuardSettings)
 
     def resolved_cache_dir(self) -> Path:

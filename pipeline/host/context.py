@@ -1,0 +1,74 @@
+"""What the model sees: the system prompt and the opening user message, in a stable order.
+
+The system prompt is the product rules, then every connected server's instructions (clients
+that drop them lose the rules), group by group in a fixed order. Tool schemas travel in the
+request's `tools`, sorted by group and name. Nothing here changes between hops, so the prompt
+prefix stays byte-identical and a runtime's prefix cache survives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pipeline.models import Message
+
+__all__ = ["PRODUCT_RULES", "Attachment", "opening_message", "system_prompt"]
+
+PRODUCT_RULES = """\
+You are stockshot, an inventory agent. You act only through the tools you are given.
+Rules:
+1. A screenshot is a past view: its capture time and age are stated. Before any write, read the
+   live numbers with inventory_query_stock; order only SKUs that are still low live
+   (on_hand + on_order < reorder_point).
+2. Copy ids exactly. Warehouse ids look like WH-01; SKUs look like SKU-10231. Never put one in
+   the other's place.
+3. To pass an attached file to a tool, use its reference (for example "@stock.csv") as the
+   argument value; the host puts the content in. Do not retype rows.
+4. When a tool refuses, read the reason and change what it names; never resend the same call.
+5. When the screen or the task leaves something open (which warehouse, how many), ask the user
+   instead of guessing.
+6. End with a short summary: what you ordered (order ids and quantities), what you skipped and
+   why."""
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file the model may read and pass by reference as `@name`."""
+
+    name: str
+    content: str
+    description: str
+    captured_at: datetime | None = None
+    images: tuple[str, ...] = ()
+    sha256: str | None = None
+    skus: frozenset[str] = field(default_factory=frozenset)
+
+
+def system_prompt(instructions: Mapping[str, str], groups: Sequence[str]) -> str:
+    parts = [PRODUCT_RULES]
+    for group in groups:
+        text = instructions.get(group, "").strip()
+        if text:
+            parts.append(f"## {group} tools\n{text}")
+    return "\n\n".join(parts)
+
+
+def opening_message(task: str, attachments: Sequence[Attachment], now: datetime) -> Message:
+    lines = [f"Task: {task.strip()}"]
+    if attachments:
+        lines.append("")
+        lines.append('Attachments (pass one to a tool as its "@name"):')
+        for a in attachments:
+            age = ""
+            if a.captured_at is not None:
+                hours = max(0.0, (now - a.captured_at).total_seconds()) / 3600
+                age = f", captured {a.captured_at.isoformat(timespec='seconds')}, {hours:.1f} h ago"
+            lines.append(f"- @{a.name}: {a.description}{age}")
+        for a in attachments:
+            lines.append("")
+            lines.append(f"@{a.name}:")
+            lines.append(a.content)
+    images = [url for a in attachments for url in a.images]
+    return Message(role="user", content="\n".join(lines), images=images)

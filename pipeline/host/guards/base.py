@@ -1,0 +1,81 @@
+"""What a guard sees and what it may decide. Guards are pure: no I/O, no clock of their own.
+
+Two hook points in the loop:
+- `on_response`: a model turn before anything runs (stall, prose_call, truncation);
+- `on_call`: one proposed tool call before it runs (arg_repair, repeat_rejected,
+  unchanged_field, read_loop, give_up, freshness).
+A guard never invents a call for the model; it may reshape what the model sent, block it with
+a reason, bounce the turn with a nudge, or end the run with an answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol
+
+from pipeline.host.record import GuardEvent, ToolCallRecord
+from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
+
+__all__ = [
+    "CallDecision",
+    "CallGuard",
+    "GuardState",
+    "ResponseDecision",
+    "ResponseGuard",
+    "ScreenEvidence",
+]
+
+
+@dataclass(frozen=True)
+class ScreenEvidence:
+    """A screenshot the run was given: when it was captured and which SKUs it showed."""
+
+    name: str
+    captured_at: datetime | None
+    skus: frozenset[str]
+
+
+@dataclass(frozen=True)
+class GuardState:
+    """The run so far, as guards may read it."""
+
+    hop: int
+    now: datetime
+    messages: Sequence[Message]
+    calls: Sequence[ToolCallRecord]
+    events: Sequence[GuardEvent]
+    tools: Mapping[str, ToolSpec]
+    screens: Sequence[ScreenEvidence] = ()
+    max_tokens: int = 1024
+    freshness_limit_s: float = 900.0
+    read_loop_limit: int = 2
+    turn_calls: Sequence[ToolCall] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class ResponseDecision:
+    action: Literal["allow", "repair", "bounce", "end"] = "allow"
+    response: ModelResponse | None = None
+    message: str = ""
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class CallDecision:
+    action: Literal["allow", "repair", "block", "end"] = "allow"
+    call: ToolCall | None = None
+    message: str = ""
+
+
+class ResponseGuard(Protocol):
+    name: str
+
+    def __call__(self, response: ModelResponse, state: GuardState) -> ResponseDecision: ...
+
+
+class CallGuard(Protocol):
+    name: str
+
+    def __call__(self, call: ToolCall, state: GuardState) -> CallDecision: ...

@@ -1,0 +1,100 @@
+"""Every run is data: the `RunRecord` the host returns and appends to the audit log."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from pipeline.models import Message
+
+__all__ = [
+    "AttachmentInfo",
+    "GuardEvent",
+    "RunRecord",
+    "RunStatus",
+    "ToolCallRecord",
+    "append_run_log",
+    "read_run_log",
+]
+
+RunStatus = Literal["running", "done", "limit", "error"]
+GuardAction = Literal["allow", "repair", "block", "bounce", "end", "note"]
+
+
+class ToolCallRecord(BaseModel):
+    hop: int
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    is_error: bool
+    result: str
+    structured: dict[str, Any] | None = None
+    executed: bool = True
+    dry_run: bool = False
+    duration_ms: float = 0.0
+
+
+class GuardEvent(BaseModel):
+    hop: int
+    guard: str
+    action: GuardAction
+    message: str
+
+
+class AttachmentInfo(BaseModel):
+    name: str
+    description: str
+    captured_at: datetime | None = None
+    sha256: str | None = None
+
+
+class RunRecord(BaseModel):
+    id: str
+    task: str
+    model: str
+    groups: list[str]
+    status: RunStatus = "running"
+    final: str = ""
+    error: str | None = None
+    dry_run: bool = False
+    hops: int = 0
+    attachments: list[AttachmentInfo] = Field(default_factory=list)
+    messages: list[Message] = Field(default_factory=list)
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    guard_events: list[GuardEvent] = Field(default_factory=list)
+    tokens: dict[str, int] = Field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+    started_at: datetime
+    ended_at: datetime | None = None
+
+
+_LOG_LOCK = threading.Lock()
+
+
+def append_run_log(path: Path, record: RunRecord) -> None:
+    """One JSON line per run, written whole so concurrent runs never interleave."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = record.model_dump_json() + "\n"
+    with _LOG_LOCK, path.open("a", encoding="utf-8") as handle:
+        handle.write(line)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_run_log(path: Path) -> list[RunRecord]:
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                records.append(RunRecord.model_validate(json.loads(line)))
+            except (ValueError, TypeError):
+                continue
+    return records

@@ -1,0 +1,85 @@
+"""Models behind one interface, chosen by a spec string: `rules`, `openai:NAME`, `scripted:PATH`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+
+from pipeline.errors import ConfigError, UnknownNameError
+from pipeline.vlm.base import Model
+
+__all__ = ["MODELS", "Model", "ModelOptions", "make_model"]
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@dataclass(frozen=True)
+class ModelOptions:
+    base_url: str | None = None
+    api_key: str | None = None
+    timeout_s: float = 120.0
+    retries: int = 2
+    http_client: httpx.AsyncClient | None = None
+    allow_remote: bool = True
+
+
+def _rules(argument: str, options: ModelOptions) -> Model:
+    from pipeline.vlm.rules import RulesModel
+
+    return RulesModel()
+
+
+def _scripted(argument: str, options: ModelOptions) -> Model:
+    from pipeline.vlm.scripted import ScriptedModel
+
+    if not argument:
+        raise ConfigError("scripted needs a file: --model scripted:PATH")
+    return ScriptedModel.from_file(Path(argument))
+
+
+def _openai(argument: str, options: ModelOptions) -> Model:
+    from pipeline.vlm.openai import OpenAIModel
+
+    if not argument:
+        raise ConfigError("openai needs a model name: --model openai:NAME")
+    if not options.base_url:
+        raise ConfigError(
+            "openai needs an endpoint: --base-url http://127.0.0.1:11434/v1 (or STOCKSHOT_BASE_URL)"
+        )
+    parsed = urlparse(options.base_url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise ConfigError(f"base URL {options.base_url!r} is not an http(s) URL")
+    if not options.allow_remote and parsed.hostname not in _LOOPBACK:
+        raise ConfigError(
+            f"requests to {parsed.hostname} are not allowed here; only a local endpoint is"
+        )
+    if options.http_client is None:
+        raise ConfigError("openai needs an HTTP client from the entry point")
+    return OpenAIModel(
+        argument,
+        client=options.http_client,
+        base_url=options.base_url,
+        api_key=options.api_key,
+        timeout_s=options.timeout_s,
+        retries=options.retries,
+    )
+
+
+MODELS: dict[str, Callable[[str, ModelOptions], Model]] = {
+    "rules": _rules,
+    "openai": _openai,
+    "scripted": _scripted,
+}
+
+
+def make_model(spec: str, options: ModelOptions) -> Model:
+    kind, _, argument = spec.partition(":")
+    try:
+        factory = MODELS[kind]
+    except KeyError:
+        raise UnknownNameError("model", kind, MODELS) from None
+    return factory(argument, options)

@@ -1,0 +1,208 @@
+"""Any OpenAI-compatible chat-completions endpoint (Ollama, vLLM, LM Studio, llama.cpp server).
+
+The provider part (URL, key, retries, HTTP errors) and the adapter part (wire format both ways)
+meet in one small class; the host only sees `request()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import httpx
+
+from pipeline.errors import VlmError
+from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+
+__all__ = ["OpenAIModel", "to_wire_messages", "to_wire_tools"]
+
+log = logging.getLogger(__name__)
+_RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+
+
+def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    wire: list[dict[str, Any]] = []
+    for message in messages:
+        if message.role == "tool":
+            wire.append(
+                {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
+            )
+        elif message.role == "assistant":
+            # Some servers reject `content: null` beside tool calls; an empty string is accepted
+            # by every implementation.
+            item: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
+            if message.tool_calls:
+                item["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {
+                            "name": call.name,
+                            "arguments": call.raw_arguments
+                            if call.raw_arguments is not None
+                            else json.dumps(call.arguments, ensure_ascii=False),
+                        },
+                    }
+                    for call in message.tool_calls
+                ]
+            wire.append(item)
+        elif message.images:
+            parts: list[dict[str, Any]] = [{"type": "text", "text": message.content}]
+            parts += [{"type": "image_url", "image_url": {"url": url}} for url in message.images]
+            wire.append({"role": message.role, "content": parts})
+        else:
+            wire.append({"role": message.role, "content": message.content})
+    return wire
+
+
+def to_wire_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.input_schema,
+            },
+        }
+        for tool in tools
+    ]
+
+
+def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
+    function = raw.get("function") or {}
+    arguments = function.get("arguments")
+    parsed: dict[str, Any] = {}
+    raw_text: str | None = None
+    if isinstance(arguments, dict):
+        parsed = arguments
+    elif isinstance(arguments, str) and arguments.strip():
+        try:
+            value = json.loads(arguments)
+        except json.JSONDecodeError:
+            raw_text = arguments
+        else:
+            if isinstance(value, dict):
+                parsed = value
+            else:
+                raw_text = arguments
+    return ToolCall(
+        id=str(raw.get("id") or f"call_{index}"),
+        name=str(function.get("name") or ""),
+        arguments=parsed,
+        raw_arguments=raw_text,
+    )
+
+
+def parse_completion(body: dict[str, Any], model: str) -> ModelResponse:
+    choices = body.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise VlmError("model endpoint answered without choices", body=json.dumps(body)[:2000])
+    choice = choices[0]
+    message = choice.get("message") or {}
+    calls = [
+        _parse_call(raw, k)
+        for k, raw in enumerate(message.get("tool_calls") or [])
+        if isinstance(raw, dict)
+    ]
+    usage = body.get("usage") or {}
+    content = message.get("content")
+    if isinstance(content, list):
+        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ModelResponse(
+        content=str(content or ""),
+        tool_calls=calls,
+        finish_reason=str(choice.get("finish_reason") or ("tool_calls" if calls else "stop")),
+        usage=Usage(
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        ),
+        model=str(body.get("model") or model),
+    )
+
+
+class OpenAIModel:
+    def __init__(
+        self,
+        model: str,
+        *,
+        client: httpx.AsyncClient,
+        base_url: str,
+        api_key: str | None = None,
+        timeout_s: float = 120.0,
+        retries: int = 2,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.name = f"openai:{model}"
+        self.model = model
+        self._client = client
+        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeout = timeout_s
+        self._retries = retries
+        self._sleep = sleep
+
+    async def request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+    ) -> ModelResponse:
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_wire_messages(messages),
+            "max_tokens": settings.max_tokens,
+            "temperature": settings.temperature,
+        }
+        if settings.seed is not None:
+            payload["seed"] = settings.seed
+        if tools:
+            payload["tools"] = to_wire_tools(tools)
+        body = await self._post(payload)
+        return parse_completion(body, self.model)
+
+    async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
+        attempt = 0
+        while True:
+            try:
+                response = await self._client.post(
+                    self._url, json=payload, headers=self._headers, timeout=self._timeout
+                )
+            except httpx.TimeoutException as exc:
+                error = VlmError(
+                    f"model endpoint {self._url} did not answer within {self._timeout:g} s"
+                )
+                if attempt >= self._retries:
+                    raise error from exc
+            except httpx.HTTPError as exc:
+                error = VlmError(f"cannot reach model endpoint {self._url}: {exc}")
+                if attempt >= self._retries:
+                    raise error from exc
+            else:
+                if response.status_code < 400:
+                    try:
+                        body = response.json()
+                    except ValueError:
+                        raise VlmError(
+                            f"model endpoint {self._url} answered with invalid JSON",
+                            status=response.status_code,
+                            body=response.text[:2000],
+                        ) from None
+                    if not isinstance(body, dict):
+                        raise VlmError(
+                            f"model endpoint {self._url} answered with a non-object",
+                            status=response.status_code,
+                            body=response.text[:2000],
+                        )
+                    return body
+                error = VlmError(
+                    f"model endpoint {self._url} returned HTTP {response.status_code}: "
+                    f"{response.text[:300]}",
+                    status=response.status_code,
+                    body=response.text[:2000],
+                )
+                if response.status_code not in _RETRY_STATUS or attempt >= self._retries:
+                    raise error
+            attempt += 1
+            log.warning("model request failed (%s); retry %d of %d", error, attempt, self._retries)
+            await self._sleep(min(8.0, 0.5 * 2**attempt))

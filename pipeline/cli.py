@@ -25,9 +25,16 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
+    from pipeline.ocr import models_cli
     from servers import cli as servers_cli
 
-    return [_register_ingest, _register_run, _register_demo, servers_cli.register]
+    return [
+        _register_ingest,
+        _register_run,
+        _register_demo,
+        models_cli.register,
+        servers_cli.register,
+    ]
 
 
 def _iso_datetime(text: str) -> datetime:
@@ -164,6 +171,12 @@ def _ingest_all(
             ingestor.cache.close()
 
 
+def utc_now() -> datetime:
+    from pipeline.bootstrap import utc_now as now
+
+    return now()
+
+
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
@@ -215,19 +228,57 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
     out.write(f"({record.hops} hops, {timings.get('total', 0):.0f} ms: {spent})\n")
 
 
+DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+
+
 def _register_demo(sub: Any) -> None:
-    parser = sub.add_parser("demo", help="run the main job on the bundled samples")
+    parser = sub.add_parser(
+        "demo",
+        help="the main job on a bundled sample, against a fresh demo store",
+        description="Seed a fresh demo store, read a sample screenshot, let the rules model "
+        "raise replenishment orders through the tool servers, and print what it did.",
+    )
+    parser.add_argument("--image", type=Path, default=SAMPLES_DIR / "erp-light-wh01.png")
+    parser.add_argument("--task", default=DEMO_TASK)
+    parser.add_argument("--model", default="rules")
     parser.set_defaults(handler=_demo)
 
 
 def _demo(args: argparse.Namespace, settings: Settings) -> int:
-    from pipeline.bootstrap import build_ingestor
+    import asyncio
+    import time
 
-    samples = sorted(Path(__file__).resolve().parent.parent.joinpath("samples").glob("*.png"))
-    ingestor = build_ingestor(settings)
-    for path in samples[:3]:
-        print_result(ingestor.ingest_path(path), sys.stdout)
-    return 0
+    from pipeline.bootstrap import run_agent
+    from servers import catalog, domain
+    from servers.models import OrderQuery
+    from servers.sqlite_store import SqliteStore
+
+    started = time.perf_counter()
+    demo_dir = settings.data_dir / "demo"
+    db = demo_dir / "stockshot.db"
+    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    settings = settings.model_copy(update={"db": db, "run_log": demo_dir / "runs.jsonl"})
+    with SqliteStore(db) as store:
+        warehouses, records = catalog.seed_data()
+        domain.seed(store, warehouses, records, now=utc_now())
+    print(f"1. seeded a fresh demo store: {db} ({len(warehouses)} warehouses, {len(records)} rows)")
+    print(f"2. reading the screenshot {args.image}")
+    results = _ingest_all(settings, [args.image], None)
+    print_result(results[0], sys.stdout)
+    print(f'3. running the {args.model} model: "{args.task}"')
+    record = asyncio.run(
+        run_agent(settings, task=args.task, results=results, model_spec=args.model)
+    )
+    print_run(record, [], sys.stdout)
+    with SqliteStore(db) as store:
+        orders = domain.list_orders(store, OrderQuery(status="open")).orders
+    print(f"4. open orders in the store now: {len(orders)}")
+    for order in orders:
+        print(f"   {order.id}  {order.sku}  {order.warehouse_id}  qty {order.quantity}")
+    print(f"done in {time.perf_counter() - started:.1f} s; run log {settings.resolved_run_log()}")
+    return 0 if record.status == "done" else 1
 
 
 def build_parser() -> argparse.ArgumentParser:

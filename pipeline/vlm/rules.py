@@ -267,11 +267,16 @@ def _summary(
             skipped.append(f"{row.sku} in {warehouse}: {ledger.query_errors[warehouse]}")
         elif key in ledger.live:
             live = ledger.live[key]
-            if live["on_hand"] + live["on_order"] >= live["reorder_point"]:
+            if live["on_hand"] >= live["reorder_point"]:
                 skipped.append(
                     f"{row.sku} in {warehouse}: not low any more: live on_hand "
-                    f"{live['on_hand']} + on_order {live['on_order']} >= reorder_point "
-                    f"{live['reorder_point']} ({shown})"
+                    f"{live['on_hand']} >= reorder_point {live['reorder_point']} ({shown})"
+                )
+            elif live["on_hand"] + live["on_order"] >= live["reorder_point"]:
+                skipped.append(
+                    f"{row.sku} in {warehouse}: already covered by {live['on_order']} on order: "
+                    f"on_hand {live['on_hand']} + on_order {live['on_order']} >= reorder_point "
+                    f"{live['reorder_point']}"
                 )
             elif not ordering:
                 skipped.append(

@@ -1,0 +1,273 @@
+"""The run loop over real in-memory tool servers, driven by the rules model or a scripted one."""
+
+import asyncio
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.server.mcpserver import MCPServer
+
+from pipeline.errors import VlmError
+from pipeline.host.context import Attachment
+from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.record import append_run_log, read_run_log
+from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
+from pipeline.vlm.rules import RulesModel
+from pipeline.vlm.scripted import ScriptedModel
+from servers.sqlite_store import SqliteStore
+from tests.host.conftest import open_orders
+
+GROUPS = ("inventory", "orders", "warehouses")
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+SCREEN = """Screenshot captured at 2026-11-28T10:05:00+08:00 (a past view).
+Page: Inventory / Stock levels / WH-01
+| sku | name | on_hand | reorder_point | warehouse_id | low |
+|---|---|---|---|---|---|
+| SKU-10231 | Hex bolt M8x40 (box of 100) | 412 | 150 | WH-01 | no |
+| SKU-10232 | Hex nut M8 (box of 200) | 38 | 120 | WH-01 | yes |
+| SKU-10318 | Heat-shrink tube kit | 2 | 25 | WH-01 | yes |
+| SKU-10402 | Safety gloves size L (pair) | 60 | 200 | WH-01 | yes |
+| SKU-10403 | Safety gloves size M (pair) | 95 | 200 | WH-01 | yes |"""
+TABLE = Attachment(
+    "erp.png",
+    SCREEN,
+    "the table read from erp.png",
+    datetime(2026, 11, 28, 2, 5, tzinfo=UTC),
+    skus=frozenset({"SKU-10231", "SKU-10232", "SKU-10318", "SKU-10402", "SKU-10403"}),
+)
+TASK = "find the SKUs that are low and raise replenishment orders"
+
+
+def call(name: str, arguments: dict[str, Any], id_: str = "c1") -> dict[str, Any]:
+    return {
+        "content": "",
+        "tool_calls": [
+            {
+                "id": id_,
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+        ],
+    }
+
+
+async def run_with(
+    targets: list[MemoryTarget], model: Any, *, limits: HostLimits | None = None, **options: Any
+) -> Any:
+    async with Toolbox(targets) as toolbox:
+        return await run_task(
+            Run(
+                task=options.pop("task", TASK),
+                model=model,
+                toolbox=toolbox,
+                groups=options.pop("groups", GROUPS),
+                attachments=options.pop("attachments", [TABLE]),
+                limits=limits or HostLimits(),
+                clock=lambda: NOW,
+                **options,
+            )
+        )
+
+
+async def test_rules_run_orders_only_what_is_still_low_live(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    record = await run_with(targets, RulesModel())
+    assert record.status == "done"
+    assert open_orders(store) == {("SKU-10232", "WH-01"): 202, ("SKU-10318", "WH-01"): 48}
+    assert "SKU-10402 in WH-01: not low any more: live on_hand 310" in record.final
+    assert "SKU-10403 in WH-01: already covered by 120 on order" in record.final
+    assert [c.name for c in record.tool_calls] == [
+        "warehouses_list",
+        "inventory_query_stock",
+        "orders_create_replenishment",
+        "orders_create_replenishment",
+    ]
+
+
+async def test_the_prompt_prefix_stays_byte_identical_across_hops(
+    targets: list[MemoryTarget],
+) -> None:
+    seen: list[tuple[str, str, str]] = []
+    inner = RulesModel()
+
+    class Recording:
+        name = "recording"
+
+        async def request(
+            self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+        ) -> ModelResponse:
+            prefix = (messages[0].model_dump_json(), messages[1].model_dump_json())
+            seen.append((*prefix, json.dumps([t.model_dump() for t in tools])))
+            return await inner.request(messages, tools, settings)
+
+    record = await run_with(targets, Recording())
+    assert record.hops == 4
+    assert len(seen) == 4 and len(set(seen)) == 1
+
+
+async def test_every_servers_instructions_reach_the_system_prompt(
+    targets: list[MemoryTarget],
+) -> None:
+    model = ScriptedModel([{"content": "done"}])
+    async with Toolbox(targets) as toolbox:
+        instructions = dict(toolbox.instructions)
+        record = await run_task(
+            Run(task=TASK, model=model, toolbox=toolbox, groups=GROUPS, clock=lambda: NOW)
+        )
+    system = record.messages[0].content
+    assert set(instructions) == set(GROUPS)
+    for text in instructions.values():
+        assert text and text.strip() in system
+
+
+async def test_tools_of_groups_not_chosen_are_not_offered(targets: list[MemoryTarget]) -> None:
+    model = ScriptedModel(
+        [
+            call(
+                "orders_create_replenishment",
+                {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 5},
+            )
+        ]
+    )
+    record = await run_with(targets, model, groups=("inventory", "warehouses"))
+    offered = {t.name for t in (await _tools(targets)) if t.group in ("inventory", "warehouses")}
+    assert "orders_create_replenishment" not in offered
+    assert record.tool_calls[0].is_error
+    assert "unknown tool 'orders_create_replenishment'" in record.tool_calls[0].result
+
+
+async def _tools(targets: list[MemoryTarget]) -> list[ToolSpec]:
+    async with Toolbox(targets) as toolbox:
+        return list(toolbox.tools)
+
+
+def echo_server() -> MCPServer:
+    server = MCPServer("echo", instructions="Echo tools.")
+
+    @server.tool(name="echo_text", meta={"io.modelcontextprotocol/groups": ["echo"]})
+    def echo_text(text: str) -> str:
+        """Return the text."""
+        return f"got {len(text)} chars: {text}"
+
+    return server
+
+
+async def test_an_attachment_reference_is_replaced_by_its_content_before_the_tool_runs() -> None:
+    model = ScriptedModel([call("echo_text", {"text": "@stock.csv"}), {"content": "done"}])
+    csv = Attachment("stock.csv", "sku,on_hand\nSKU-10232,38\n", "a CSV")
+    record = await run_with(
+        [MemoryTarget("echo", echo_server())], model, groups=("echo",), attachments=[csv]
+    )
+    assert record.tool_calls[0].result == "got 25 chars: sku,on_hand\nSKU-10232,38\n"
+    assert record.tool_calls[0].arguments == {"text": "@stock.csv"}
+
+
+@pytest.mark.parametrize(
+    ("reference", "reason"),
+    [("@prices.csv", "is not an attachment"), ("@../secrets.csv", "looks like a path")],
+)
+async def test_an_unknown_or_path_reference_is_refused_and_the_tool_never_runs(
+    reference: str, reason: str
+) -> None:
+    model = ScriptedModel([call("echo_text", {"text": reference}), {"content": "done"}])
+    csv = Attachment("stock.csv", "x", "a CSV")
+    record = await run_with(
+        [MemoryTarget("echo", echo_server())], model, groups=("echo",), attachments=[csv]
+    )
+    result = record.tool_calls[0]
+    assert result.is_error and reason in result.result and "@stock.csv" in result.result
+    assert not result.result.startswith("got")
+
+
+async def test_a_dry_run_records_writes_without_running_them(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    record = await run_with(targets, RulesModel(), dry_run=True)
+    writes = [c for c in record.tool_calls if c.name == "orders_create_replenishment"]
+    assert len(writes) == 2 and all(c.dry_run and not c.executed for c in writes)
+    assert all(
+        c.result.startswith("dry run: orders_create_replenishment was not executed") for c in writes
+    )
+    reads = [c for c in record.tool_calls if c.name != "orders_create_replenishment"]
+    assert all(c.executed for c in reads)
+    assert open_orders(store) == {}
+
+
+async def test_a_run_that_never_answers_stops_at_the_hop_limit(targets: list[MemoryTarget]) -> None:
+    turns = [call("warehouses_list", {}, f"c{i}") for i in range(10)]
+    record = await run_with(targets, ScriptedModel(turns), limits=HostLimits(max_hops=3))
+    assert record.status == "limit"
+    assert record.hops == 3
+    assert "stopped after 3 hops" in record.final
+
+
+async def test_a_model_that_hangs_stops_at_the_wall_clock_budget(
+    targets: list[MemoryTarget],
+) -> None:
+    class Hanging:
+        name = "hanging"
+
+        async def request(self, messages: Any, tools: Any, settings: Any) -> ModelResponse:
+            await asyncio.Event().wait()
+            raise AssertionError("unreachable")
+
+    record = await run_with(targets, Hanging(), limits=HostLimits(wall_clock_s=0.2))
+    assert record.status == "limit"
+    assert "budget ran out" in record.final
+
+
+async def test_a_failing_model_endpoint_ends_the_run_with_an_error_and_writes_nothing(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    class Down:
+        name = "down"
+
+        async def request(self, messages: Any, tools: Any, settings: Any) -> ModelResponse:
+            raise VlmError("cannot reach model endpoint http://127.0.0.1:9/v1/chat/completions")
+
+    record = await run_with(targets, Down())
+    assert record.status == "error"
+    assert "cannot reach model endpoint" in record.final
+    assert open_orders(store) == {}
+
+
+async def test_malformed_arguments_get_an_error_result_the_model_can_read(
+    targets: list[MemoryTarget],
+) -> None:
+    turn = {
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "function": {"name": "warehouses_get", "arguments": "{warehouse_id: WH-01"},
+            }
+        ],
+    }
+    record = await run_with(targets, ScriptedModel([turn, {"content": "ok"}]))
+    assert record.tool_calls[0].is_error
+    assert "not a JSON object" in record.tool_calls[0].result
+
+
+async def test_every_run_is_appended_to_the_audit_log(
+    targets: list[MemoryTarget], tmp_path: Path
+) -> None:
+    record = await run_with(targets, RulesModel())
+    log = tmp_path / "runs.jsonl"
+    append_run_log(log, record)
+    append_run_log(log, record)
+    assert [r.id for r in read_run_log(log)] == [record.id, record.id]
+    assert read_run_log(log)[0].tool_calls == record.tool_calls
+
+
+async def test_host_time_is_reported_apart_from_model_and_tool_time(
+    targets: list[MemoryTarget],
+) -> None:
+    record = await run_with(targets, RulesModel())
+    timings = record.timings_ms
+    assert set(timings) == {"total", "model", "tools", "host"}
+    assert abs(timings["total"] - timings["model"] - timings["tools"] - timings["host"]) < 0.1

@@ -1,0 +1,63 @@
+"""The whole mission through the entry-point wiring: real ingest, stdio tool servers, a store."""
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.bootstrap import build_ingestor, enabled_guards, run_agent
+from pipeline.errors import UnknownNameError
+from pipeline.host.record import read_run_log
+from pipeline.settings import Settings
+from servers import catalog, domain
+from servers.models import OrderQuery
+from servers.sqlite_store import SqliteStore
+from tests.conftest import SAMPLES
+from tests.host.conftest import SEEDED_AT
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = Settings(data_dir=tmp_path / "data", timezone="Asia/Shanghai")
+    with SqliteStore(settings.resolved_db()) as store:
+        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+    return settings
+
+
+async def test_rules_run_over_stdio_servers_orders_the_still_low_skus_and_skips_restocked_ones(
+    settings: Settings,
+) -> None:
+    ingestor = build_ingestor(settings)
+    result = ingestor.ingest_path(SAMPLES / "erp-light-wh01.png")
+    record = await run_agent(
+        settings,
+        task="find the SKUs that are low and raise replenishment orders",
+        results=[result],
+    )
+    assert record.status == "done", record.final
+    with SqliteStore(settings.resolved_db()) as store:
+        orders = domain.list_orders(store, OrderQuery(status="open")).orders
+        ordered = {(o.sku, o.warehouse_id) for o in orders}
+        assert all(o.run_id == record.id for o in orders)
+    assert ordered == {
+        ("SKU-10232", "WH-01"),
+        ("SKU-10310", "WH-01"),
+        ("SKU-10318", "WH-01"),
+        ("SKU-10501", "WH-01"),
+        ("SKU-10520", "WH-01"),
+    }
+    assert "SKU-10402 in WH-01: not low any more" in record.final
+    assert [r.id for r in read_run_log(settings.resolved_run_log())] == [record.id]
+
+
+async def test_an_unreachable_tool_server_ends_the_run_with_a_clear_error(
+    settings: Settings,
+) -> None:
+    settings = settings.model_copy(update={"mcp_url": "http://127.0.0.1:9"})
+    record = await run_agent(settings, task="list the warehouses", results=[])
+    assert record.status == "error"
+    assert "cannot connect to the warehouses tool server" in record.final
+
+
+def test_an_unknown_guard_switch_names_the_known_guards(settings: Settings) -> None:
+    with pytest.raises(UnknownNameError, match="unknown guard 'stal'; known: arg_repair"):
+        enabled_guards(settings, {"stal": False})

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from platformdirs import user_data_dir
-from pydantic import BaseModel, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["GuardSettings", "Settings"]
 
@@ -63,6 +64,29 @@ class Settings(BaseSettings):
     mcp_token: str | None = None
 
     guards: GuardSettings = Field(default_factory=GuardSettings)
+
+    host: str = Field(default="127.0.0.1", description="address `stockshot serve` binds")
+    port: int = Field(default=8000, ge=0, le=65535)
+    api_keys: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="comma-separated; when set, the API requires one"
+    )
+    cors_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="comma-separated origins allowed to call the API"
+    )
+    max_files_per_request: int = Field(default=10, gt=0)
+    api_workers: int = Field(default=0, ge=0, description="OCR worker threads; 0 = one per core")
+    mount_mcp: bool = Field(default=True, description="serve the MCP servers at /mcp/<group>/")
+    watch_interval_s: float = Field(default=1.0, gt=0, description="watch folder polling")
+    watch_settle_s: float = Field(
+        default=2.0, ge=0, description="a file must stop changing this long before it is taken"
+    )
+
+    @field_validator("api_keys", "cors_origins", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     def resolved_cache_dir(self) -> Path:
         return self.cache_dir or self.data_dir / "cache"

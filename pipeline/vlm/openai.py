@@ -73,7 +73,9 @@ def to_wire_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
 
 
 def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
-    function = raw.get("function") or {}
+    function = raw.get("function")
+    if not isinstance(function, dict):
+        function = {}
     arguments = function.get("arguments")
     parsed: dict[str, Any] = {}
     raw_text: str | None = None
@@ -103,12 +105,19 @@ def parse_completion(body: dict[str, Any], model: str) -> ModelResponse:
         raise VlmError("model endpoint answered without choices", body=json.dumps(body)[:2000])
     choice = choices[0]
     message = choice.get("message") or {}
+    if not isinstance(message, dict):
+        raise VlmError(
+            "model endpoint answered with a message that is not an object",
+            body=json.dumps(body)[:2000],
+        )
     calls = [
         _parse_call(raw, k)
         for k, raw in enumerate(message.get("tool_calls") or [])
         if isinstance(raw, dict)
     ]
-    usage = body.get("usage") or {}
+    usage = body.get("usage")
+    if not isinstance(usage, dict):
+        usage = {}
     content = message.get("content")
     if isinstance(content, list):
         content = "".join(p.get("text", "") for p in content if isinstance(p, dict))

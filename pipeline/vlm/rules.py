@@ -42,6 +42,8 @@ class ScreenRow:
 class Screen:
     captured_at: str | None
     rows: list[ScreenRow] = field(default_factory=list)
+    page_warehouse: str | None = None
+    """The one warehouse id this screen's `Page:` line names, if exactly one."""
 
 
 def reorder_quantity(on_hand: int, on_order: int, reorder_point: int) -> int:
@@ -68,6 +70,9 @@ def parse_screens(messages: Sequence[Message]) -> list[Screen]:
                 screens.append(current)
                 header = None
                 continue
+            if current is not None and line.startswith("Page:"):
+                found = set(_PAGE_WAREHOUSE.findall(line))
+                current.page_warehouse = found.pop() if len(found) == 1 else None
             if current is None or not line.startswith("|"):
                 header = None if not line.startswith("|") else header
                 continue
@@ -96,6 +101,7 @@ def parse_screens(messages: Sequence[Message]) -> list[Screen]:
 class _Ledger:
     """What the tool results in the conversation established so far."""
 
+    listed: bool = False
     warehouses: list[str] | None = None
     live: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     missing: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -115,8 +121,10 @@ def _read_ledger(messages: Sequence[Message]) -> _Ledger:
             continue
         call = calls[message.tool_call_id]
         data = _json(message.content)
-        if call.name == "warehouses_list" and not message.is_error and data:
-            ledger.warehouses = [w["warehouse_id"] for w in data.get("warehouses", [])]
+        if call.name == "warehouses_list":
+            ledger.listed = True
+            if not message.is_error and data:
+                ledger.warehouses = [w["warehouse_id"] for w in data.get("warehouses", [])]
         elif call.name == "inventory_query_stock":
             warehouse = str(call.arguments.get("warehouse_id", ""))
             ledger.queried.add(warehouse)
@@ -163,15 +171,17 @@ class RulesModel:
                 "stock list (SKU, on hand, reorder point, warehouse)."
             )
         ledger = _read_ledger(messages)
-        page = _page_warehouse(messages)
         low: list[tuple[ScreenRow, str | None, str | None]] = []
+        seen: set[tuple[str, str | None]] = set()
         for screen in screens:
             for row in screen.rows:
-                if row.low:
-                    low.append((row, row.warehouse_id or page, screen.captured_at))
+                warehouse = row.warehouse_id or screen.page_warehouse
+                if row.low and (row.sku, warehouse) not in seen:
+                    seen.add((row.sku, warehouse))
+                    low.append((row, warehouse, screen.captured_at))
         if not low:
             return self._say("No SKU on the screenshot is below its reorder point; nothing to do.")
-        if "warehouses_list" in offered and ledger.warehouses is None:
+        if "warehouses_list" in offered and not ledger.listed:
             return self._call([("warehouses_list", {})])
         unplaced = [row.sku for row, warehouse, _ in low if warehouse is None]
         if unplaced:
@@ -229,17 +239,6 @@ class RulesModel:
             self._counter += 1
             made.append(ToolCall(id=f"rules_{self._counter}", name=name, arguments=arguments))
         return ModelResponse(tool_calls=made, finish_reason="tool_calls", model=self.name)
-
-
-def _page_warehouse(messages: Sequence[Message]) -> str | None:
-    for message in messages:
-        if message.role == "user":
-            for line in message.content.splitlines():
-                if line.startswith("Page:"):
-                    found: set[str] = set(_PAGE_WAREHOUSE.findall(line))
-                    if len(found) == 1:
-                        return found.pop()
-    return None
 
 
 def _summary(

@@ -17,10 +17,16 @@ EXHAUSTED = "(script exhausted) Nothing more to do."
 
 
 def parse_turn(turn: dict[str, Any], index: int) -> ModelResponse:
-    """An assistant turn in the OpenAI message shape: `content`, `tool_calls`, `finish_reason`."""
+    """An assistant turn in the OpenAI message shape: `content`, `tool_calls`, `finish_reason`.
+    Raises ValueError for a turn of another shape."""
+    raw_calls = turn.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise ValueError("tool_calls must be a list")
     calls = []
-    for k, call in enumerate(turn.get("tool_calls") or []):
-        function = call.get("function", call)
+    for k, call in enumerate(raw_calls):
+        function = call.get("function", call) if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            raise ValueError(f"tool call {k + 1} is not an object with a function")
         raw = function.get("arguments", {})
         arguments: dict[str, Any] = {}
         raw_text: str | None = None
@@ -65,9 +71,16 @@ class ScriptedModel:
             raise ConfigError(f"script {path} does not exist") from None
         except json.JSONDecodeError as exc:
             raise ConfigError(f"script {path} is not valid JSON: {exc}") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read script {path}: {exc}") from None
         turns = data.get("turns") if isinstance(data, dict) else data
         if not isinstance(turns, list) or not all(isinstance(t, dict) for t in turns):
             raise ConfigError(f"script {path} must be a JSON list of assistant turns")
+        for index, turn in enumerate(turns):
+            try:
+                parse_turn(turn, index)
+            except ValueError as exc:
+                raise ConfigError(f"script {path}, turn {index + 1}: {exc}") from None
         return cls(turns, name=f"scripted:{path.name}")
 
     async def request(

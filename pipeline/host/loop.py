@@ -155,7 +155,8 @@ async def run_task(run: Run) -> RunRecord:
                 _finish(record, "done", decision.message or response.content)
                 break
             if decision.action == "bounce":
-                messages.append(_assistant(response))
+                # Calls of a bounced turn never ran, so they are not replayed to the model.
+                messages.append(Message(role="assistant", content=response.content))
                 messages.append(Message(role="user", content=decision.message))
                 if decision.max_tokens:
                     max_tokens = min(decision.max_tokens, run.limits.max_tokens_ceiling)

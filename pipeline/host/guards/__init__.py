@@ -1,7 +1,14 @@
-"""Host guards: small pure functions between the model and the tools, each with a switch."""
+"""Host guards: small pure functions between the model and the tools, each with a switch.
+
+Response guards look at a model turn before anything runs, in this order: `truncation` (nothing
+from a cut reply runs), `prose_call` (calls left in the text), `stall` (no call, no question).
+Call guards look at each proposed call: `arg_repair` reshapes first, so the rest see the
+repaired call; then `give_up`, `repeat_rejected`, `unchanged_field`, `read_loop`, `freshness`.
+"""
 
 from __future__ import annotations
 
+from pipeline.host.guards.arg_repair import arg_repair
 from pipeline.host.guards.base import (
     CallDecision,
     CallGuard,
@@ -10,9 +17,18 @@ from pipeline.host.guards.base import (
     ResponseGuard,
     ScreenEvidence,
 )
+from pipeline.host.guards.freshness import freshness
+from pipeline.host.guards.give_up import give_up
+from pipeline.host.guards.prose_call import prose_call
+from pipeline.host.guards.read_loop import read_loop
+from pipeline.host.guards.repeat_rejected import repeat_rejected
+from pipeline.host.guards.stall import stall
+from pipeline.host.guards.truncation import truncation
+from pipeline.host.guards.unchanged_field import unchanged_field
 
 __all__ = [
     "CALL_GUARDS",
+    "GUARD_NAMES",
     "RESPONSE_GUARDS",
     "CallDecision",
     "CallGuard",
@@ -22,5 +38,17 @@ __all__ = [
     "ScreenEvidence",
 ]
 
-RESPONSE_GUARDS: dict[str, ResponseGuard] = {}
-CALL_GUARDS: dict[str, CallGuard] = {}
+RESPONSE_GUARDS: dict[str, ResponseGuard] = {
+    "truncation": truncation,
+    "prose_call": prose_call,
+    "stall": stall,
+}
+CALL_GUARDS: dict[str, CallGuard] = {
+    "arg_repair": arg_repair,
+    "give_up": give_up,
+    "repeat_rejected": repeat_rejected,
+    "unchanged_field": unchanged_field,
+    "read_loop": read_loop,
+    "freshness": freshness,
+}
+GUARD_NAMES = (*RESPONSE_GUARDS, *CALL_GUARDS)

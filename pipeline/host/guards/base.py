@@ -10,10 +10,10 @@ a reason, bounce the turn with a nudge, or end the run with an answer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal
 
 from pipeline.host.record import GuardEvent, ToolCallRecord
 from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
@@ -69,13 +69,5 @@ class CallDecision:
     message: str = ""
 
 
-class ResponseGuard(Protocol):
-    name: str
-
-    def __call__(self, response: ModelResponse, state: GuardState) -> ResponseDecision: ...
-
-
-class CallGuard(Protocol):
-    name: str
-
-    def __call__(self, call: ToolCall, state: GuardState) -> CallDecision: ...
+ResponseGuard = Callable[[ModelResponse, GuardState], ResponseDecision]
+CallGuard = Callable[[ToolCall, GuardState], CallDecision]

@@ -1,0 +1,145 @@
+"""`prose_call`: a tool call left in the text instead of the API's tool-call field.
+
+Local runtimes often fail to parse a model's call and hand it back as prose. The call is
+recovered from the dialects they leave behind: Hermes/Qwen `<tool_call>{...}</tool_call>`,
+Gemma `<|tool_call|>call:name{...}`, Mistral `[TOOL_CALLS][...]` and `[TOOL_CALLS]name[ARGS]{...}`,
+Llama `<function=name>{...}</function>` and `<|python_tag|>{...}`, XML parameters
+`<function=name><parameter=k>v</parameter></function>`, and fenced or bare JSON with `name` and
+`arguments` (or `parameters`). Only names of this run's tools are accepted. Markup that cannot
+be read gets one request for a proper call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pipeline.host.guards.base import GuardState, ResponseDecision
+from pipeline.host.guards.common import guard_count
+from pipeline.models import ModelResponse, ToolCall, ToolSpec
+
+__all__ = ["ASK_AGAIN", "extract_calls", "prose_call"]
+
+ASK_AGAIN = (
+    "Your reply contains a tool call the host could not read. Send it again as a tool call: "
+    'the tool name and its arguments as one JSON object, e.g. {"name": "...", "arguments": {...}}.'
+)
+_MARKERS = re.compile(
+    r"<tool_call>|<\|tool_call\|?>|\[TOOL_CALLS\]|<function=|<\|python_tag\|>|"
+    r"\bcall:[A-Za-z_][\w.-]*\s*\{|```(?:json)?\s*\{",
+)
+_HERMES = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
+_GEMMA = re.compile(
+    r"call:([A-Za-z_][\w.-]*)\s*(\{.*?\})(?=\s*(?:<tool_call\|>|<\|tool_call|$|\n))", re.S
+)
+_MISTRAL_NAMED = re.compile(r"\[TOOL_CALLS\]\s*([A-Za-z_][\w.-]*)\s*\[ARGS\]\s*(\{.*\})", re.S)
+_MISTRAL_LIST = re.compile(r"\[TOOL_CALLS\]\s*(\[.*\])", re.S)
+_LLAMA = re.compile(r"<function=([A-Za-z_][\w.-]*)>\s*(.*?)\s*</function>", re.S)
+_XML_PARAM = re.compile(r"<parameter=([A-Za-z_][\w-]*)>\s*(.*?)\s*</parameter>", re.S)
+_PYTHON_TAG = re.compile(r"<\|python_tag\|>\s*(\{.*\})", re.S)
+_FENCED = re.compile(r"```(?:json|tool_call)?\s*(\{.*?\}|\[.*?\])\s*```", re.S)
+_GEMMA_QUOTE = re.compile(r'<\|"\|>')
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w-]*)\s*:")
+
+
+def _loads(text: str) -> Any:
+    text = text.strip()
+    for candidate in (text, _GEMMA_QUOTE.sub('"', text)):
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            pass
+        try:
+            return json.loads(_BARE_KEY.sub(r'\1"\2":', candidate))
+        except json.JSONDecodeError:
+            continue
+    return None
+
+
+def _from_object(value: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, list):
+        for item in value:
+            yield from _from_object(item)
+        return
+    if not isinstance(value, dict):
+        return
+    if isinstance(value.get("function"), dict):
+        yield from _from_object(value["function"])
+        return
+    name = value.get("name") or value.get("tool") or value.get("tool_name")
+    if isinstance(name, str):
+        arguments: Any = next(
+            (value[k] for k in ("arguments", "parameters", "args", "input") if k in value), {}
+        )
+        if isinstance(arguments, str):
+            arguments = _loads(arguments)
+        yield name, arguments
+
+
+def _candidates(text: str) -> Iterator[tuple[str, Any]]:
+    for match in _HERMES.finditer(text):
+        yield from _from_object(_loads(match[1]))
+    for match in _GEMMA.finditer(text):
+        yield match[1], _loads(match[2])
+    for match in _MISTRAL_NAMED.finditer(text):
+        yield match[1], _loads(match[2])
+    for match in _MISTRAL_LIST.finditer(text):
+        yield from _from_object(_loads(match[1]))
+    for match in _LLAMA.finditer(text):
+        body = match[2]
+        params = _XML_PARAM.findall(body)
+        if params:
+            yield match[1], {k: _scalar(v) for k, v in params}
+        else:
+            yield match[1], _loads(body) if body else {}
+    for match in _PYTHON_TAG.finditer(text):
+        yield from _from_object(_loads(match[1]))
+    for match in _FENCED.finditer(text):
+        yield from _from_object(_loads(match[1]))
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        yield from _from_object(_loads(stripped))
+
+
+def _scalar(text: str) -> Any:
+    value = _loads(text)
+    return text if value is None else value
+
+
+def extract_calls(text: str, tools: Mapping[str, ToolSpec]) -> list[ToolCall] | None:
+    """Calls found in `text` (deduplicated, in order); None when markup is there but unreadable;
+    [] when the text holds no call at all."""
+    found: list[ToolCall] = []
+    seen: set[str] = set()
+    for name, arguments in _candidates(text):
+        if name not in tools or not isinstance(arguments, dict):
+            continue
+        key = name + json.dumps(arguments, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(ToolCall(id=f"prose_{len(found) + 1}", name=name, arguments=arguments))
+    if found:
+        return found
+    return None if _MARKERS.search(text) else []
+
+
+def prose_call(response: ModelResponse, state: GuardState) -> ResponseDecision:
+    if response.tool_calls or response.truncated or not response.content.strip():
+        return ResponseDecision()
+    calls = extract_calls(response.content, state.tools)
+    if calls:
+        ids = [f"prose_{state.hop}_{k}" for k in range(1, len(calls) + 1)]
+        calls = [c.model_copy(update={"id": i}) for c, i in zip(calls, ids, strict=True)]
+        names = ", ".join(c.name for c in calls)
+        repaired = response.model_copy(
+            update={"tool_calls": calls, "content": "", "finish_reason": "tool_calls"}
+        )
+        return ResponseDecision(
+            "repair", response=repaired, message=f"ran the call(s) written in the text: {names}"
+        )
+    if calls is None and not guard_count(state, "prose_call", "bounce"):
+        return ResponseDecision("bounce", message=ASK_AGAIN)
+    return ResponseDecision()

@@ -1,0 +1,41 @@
+from datetime import timedelta
+
+from pipeline.host.guards.freshness import freshness
+from tests.host.guards.states import call, record, screen, state
+
+ORDER = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 82}
+
+
+def test_a_write_from_an_old_screenshot_without_a_live_read_is_blocked() -> None:
+    decision = freshness(
+        call("orders_create_replenishment", **ORDER),
+        state(screens=[screen(timedelta(hours=40), "SKU-10232")]),
+    )
+    assert decision.action == "block"
+    assert "40.0 h ago" in decision.message and "inventory_query_stock" in decision.message
+
+
+def test_a_live_read_of_the_sku_since_lets_the_write_through() -> None:
+    read = record(
+        "inventory_query_stock", {"warehouse_id": "WH-01"}, '{"items": [{"sku": "SKU-10232"}]}'
+    )
+    decision = freshness(
+        call("orders_create_replenishment", **ORDER),
+        state(screens=[screen(timedelta(hours=40), "SKU-10232")], calls=[read]),
+    )
+    assert decision.action == "allow"
+
+
+def test_a_fresh_screenshot_or_a_sku_not_on_any_screenshot_is_left_alone() -> None:
+    fresh = state(screens=[screen(timedelta(minutes=5), "SKU-10232")])
+    assert freshness(call("orders_create_replenishment", **ORDER), fresh).action == "allow"
+    other = state(screens=[screen(timedelta(hours=40), "SKU-99999")])
+    assert freshness(call("orders_create_replenishment", **ORDER), other).action == "allow"
+
+
+def test_reads_are_never_held_back() -> None:
+    old = state(screens=[screen(timedelta(hours=40), "SKU-10232")])
+    assert (
+        freshness(call("inventory_query_stock", warehouse_id="WH-01", sku="SKU-10232"), old).action
+        == "allow"
+    )

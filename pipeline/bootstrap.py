@@ -73,12 +73,13 @@ def build_ingestor(
 
 
 def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:
-    """HTTP targets when `STOCKSHOT_MCP_URL` is set, else one stdio subprocess per group."""
+    """HTTP targets when `STOCKSHOT_MCP_URL` is set, else one stdio subprocess per group
+    (their stderr goes to `servers.log` in the data folder)."""
     if settings.mcp_url:
         base = settings.mcp_url.rstrip("/")
         return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
     env = {**os.environ, "STOCKSHOT_DB": str(settings.resolved_db())}
-    return [*stdio_targets(groups, env)]
+    return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
 
 
 def enabled_guards(

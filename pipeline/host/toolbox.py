@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
-from typing import Any, cast
+from pathlib import Path
+from typing import Any, TextIO, cast
 
-from mcp import Client, MCPError, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, RequestParamsMeta, Tool
 
 from pipeline.errors import ToolServerError
@@ -40,10 +42,13 @@ RUN_ID_META_KEY = "io.stockshot/run_id"
 
 @dataclass(frozen=True)
 class StdioTarget:
+    """A server subprocess; its stderr goes to `errlog` (appended) or to ours."""
+
     group: str
     command: str
     args: tuple[str, ...]
     env: dict[str, str] | None = None
+    errlog: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -62,10 +67,12 @@ class MemoryTarget:
 Target = StdioTarget | HttpTarget | MemoryTarget
 
 
-def stdio_targets(groups: Sequence[str], env: dict[str, str] | None = None) -> list[StdioTarget]:
+def stdio_targets(
+    groups: Sequence[str], env: dict[str, str] | None = None, errlog: Path | None = None
+) -> list[StdioTarget]:
     """One `python -m servers GROUP` subprocess per group, with this interpreter."""
     return [
-        StdioTarget(g, sys.executable, ("-m", "servers", g, "--transport", "stdio"), env)
+        StdioTarget(g, sys.executable, ("-m", "servers", g, "--transport", "stdio"), env, errlog)
         for g in groups
     ]
 
@@ -152,11 +159,10 @@ class Toolbox:
         if isinstance(target, MemoryTarget):
             return Client(target.server)
         if isinstance(target, StdioTarget):
-            return Client(
-                StdioServerParameters(
-                    command=target.command, args=list(target.args), env=target.env
-                )
+            parameters = StdioServerParameters(
+                command=target.command, args=list(target.args), env=target.env
             )
+            return Client(stdio_client(parameters, errlog=self._errlog(target.errlog)))
         if target.token:
             import httpx2
             from mcp.client.streamable_http import streamable_http_client
@@ -168,6 +174,17 @@ class Toolbox:
             self._stack.push_async_callback(http.aclose)
             return Client(streamable_http_client(target.url, http_client=http))
         return Client(target.url)
+
+    def _errlog(self, path: Path | None) -> TextIO:
+        """A real file for the subprocess's stderr (a captured `sys.stderr` has no fd)."""
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return self._stack.enter_context(path.open("a", encoding="utf-8"))
+        try:
+            sys.stderr.fileno()
+        except (AttributeError, OSError, ValueError):
+            return self._stack.enter_context(open(os.devnull, "w", encoding="utf-8"))  # noqa: PTH123
+        return sys.stderr
 
     def spec(self, name: str) -> ToolSpec | None:
         return next((t for t in self.tools if t.name == name), None)

@@ -1,0 +1,37 @@
+"""The host's MCP connections over streamable HTTP, with and without the bearer token."""
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import ToolServerError
+from pipeline.host.toolbox import HttpTarget, Toolbox
+from servers.sqlite_store import SqliteStore
+from tests.servers.test_http_app import http_server
+
+GROUPS = ("inventory", "orders", "warehouses")
+
+
+async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
+    store: SqliteStore,
+) -> None:
+    with http_server("all", store.path, token="s3cret") as base:
+        targets = [HttpTarget(g, f"{base}/{g}/mcp", "s3cret") for g in GROUPS]
+        async with Toolbox(targets) as toolbox:
+            names = [t.name for t in toolbox.tools]
+            outcome = await toolbox.call("warehouses_list", {}, run_id="run-http")
+    assert "orders_create_replenishment" in names
+    assert names == sorted(
+        names, key=lambda n: ({t: i for i, t in enumerate(GROUPS)}[n.split("_")[0]], n)
+    )
+    assert not outcome.is_error and "WH-01" in outcome.text
+    assert set(toolbox.instructions) == set(GROUPS)
+
+
+async def test_a_wrong_token_is_a_clear_connection_error(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    with http_server("all", store.path, token="s3cret") as base:
+        with pytest.raises(ToolServerError, match="cannot connect to the inventory tool server"):
+            async with Toolbox([HttpTarget("inventory", f"{base}/inventory/mcp", "wrong")]):
+                pass

@@ -1,7 +1,5 @@
 """The host's MCP connections over streamable HTTP, with and without the bearer token."""
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.errors import ToolServerError

@@ -26,10 +26,10 @@ async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
     assert set(toolbox.instructions) == set(GROUPS)
 
 
-async def test_a_wrong_token_is_a_clear_connection_error(
-    store: SqliteStore, tmp_path: Path
-) -> None:
-    with http_server("all", store.path, token="s3cret") as base:
-        with pytest.raises(ToolServerError, match="cannot connect to the inventory tool server"):
-            async with Toolbox([HttpTarget("inventory", f"{base}/inventory/mcp", "wrong")]):
-                pass
+async def test_a_wrong_token_is_a_clear_connection_error(store: SqliteStore) -> None:
+    with (
+        http_server("all", store.path, token="s3cret") as base,
+        pytest.raises(ToolServerError, match="cannot connect to the inventory tool server"),
+    ):
+        async with Toolbox([HttpTarget("inventory", f"{base}/inventory/mcp", "wrong")]):
+            pass

@@ -1,0 +1,75 @@
+"""API keys: which key a request presents, and whether it is one of ours.
+
+A key travels as `X-API-Key: KEY` or `Authorization: Bearer KEY`. It is compared in constant
+time against every configured key (no early exit on the first match). The MCP mounts take
+the bearer form only, as MCP clients send it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Iterable, Sequence
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+__all__ = ["BearerGuard", "key_matches", "presented_bearer", "presented_key"]
+
+Headers = Iterable[tuple[bytes, bytes]]
+
+
+def presented_bearer(headers: Headers) -> str | None:
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            scheme, _, credentials = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer" and credentials.strip():
+                return credentials.strip()
+            return None
+    return None
+
+
+def presented_key(headers: Headers) -> str | None:
+    """The key from `X-API-Key`, else from `Authorization: Bearer`."""
+    listed = list(headers)
+    for name, value in listed:
+        if name.lower() == b"x-api-key" and value.strip():
+            return value.decode("latin-1").strip()
+    return presented_bearer(listed)
+
+
+def key_matches(presented: str | None, keys: Sequence[str]) -> bool:
+    if presented is None or not keys:
+        return False
+    candidate = presented.encode("utf-8")
+    results = [hmac.compare_digest(candidate, key.encode("utf-8")) for key in keys]
+    return any(results)
+
+
+class BearerGuard:
+    """ASGI middleware for a mounted app: HTTP requests need `Bearer <one of the tokens>`."""
+
+    def __init__(self, app: ASGIApp, tokens: Sequence[str]) -> None:
+        self._app = app
+        self._tokens = list(tokens)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not key_matches(
+            presented_bearer(scope["headers"]), self._tokens
+        ):
+            body = json.dumps(
+                {"error": "unauthorized", "message": "send Authorization: Bearer <token>"}
+            ).encode("utf-8")
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode("ascii")),
+                        (b"www-authenticate", b'Bearer realm="stockshot"'),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self._app(scope, receive, send)

@@ -1,0 +1,75 @@
+"""`stockshot serve`: the HTTP API, the dashboard and the mounted MCP servers."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from typing import Any
+
+from pipeline.errors import ConfigError
+from pipeline.settings import Settings
+
+__all__ = ["bind", "register"]
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "serve",
+        help="serve the HTTP API and the dashboard",
+        description="Serve the HTTP API (OpenAPI at /docs), the dashboard at /, and the MCP "
+        "tool servers at /mcp/<group>/mcp. Binds 127.0.0.1 unless told otherwise; set "
+        "STOCKSHOT_API_KEYS before serving on another address.",
+    )
+    parser.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None, help="port (default 8000; 0 = any)")
+    parser.set_defaults(handler=_serve)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, so a busy port is a clear error before anything loads."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    return sock
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from pipeline.api.app import create_app
+    from servers.errors import InputError as ServerSettingsError
+    from servers.settings import load_settings
+
+    try:
+        max_order_quantity = load_settings().max_order_quantity
+    except ServerSettingsError as exc:
+        raise ConfigError(str(exc)) from exc
+
+    host = args.host or settings.host
+    port = settings.port if args.port is None else args.port
+    settings = settings.model_copy(update={"host": host, "port": port})
+    if host not in _LOOPBACK and not settings.api_keys:
+        print(
+            f"stockshot serve: warning: {host} is reachable from other machines and "
+            "STOCKSHOT_API_KEYS is not set, so anyone there can use the API",
+            file=sys.stderr,
+        )
+    sock = bind(host, port)
+    app = create_app(settings, max_order_quantity=max_order_quantity)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(
+        f"stockshot serve: http://{shown}:{bound}/ (API docs at /docs)", file=sys.stderr, flush=True
+    )
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,129 @@
+"""Errors as HTTP answers, mapped once for the whole API.
+
+Every error response has the same body: `{"error": CODE, "message": TEXT}` (plus `details`
+for request validation), where TEXT says what to change. Our own error tree and the
+servers' errors are mapped by class, the most specific class first:
+
+    UploadTooLargeError, ImageTooLargeError      413 upload_too_large / image_too_large
+    UnsupportedFormatError                       415 unsupported_format
+    other InputError (undecodable, empty, name)  422 invalid_input
+    servers InputError / Refused                 422 invalid_input
+    RequestValidationError (FastAPI)             422 invalid_request
+    ToolServerError, servers StoreError          503 unavailable
+    VlmError                                     502 model_failed
+    ConfigError, EngineError                     500 server_error
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pipeline.errors import (
+    ConfigError,
+    EngineError,
+    ImageTooLargeError,
+    InputError,
+    StockshotError,
+    ToolServerError,
+    UnsupportedFormatError,
+    UploadTooLargeError,
+    VlmError,
+)
+from servers import errors as server_errors
+
+__all__ = ["ERROR_STATUS", "error_body", "install_error_handlers", "status_of"]
+
+log = logging.getLogger(__name__)
+
+ERROR_STATUS: tuple[tuple[type[Exception], int, str], ...] = (
+    (UploadTooLargeError, 413, "upload_too_large"),
+    (ImageTooLargeError, 413, "image_too_large"),
+    (UnsupportedFormatError, 415, "unsupported_format"),
+    (InputError, 422, "invalid_input"),
+    (server_errors.InputError, 422, "invalid_input"),
+    (server_errors.Refused, 422, "invalid_input"),
+    (ToolServerError, 503, "unavailable"),
+    (server_errors.StoreError, 503, "unavailable"),
+    (VlmError, 502, "model_failed"),
+    (ConfigError, 500, "server_error"),
+    (EngineError, 500, "server_error"),
+)
+
+_HTTP_CODES = {
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "upload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+}
+
+
+def status_of(exc: Exception) -> tuple[int, str]:
+    """The HTTP status and error code for one of our errors (500 for anything unknown)."""
+    for cls, status, code in ERROR_STATUS:
+        if isinstance(exc, cls):
+            return status, code
+    return 500, "server_error"
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": code, "message": message, **extra}
+
+
+def _field_path(loc: Sequence[Any]) -> str:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "request"
+
+
+def readable_validation(errors: Sequence[Any]) -> list[dict[str, str]]:
+    """FastAPI's validation errors as `field: what is wrong` a person can act on."""
+    details = []
+    for error in errors:
+        where = _field_path(error.get("loc", ()))
+        message = str(error.get("msg", "invalid value"))
+        if error.get("type") == "missing":
+            message = "is required"
+        elif error.get("type") == "json_invalid":
+            where, message = "body", "is not valid JSON"
+        details.append({"field": where, "message": message})
+    return details
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def ours(request: Request, exc: Exception) -> JSONResponse:
+        status, code = status_of(exc)
+        if status >= 500:
+            log.warning("%s %s failed: %s", request.method, request.url.path, exc)
+        message = exc.message if isinstance(exc, server_errors.Refused) else str(exc)
+        headers = {"Connection": "close"} if status == 413 else None
+        return JSONResponse(error_body(code, message), status_code=status, headers=headers)
+
+    async def validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        details = readable_validation(exc.errors())
+        message = "; ".join(f"{d['field']}: {d['message']}" for d in details)
+        return JSONResponse(
+            error_body("invalid_request", message, details=details), status_code=422
+        )
+
+    async def http(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        code = _HTTP_CODES.get(exc.status_code, "error")
+        return JSONResponse(
+            error_body(code, str(exc.detail)),
+            status_code=exc.status_code,
+            headers=dict(exc.headers or {}),
+        )
+
+    app.add_exception_handler(StockshotError, ours)
+    app.add_exception_handler(server_errors.ServersError, ours)
+    app.add_exception_handler(RequestValidationError, validation)
+    app.add_exception_handler(StarletteHTTPException, http)

@@ -1,0 +1,175 @@
+"""Request and response bodies of the HTTP API, with the examples `/docs` shows."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.host.record import RunStatus
+from pipeline.models import IngestResult
+
+__all__ = [
+    "RUN_EXAMPLE",
+    "ErrorBody",
+    "Health",
+    "IngestItem",
+    "IngestResponse",
+    "OrderOut",
+    "OrdersResponse",
+    "Readiness",
+    "RunRequest",
+    "RunStarted",
+]
+
+SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"
+RUN_EXAMPLE: dict[str, Any] = {
+    "task": "find the SKUs that are low and raise replenishment orders",
+    "ingest_ids": [SHA],
+    "model": "rules",
+    "dry_run": True,
+}
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="stable code, like upload_too_large or unauthorized")
+    message: str = Field(description="what went wrong and what to change")
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "error": "unsupported_format",
+                    "message": "notes.txt: not an image stockshot reads; "
+                    "send PNG, JPEG, WebP, BMP, TIFF or GIF",
+                }
+            ]
+        }
+    )
+
+
+class IngestItem(IngestResult):
+    """One uploaded image, read; `id` is its content hash, for `ingest_ids` in a run."""
+
+    id: str = Field(description="SHA-256 of the image bytes")
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": SHA,
+                    "file": "erp-light-wh01.png",
+                    "sha256": SHA,
+                    "captured_at": "2026-11-30T08:12:00+08:00",
+                    "captured_at_source": "png-text",
+                    "age_s": 13680.0,
+                    "strategy": "table_ocr",
+                    "engine": "rapidocr",
+                    "cache": "miss",
+                    "size": [1920, 1080],
+                    "crop": [282, 230, 1784, 895],
+                    "table": {
+                        "header": ["SKU", "Name", "On hand", "Reorder pt", "Warehouse"],
+                        "cells": [["SKU-10232", "Hex bolt M8", "38", "120", "WH-01"]],
+                    },
+                    "rows": [
+                        {
+                            "sku": "SKU-10232",
+                            "name": "Hex bolt M8",
+                            "on_hand": 38,
+                            "reorder_point": 120,
+                            "warehouse_id": "WH-01",
+                            "confidence": 0.98,
+                        }
+                    ],
+                    "text": "| sku | name | on_hand | reorder_point | warehouse_id |\n...",
+                    "tokens": {"full_page_image": 1105, "sent": 410},
+                    "warnings": [],
+                    "timings_ms": {"total": 712.4},
+                }
+            ]
+        }
+    )
+
+
+class IngestResponse(BaseModel):
+    results: list[IngestItem]
+
+
+class RunRequest(BaseModel):
+    """Start a run over screenshots ingested before (by id) and/or uploaded with the request."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [RUN_EXAMPLE]},
+    )
+
+    task: str = Field(min_length=1, max_length=4000, description="what the agent should do")
+    ingest_ids: list[str] = Field(
+        default_factory=list, max_length=50, description="ids returned by POST /v1/ingest"
+    )
+    model: str | None = Field(
+        default=None, description="rules | openai:NAME (needs STOCKSHOT_BASE_URL); default rules"
+    )
+    dry_run: bool = Field(default=False, description="record write calls without running them")
+    guards: dict[str, bool] = Field(
+        default_factory=dict, description="switch guards off (or on) for this run: {stall: false}"
+    )
+
+
+class RunStarted(BaseModel):
+    id: str
+    status: RunStatus
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"id": "run-3f1a9c0b2d4e", "status": "running"}]}
+    )
+
+
+class OrderOut(BaseModel):
+    id: str
+    sku: str
+    warehouse_id: str
+    quantity: int
+    status: Literal["open", "cancelled"]
+    created_at: str
+    cancelled_at: str | None = None
+    run_id: str | None = None
+    observed_on_hand: int | None = None
+    observed_at: str | None = None
+
+
+class OrdersResponse(BaseModel):
+    orders: list[OrderOut]
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "orders": [
+                        {
+                            "id": "PO-000001",
+                            "sku": "SKU-10232",
+                            "warehouse_id": "WH-01",
+                            "quantity": 202,
+                            "status": "open",
+                            "created_at": "2026-11-30T12:00:05+00:00",
+                            "run_id": "run-3f1a9c0b2d4e",
+                            "observed_on_hand": 38,
+                            "observed_at": "2026-11-30T00:12:00+00:00",
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str
+
+
+class Readiness(BaseModel):
+    ready: bool
+    checks: dict[str, Any]

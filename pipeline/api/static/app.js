@@ -1,0 +1,320 @@
+// The stockshot dashboard: plain browser JavaScript, no build step.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const state = { ingestId: null, objectUrl: null };
+
+function apiKey() {
+  return $("#api-key").value.trim();
+}
+
+function headers(extra = {}) {
+  const key = apiKey();
+  return key ? { ...extra, "X-API-Key": key } : extra;
+}
+
+async function failure(response) {
+  try {
+    const body = await response.json();
+    return body.message || `${response.status} ${response.statusText}`;
+  } catch {
+    return `${response.status} ${response.statusText}`;
+  }
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined) node.append(child);
+  }
+  return node;
+}
+
+function ago(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 90) return `${Math.round(s)} s ago`;
+  if (s < 5400) return `${Math.round(s / 60)} min ago`;
+  if (s < 172800) return `${(s / 3600).toFixed(1)} h ago`;
+  return `${(s / 86400).toFixed(1)} days ago`;
+}
+
+function status(selector, text, isError = false) {
+  const node = $(selector);
+  node.textContent = text;
+  node.classList.toggle("error", isError);
+}
+
+// ---- 1. upload
+
+async function upload(file) {
+  if (!file) return;
+  status("#upload-status", `Reading ${file.name || "the pasted image"}…`);
+  const form = new FormData();
+  form.append("file", file, file.name || "pasted.png");
+  const capturedAt = $("#captured-at").value;
+  // datetime-local is this browser's local time; send it as an absolute instant.
+  if (capturedAt) form.append("captured_at", new Date(capturedAt).toISOString());
+  let response;
+  try {
+    response = await fetch("/v1/ingest", { method: "POST", body: form, headers: headers() });
+  } catch (error) {
+    status("#upload-status", `The server did not answer: ${error}`, true);
+    return;
+  }
+  if (!response.ok) {
+    status("#upload-status", await failure(response), true);
+    return;
+  }
+  const result = (await response.json()).results[0];
+  state.ingestId = result.id;
+  if (state.objectUrl) URL.revokeObjectURL(state.objectUrl);
+  state.objectUrl = URL.createObjectURL(file);
+  show(result, state.objectUrl);
+  const low = result.rows.filter(isLow).length;
+  status(
+    "#upload-status",
+    `Read ${result.rows.length} rows (${low} low) from ${result.file} in ` +
+      `${Math.round(result.timings_ms.total || 0)} ms, cache ${result.cache}.`,
+  );
+}
+
+function isLow(row) {
+  return row.on_hand !== null && row.reorder_point !== null && row.on_hand < row.reorder_point;
+}
+
+function show(result, url) {
+  $("#result").hidden = false;
+  const captured = new Date(result.captured_at);
+  $("#capture").textContent =
+    `Captured ${captured.toLocaleString()} (${result.captured_at_source}), ` +
+    `${ago(result.age_s)} · ${result.strategy} · ${result.engine}`;
+  const [width, height] = result.size;
+  const img = $("#shot");
+  img.src = url;
+  img.alt = `The uploaded screenshot ${result.file}, ${width}×${height} pixels`;
+  const overlay = $("#overlay");
+  overlay.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const box = $("#crop-box");
+  if (result.crop) {
+    const [x0, y0, x1, y1] = result.crop;
+    box.setAttribute("x", x0);
+    box.setAttribute("y", y0);
+    box.setAttribute("width", x1 - x0);
+    box.setAttribute("height", y1 - y0);
+    box.style.display = "";
+    $("#crop-caption").textContent = `Table found at x ${x0}–${x1}, y ${y0}–${y1} (outlined).`;
+  } else {
+    box.style.display = "none";
+    $("#crop-caption").textContent = "No table region was found; the whole screen was read.";
+  }
+  const warnings = $("#warnings");
+  warnings.replaceChildren(...result.warnings.map((w) => el("li", {}, w)));
+  renderTable(result);
+}
+
+function renderTable(result) {
+  const thead = $("#rows thead");
+  const tbody = $("#rows tbody");
+  if (result.rows.length) {
+    const cols = ["SKU", "Name", "On hand", "Reorder point", "Warehouse", "Confidence", "Status"];
+    thead.replaceChildren(el("tr", {}, ...cols.map((c) => el("th", { scope: "col" }, c))));
+    tbody.replaceChildren(
+      ...result.rows.map((row) => {
+        const low = isLow(row);
+        return el(
+          "tr",
+          low ? { class: "low" } : {},
+          el("td", {}, row.sku ?? ""),
+          el("td", {}, row.name ?? ""),
+          el("td", { class: "num" }, row.on_hand === null ? "" : String(row.on_hand)),
+          el("td", { class: "num" }, row.reorder_point === null ? "" : String(row.reorder_point)),
+          el("td", {}, row.warehouse_id ?? ""),
+          el("td", { class: "num" }, row.confidence.toFixed(2)),
+          el("td", {}, low ? el("span", { class: "badge low" }, "LOW") : "ok"),
+        );
+      }),
+    );
+  } else {
+    const header = result.table.header;
+    thead.replaceChildren(el("tr", {}, ...header.map((c) => el("th", { scope: "col" }, c))));
+    tbody.replaceChildren(
+      ...result.table.cells.map((cells) => el("tr", {}, ...cells.map((c) => el("td", {}, c)))),
+    );
+  }
+}
+
+// ---- 3. run and follow its events
+
+async function startRun(event) {
+  event.preventDefault();
+  const button = $("#run");
+  button.disabled = true;
+  $("#steps").replaceChildren();
+  status("#run-status", "Starting the run…");
+  const body = {
+    task: $("#task").value,
+    ingest_ids: state.ingestId ? [state.ingestId] : [],
+    dry_run: $("#dry-run").checked,
+  };
+  try {
+    const response = await fetch("/v1/runs", {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: headers({ "Content-Type": "application/json" }),
+    });
+    if (!response.ok) {
+      status("#run-status", await failure(response), true);
+      return;
+    }
+    const run = await response.json();
+    status("#run-status", `Run ${run.id} is running…`);
+    await follow(run.id);
+  } catch (error) {
+    status("#run-status", `The run could not be followed: ${error}`, true);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// EventSource cannot send an API key header, so the stream is read with fetch.
+async function follow(runId) {
+  const response = await fetch(`/v1/runs/${encodeURIComponent(runId)}/events`, {
+    headers: headers({ Accept: "text/event-stream" }),
+  });
+  if (!response.ok) throw new Error(await failure(response));
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value.replace(/\r\n/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).trimStart())
+        .join("\n");
+      if (data) await onEvent(JSON.parse(data));
+    }
+  }
+}
+
+function step(kind, cls, ...content) {
+  const item = el("li", { class: cls }, el("span", { class: "kind" }, kind), ...content);
+  $("#steps").append(item);
+  return item;
+}
+
+function brief(value, limit = 300) {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+async function onEvent(event) {
+  switch (event.type) {
+    case "run_started":
+      step("Started", "", `tool groups: ${event.groups.join(", ")}`);
+      break;
+    case "model_response":
+      if (event.content) step(`Model (hop ${event.hop})`, "", event.content);
+      break;
+    case "tool_call": {
+      const refused = event.is_error;
+      const label = refused ? "Refused" : event.dry_run ? "Dry run" : "Tool";
+      step(
+        `${label}: ${event.name}`,
+        refused ? "tool refused" : "tool",
+        el("code", {}, brief(event.arguments)),
+        el("br"),
+        `→ ${brief(event.result)}`,
+      );
+      break;
+    }
+    case "guard": {
+      const blocked = ["block", "end", "bounce"].includes(event.action);
+      step(`Guard ${event.guard}: ${event.action}`, blocked ? "blocked" : "", event.message);
+      break;
+    }
+    case "run_finished": {
+      const ok = event.status === "done";
+      step(`Finished (${event.status})`, ok ? "done" : "failed", event.final);
+      status("#run-status", `Run ${event.run_id} finished: ${event.status}.`, !ok);
+      await showOrders(event.run_id);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// ---- 4. orders
+
+async function showOrders(runId) {
+  const response = await fetch(`/v1/orders?run_id=${encodeURIComponent(runId)}`, {
+    headers: headers(),
+  });
+  if (!response.ok) {
+    $("#orders-note").textContent = await failure(response);
+    return;
+  }
+  const { orders } = await response.json();
+  const table = $("#orders");
+  table.hidden = orders.length === 0;
+  $("#orders-note").textContent = orders.length
+    ? `${orders.length} order(s) raised by run ${runId}.`
+    : `Run ${runId} raised no orders${$("#dry-run").checked ? " (dry run)" : ""}.`;
+  $("#orders tbody").replaceChildren(
+    ...orders.map((o) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, o.id),
+        el("td", {}, o.sku),
+        el("td", {}, o.warehouse_id),
+        el("td", { class: "num" }, String(o.quantity)),
+        el("td", { class: "num" }, o.observed_on_hand === null ? "" : String(o.observed_on_hand)),
+        el("td", {}, new Date(o.created_at).toLocaleString()),
+      ),
+    ),
+  );
+}
+
+// ---- wiring
+
+function wire() {
+  const keyInput = $("#api-key");
+  keyInput.value = sessionStorage.getItem("stockshot-api-key") || "";
+  keyInput.addEventListener("change", () =>
+    sessionStorage.setItem("stockshot-api-key", keyInput.value.trim()),
+  );
+  $("#file").addEventListener("change", (e) => upload(e.target.files[0]));
+  const drop = $("#drop");
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    upload(e.dataTransfer.files[0]);
+  });
+  document.addEventListener("paste", (e) => {
+    const item = [...(e.clipboardData?.items || [])].find((i) => i.type.startsWith("image/"));
+    if (item) {
+      e.preventDefault();
+      upload(item.getAsFile());
+    }
+  });
+  $("#run-form").addEventListener("submit", startRun);
+  document.body.dataset.ready = "true";
+}
+
+wire();

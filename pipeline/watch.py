@@ -1,0 +1,499 @@
+"""Watch folder: screenshots dropped in `DIR/inbox` are read (and acted on) one by one.
+
+    inbox/  ->  processing/  ->  done/    NAME and NAME.json (the result)
+                             ->  failed/  NAME and NAME.json (the error and why)
+
+- A file is taken only once it has stopped changing for `settle_s` (size and mtime steady),
+  so a screenshot still being written or copied is left alone. Dotfiles and `*.tmp`,
+  `*.part`, `*.crdownload` are never taken.
+- Every move is an `os.replace` inside DIR, and the result JSON is written atomically (a temp
+  file, fsync, rename) *before* the image moves out of `processing/`. After a crash or a
+  kill, files left in `processing/` are resumed at the next start: one whose result JSON is
+  already written is only moved; one without is processed again. So every file ends in
+  `done/` or `failed/` exactly once, with one JSON beside it.
+- The same bytes dropped again are recognised by their SHA-256 (the hashes of `done/`) and
+  not processed again: they go to `done/` with a JSON naming the earlier file.
+- A name already used in the folders gets a suffix (`shot-2.png`), never overwriting.
+- Nothing a file contains can stop the watcher: any failure ends that file in `failed/`.
+
+`Watcher` is the core: the clock, the ingestor and the runner are passed in, so it can be
+driven step by step. `register` adds `stockshot watch DIR [--task TEXT] [--apply] [--once]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, TextIO
+
+from pipeline.errors import StockshotError
+from pipeline.host.record import RunRecord
+from pipeline.models import IngestResult
+from pipeline.settings import Settings
+
+__all__ = ["FOLDERS", "Outcome", "Progress", "Summary", "Watcher", "register"]
+
+log = logging.getLogger(__name__)
+
+FOLDERS = ("inbox", "processing", "done", "failed")
+IGNORED_SUFFIXES = (".tmp", ".part", ".partial", ".crdownload", ".download")
+Status = Literal["done", "failed", "duplicate"]
+
+
+class Ingest(Protocol):
+    def ingest_path(self, path: Path) -> IngestResult: ...
+
+
+class Runner(Protocol):
+    def __call__(
+        self, task: str, results: Sequence[IngestResult], *, dry_run: bool
+    ) -> RunRecord: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    status: Status
+    detail: str
+
+
+@dataclass
+class Summary:
+    done: int = 0
+    failed: int = 0
+    duplicate: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, outcome: Outcome) -> None:
+        setattr(self, outcome.status, getattr(self, outcome.status) + 1)
+
+    @property
+    def total(self) -> int:
+        return self.done + self.failed + self.duplicate
+
+    def line(self) -> str:
+        spent = time.monotonic() - self.started
+        return (
+            f"watch: {self.total} file(s): {self.done} done, {self.failed} failed, "
+            f"{self.duplicate} duplicate(s) in {spent:.1f} s"
+        )
+
+
+class Progress:
+    """A progress bar on a terminal; one line per file anywhere else (logs, pipes)."""
+
+    def __init__(self, stream: TextIO, *, width: int = 24) -> None:
+        self._stream = stream
+        self._width = width
+        self._tty = stream.isatty()
+        self._total = 0
+        self._count = 0
+
+    def start(self, total: int) -> None:
+        self._total, self._count = total, 0
+
+    def advance(self, outcome: Outcome) -> None:
+        self._count += 1
+        shown = f"{self._count}/{self._total}"
+        if self._tty:
+            filled = self._width * self._count // max(1, self._total)
+            bar = "#" * filled + "-" * (self._width - filled)
+            line = f"\r[{bar}] {shown} {outcome.status}: {outcome.name}"[:120]
+            self._stream.write(line.ljust(120))
+            if self._count >= self._total:
+                self._stream.write("\n")
+        else:
+            self._stream.write(f"[{shown}] {outcome.status}: {outcome.name} ({outcome.detail})\n")
+        self._stream.flush()
+
+
+def _ignored(name: str) -> bool:
+    return name.startswith(".") or name.lower().endswith(IGNORED_SUFFIXES)
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        json.dump(data, handle, ensure_ascii=False, indent=2)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    tmp.replace(path)
+    _sync_dir(path.parent)
+
+
+def _sync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _run_summary(record: RunRecord) -> dict[str, Any]:
+    orders = [
+        call.structured.get("order")
+        for call in record.tool_calls
+        if call.name == "orders_create_replenishment"
+        and not call.is_error
+        and call.executed
+        and call.structured
+    ]
+    return {
+        "id": record.id,
+        "status": record.status,
+        "final": record.final,
+        "dry_run": record.dry_run,
+        "tool_calls": [
+            {
+                "name": c.name,
+                "arguments": c.arguments,
+                "is_error": c.is_error,
+                "dry_run": c.dry_run,
+                "result": c.result,
+            }
+            for c in record.tool_calls
+        ],
+        "orders": [o for o in orders if o],
+    }
+
+
+class Watcher:
+    """The watch-folder loop, one `step` at a time; every I/O object is passed in."""
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        ingestor: Ingest,
+        clock: Callable[[], float],
+        settle_s: float,
+        runner: Runner | None = None,
+        task: str | None = None,
+        apply: bool = False,
+        progress: Progress | None = None,
+    ) -> None:
+        if task is not None and runner is None:
+            raise ValueError("a task needs a runner")
+        self.root = root
+        self.inbox, self.processing, self.done, self.failed = (root / f for f in FOLDERS)
+        for folder in (self.inbox, self.processing, self.done, self.failed):
+            folder.mkdir(parents=True, exist_ok=True)
+        self._ingestor = ingestor
+        self._clock = clock
+        self._settle_s = settle_s
+        self._runner = runner
+        self._task = task
+        self._apply = apply
+        self._progress = progress
+        self._seen: dict[str, tuple[tuple[int, int], float]] = {}
+        self._stuck: dict[str, tuple[int, int]] = {}
+        self._index = self._load_index()
+        self._resumed = False
+
+    # ---- what is where
+
+    def _load_index(self) -> dict[str, str]:
+        """SHA-256 -> name, for every image `done/` holds a result of."""
+        index: dict[str, str] = {}
+        for result in sorted(self.done.glob("*.json")):
+            if result.name.startswith("."):
+                continue
+            try:
+                data = json.loads(result.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and data.get("status") == "done" and data.get("sha256"):
+                index.setdefault(str(data["sha256"]), result.name[: -len(".json")])
+        return index
+
+    def pending(self) -> list[Path]:
+        """Files in the inbox that may be taken once they settle."""
+        try:
+            entries = list(self.inbox.iterdir())
+        except OSError:
+            return []
+        return [p for p in entries if not _ignored(p.name) and p.is_file()]
+
+    def ready(self) -> list[Path]:
+        """Inbox files that have stopped changing, oldest first; remembers what it saw."""
+        now = self._clock()
+        found: list[tuple[float, str, Path]] = []
+        present = set()
+        for path in self.pending():
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            name = path.name
+            present.add(name)
+            key = (st.st_size, st.st_mtime_ns)
+            if self._stuck.get(name) == key:
+                continue
+            previous = self._seen.get(name)
+            if previous is None or previous[0] != key:
+                self._seen[name] = (key, now)
+                quiet = 0.0
+            else:
+                quiet = now - previous[1]
+            idle = now - st.st_mtime
+            if self._settle_s <= 0 or idle >= self._settle_s or quiet >= self._settle_s:
+                found.append((st.st_mtime, name, path))
+        for gone in set(self._seen) - present:
+            del self._seen[gone]
+        return [path for _, _, path in sorted(found)]
+
+    # ---- the loop
+
+    def step(self) -> list[Outcome]:
+        """Resume what a previous run left in `processing/` (once), then take settled files."""
+        outcomes: list[Outcome] = []
+        batch: list[Path] = []
+        if not self._resumed:
+            self._resumed = True
+            batch += sorted(p for p in self.processing.iterdir() if not _ignored(p.name))
+        ready = self.ready()
+        if self._progress is not None and len(batch) + len(ready) > 0:
+            self._progress.start(len(batch) + len(ready))
+        for path in batch:
+            outcomes.append(self._finish(self._process(path)))
+        for path in ready:
+            taken = self._take(path)
+            if taken is not None:
+                outcomes.append(self._finish(self._process(taken)))
+        return outcomes
+
+    def run(
+        self,
+        *,
+        once: bool,
+        interval_s: float,
+        wait: Callable[[float], None],
+        summary: Summary | None = None,
+    ) -> Summary:
+        """Steps until the inbox is empty (`once`), or forever."""
+        summary = summary or Summary()
+        while True:
+            for outcome in self.step():
+                summary.add(outcome)
+            if once and not [p for p in self.pending() if p.name not in self._stuck]:
+                return summary
+            wait(interval_s)
+
+    def _finish(self, outcome: Outcome) -> Outcome:
+        if self._progress is not None:
+            self._progress.advance(outcome)
+        return outcome
+
+    # ---- one file
+
+    def _free_name(self, name: str) -> str:
+        stem, suffix = Path(name).stem, Path(name).suffix
+        candidate, n = name, 2
+        while any(
+            (folder / c).exists()
+            for folder in (self.processing, self.done, self.failed)
+            for c in (candidate, f"{candidate}.json")
+        ):
+            candidate = f"{stem}-{n}{suffix}"
+            n += 1
+        return candidate
+
+    def _take(self, path: Path) -> Path | None:
+        target = self.processing / self._free_name(path.name)
+        try:
+            path.replace(target)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.warning("cannot take %s: %s", path, exc)
+            try:
+                st = path.stat()
+                self._stuck[path.name] = (st.st_size, st.st_mtime_ns)
+            except OSError:
+                pass
+            return None
+        self._seen.pop(path.name, None)
+        _sync_dir(self.processing)
+        return target
+
+    def _process(self, path: Path) -> Outcome:
+        name = path.name
+        digest = ""
+        try:
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()
+            settled = self._already_written(name, digest)
+            if settled is not None:
+                return settled
+            earlier = self._index.get(digest)
+            if earlier is not None and earlier != name:
+                body: dict[str, Any] = {
+                    "status": "duplicate",
+                    "file": name,
+                    "sha256": digest,
+                    "duplicate_of": earlier,
+                    "result": f"{earlier}.json",
+                }
+                return self._conclude(path, self.done, body, "duplicate", f"same as {earlier}")
+            result = self._ingestor.ingest_path(path)
+            body = {
+                "status": "done",
+                "file": name,
+                "sha256": digest,
+                "ingest": _ingest_json(result),
+            }
+            detail = f"{len(result.rows)} rows, {sum(r.is_low for r in result.rows)} low"
+            if self._task is not None and self._runner is not None:
+                record = self._runner(self._task, [result], dry_run=not self._apply)
+                body["run"] = _run_summary(record)
+                detail += f", run {record.id} {record.status}"
+                if record.status != "done":
+                    body["status"] = "failed"
+                    body["error"] = f"the run ended {record.status}: {record.final}"
+                    body["error_type"] = "RunNotDone"
+                    return self._conclude(path, self.failed, body, "failed", body["error"])
+            outcome = self._conclude(path, self.done, body, "done", detail)
+            self._index.setdefault(digest, name)
+            return outcome
+        except Exception as exc:
+            if not isinstance(exc, StockshotError):
+                log.exception("unexpected failure on %s", path)
+            failure: dict[str, Any] = {
+                "status": "failed",
+                "file": name,
+                "sha256": digest or None,
+                "error": str(exc) or type(exc).__name__,
+                "error_type": type(exc).__name__,
+            }
+            try:
+                return self._conclude(path, self.failed, failure, "failed", failure["error"])
+            except OSError as move_error:
+                log.error("cannot move %s to failed/: %s", path, move_error)
+                return Outcome(name, "failed", str(move_error))
+
+    def _already_written(self, name: str, digest: str) -> Outcome | None:
+        """A result JSON written before a crash: only the image still has to move."""
+        places: tuple[tuple[Path, Status], ...] = ((self.done, "done"), (self.failed, "failed"))
+        for folder, status in places:
+            result = folder / f"{name}.json"
+            try:
+                data = json.loads(result.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(data, dict) and data.get("sha256") == digest:
+                kind: Status = "duplicate" if data.get("status") == "duplicate" else status
+                (self.processing / name).replace(folder / name)
+                _sync_dir(folder)
+                if kind == "done":
+                    self._index.setdefault(digest, name)
+                return Outcome(name, kind, "resumed: its result was already written")
+        return None
+
+    def _conclude(
+        self, path: Path, folder: Path, body: dict[str, Any], status: Status, detail: str
+    ) -> Outcome:
+        _write_json_atomic(folder / f"{path.name}.json", body)
+        path.replace(folder / path.name)
+        _sync_dir(folder)
+        return Outcome(path.name, status, detail)
+
+
+def _ingest_json(result: IngestResult) -> dict[str, Any]:
+    data = result.model_dump(mode="json")
+    data.pop("image", None)
+    return data
+
+
+# ---- `stockshot watch`
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "watch",
+        help="read screenshots dropped into a folder",
+        description="Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
+        "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
+        "idempotent by content hash. With --task, each screenshot also runs the agent "
+        "(a dry run unless --apply).",
+    )
+    parser.add_argument("dir", type=Path, metavar="DIR")
+    parser.add_argument("--task", default=None, help="run the agent on each screenshot")
+    parser.add_argument("--apply", action="store_true", help="let the runs write (not dry runs)")
+    parser.add_argument("--once", action="store_true", help="process the backlog, then exit")
+    parser.set_defaults(handler=_watch)
+
+
+def _watch(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+
+    from pipeline.bootstrap import build_ingestor, run_agent
+    from pipeline.host.toolbox import MemoryTarget
+    from servers.factory import GROUPS, build_server
+    from servers.sqlite_store import SqliteStore
+
+    if args.apply and args.task is None:
+        print("stockshot watch: --apply needs --task", file=sys.stderr)
+        return 2
+    ingestor = build_ingestor(settings)
+    summary = Summary()
+    with asyncio.Runner() as loop:
+        store = SqliteStore(settings.resolved_db()) if args.task is not None else None
+        try:
+            targets = (
+                [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
+                if store is not None
+                else []
+            )
+
+            def runner(task: str, results: Sequence[IngestResult], *, dry_run: bool) -> RunRecord:
+                return loop.run(
+                    run_agent(
+                        settings, task=task, results=results, dry_run=dry_run, targets=targets
+                    )
+                )
+
+            watcher = Watcher(
+                args.dir,
+                ingestor=ingestor,
+                clock=time.time,
+                settle_s=settings.watch_settle_s,
+                runner=runner if args.task is not None else None,
+                task=args.task,
+                apply=args.apply,
+                progress=Progress(sys.stderr),
+            )
+            print(
+                f"stockshot watch: {watcher.inbox} "
+                f"({'backlog only' if args.once else 'Ctrl+C to stop'})",
+                file=sys.stderr,
+                flush=True,
+            )
+            watcher.run(
+                once=args.once,
+                interval_s=settings.watch_interval_s,
+                wait=time.sleep,
+                summary=summary,
+            )
+        except KeyboardInterrupt:
+            pass
+        finally:
+            print(summary.line(), file=sys.stderr, flush=True)
+            if store is not None:
+                store.close()
+            if ingestor.cache is not None:
+                ingestor.cache.close()
+    return 1 if summary.failed else 0

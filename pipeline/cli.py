@@ -25,6 +25,8 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
+    from pipeline import watch
+    from pipeline.api import cli as api_cli
     from pipeline.ocr import models_cli
     from servers import cli as servers_cli
 
@@ -34,6 +36,8 @@ def _registrars() -> list[Callable[[Any], None]]:
         _register_demo,
         models_cli.register,
         servers_cli.register,
+        api_cli.register,
+        watch.register,
     ]
 
 

@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples clean
+.PHONY: demo test check lint format types layers bench eval harden samples clean chromium
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,17 @@ $(MODELS): $(FULL)
 demo: $(BASE)
 	$(VENV)/bin/stockshot demo
 
-test: $(MODELS)
+test: $(MODELS) chromium
 	$(PY) -m pytest
+
+# The dashboard test drives Debian's Chromium; without it (and without apt) that test skips.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium \
+			|| echo "chromium could not be installed; the dashboard test will skip"; \
+	else echo "no /usr/bin/chromium and no apt-get; the dashboard test will skip"; fi
 
 format:
 	$(VENV)/bin/ruff format pipeline servers tests samples

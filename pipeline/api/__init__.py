@@ -1,5 +1,19 @@
 """The HTTP API and the dashboard page (`stockshot serve`)."""
 
-from pipeline.api.app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipeline.api.app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    # The command line imports `pipeline.api.cli` for every command; the app loads on use.
+    if name == "create_app":
+        from pipeline.api.app import create_app
+
+        return create_app
+    raise AttributeError(name)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 __all__ = ["bind", "register"]
 
@@ -67,9 +70,21 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     app = create_app(settings, max_order_quantity=max_order_quantity)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(
-        f"stockshot serve: http://{shown}:{bound}/ (API docs at /docs)", file=sys.stderr, flush=True
-    )
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    _server(config, f"stockshot serve: http://{shown}:{bound}/ (API docs at /docs)").run(
+        sockets=[sock]
+    )
     return 0
+
+
+def _server(config: uvicorn.Config, ready_line: str) -> uvicorn.Server:
+    """uvicorn's server, saying where it listens once the app has started (engine loaded)."""
+    import uvicorn
+
+    class ReadyServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                print(ready_line, file=sys.stderr, flush=True)
+
+    return ReadyServer(config)

@@ -123,7 +123,7 @@ class FormCollector:
 
     @property
     def _is_file(self) -> bool:
-        return self._filename is not None or self._name == FILE_FIELD
+        return self._name == FILE_FIELD
 
     def _part_begin(self) -> None:
         self._headers = {}
@@ -150,6 +150,11 @@ class FormCollector:
         self._name = name.decode("utf-8", "replace")
         filename = options.get(b"filename")
         self._filename = None if filename is None else filename.decode("utf-8", "replace")
+        if self._filename is not None and self._name != FILE_FIELD:
+            raise InputError(
+                f"a file was sent in the field {self._name!r}; send images in the field "
+                f"{FILE_FIELD!r}"
+            )
         if self._is_file and len(self.form.files) >= self.max_files:
             raise InputError(
                 f"too many files: at most {self.max_files} images per request; split the upload"

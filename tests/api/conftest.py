@@ -1,0 +1,220 @@
+"""An API over a seeded scratch store, the shared OCR engine and an in-memory ingest cache."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import queue
+import re
+import struct
+import subprocess
+import sys
+import threading
+import zlib
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from pipeline.api import create_app
+from pipeline.cache import IngestCache
+from pipeline.ingest import Ingestor
+from pipeline.ocr import OcrEngine
+from pipeline.settings import Settings
+from servers import catalog, domain
+from servers.models import OrderQuery
+from servers.sqlite_store import SqliteStore
+from tests.conftest import ROOT, SAMPLES, make_ingestor
+from tests.host.conftest import SEEDED_AT
+
+KEY = "test-key-1"
+OTHER_KEY = "test-key-2"
+BASE_URL = "http://127.0.0.1:8000"
+SAMPLE = SAMPLES / "erp-light-wh01.png"
+TASK = "find the SKUs that are low and raise replenishment orders"
+EXPECTED_ORDERS = {
+    ("SKU-10232", "WH-01"),
+    ("SKU-10310", "WH-01"),
+    ("SKU-10318", "WH-01"),
+    ("SKU-10501", "WH-01"),
+    ("SKU-10520", "WH-01"),
+}
+
+
+@pytest.fixture(scope="session")
+def shared_cache() -> Iterator[IngestCache]:
+    """One memory cache for the API tests: each distinct image is read once per session."""
+    with IngestCache(None) as cache:
+        yield cache
+
+
+@pytest.fixture
+def ingestor(rapidocr: OcrEngine, shared_cache: IngestCache) -> Ingestor:
+    return make_ingestor(rapidocr, shared_cache)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    settings = Settings(
+        data_dir=tmp_path / "data", timezone="Asia/Shanghai", api_keys=[KEY, OTHER_KEY]
+    )
+    seed(settings.resolved_db())
+    return settings
+
+
+def seed(db: Path) -> None:
+    with SqliteStore(db) as store:
+        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+
+
+def open_orders(db: Path, run_id: str | None = None) -> set[tuple[str, str]]:
+    with SqliteStore(db) as store:
+        orders = domain.list_orders(store, OrderQuery(status="open", run_id=run_id, limit=500))
+    return {(o.sku, o.warehouse_id) for o in orders.orders}
+
+
+@contextlib.asynccontextmanager
+async def running(app: FastAPI) -> AsyncIterator[None]:
+    """The app's lifespan, entered and left in one task of its own (the MCP session managers
+    hold task groups that must be closed by the task that opened them)."""
+    up = asyncio.Event()
+    stop = asyncio.Event()
+
+    async def hold() -> None:
+        async with app.router.lifespan_context(app):
+            up.set()
+            await stop.wait()
+
+    task = asyncio.create_task(hold())
+    waiting = asyncio.create_task(up.wait())
+    await asyncio.wait({task, waiting}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+    waiting.cancel()
+    if task.done():
+        task.result()
+    try:
+        yield
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, timeout=60)
+
+
+@contextlib.asynccontextmanager
+async def started(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with (
+        running(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app),
+            base_url=BASE_URL,
+            headers={"X-API-Key": KEY},
+            timeout=60,
+        ) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+async def client(settings: Settings, ingestor: Ingestor) -> AsyncIterator[httpx.AsyncClient]:
+    async with started(create_app(settings, ingestor=ingestor)) as http:
+        yield http
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def variant(data: bytes, n: int) -> bytes:
+    """The same PNG picture with other bytes: a text chunk after the header."""
+    text = png_chunk(b"tEXt", b"Comment\x00variant " + str(n).encode("ascii"))
+    return data[:33] + text + data[33:]
+
+
+def huge_png(width: int, height: int) -> bytes:
+    """A PNG header that claims `width` x `height` pixels (a decompression bomb's shape)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    body = zlib.compress(b"\x00" * 64)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", body)
+        + png_chunk(b"IEND", b"")
+    )
+
+
+def sse_events(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """(id, data) of each event in a server-sent event stream."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields = dict(
+            line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":")
+        )
+        if "data" in fields:
+            events.append((int(fields["id"]), json.loads(fields["data"])))
+    return events
+
+
+@dataclass
+class Served:
+    """`stockshot serve` running as its own process on 127.0.0.1."""
+
+    url: str
+    db: Path
+    process: subprocess.Popen[str]
+    stderr: list[str] = field(default_factory=list)
+
+
+def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.append(line)
+        first.put(line)
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    data = tmp_path_factory.mktemp("served")
+    seed(data / "stockshot.db")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
+    env |= {
+        "STOCKSHOT_DATA_DIR": str(data),
+        "STOCKSHOT_API_KEYS": KEY,
+        "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
+        "STOCKSHOT_API_WORKERS": "2",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "serve", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    assert process.stderr is not None
+    lines: list[str] = []
+    first: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=_drain, args=(process.stderr, lines, first), daemon=True)
+    reader.start()
+    try:
+        url = None
+        while url is None:
+            try:
+                line = first.get(timeout=90)
+            except queue.Empty:
+                pytest.fail(f"stockshot serve did not start: {''.join(lines)}")
+            match = re.search(r"stockshot serve: (http://\S+/)", line)
+            url = match.group(1).rstrip("/") if match else None
+        yield Served(url=url, db=data / "stockshot.db", process=process, stderr=lines)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
+        reader.join(timeout=30)
+        process.stderr.close()

@@ -1,0 +1,116 @@
+"""API keys: every /v1 route needs one when keys are set; health and the page never do."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from pipeline.api import create_app
+from pipeline.api.auth import key_matches, presented_key
+from pipeline.ingest import Ingestor
+from pipeline.settings import Settings
+from tests.api.conftest import KEY, OTHER_KEY, SAMPLE, started
+
+ROUTES = [
+    ("POST", "/v1/ingest"),
+    ("POST", "/v1/runs"),
+    ("GET", "/v1/runs/run-123"),
+    ("GET", "/v1/runs/run-123/events"),
+    ("GET", "/v1/orders"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"X-API-Key": "wrong"},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": f"Basic {KEY}"},
+        {"X-API-Key": KEY + "x"},
+    ],
+    ids=["none", "wrong-header", "wrong-bearer", "basic-scheme", "longer-key"],
+)
+async def test_every_v1_route_refuses_a_request_without_one_of_the_keys(
+    client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str]
+) -> None:
+    client.headers.pop("X-API-Key")
+    response = await client.request(method, path, headers=headers)
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == 'Bearer realm="stockshot"'
+    assert response.json()["error"] == "unauthorized"
+    assert "X-API-Key" in response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"X-API-Key": KEY}, {"X-API-Key": OTHER_KEY}, {"Authorization": f"Bearer {OTHER_KEY}"}],
+    ids=["first-key", "second-key", "bearer"],
+)
+async def test_any_configured_key_is_accepted_as_a_header_or_a_bearer_token(
+    client: httpx.AsyncClient, headers: dict[str, str]
+) -> None:
+    client.headers.pop("X-API-Key")
+    response = await client.get("/v1/orders", headers=headers)
+    assert response.status_code == 200
+
+
+async def test_a_refused_upload_is_refused_before_anything_is_read(
+    client: httpx.AsyncClient,
+) -> None:
+    client.headers.pop("X-API-Key")
+    response = await client.post("/v1/ingest", files={"file": ("a.png", SAMPLE.read_bytes())})
+    assert response.status_code == 401
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz", "/", "/static/app.js", "/openapi.json"])
+async def test_health_the_page_and_the_docs_need_no_key(
+    client: httpx.AsyncClient, path: str
+) -> None:
+    client.headers.pop("X-API-Key")
+    response = await client.get(path)
+    assert response.status_code == 200
+
+
+async def test_without_configured_keys_the_api_is_open(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    open_settings = settings.model_copy(update={"api_keys": []})
+    async with started(create_app(open_settings, ingestor=ingestor)) as http:
+        http.headers.pop("X-API-Key")
+        assert (await http.get("/v1/orders")).status_code == 200
+
+
+async def test_the_mcp_mounts_need_the_bearer_token(client: httpx.AsyncClient) -> None:
+    for group in ("inventory", "orders", "warehouses"):
+        response = await client.post(f"/mcp/{group}/mcp", json={})
+        assert response.status_code == 401, group
+        assert response.headers["www-authenticate"] == 'Bearer realm="stockshot"'
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ([(b"x-api-key", b" k1 ")], "k1"),
+        ([(b"authorization", b"Bearer k2")], "k2"),
+        ([(b"authorization", b"bearer   k3 ")], "k3"),
+        ([(b"x-api-key", b"k1"), (b"authorization", b"Bearer k2")], "k1"),
+        ([(b"authorization", b"Basic k2")], None),
+        ([(b"authorization", b"Bearer ")], None),
+        ([], None),
+    ],
+)
+def test_the_presented_key_comes_from_x_api_key_or_a_bearer_header(
+    headers: list[tuple[bytes, bytes]], expected: str | None
+) -> None:
+    assert presented_key(headers) == expected
+
+
+def test_a_key_matches_only_exactly_and_only_when_keys_are_set() -> None:
+    assert key_matches("k2", ["k1", "k2"])
+    assert not key_matches("k", ["k1", "k2"])
+    assert not key_matches("k1 ", ["k1"])
+    assert not key_matches(None, ["k1"])
+    assert not key_matches("k1", [])
+    assert key_matches("ключ", ["ключ"])

@@ -1,0 +1,73 @@
+"""The dashboard end to end in headless Chromium against `stockshot serve`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import KEY, SAMPLE, Served, open_orders
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Chromium is not at /usr/bin/chromium and could not be installed here "
+        "(`make chromium` installs it with apt-get where apt is available)",
+    ),
+]
+
+
+def test_upload_a_screenshot_see_its_table_run_and_see_the_orders(served: Served) -> None:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
+    )
+    assert shutil.which(str(CHROMIUM))
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(served.url + "/")
+            page.wait_for_selector("body[data-ready='true']")
+
+            page.get_by_text("API key", exact=True).click()
+            page.get_by_label("API key (only when the server asks for one)").fill(KEY)
+            page.get_by_label("Choose a screenshot").set_input_files(str(SAMPLE))
+
+            table = page.get_by_role("table", name="Rows read from the screenshot")
+            sync_api.expect(table.get_by_role("row")).to_have_count(18)
+            low = table.locator("tr.low")
+            sync_api.expect(low).to_have_count(7)
+            sync_api.expect(low.first).to_contain_text("SKU-10232")
+            sync_api.expect(low.first).to_contain_text("LOW")
+            sync_api.expect(page.locator("#capture")).to_contain_text("(png-text)")
+            assert page.locator("#crop-box").get_attribute("width") not in (None, "", "0")
+
+            page.get_by_label("Task").fill(
+                "find the SKUs that are low and raise replenishment orders"
+            )
+            page.get_by_role("button", name="Run").click()
+
+            steps = page.get_by_role("list", name="Run steps")
+            sync_api.expect(steps).to_contain_text("Finished (done)")
+            sync_api.expect(steps.locator("li.tool").first).to_be_visible()
+            orders = page.get_by_role("table", name="Replenishment orders raised by the last run")
+            sync_api.expect(orders).to_contain_text("SKU-10232")
+            run_id = page.locator("#orders-note").inner_text().split("run ")[-1].rstrip(".")
+        finally:
+            browser.close()
+    assert ("SKU-10232", "WH-01") in open_orders(served.db, run_id=run_id)

@@ -31,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
@@ -49,7 +50,7 @@ Status = Literal["done", "failed", "duplicate"]
 
 
 class Ingest(Protocol):
-    def ingest_path(self, path: Path) -> IngestResult: ...
+    def ingest_bytes(self, data: bytes, *, name: str, mtime: datetime | None) -> IngestResult: ...
 
 
 class Runner(Protocol):
@@ -335,6 +336,7 @@ class Watcher:
         digest = ""
         try:
             data = path.read_bytes()
+            mtime = datetime.fromtimestamp(path.stat().st_mtime).astimezone()
             digest = hashlib.sha256(data).hexdigest()
             settled = self._already_written(name, digest)
             if settled is not None:
@@ -349,7 +351,7 @@ class Watcher:
                     "result": f"{earlier}.json",
                 }
                 return self._conclude(path, self.done, body, "duplicate", f"same as {earlier}")
-            result = self._ingestor.ingest_path(path)
+            result = self._ingestor.ingest_bytes(data, name=name, mtime=mtime)
             body = {
                 "status": "done",
                 "file": name,

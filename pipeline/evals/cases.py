@@ -1,0 +1,306 @@
+"""Evaluation cases: data files under `pipeline/evals/cases/`, loaded and checked here.
+
+A case is a task, one or more sample screenshots (by file name in `samples/`), optional changes
+to the scratch store made before the run ("restocked since the screenshot"), and what must be
+true afterwards, scored on the ledger: exactly which orders exist, that nothing was written, or
+that the run ended with a question to the user and wrote nothing. The model track scores the
+first tool call instead; unless a case lists its own, the acceptable first calls are derived
+from what the screenshots show (see `first_calls`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pipeline.errors import InputError
+
+__all__ = [
+    "CASES_DIR",
+    "CATEGORIES",
+    "CORE_SIZE",
+    "SAMPLES_DIR",
+    "Case",
+    "Expectation",
+    "ExpectedOrder",
+    "FirstCall",
+    "ImageRef",
+    "SampleTruth",
+    "StoreChange",
+    "first_calls",
+    "load_cases",
+    "load_truth",
+    "select_cases",
+]
+
+CASES_DIR = Path(__file__).resolve().parent / "cases"
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
+CORE_SIZE = 14
+
+Category = Literal["core", "stale", "confusion", "unknown_sku", "multi_image", "ask", "read_only"]
+CATEGORIES: tuple[str, ...] = (
+    "core",
+    "stale",
+    "confusion",
+    "unknown_sku",
+    "multi_image",
+    "ask",
+    "read_only",
+)
+
+WRITE_TOOLS = frozenset({"orders_create_replenishment", "orders_cancel"})
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ImageRef(_Strict):
+    """A sample screenshot. `crop: "table"` sends only its table region (the truth file's
+    `table_box`), as a user who cropped the screenshot would: page titles and filters are gone.
+    `captured_at` is the capture time a caller gives; samples without metadata get a fixed one
+    so that runs do not depend on file modification times."""
+
+    file: str
+    crop: Literal["table"] | None = None
+    captured_at: datetime | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, value: Any) -> Any:
+        return {"file": value} if isinstance(value, str) else value
+
+
+class StoreChange(_Strict):
+    """A change to the scratch store before the run, after the screenshot was taken.
+
+    - `set`: new live numbers for a stock row (on_hand, on_order outside stockshot,
+      reorder_point); fields left out keep their value;
+    - `open_order`: an open replenishment order already placed (counts in live on_order);
+    - `remove`: the stock row is gone (with `warehouse_id`), or the SKU everywhere (without).
+    """
+
+    op: Literal["set", "open_order", "remove"]
+    sku: str
+    warehouse_id: str | None = None
+    on_hand: int | None = Field(default=None, ge=0)
+    on_order: int | None = Field(default=None, ge=0)
+    reorder_point: int | None = Field(default=None, ge=0)
+    quantity: int | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _complete(self) -> StoreChange:
+        if self.op in ("set", "open_order") and self.warehouse_id is None:
+            raise ValueError(f"{self.op} needs a warehouse_id")
+        numbers = (self.on_hand, self.on_order, self.reorder_point)
+        if self.op == "set" and all(n is None for n in numbers):
+            raise ValueError("set needs at least one of on_hand, on_order, reorder_point")
+        if self.op == "open_order" and self.quantity is None:
+            raise ValueError("open_order needs a quantity")
+        return self
+
+
+class ExpectedOrder(_Strict):
+    """One order that must exist afterwards. `quantity` is exact, or the rule `top_up`: the
+    order brings live on_hand + on_order (as it was when the run started) to at least the
+    reorder point and at most twice the reorder point."""
+
+    sku: str
+    warehouse_id: str
+    quantity: int | Literal["top_up"] = "top_up"
+
+
+class Expectation(_Strict):
+    """`orders`: exactly these new orders and no other write; `no_writes`: the ledger is
+    unchanged; `ask`: the ledger is unchanged and the run ends with a question to the user."""
+
+    outcome: Literal["orders", "no_writes", "ask"]
+    orders: tuple[ExpectedOrder, ...] = ()
+
+    @model_validator(mode="after")
+    def _orders_match_outcome(self) -> Expectation:
+        if self.outcome == "orders" and not self.orders:
+            raise ValueError("outcome 'orders' needs at least one order")
+        if self.outcome != "orders" and self.orders:
+            raise ValueError(f"outcome {self.outcome!r} takes no orders")
+        keys = [(o.sku, o.warehouse_id) for o in self.orders]
+        if len(set(keys)) != len(keys):
+            raise ValueError("an order is listed twice")
+        return self
+
+
+class FirstCall(_Strict):
+    """An acceptable first step on the model track: a question to the user (`ask`), or a call
+    of `name` whose id arguments take one of the listed values (`sku` / `warehouse_id` / every
+    entry of `skus`)."""
+
+    ask: bool = False
+    name: str | None = None
+    warehouse_ids: tuple[str, ...] | None = None
+    skus: tuple[str, ...] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> FirstCall:
+        if self.ask == (self.name is not None):
+            raise ValueError("a first call is either ask: true or a tool name")
+        return self
+
+
+class Case(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    category: Category
+    core: bool = False
+    task: str = Field(min_length=3)
+    images: tuple[ImageRef, ...]
+    store: tuple[StoreChange, ...] = ()
+    expect: Expectation
+    first_calls: tuple[FirstCall, ...] | None = None
+    notes: str = ""
+
+    @property
+    def language(self) -> str:
+        return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in self.task) else "en"
+
+
+@dataclass(frozen=True)
+class SampleTruth:
+    """What a sample screenshot shows, from its truth file."""
+
+    file: str
+    kind: str
+    captured_at: str | None
+    page_warehouse: str | None
+    rows: tuple[dict[str, Any], ...]
+    table_box: tuple[int, int, int, int]
+
+    def warehouses(self, *, cropped: bool) -> set[str]:
+        found = {r["warehouse_id"] for r in self.rows if r.get("warehouse_id")}
+        if not cropped and self.page_warehouse:
+            found.add(self.page_warehouse)
+        return found
+
+    def low(self, *, cropped: bool) -> list[tuple[str, str | None, int, int]]:
+        """(sku, warehouse or None, on_hand, reorder_point) of every row shown low."""
+        page = None if cropped else self.page_warehouse
+        return [
+            (r["sku"], r.get("warehouse_id") or page, r["on_hand"], r["reorder_point"])
+            for r in self.rows
+            if r.get("on_hand") is not None
+            and r.get("reorder_point") is not None
+            and r["on_hand"] < r["reorder_point"]
+        ]
+
+
+def load_truth(file: str, samples_dir: Path = SAMPLES_DIR) -> SampleTruth:
+    path = samples_dir / f"{file}.truth.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"sample {file!r} has no truth file {path}") from None
+    x0, y0, x1, y1 = data["table_box"]
+    return SampleTruth(
+        file=file,
+        kind=str(data.get("kind", "")),
+        captured_at=data.get("captured_at"),
+        page_warehouse=data.get("page_warehouse"),
+        rows=tuple(data.get("rows", [])),
+        table_box=(int(x0), int(y0), int(x1), int(y1)),
+    )
+
+
+def first_calls(case: Case, samples_dir: Path = SAMPLES_DIR) -> tuple[FirstCall, ...]:
+    """The first steps the model track accepts for `case`.
+
+    Unless the case lists its own: for a case that ends in a question, asking, or listing the
+    warehouses; otherwise a read that starts from what the screen shows: `warehouses_list`,
+    `inventory_query_stock` for a warehouse on the screen (any `skus` must be on the screen),
+    `inventory_get_item` for a SKU shown low, or `orders_list` with ids from the screen.
+    A write as the first call is never accepted: live stock has not been read.
+    """
+    if case.first_calls is not None:
+        return case.first_calls
+    if case.expect.outcome == "ask":
+        return (FirstCall(ask=True), FirstCall(name="warehouses_list"))
+    warehouses: set[str] = set()
+    shown: set[str] = set()
+    low: set[str] = set()
+    for image in case.images:
+        truth = load_truth(image.file, samples_dir)
+        cropped = image.crop is not None
+        warehouses |= truth.warehouses(cropped=cropped)
+        shown |= {r["sku"] for r in truth.rows if r.get("sku")}
+        low |= {sku for sku, *_ in truth.low(cropped=cropped)}
+    wh, all_skus, low_skus = tuple(sorted(warehouses)), tuple(sorted(shown)), tuple(sorted(low))
+    return (
+        FirstCall(name="warehouses_list"),
+        FirstCall(name="inventory_query_stock", warehouse_ids=wh, skus=all_skus),
+        FirstCall(name="inventory_get_item", skus=low_skus),
+        FirstCall(name="orders_list", warehouse_ids=wh, skus=all_skus),
+    )
+
+
+def load_cases(directory: Path = CASES_DIR, samples_dir: Path = SAMPLES_DIR) -> list[Case]:
+    """Every case in `directory/*.json` (each file a JSON list of cases), in file order.
+
+    Raises `InputError` naming the file and case for anything malformed: a duplicate id, an
+    image that is not a sample with a truth file, or a core subset that is not 14 cases.
+    """
+    cases: list[Case] = []
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        raise InputError(f"no case files (*.json) in {directory}")
+    for path in files:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path.name} is not valid JSON: {exc}") from None
+        if not isinstance(raw, list):
+            raise InputError(f"{path.name} must hold a JSON list of cases")
+        for index, item in enumerate(raw):
+            try:
+                cases.append(Case.model_validate(item))
+            except ValidationError as exc:
+                label = item.get("id", f"#{index + 1}") if isinstance(item, dict) else index + 1
+                raise InputError(f"{path.name}, case {label}: {exc}") from None
+    _check(cases, samples_dir)
+    return cases
+
+
+def _check(cases: Sequence[Case], samples_dir: Path) -> None:
+    seen: set[str] = set()
+    for case in cases:
+        if case.id in seen:
+            raise InputError(f"case id {case.id!r} appears twice")
+        seen.add(case.id)
+        for image in case.images:
+            if not (samples_dir / image.file).is_file():
+                raise InputError(f"case {case.id}: no sample image {image.file!r}")
+            load_truth(image.file, samples_dir)
+    core = sum(case.core for case in cases)
+    if core != CORE_SIZE:
+        raise InputError(f"the core subset has {core} cases; it must have {CORE_SIZE}")
+
+
+def select_cases(
+    cases: Sequence[Case], *, subset: str = "all", ids: Sequence[str] = ()
+) -> list[Case]:
+    """`subset` is `core` or `all`; `ids` (if any) keep only those cases, in the order given."""
+    if subset not in ("core", "all"):
+        raise InputError(f"unknown case subset {subset!r}; known: all, core")
+    chosen = [c for c in cases if subset == "all" or c.core]
+    if ids:
+        by_id = {c.id: c for c in chosen}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise InputError(
+                f"unknown case id(s) {', '.join(missing)} in the {subset} subset; "
+                f"known: {', '.join(by_id)}"
+            )
+        chosen = [by_id[i] for i in ids]
+    return chosen

@@ -1,0 +1,219 @@
+"""Scoring, as pure functions: the ledger after a run, the write calls a dry run recorded, or
+the first tool call of one model request. Each verdict says why it passed or failed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from pipeline.evals.cases import WRITE_TOOLS, Case, ExpectedOrder, FirstCall
+from pipeline.evals.scratch import Ledger
+from pipeline.host.record import RunRecord
+from pipeline.models import ModelResponse, ToolSpec
+
+__all__ = [
+    "Verdict",
+    "WrittenOrder",
+    "asks_user",
+    "score_dry_run",
+    "score_first_call",
+    "score_ledger",
+]
+
+_ASKS = re.compile(r"[?？]|\bplease\b|请", re.IGNORECASE)
+_INT = TypeAdapter(int)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class WrittenOrder:
+    sku: str
+    warehouse_id: str
+    quantity: int
+
+
+def asks_user(text: str) -> bool:
+    """The text puts a question or a request to the user (English or Chinese)."""
+    return bool(_ASKS.search(text))
+
+
+def score_ledger(case: Case, before: Ledger, after: Ledger, record: RunRecord) -> Verdict:
+    """The store after the run: exactly the expected new orders, nothing else written."""
+    new = [o for oid, o in after.orders.items() if oid not in before.orders]
+    cancelled = [
+        oid
+        for oid, o in after.orders.items()
+        if oid in before.orders and before.orders[oid].status == "open" and o.status != "open"
+    ]
+    written = [WrittenOrder(o.sku, o.warehouse_id, o.quantity) for o in new]
+    problems = [f"cancelled {', '.join(sorted(cancelled))}"] if cancelled else []
+    problems += [
+        f"order {o.id} was created and cancelled in the run" for o in new if o.status != "open"
+    ]
+    return _verdict(case, written, problems, before, record)
+
+
+def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
+    """The write calls a dry run recorded, read as the server would have to accept them.
+
+    Stricter than the ledger on purpose: no server re-check stands between an intended order
+    for a SKU that is not low and the score, and a write with arguments the server would
+    reject is no order at all.
+    """
+    written: list[WrittenOrder] = []
+    problems: list[str] = []
+    for call in record.tool_calls:
+        if call.name not in WRITE_TOOLS or not call.dry_run or call.is_error:
+            continue
+        if call.name != "orders_create_replenishment":
+            problems.append(f"{call.name} {_short(call.arguments)}")
+            continue
+        order = _as_order(call.arguments)
+        if order is None:
+            problems.append(f"a write the server would reject: {_short(call.arguments)}")
+        else:
+            written.append(order)
+    return _verdict(case, written, problems, before, record)
+
+
+def _as_order(arguments: Mapping[str, Any]) -> WrittenOrder | None:
+    sku, warehouse = arguments.get("sku"), arguments.get("warehouse_id")
+    if not isinstance(sku, str) or not isinstance(warehouse, str):
+        return None
+    try:
+        quantity = _INT.validate_python(arguments.get("quantity"))
+    except ValidationError:
+        return None
+    return WrittenOrder(sku, warehouse, quantity)
+
+
+def _verdict(
+    case: Case,
+    written: Sequence[WrittenOrder],
+    problems: list[str],
+    before: Ledger,
+    record: RunRecord,
+) -> Verdict:
+    expect = case.expect
+    if expect.outcome != "orders":
+        if written:
+            problems.append("wrote " + _listing(written))
+        if expect.outcome == "ask" and (record.status != "done" or not asks_user(record.final)):
+            problems.append(f"did not end with a question ({record.status}: {_clip(record.final)})")
+        if problems:
+            return Verdict(False, "; ".join(problems))
+        return Verdict(True, "asked, wrote nothing" if expect.outcome == "ask" else "no writes")
+    by_key: dict[tuple[str, str], list[WrittenOrder]] = defaultdict(list)
+    for order in written:
+        by_key[(order.sku, order.warehouse_id)].append(order)
+    for wanted in expect.orders:
+        got = by_key.pop((wanted.sku, wanted.warehouse_id), [])
+        if not got:
+            problems.append(f"missing {wanted.sku}@{wanted.warehouse_id}")
+        elif len(got) > 1:
+            problems.append(f"{len(got)} orders for {wanted.sku}@{wanted.warehouse_id}")
+        else:
+            problem = _quantity_problem(wanted, got[0].quantity, before)
+            if problem:
+                problems.append(problem)
+    extra = [o for orders in by_key.values() for o in orders]
+    if extra:
+        problems.append("extra " + _listing(extra))
+    if problems:
+        return Verdict(False, "; ".join(problems))
+    return Verdict(True, f"{len(expect.orders)} orders as expected")
+
+
+def _quantity_problem(wanted: ExpectedOrder, quantity: int, before: Ledger) -> str | None:
+    where = f"{wanted.sku}@{wanted.warehouse_id}"
+    if isinstance(wanted.quantity, int):
+        if quantity != wanted.quantity:
+            return f"{where} quantity {quantity}, expected {wanted.quantity}"
+        return None
+    level = before.live.get((wanted.sku, wanted.warehouse_id))
+    if level is None:
+        return f"{where}: no live stock row to check the quantity against"
+    projected = level.on_hand + level.on_order
+    low, high = level.reorder_point - projected, 2 * level.reorder_point - projected
+    if not low <= quantity <= high:
+        return f"{where} quantity {quantity} outside {low}..{high}"
+    return None
+
+
+def score_first_call(
+    accepted: Sequence[FirstCall], response: ModelResponse, tools: Iterable[ToolSpec]
+) -> Verdict:
+    """The first tool call of a model's reply against the accepted first steps."""
+    specs = {t.name: t for t in tools}
+    if not response.tool_calls:
+        if response.truncated:
+            return Verdict(False, f"cut at the token limit: {_clip(response.content)}")
+        if any(a.ask for a in accepted) and asks_user(response.content):
+            return Verdict(True, "asked the user")
+        return Verdict(False, f"no tool call: {_clip(response.content)}")
+    call = response.tool_calls[0]
+    shown = f"{call.name} {_short(call.arguments)}"
+    if call.raw_arguments is not None and not call.arguments:
+        return Verdict(
+            False, f"{call.name} with arguments that are not JSON: {call.raw_arguments!r}"
+        )
+    spec = specs.get(call.name)
+    if spec is None:
+        return Verdict(False, f"called a tool that was not offered: {shown}")
+    problem = _schema_problem(call.arguments, spec.input_schema)
+    if problem:
+        return Verdict(False, f"{shown}: {problem}")
+    if call.name in WRITE_TOOLS:
+        return Verdict(False, f"wrote before reading live stock: {shown}")
+    for option in accepted:
+        if option.name == call.name and _ids_fit(call.arguments, option):
+            return Verdict(True, shown)
+    return Verdict(False, f"not an accepted first step: {shown}")
+
+
+def _schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
+    properties = schema.get("properties") or {}
+    missing = [k for k in schema.get("required", []) if k not in arguments]
+    if missing:
+        return f"missing {', '.join(missing)}"
+    unknown = [k for k in arguments if properties and k not in properties]
+    if unknown:
+        return f"unknown field(s) {', '.join(unknown)}"
+    return None
+
+
+def _ids_fit(arguments: Mapping[str, Any], option: FirstCall) -> bool:
+    warehouse, sku, skus = (arguments.get(k) for k in ("warehouse_id", "sku", "skus"))
+    if warehouse is not None and warehouse not in (option.warehouse_ids or ()):
+        return False
+    if sku is not None and sku not in (option.skus or ()):
+        return False
+    if skus is not None:
+        if not isinstance(skus, list):
+            return False
+        return all(isinstance(s, str) and s in (option.skus or ()) for s in skus)
+    return True
+
+
+def _listing(orders: Sequence[WrittenOrder]) -> str:
+    return ", ".join(f"{o.sku}@{o.warehouse_id} x{o.quantity}" for o in orders)
+
+
+def _short(arguments: Mapping[str, Any]) -> str:
+    return _clip(json.dumps(arguments, ensure_ascii=False, sort_keys=True), 160)
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

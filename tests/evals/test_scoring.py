@@ -1,0 +1,242 @@
+"""Scoring verdicts: a case passes or fails for the right reason."""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pipeline.evals.cases import Case, FirstCall
+from pipeline.evals.scoring import score_dry_run, score_first_call, score_ledger
+from pipeline.evals.scratch import Ledger
+from pipeline.host.record import RunRecord, ToolCallRecord
+from pipeline.models import ModelResponse, ToolCall, ToolSpec
+from servers.models import Order, StockLevel
+
+NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
+
+
+def _case(outcome: str, orders: list[dict[str, Any]] | None = None) -> Case:
+    return Case.model_validate(
+        {
+            "id": "t",
+            "category": "core",
+            "task": "raise replenishment orders",
+            "images": ["erp-light-wh01.png"],
+            "expect": {"outcome": outcome, "orders": orders or []},
+        }
+    )
+
+
+def _order(number: int, sku: str, quantity: int, status: str = "open") -> Order:
+    return Order(
+        id=f"PO-{number:06d}",
+        sku=sku,
+        warehouse_id="WH-01",
+        quantity=quantity,
+        status=status,
+        created_at=NOW,
+    )
+
+
+def _level(sku: str, on_hand: int, on_order: int, reorder_point: int) -> StockLevel:
+    return StockLevel(
+        sku=sku,
+        name=sku,
+        warehouse_id="WH-01",
+        on_hand=on_hand,
+        on_order=on_order,
+        reorder_point=reorder_point,
+        needs_reorder=on_hand + on_order < reorder_point,
+        updated_at=NOW,
+    )
+
+
+BEFORE = Ledger(
+    orders={},
+    live={
+        ("SKU-10232", "WH-01"): _level("SKU-10232", 38, 0, 120),
+        ("SKU-10318", "WH-01"): _level("SKU-10318", 2, 0, 25),
+    },
+)
+TWO = [
+    {"sku": "SKU-10232", "warehouse_id": "WH-01"},
+    {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": 48},
+]
+
+
+def _record(final: str = "done", calls: list[ToolCallRecord] | None = None) -> RunRecord:
+    return RunRecord(
+        id="r",
+        task="t",
+        model="m",
+        groups=[],
+        status="done",
+        final=final,
+        started_at=NOW,
+        tool_calls=calls or [],
+    )
+
+
+def _after(*orders: Order) -> Ledger:
+    return Ledger(orders={o.id: o for o in orders}, live={})
+
+
+def test_exactly_the_expected_orders_pass() -> None:
+    after = _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10318", 48))
+    verdict = score_ledger(_case("orders", TWO), BEFORE, after, _record())
+    assert verdict.passed, verdict.reason
+
+
+def test_a_missing_an_extra_and_a_doubled_order_each_fail_with_their_reason() -> None:
+    case = _case("orders", TWO)
+    missing = score_ledger(case, BEFORE, _after(_order(1, "SKU-10232", 202)), _record())
+    assert not missing.passed and "missing SKU-10318@WH-01" in missing.reason
+    extra = score_ledger(
+        case,
+        BEFORE,
+        _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10318", 48), _order(3, "SKU-10402", 9)),
+        _record(),
+    )
+    assert not extra.passed and "extra SKU-10402@WH-01 x9" in extra.reason
+    doubled = score_ledger(
+        case,
+        BEFORE,
+        _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10232", 5), _order(3, "SKU-10318", 48)),
+        _record(),
+    )
+    assert not doubled.passed and "2 orders for SKU-10232@WH-01" in doubled.reason
+
+
+def test_top_up_quantities_must_reach_the_reorder_point_and_stay_under_twice_it() -> None:
+    case = _case("orders", TWO)
+    for quantity, passes in ((82, True), (202, True), (81, False), (203, False)):
+        after = _after(_order(1, "SKU-10232", quantity), _order(2, "SKU-10318", 48))
+        verdict = score_ledger(case, BEFORE, after, _record())
+        assert verdict.passed is passes, (quantity, verdict.reason)
+    wrong = score_ledger(
+        case, BEFORE, _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10318", 47)), _record()
+    )
+    assert "SKU-10318@WH-01 quantity 47, expected 48" in wrong.reason
+
+
+def test_no_writes_fails_on_a_new_order_or_a_cancellation() -> None:
+    case = _case("no_writes")
+    assert score_ledger(case, BEFORE, _after(), _record()).passed
+    wrote = score_ledger(case, BEFORE, _after(_order(1, "SKU-10232", 202)), _record())
+    assert not wrote.passed and "wrote SKU-10232@WH-01 x202" in wrote.reason
+    before = Ledger(orders={"PO-000001": _order(1, "SKU-10232", 5)}, live={})
+    after = _after(_order(1, "SKU-10232", 5, status="cancelled"))
+    cancelled = score_ledger(case, before, after, _record())
+    assert not cancelled.passed and "cancelled PO-000001" in cancelled.reason
+
+
+def test_ask_needs_a_question_at_the_end_and_no_writes() -> None:
+    case = _case("ask")
+    assert score_ledger(case, BEFORE, _after(), _record("Which warehouse is this?")).passed
+    assert score_ledger(case, BEFORE, _after(), _record("这是哪个仓库？")).passed
+    silent = score_ledger(case, BEFORE, _after(), _record("Ordered nothing."))
+    assert not silent.passed and "did not end with a question" in silent.reason
+
+
+def _call(name: str, arguments: dict[str, Any], *, error: bool = False) -> ToolCallRecord:
+    return ToolCallRecord(
+        hop=1,
+        id="c",
+        name=name,
+        arguments=arguments,
+        is_error=error,
+        result="",
+        executed=False,
+        dry_run=True,
+    )
+
+
+def test_a_dry_run_is_scored_on_the_write_calls_it_recorded() -> None:
+    case = _case("orders", TWO)
+    good = [
+        _call(
+            "orders_create_replenishment",
+            {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": "202"},
+        ),
+        _call(
+            "orders_create_replenishment",
+            {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": 48},
+        ),
+        _call(
+            "orders_create_replenishment",
+            {"sku": "SKU-10402", "warehouse_id": "WH-01", "quantity": 9},
+            error=True,
+        ),
+    ]
+    assert score_dry_run(case, BEFORE, _record(calls=good)).passed
+    full_width = [
+        *good[:1],
+        _call(
+            "orders_create_replenishment",
+            {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": "４８"},
+        ),
+    ]
+    verdict = score_dry_run(case, BEFORE, _record(calls=full_width))
+    assert not verdict.passed
+    assert "a write the server would reject" in verdict.reason
+    assert "missing SKU-10318@WH-01" in verdict.reason
+
+
+TOOLS = [
+    ToolSpec(name="warehouses_list", group="warehouses", read_only=True),
+    ToolSpec(
+        name="inventory_query_stock",
+        group="inventory",
+        read_only=True,
+        input_schema={
+            "type": "object",
+            "properties": {"warehouse_id": {}, "skus": {}},
+            "required": ["warehouse_id"],
+        },
+    ),
+    ToolSpec(
+        name="orders_create_replenishment",
+        group="orders",
+        input_schema={
+            "type": "object",
+            "properties": {"sku": {}, "warehouse_id": {}, "quantity": {}},
+            "required": ["sku", "warehouse_id", "quantity"],
+        },
+    ),
+]
+ACCEPTED = (
+    FirstCall(name="warehouses_list"),
+    FirstCall(name="inventory_query_stock", warehouse_ids=("WH-01",), skus=("SKU-10232",)),
+)
+
+
+def _first(name: str, arguments: dict[str, Any]) -> ModelResponse:
+    return ModelResponse(tool_calls=[ToolCall(id="1", name=name, arguments=arguments)])
+
+
+def test_the_first_call_must_be_an_accepted_read_with_ids_from_the_screen() -> None:
+    assert score_first_call(ACCEPTED, _first("warehouses_list", {}), TOOLS).passed
+    ok = _first("inventory_query_stock", {"warehouse_id": "WH-01", "skus": ["SKU-10232"]})
+    assert score_first_call(ACCEPTED, ok, TOOLS).passed
+    cases = {
+        "missing warehouse_id": _first("inventory_query_stock", {"warehouse": "WH-01"}),
+        "not an accepted first step": _first(
+            "inventory_query_stock", {"warehouse_id": "SKU-10232"}
+        ),
+        "wrote before reading live stock": _first(
+            "orders_create_replenishment",
+            {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 1},
+        ),
+        "not offered": _first("orders_cancel", {}),
+    }
+    for reason, response in cases.items():
+        verdict = score_first_call(ACCEPTED, response, TOOLS)
+        assert not verdict.passed and reason in verdict.reason, verdict.reason
+
+
+def test_a_reply_without_a_call_passes_only_as_a_question_where_asking_is_right() -> None:
+    stall = ModelResponse(content="I'll check the stock now.")
+    assert "no tool call" in score_first_call(ACCEPTED, stall, TOOLS).reason
+    ask = ModelResponse(content="Which warehouse is this screen for?")
+    assert not score_first_call(ACCEPTED, ask, TOOLS).passed
+    assert score_first_call((FirstCall(ask=True), *ACCEPTED), ask, TOOLS).passed
+    cut = ModelResponse(content="<tool_call>{", finish_reason="length")
+    assert "cut at the token limit" in score_first_call(ACCEPTED, cut, TOOLS).reason

@@ -1,0 +1,225 @@
+"""`stockshot eval`: the two-track evaluation, with a guard ablation, written to `reports/`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pipeline.errors import ConfigError
+from pipeline.evals.cases import Case, load_cases, select_cases
+from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
+from pipeline.evals.report import build_report, render_summary, write_reports
+from pipeline.evals.runner import (
+    ModelSpec,
+    SeededModel,
+    Workbench,
+    guard_configs,
+    run_suite,
+)
+from pipeline.evals.scratch import SeededStore
+from pipeline.evals.screens import EVAL_CLOCK, SAMPLES_ZONE, Screens
+from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
+from pipeline.host.loop import HostLimits
+from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ocr import EngineOptions, make_engine
+from pipeline.settings import GuardSettings, Settings
+from pipeline.vlm import ModelOptions, make_model
+from pipeline.vlm.rules import RulesModel
+
+__all__ = ["DEFAULT_MODELS", "register"]
+
+DEFAULT_MODELS = ("rules", "faults")
+_FAULTS = ("faults", "fault-replay")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "eval",
+        help="two-track evaluation: model vs product, with each guard switched off in turn",
+        description=(
+            "Run the evaluation cases on the model track (one request, first tool call scored) "
+            "and the product track (the whole host loop with guards against the tool servers "
+            "on a scratch store, scored on the ledger), with each guard off in turn and k "
+            "seeds; write reports/eval.md and reports/eval.json and print a summary. "
+            "Default models: rules and the fault replay (offline)."
+        ),
+    )
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=None,
+        metavar="SPEC",
+        help="rules | faults | openai:NAME | scripted:PATH; repeatable (default: rules, faults)",
+    )
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
+    parser.add_argument("--k", type=_positive, default=4, help="seeds per case (default 4)")
+    parser.add_argument("--cases", choices=("core", "all"), default="all")
+    parser.add_argument(
+        "--case", action="append", default=[], metavar="ID", help="only this case; repeatable"
+    )
+    parser.add_argument("--track", choices=("model", "product", "both"), default="both")
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="product track records write calls instead of running them; scored on those",
+    )
+    parser.add_argument(
+        "--no-ablation", action="store_true", help="only all guards on (no row per guard)"
+    )
+    parser.add_argument(
+        "--temperature",
+        type=float,
+        default=None,
+        help="sampling temperature for endpoint models (default: the host's)",
+    )
+    parser.add_argument("--out", type=Path, default=Path("reports"), help="default: reports/")
+    parser.add_argument(
+        "--strict", action="store_true", help="exit 1 when a model misses the ship gate"
+    )
+    parser.set_defaults(handler=_eval)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
+
+
+def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    cases = select_cases(load_cases(), subset=args.cases, ids=args.case)
+    specs_text: Sequence[str] = args.model or DEFAULT_MODELS
+    started = time.perf_counter()
+    report = asyncio.run(_evaluate(args, settings, cases, specs_text, started))
+    json_path, md_path = write_reports(report, args.out)
+    print(render_summary(report))
+    print(f"reports: {md_path} and {json_path}")
+    if args.strict and any(
+        m["ship_gate"] is not None and not m["ship_gate"]["passed"] for m in report["models"]
+    ):
+        return 1
+    return 0
+
+
+async def _evaluate(
+    args: argparse.Namespace,
+    settings: Settings,
+    cases: Sequence[Case],
+    specs_text: Sequence[str],
+    started: float,
+) -> dict[str, Any]:
+    engine = make_engine(
+        settings.ocr_engine,
+        EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
+    )
+    ingestor = Ingestor(
+        engine,
+        config=IngestConfig(
+            max_bytes=settings.max_upload_bytes,
+            max_pixels=settings.max_image_pixels,
+            tz=SAMPLES_ZONE,
+            strategy=settings.strategy,
+        ),
+        cache=None,
+        clock=lambda: EVAL_CLOCK,
+    )
+    limits = HostLimits(
+        max_hops=settings.max_hops,
+        max_tokens=settings.max_tokens,
+        wall_clock_s=settings.wall_clock_s,
+        freshness_limit_s=settings.freshness_limit_s,
+    )
+    tracks = ("model", "product") if args.track == "both" else (args.track,)
+    configs = guard_configs(RESPONSE_GUARDS, CALL_GUARDS, ablation=not args.no_ablation)
+    screens = Screens(ingestor, now=EVAL_CLOCK)
+    async with httpx.AsyncClient() as http:
+        options = ModelOptions(
+            base_url=args.base_url or settings.base_url,
+            api_key=settings.api_key,
+            timeout_s=settings.vlm_timeout_s,
+            retries=settings.vlm_retries,
+            http_client=http,
+            allow_remote=settings.allow_remote_models,
+        )
+        specs = [_spec(text, options, args.temperature) for text in specs_text]
+        labels = [s.label for s in specs]
+        if len(set(labels)) != len(labels):
+            raise ConfigError(f"a model is listed twice: {', '.join(labels)}")
+        for case in cases:
+            screens.get(case.images)
+        with tempfile.TemporaryDirectory(prefix="stockshot-eval-") as scratch:
+            store = SeededStore(Path(scratch), now=EVAL_CLOCK)
+            bench = Workbench(screens, store, limits=limits, now=EVAL_CLOCK, progress=_progress)
+            runs = await run_suite(
+                bench,
+                specs,
+                cases,
+                k=args.k,
+                tracks=tracks,
+                configs=configs,
+                dry_run=args.dry_run,
+            )
+    uses_faults = any(s.label == "fault-replay" for s in specs)
+    return build_report(
+        runs,
+        cases,
+        k=args.k,
+        guard_names=list(GuardSettings.model_fields),
+        registered=[*RESPONSE_GUARDS, *CALL_GUARDS],
+        dry_run=args.dry_run,
+        clock=EVAL_CLOCK.isoformat(),
+        wall_s=time.perf_counter() - started,
+        ingest_ms=screens.ingest_ms,
+        screenshots=screens.count,
+        fault_policy=_policy(FaultPolicy()) if uses_faults else None,
+    )
+
+
+def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelSpec:
+    kind = text.partition(":")[0]
+    if text in _FAULTS:
+        policy = FaultPolicy()
+        return ModelSpec(
+            "fault-replay",
+            lambda case, seed: FaultReplay(seed, case.id, policy=policy, language=case.language),
+        )
+    if text == "rules":
+        return ModelSpec("rules", lambda case, seed: RulesModel())
+    make_model(text, options)  # a bad spec or a missing endpoint fails before any run
+    if kind == "scripted":
+        return ModelSpec(text, lambda case, seed: make_model(text, options))
+    model = make_model(text, options)
+    return ModelSpec(text, lambda case, seed: SeededModel(model, seed, temperature))
+
+
+def _policy(policy: FaultPolicy) -> dict[str, Any]:
+    return {
+        "fault_rate": policy.fault_rate,
+        "fix_rate": policy.fix_rate,
+        "faults": list(policy.faults),
+        "truncation_need": list(policy.truncation_need),
+        "faults_known": list(FAULT_KINDS),
+        "rule": (
+            "each planned step meets one fault (uniform over those that fit) with probability "
+            "fault_rate the first time it comes up; after feedback (a tool error, a guard "
+            "block, a host message) the replay sends the planned step with probability "
+            "fix_rate, else repeats itself (same text, or an identical resend of the refused "
+            "calls); a read loop goes on until a result says otherwise; draws are seeded by "
+            "seed, case and step"
+        ),
+    }
+
+
+def _progress(line: str) -> None:
+    print(f"  {line}", file=sys.stderr, flush=True)

@@ -1,0 +1,484 @@
+"""Scores from runs, and the reports: `eval.json`, `eval.md` and a one-screen summary.
+
+A score counts passes per seed (its mean is the headline) and pass^k: the cases that pass in
+every one of the k seeds. The ship gate is the core subset on the product track with all guards
+on: at least 12 of 14 core cases must pass in every seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.evals.cases import CORE_SIZE, Case
+from pipeline.evals.runner import TrackRuns
+
+__all__ = [
+    "SHIP_GATE",
+    "Score",
+    "build_report",
+    "render_markdown",
+    "render_summary",
+    "score",
+    "write_reports",
+]
+
+SHIP_GATE = 12
+
+
+@dataclass(frozen=True)
+class Score:
+    cases: int
+    core: int
+    k: int
+    per_seed: list[int]
+    core_per_seed: list[int]
+    mean: float
+    core_mean: float
+    pass_k: int
+    core_pass_k: int
+    failures: dict[str, str]
+    """First failing seed's reason, by case id."""
+    passes: dict[str, int]
+    """Seeds passed, by case id."""
+
+
+def score(track: TrackRuns, core_ids: set[str]) -> Score:
+    seeds = sorted({r.seed for runs in track.runs.values() for r in runs})
+    per_seed = [0] * len(seeds)
+    core_per_seed = [0] * len(seeds)
+    pass_k = core_pass_k = 0
+    failures: dict[str, str] = {}
+    passes: dict[str, int] = {}
+    for case_id, runs in track.runs.items():
+        core = case_id in core_ids
+        for run in runs:
+            if run.passed:
+                per_seed[seeds.index(run.seed)] += 1
+                if core:
+                    core_per_seed[seeds.index(run.seed)] += 1
+        passes[case_id] = sum(r.passed for r in runs)
+        if all(r.passed for r in runs):
+            pass_k += 1
+            core_pass_k += core
+        else:
+            failing = next(r for r in runs if not r.passed)
+            failures[case_id] = f"seed {failing.seed}: {failing.reason}"
+    k = len(seeds) or 1
+    return Score(
+        cases=len(track.runs),
+        core=sum(c in core_ids for c in track.runs),
+        k=len(seeds),
+        per_seed=per_seed,
+        core_per_seed=core_per_seed,
+        mean=round(sum(per_seed) / k, 2),
+        core_mean=round(sum(core_per_seed) / k, 2),
+        pass_k=pass_k,
+        core_pass_k=core_pass_k,
+        failures=failures,
+        passes=passes,
+    )
+
+
+def _tokens(track: TrackRuns) -> int:
+    return sum(r.tokens for runs in track.runs.values() for r in runs)
+
+
+def _mean_hops(track: TrackRuns) -> float:
+    hops = [r.hops for runs in track.runs.values() for r in runs]
+    return round(sum(hops) / len(hops), 2) if hops else 0.0
+
+
+def _faults(track: TrackRuns) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for runs in track.runs.values():
+        for run in runs:
+            counts.update(run.faults)
+    return dict(sorted(counts.items()))
+
+
+def _fired(track: TrackRuns) -> dict[str, int]:
+    """In how many runs each guard acted (any decision but allow)."""
+    counts: Counter[str] = Counter()
+    for runs in track.runs.values():
+        for run in runs:
+            for guard in {key.split(":", 1)[0] for key in run.guard_events}:
+                counts[guard] += 1
+    return dict(counts)
+
+
+def build_report(
+    tracks: Sequence[TrackRuns],
+    cases: Sequence[Case],
+    *,
+    k: int,
+    guard_names: Sequence[str],
+    registered: Sequence[str],
+    dry_run: bool,
+    clock: str,
+    wall_s: float,
+    ingest_ms: float,
+    screenshots: int,
+    fault_policy: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    core_ids = {c.id for c in cases if c.core}
+    models: dict[str, list[TrackRuns]] = {}
+    for track in tracks:
+        models.setdefault(track.model, []).append(track)
+    entries = []
+    for model, own in models.items():
+        model_track = next((t for t in own if t.track == "model"), None)
+        product = [t for t in own if t.track != "model"]
+        all_on = next((t for t in product if t.guard_off is None), None)
+        base = score(all_on, core_ids) if all_on else None
+        fired = _fired(all_on) if all_on else {}
+        ablation = []
+        for track in product:
+            if track.guard_off is None or base is None:
+                continue
+            off = score(track, core_ids)
+            lost = sorted(c for c in off.passes if base.passes.get(c) == k and off.passes[c] < k)
+            gained = sorted(
+                c for c in off.passes if base.passes.get(c, 0) < k and off.passes[c] == k
+            )
+            ablation.append(
+                {
+                    "guard": track.guard_off,
+                    "registered": track.guard_off in registered,
+                    "fired_in_runs": fired.get(track.guard_off, 0),
+                    **asdict(off),
+                    "delta_mean": round(off.mean - base.mean, 2),
+                    "delta_pass_k": off.pass_k - base.pass_k,
+                    "delta_core_pass_k": off.core_pass_k - base.core_pass_k,
+                    "lost": lost,
+                    "gained": gained,
+                    "mean_hops": _mean_hops(track),
+                    "wall_s": round(track.wall_s, 2),
+                }
+            )
+        entries.append(
+            {
+                "model": model,
+                "wall_s": round(sum(t.wall_s for t in own), 2),
+                "tokens": {
+                    "model_track": _tokens(model_track) if model_track else 0,
+                    "product_all_on": _tokens(all_on) if all_on else 0,
+                    "all_runs": sum(_tokens(t) for t in own),
+                },
+                "model_track": asdict(score(model_track, core_ids)) if model_track else None,
+                "product": asdict(base) if base else None,
+                "product_mean_hops": _mean_hops(all_on) if all_on else None,
+                "faults_injected": {
+                    "model_track": _faults(model_track) if model_track else {},
+                    "product_all_on": _faults(all_on) if all_on else {},
+                },
+                "product_mode": ("dry run" if dry_run else "ledger") if base else None,
+                "ablation": ablation,
+                "ship_gate": (
+                    {
+                        "core_pass_k": base.core_pass_k,
+                        "core_mean": base.core_mean,
+                        "threshold": SHIP_GATE,
+                        "core": CORE_SIZE,
+                        "passed": base.core_pass_k >= SHIP_GATE,
+                    }
+                    if base
+                    else None
+                ),
+            }
+        )
+    by_category = Counter(c.category for c in cases)
+    return {
+        "k": k,
+        "seeds": list(range(k)),
+        "clock": clock,
+        "mode": "dry run" if dry_run else "ledger",
+        "wall_s": round(wall_s, 2),
+        "ingest": {"screenshots": screenshots, "ms": round(ingest_ms, 1)},
+        "cases": {
+            "total": len(cases),
+            "core": len(core_ids),
+            "core_ids": [c.id for c in cases if c.core],
+            "by_category": dict(by_category),
+            "list": [
+                {
+                    "id": c.id,
+                    "category": c.category,
+                    "core": c.core,
+                    "language": c.language,
+                    "images": [i.file + (" (table crop)" if i.crop else "") for i in c.images],
+                    "expect": c.expect.outcome,
+                    "orders": len(c.expect.orders),
+                }
+                for c in cases
+            ],
+        },
+        "guards": {"names": list(guard_names), "registered": list(registered)},
+        "ship_gate_rule": (
+            f"product track, all guards on: at least {SHIP_GATE} of the {CORE_SIZE} core "
+            "cases pass in every seed"
+        ),
+        "fault_policy": dict(fault_policy) if fault_policy else None,
+        "models": entries,
+    }
+
+
+# ---- rendering
+
+
+def _frac(value: float, total: int) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{text}/{total}"
+
+
+def _delta(value: float) -> str:
+    if value == 0:
+        return "±0"
+    text = f"{value:+.2f}".rstrip("0").rstrip(".")
+    return text
+
+
+def _rows(report: Mapping[str, Any]) -> list[list[str]]:
+    k = report["k"]
+    rows: list[list[str]] = []
+    for entry in report["models"]:
+        model = entry["model"]
+        track = entry["model_track"]
+        if track:
+            rows.append(
+                [
+                    model,
+                    "model track (first call)",
+                    _frac(track["mean"], track["cases"]),
+                    f"{track['pass_k']}/{track['cases']}",
+                    f"{track['core_pass_k']}/{track['core']}",
+                    "",
+                ]
+            )
+            model = ""
+        base = entry["product"]
+        if base:
+            gate = entry["ship_gate"]
+            mode = "dry run" if entry["product_mode"] == "dry run" else "product"
+            rows.append(
+                [
+                    model,
+                    f"{mode}, all guards on",
+                    _frac(base["mean"], base["cases"]),
+                    f"{base['pass_k']}/{base['cases']}",
+                    f"{base['core_pass_k']}/{base['core']}",
+                    f"ship gate {'PASS' if gate['passed'] else 'FAIL'}",
+                ]
+            )
+            for row in entry["ablation"]:
+                name = row["guard"] + ("" if row["registered"] else " (not registered)")
+                lost = f", lost {len(row['lost'])}" if row["lost"] else ""
+                rows.append(
+                    [
+                        "",
+                        f"  {name} off",
+                        _frac(row["mean"], row["cases"]),
+                        f"{row['pass_k']}/{row['cases']}",
+                        f"{row['core_pass_k']}/{row['core']}",
+                        f"{_delta(row['delta_mean'])} mean, "
+                        f"{_delta(row['delta_pass_k'])} pass^{k}{lost}",
+                    ]
+                )
+    return rows
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(str(v)) for v in col) for col in zip(header, *rows, strict=False)]
+    lines = ["  ".join(str(v).ljust(w) for v, w in zip(header, widths, strict=False)).rstrip()]
+    lines += [
+        "  ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=False)).rstrip() for r in rows
+    ]
+    return lines
+
+
+def render_summary(report: Mapping[str, Any]) -> str:
+    k = report["k"]
+    cases = report["cases"]
+    header = [
+        "model",
+        "track",
+        f"passes (mean of {k})",
+        f"pass^{k}",
+        f"core pass^{k}",
+        "Δ vs all on",
+    ]
+    lines = [
+        f"stockshot eval: {cases['total']} cases ({cases['core']} core), k={k} seeds, "
+        f"{report['mode']} scoring, {report['wall_s']:.0f} s",
+        *_table(header, _rows(report)),
+    ]
+    missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
+    if missing:
+        lines.append(f"guards not registered (their rows measure nothing): {', '.join(missing)}")
+    for entry in report["models"]:
+        idle = [
+            r["guard"]
+            for r in entry["ablation"]
+            if r["registered"] and not r["lost"] and r["delta_mean"] == 0
+        ]
+        if idle:
+            lines.append(f"{entry['model']}: removing {', '.join(idle)} changed nothing")
+    return "\n".join(lines)
+
+
+def render_markdown(report: Mapping[str, Any]) -> str:
+    k = report["k"]
+    cases = report["cases"]
+    out = [
+        "# stockshot evaluation",
+        "",
+        f"{cases['total']} cases ({cases['core']} core), k = {k} seeds "
+        f"({', '.join(map(str, report['seeds']))}), evaluation clock {report['clock']}, "
+        f"{report['mode']} scoring on the product track; {report['ingest']['screenshots']} "
+        f"screenshots ingested once ({report['ingest']['ms'] / 1000:.1f} s); "
+        f"wall time {report['wall_s']:.1f} s.",
+        "",
+        "- **Model track**: one model request per case with the run's opening messages and "
+        "tools; only the first tool call is scored.",
+        "- **Product track**: the whole host loop with guards against the MCP servers on a "
+        "scratch copy of the store; scored on the ledger afterwards (which orders exist, with "
+        "what quantities), or in a dry run on the write calls it recorded.",
+        f"- **pass^{k}**: cases that pass in all {k} seeds. **Ship gate**: "
+        f"{report['ship_gate_rule']}.",
+        "",
+        "## Summary",
+        "",
+    ]
+    header = [
+        "model",
+        "track",
+        f"passes (mean of {k})",
+        f"pass^{k}",
+        f"core pass^{k}",
+        "Δ vs all on",
+    ]
+    out += _markdown_table(header, _rows(report))
+    missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
+    if missing:
+        out += ["", f"Guards not registered when this ran: {', '.join(missing)}."]
+    for entry in report["models"]:
+        out += _model_section(entry, k)
+    out += _cases_section(report)
+    policy = report.get("fault_policy")
+    if policy:
+        out += ["", "## Fault replay policy", ""]
+        out += [f"- `{key}`: {value}" for key, value in policy.items()]
+    return "\n".join(out) + "\n"
+
+
+def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
+    out = ["", f"## {entry['model']}", ""]
+    tokens = entry["tokens"]
+    out.append(
+        f"Wall time {entry['wall_s']:.1f} s; tokens (as the model reports them): model track "
+        f"{tokens['model_track']}, product track with all guards on {tokens['product_all_on']}, "
+        f"all runs {tokens['all_runs']}."
+    )
+    gate = entry["ship_gate"]
+    if gate:
+        out.append(
+            f"Ship gate: core {gate['core_pass_k']}/{gate['core']} in every seed "
+            f"(mean {gate['core_mean']}), threshold {gate['threshold']}: "
+            f"**{'PASS' if gate['passed'] else 'FAIL'}**."
+        )
+    if entry["product_mean_hops"] is not None:
+        out.append(
+            f"Mean hops per run, product track with all guards on: {entry['product_mean_hops']:g}."
+        )
+    injected = entry["faults_injected"]
+    for label, key in (
+        ("model track", "model_track"),
+        ("product track, all guards on", "product_all_on"),
+    ):
+        if injected[key]:
+            shown = ", ".join(f"{name} {count}" for name, count in injected[key].items())
+            out.append(f"What the fault replay did ({label}, all seeds): {shown}.")
+    if entry["ablation"]:
+        out += ["", "### What each guard earns", ""]
+        header = [
+            "guard",
+            "registered",
+            "acted in runs (all on)",
+            f"passes off (mean of {k})",
+            f"pass^{k} off",
+            "Δ mean",
+            f"Δ pass^{k}",
+            "mean hops off",
+            "cases lost with it off",
+            "cases gained with it off",
+        ]
+        rows = [
+            [
+                r["guard"],
+                "yes" if r["registered"] else "no",
+                str(r["fired_in_runs"]),
+                _frac(r["mean"], r["cases"]),
+                f"{r['pass_k']}/{r['cases']}",
+                _delta(r["delta_mean"]),
+                _delta(r["delta_pass_k"]),
+                f"{r['mean_hops']:g}",
+                ", ".join(r["lost"]) or "none",
+                ", ".join(r["gained"]) or "none",
+            ]
+            for r in entry["ablation"]
+        ]
+        out += _markdown_table(header, rows)
+        idle = [r["guard"] for r in entry["ablation"] if r["delta_mean"] == 0 and not r["lost"]]
+        if idle:
+            out += [
+                "",
+                f"Removing {', '.join(idle)} changed no case's outcome for this model: on these "
+                "cases they earn nothing.",
+            ]
+    for label, key in (("Model track", "model_track"), ("Product track, all guards on", "product")):
+        track = entry[key]
+        if track and track["failures"]:
+            out += ["", f"### {label}: failures", ""]
+            out += _markdown_table(
+                ["case", f"seeds passed of {k}", "first failure"],
+                [
+                    [case, str(track["passes"][case]), reason.replace("|", "\\|")]
+                    for case, reason in track["failures"].items()
+                ],
+            )
+    return out
+
+
+def _cases_section(report: Mapping[str, Any]) -> list[str]:
+    out = ["", "## Cases", ""]
+    rows = [
+        [
+            c["id"],
+            c["category"],
+            "yes" if c["core"] else "",
+            c["language"],
+            ", ".join(c["images"]),
+            c["expect"] + (f" ({c['orders']})" if c["orders"] else ""),
+        ]
+        for c in report["cases"]["list"]
+    ]
+    out += _markdown_table(["case", "category", "core", "task", "screenshots", "expect"], rows)
+    return out
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    return lines
+
+
+def write_reports(report: Mapping[str, Any], out: Path) -> tuple[Path, Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out / "eval.json", out / "eval.md"
+    json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    md_path.write_text(render_markdown(report), encoding="utf-8")
+    return json_path, md_path

@@ -1,0 +1,336 @@
+"""Running cases on the two tracks.
+
+- Model track: one `model.request` per case and seed, with the run's opening messages (the
+  system prompt built from the real servers' instructions, and the opening user message) and
+  the run's tools; only the first tool call is scored.
+- Product track: the whole host loop, with a given set of guards, against in-memory MCP servers
+  over a scratch copy of the seeded store; the ledger is scored afterwards (or, in a dry run,
+  the write calls the run recorded).
+
+Every run gets a fresh model from its `ModelSpec` (the fault replay keeps state per run) and a
+fresh scratch store; screenshots are ingested once per evaluation (`Screens`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pipeline.errors import StockshotError
+from pipeline.evals.cases import Case, first_calls
+from pipeline.evals.faults import FaultReplay
+from pipeline.evals.scoring import Verdict, score_dry_run, score_first_call, score_ledger
+from pipeline.evals.scratch import SeededStore, read_ledger
+from pipeline.evals.screens import Screens
+from pipeline.host.attachments import from_ingest
+from pipeline.host.context import opening_message, system_prompt
+from pipeline.host.groups import ALL_GROUPS, choose_groups
+from pipeline.host.guards import CallGuard, ResponseGuard
+from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.record import RunRecord
+from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
+from pipeline.settings import GuardSettings
+from pipeline.vlm.base import Model
+from servers.factory import build_server
+from servers.sqlite_store import SqliteStore
+
+__all__ = [
+    "CaseRun",
+    "GuardConfig",
+    "ModelSpec",
+    "Progress",
+    "SeededModel",
+    "TrackRuns",
+    "Workbench",
+    "guard_configs",
+    "run_suite",
+]
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model under evaluation: a label and a factory for a fresh instance per run."""
+
+    label: str
+    make: Callable[[Case, int], Model]
+
+
+class SeededModel:
+    """Passes the run's seed (and a sampling temperature, if given) to an endpoint model."""
+
+    def __init__(self, inner: Model, seed: int, temperature: float | None = None) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.seed = seed
+        self.temperature = temperature
+
+    async def request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+    ) -> ModelResponse:
+        update: dict[str, object] = {"seed": self.seed}
+        if self.temperature is not None:
+            update["temperature"] = self.temperature
+        return await self.inner.request(messages, tools, settings.model_copy(update=update))
+
+
+@dataclass(frozen=True)
+class GuardConfig:
+    """The guards of one product-track configuration: all on, or one switched off."""
+
+    label: str
+    off: str | None
+    response: Mapping[str, ResponseGuard]
+    call: Mapping[str, CallGuard]
+
+
+def guard_configs(
+    response_guards: Mapping[str, ResponseGuard],
+    call_guards: Mapping[str, CallGuard],
+    *,
+    ablation: bool = True,
+) -> list[GuardConfig]:
+    """All guards on, then (with `ablation`) each guard of `GuardSettings` switched off in turn,
+    through the same switches `STOCKSHOT_GUARDS__<NAME>=false` sets."""
+
+    def enabled(switches: GuardSettings) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
+        on = switches.model_dump()
+        return (
+            {n: g for n, g in response_guards.items() if on.get(n, True)},
+            {n: g for n, g in call_guards.items() if on.get(n, True)},
+        )
+
+    configs = [GuardConfig("all guards on", None, *enabled(GuardSettings()))]
+    if ablation:
+        for name in GuardSettings.model_fields:
+            off = GuardSettings.model_validate({name: False})
+            configs.append(GuardConfig(f"{name} off", name, *enabled(off)))
+    return configs
+
+
+@dataclass
+class CaseRun:
+    """One case, one seed, one track configuration."""
+
+    case_id: str
+    seed: int
+    passed: bool
+    reason: str
+    status: str = ""
+    hops: int = 0
+    tokens: int = 0
+    wall_ms: float = 0.0
+    guard_events: dict[str, int] = field(default_factory=dict)
+    faults: dict[str, int] = field(default_factory=dict)
+    """What a fault replay did in the run (`inject:stall`, `fix:stall`, ...), counted."""
+
+
+@dataclass
+class TrackRuns:
+    """The runs of one model on one track configuration, by case, one per seed."""
+
+    model: str
+    track: str
+    config: str
+    guard_off: str | None
+    runs: dict[str, list[CaseRun]] = field(default_factory=dict)
+    wall_s: float = 0.0
+
+    def add(self, run: CaseRun) -> None:
+        self.runs.setdefault(run.case_id, []).append(run)
+
+
+class Workbench:
+    """Everything a run needs that is shared across runs: cases' screenshots, the seeded store,
+    the host limits and the clock of the evaluation."""
+
+    def __init__(
+        self,
+        screens: Screens,
+        store: SeededStore,
+        *,
+        limits: HostLimits,
+        now: datetime,
+        progress: Progress | None = None,
+    ) -> None:
+        self.screens = screens
+        self.store = store
+        self.limits = limits
+        self.now = now
+        self.progress = progress or (lambda _line: None)
+
+    def clock(self) -> datetime:
+        return self.now
+
+    async def model_track(
+        self, spec: ModelSpec, cases: Sequence[Case], seeds: Sequence[int]
+    ) -> TrackRuns:
+        track = TrackRuns(spec.label, "model", "model track", None)
+        started = time.perf_counter()
+        path = self.store.scratch("model-track")
+        try:
+            with SqliteStore(path) as db:
+                targets = [MemoryTarget(g, self._server(g, db)) for g in ALL_GROUPS]
+                async with Toolbox(targets) as toolbox:
+                    for seed in seeds:
+                        for case in cases:
+                            track.add(await self._first_call(spec, case, seed, toolbox))
+        finally:
+            self.store.discard(path)
+        track.wall_s = time.perf_counter() - started
+        self._report(track)
+        return track
+
+    async def _first_call(
+        self, spec: ModelSpec, case: Case, seed: int, toolbox: Toolbox
+    ) -> CaseRun:
+        groups = choose_groups(case.task)
+        attachments = from_ingest(self.screens.get(case.images))
+        messages = [
+            Message(role="system", content=system_prompt(toolbox.instructions, groups)),
+            opening_message(case.task, attachments, self.now),
+        ]
+        tools = [t for t in toolbox.tools if t.group in groups]
+        started = time.perf_counter()
+        try:
+            model = spec.make(case, seed)
+            response = await model.request(
+                messages, tools, ModelSettings(max_tokens=self.limits.max_tokens)
+            )
+        except StockshotError as exc:
+            return CaseRun(case.id, seed, False, f"the model failed: {exc}", status="error")
+        verdict = score_first_call(first_calls(case, self.screens.samples_dir), response, tools)
+        faults = (
+            dict(Counter(f"{e.action}:{e.kind}" for e in model.events))
+            if isinstance(model, FaultReplay)
+            else {}
+        )
+        return CaseRun(
+            case.id,
+            seed,
+            verdict.passed,
+            verdict.reason,
+            status="done",
+            hops=1,
+            tokens=response.usage.prompt_tokens + response.usage.completion_tokens,
+            wall_ms=(time.perf_counter() - started) * 1000,
+            faults=faults,
+        )
+
+    async def product_track(
+        self,
+        spec: ModelSpec,
+        cases: Sequence[Case],
+        seeds: Sequence[int],
+        guards: GuardConfig,
+        *,
+        dry_run: bool = False,
+    ) -> TrackRuns:
+        track = TrackRuns(spec.label, "dry run" if dry_run else "product", guards.label, guards.off)
+        started = time.perf_counter()
+        for seed in seeds:
+            for case in cases:
+                track.add(await self._full_run(spec, case, seed, guards, dry_run=dry_run))
+        track.wall_s = time.perf_counter() - started
+        self._report(track)
+        return track
+
+    async def _full_run(
+        self, spec: ModelSpec, case: Case, seed: int, guards: GuardConfig, *, dry_run: bool
+    ) -> CaseRun:
+        groups = choose_groups(case.task)
+        attachments = from_ingest(self.screens.get(case.images))
+        keys = [(o.sku, o.warehouse_id) for o in case.expect.orders]
+        path = self.store.scratch(case.id, case.store)
+        started = time.perf_counter()
+        try:
+            with SqliteStore(path) as db:
+                before = read_ledger(db, keys)
+                targets = [MemoryTarget(g, self._server(g, db)) for g in groups]
+                try:
+                    model = spec.make(case, seed)
+                    async with Toolbox(targets) as toolbox:
+                        record = await run_task(
+                            Run(
+                                task=case.task,
+                                model=model,
+                                toolbox=toolbox,
+                                groups=groups,
+                                attachments=attachments,
+                                limits=self.limits,
+                                dry_run=dry_run,
+                                response_guards=guards.response,
+                                call_guards=guards.call,
+                                clock=self.clock,
+                                run_id=f"eval-{case.id}-{seed}",
+                            )
+                        )
+                except StockshotError as exc:
+                    return CaseRun(case.id, seed, False, f"the run failed: {exc}", status="error")
+                after = read_ledger(db)
+        finally:
+            self.store.discard(path)
+        verdict: Verdict = (
+            score_dry_run(case, before, record)
+            if dry_run
+            else score_ledger(case, before, after, record)
+        )
+        run = _case_run(case, seed, verdict, record, time.perf_counter() - started)
+        if isinstance(model, FaultReplay):
+            run.faults = dict(Counter(f"{e.action}:{e.kind}" for e in model.events))
+        return run
+
+    def _server(self, group: str, db: SqliteStore) -> object:
+        return build_server(
+            group, db, max_order_quantity=self.store.max_order_quantity, clock=self.clock
+        )
+
+    def _report(self, track: TrackRuns) -> None:
+        total = sum(len(runs) for runs in track.runs.values())
+        passed = sum(r.passed for runs in track.runs.values() for r in runs)
+        self.progress(
+            f"{track.model} · {track.track} · {track.config}: {passed}/{total} runs passed "
+            f"({track.wall_s:.1f} s)"
+        )
+
+
+def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: float) -> CaseRun:
+    return CaseRun(
+        case.id,
+        seed,
+        verdict.passed,
+        verdict.reason,
+        status=record.status,
+        hops=record.hops,
+        tokens=sum(record.tokens.values()),
+        wall_ms=wall * 1000,
+        guard_events=dict(Counter(f"{e.guard}:{e.action}" for e in record.guard_events)),
+    )
+
+
+async def run_suite(
+    bench: Workbench,
+    specs: Sequence[ModelSpec],
+    cases: Sequence[Case],
+    *,
+    k: int,
+    tracks: Sequence[str],
+    configs: Sequence[GuardConfig],
+    dry_run: bool = False,
+) -> list[TrackRuns]:
+    """Every model on the tracks asked for: the model track once, the product track once per
+    guard configuration; each over all cases and k seeds."""
+    seeds = list(range(k))
+    done: list[TrackRuns] = []
+    for spec in specs:
+        if "model" in tracks:
+            done.append(await bench.model_track(spec, cases, seeds))
+        if "product" in tracks:
+            for config in configs:
+                done.append(await bench.product_track(spec, cases, seeds, config, dry_run=dry_run))
+    return done

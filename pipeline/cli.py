@@ -27,6 +27,7 @@ def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
     from pipeline import watch
     from pipeline.api import cli as api_cli
+    from pipeline.evals import cli as evals_cli
     from pipeline.ocr import models_cli
     from servers import cli as servers_cli
 
@@ -38,6 +39,7 @@ def _registrars() -> list[Callable[[Any], None]]:
         servers_cli.register,
         api_cli.register,
         watch.register,
+        evals_cli.register,
     ]
 
 

@@ -58,6 +58,11 @@ check: lint types layers test
 bench: $(MODELS)
 	$(VENV)/bin/stockshot bench
 
+# Offline: the rules model and the fault replay on both tracks, each guard off in turn, 4 seeds;
+# writes reports/eval.md and reports/eval.json.
+eval: $(BASE)
+	$(VENV)/bin/stockshot eval
+
 samples: $(BASE)
 	$(PY) samples/generate.py
 

@@ -11,6 +11,7 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from pipeline.api.cli import bind
 from pipeline.cli import main
 from tests.api.conftest import KEY, SAMPLE, TASK, Served
 
@@ -63,3 +64,8 @@ def test_serve_on_a_busy_port_says_so(capsys: pytest.CaptureFixture[str]) -> Non
         port = busy.getsockname()[1]
         assert main(["serve", "--port", str(port)]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_the_served_socket_sends_small_responses_without_waiting() -> None:
+    with bind("127.0.0.1", 0) as sock:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0

@@ -73,6 +73,11 @@ class Settings(BaseSettings):
     cors_origins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="comma-separated origins allowed to call the API"
     )
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated Host names the API answers besides loopback ones "
+        "(a proxy's name); on a loopback address others are refused (DNS rebinding)",
+    )
     max_files_per_request: int = Field(default=10, gt=0)
     api_workers: int = Field(default=0, ge=0, description="OCR worker threads; 0 = one per core")
     mount_mcp: bool = Field(default=True, description="serve the MCP servers at /mcp/<group>/")
@@ -81,7 +86,7 @@ class Settings(BaseSettings):
         default=2.0, ge=0, description="a file must stop changing this long before it is taken"
     )
 
-    @field_validator("api_keys", "cors_origins", mode="before")
+    @field_validator("api_keys", "cors_origins", "allowed_hosts", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):

@@ -35,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
-from pipeline.errors import StockshotError
+from pipeline.errors import ConfigError, StockshotError
 from pipeline.host.record import RunRecord
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
@@ -191,8 +191,7 @@ class Watcher:
             raise ValueError("a task needs a runner")
         self.root = root
         self.inbox, self.processing, self.done, self.failed = (root / f for f in FOLDERS)
-        for folder in (self.inbox, self.processing, self.done, self.failed):
-            folder.mkdir(parents=True, exist_ok=True)
+        self._make_folders()
         self._ingestor = ingestor
         self._clock = clock
         self._settle_s = settle_s
@@ -206,6 +205,13 @@ class Watcher:
         self._resumed = False
 
     # ---- what is where
+
+    def _make_folders(self) -> None:
+        for folder in (self.inbox, self.processing, self.done, self.failed):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ConfigError(f"{folder}: cannot be used as a watch folder ({exc})") from exc
 
     def _load_index(self) -> dict[str, str]:
         """SHA-256 -> name, for every image `done/` holds a result of."""
@@ -263,6 +269,11 @@ class Watcher:
         """Resume what a previous run left in `processing/` (once), then take settled files."""
         outcomes: list[Outcome] = []
         batch: list[Path] = []
+        try:
+            self._make_folders()
+        except ConfigError as exc:
+            log.error("%s", exc)
+            return outcomes
         if not self._resumed:
             self._resumed = True
             batch += sorted(p for p in self.processing.iterdir() if not _ignored(p.name))

@@ -259,6 +259,21 @@ def test_a_run_that_does_not_finish_puts_the_image_in_failed_with_the_run(
     assert body["ingest"]["rows"]
 
 
+def test_a_watch_folder_that_is_a_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "w").write_text("not a folder", "utf-8")
+    assert main(["watch", str(tmp_path / "w"), "--once"]) == 2
+    assert "cannot be used as a watch folder" in capsys.readouterr().err
+
+
+def test_an_inbox_removed_while_watching_is_made_again(tmp_path: Path, ingestor: Counting) -> None:
+    watch = watcher(tmp_path, ingestor)
+    (tmp_path / "inbox").rmdir()
+    assert watch.step() == []
+    assert (tmp_path / "inbox").is_dir()
+
+
 def test_dotfiles_and_partial_downloads_are_left_where_they_are(
     tmp_path: Path, ingestor: Counting
 ) -> None:

@@ -32,7 +32,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
 from pipeline import __version__
-from pipeline.api.auth import BearerGuard, key_matches
+from pipeline.api.auth import LOOPBACK, BearerGuard, HostGuard, key_matches
 from pipeline.api.errors import install_error_handlers
 from pipeline.api.runs import RunBook, RunState
 from pipeline.api.schemas import (
@@ -583,4 +583,7 @@ def create_app(
             allow_headers=["X-API-Key", "Authorization", "Content-Type", "Last-Event-ID"],
             max_age=600,
         )
+    if settings.host in LOOPBACK or settings.allowed_hosts:
+        # Outermost: a page rebound to 127.0.0.1 still sends its own name as Host.
+        app.add_middleware(HostGuard, allowed=[*LOOPBACK, *settings.allowed_hosts])
     return app

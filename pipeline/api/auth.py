@@ -13,7 +13,17 @@ from collections.abc import Iterable, Sequence
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["BearerGuard", "key_matches", "presented_bearer", "presented_key"]
+__all__ = [
+    "LOOPBACK",
+    "BearerGuard",
+    "HostGuard",
+    "host_allowed",
+    "key_matches",
+    "presented_bearer",
+    "presented_key",
+]
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 Headers = Iterable[tuple[bytes, bytes]]
 
@@ -72,4 +82,53 @@ class BearerGuard:
             )
             await send({"type": "http.response.body", "body": body})
             return
+        await self._app(scope, receive, send)
+
+
+def host_name(header: str) -> str:
+    """`Host` without its port: `127.0.0.1:8000` -> `127.0.0.1`, `[::1]:8000` -> `::1`."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def host_allowed(header: str, allowed: Sequence[str]) -> bool:
+    return host_name(header) in {a.strip().lower().strip("[]") for a in allowed}
+
+
+class HostGuard:
+    """ASGI middleware: requests naming another host get 421 (a DNS-rebinding page in a
+    browser reaches a loopback server under its own name, never under ours)."""
+
+    def __init__(self, app: ASGIApp, allowed: Sequence[str]) -> None:
+        self._app = app
+        self._allowed = list(allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            header = next((v for k, v in scope["headers"] if k == b"host"), b"")
+            if not host_allowed(header.decode("latin-1"), self._allowed):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                body = json.dumps(
+                    {
+                        "error": "misdirected",
+                        "message": "this server does not answer to that Host; add it to "
+                        "STOCKSHOT_ALLOWED_HOSTS if it is a proxy of yours",
+                    }
+                ).encode("utf-8")
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 421,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode("ascii")),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
         await self._app(scope, receive, send)

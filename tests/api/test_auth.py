@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from pipeline.api import create_app
-from pipeline.api.auth import key_matches, presented_key
+from pipeline.api.auth import host_allowed, key_matches, presented_key
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import KEY, OTHER_KEY, SAMPLE, started
@@ -114,3 +114,41 @@ def test_a_key_matches_only_exactly_and_only_when_keys_are_set() -> None:
     assert not key_matches(None, ["k1"])
     assert not key_matches("k1", [])
     assert key_matches("ключ", ["ключ"])
+
+
+@pytest.mark.parametrize("host", ["evil.example:8000", "evil.example", "127.0.0.1.evil.example"])
+async def test_a_request_naming_another_host_is_refused_on_a_loopback_server(
+    client: httpx.AsyncClient, host: str
+) -> None:
+    response = await client.get("/healthz", headers={"Host": host})
+    assert response.status_code == 421
+    assert "STOCKSHOT_ALLOWED_HOSTS" in response.json()["message"]
+    assert (await client.get("/healthz", headers={"Host": "localhost:8000"})).status_code == 200
+
+
+async def test_a_proxy_name_can_be_allowed_and_other_addresses_take_any_host(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    proxied = settings.model_copy(update={"allowed_hosts": ["stockshot.corp.example"]})
+    async with started(create_app(proxied, ingestor=ingestor)) as http:
+        ok = await http.get("/healthz", headers={"Host": "stockshot.corp.example"})
+        assert ok.status_code == 200
+        assert (await http.get("/healthz", headers={"Host": "other.example"})).status_code == 421
+    anywhere = settings.model_copy(update={"host": "0.0.0.0"})
+    async with started(create_app(anywhere, ingestor=ingestor)) as http:
+        assert (await http.get("/healthz", headers={"Host": "other.example"})).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("header", "allowed"),
+    [
+        ("127.0.0.1:8000", True),
+        ("LOCALHOST", True),
+        ("[::1]:8000", True),
+        ("::1", True),
+        ("localhost.evil:80", False),
+        ("", False),
+    ],
+)
+def test_only_the_listed_host_names_are_allowed(header: str, allowed: bool) -> None:
+    assert host_allowed(header, ["127.0.0.1", "localhost", "::1"]) is allowed

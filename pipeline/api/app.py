@@ -191,13 +191,19 @@ def _listed(values: list[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-async def _run_request(
-    request: Request, services: _Services
-) -> tuple[RunRequest, list[IngestResult]]:
-    """The run asked for (JSON or multipart) and the screenshots sent along with it."""
+@dataclass
+class _RunAsk:
+    """A run request as sent: the run, and the screenshots that came with it (not read yet)."""
+
+    run: RunRequest
+    files: list[Upload] = field(default_factory=list)
+    captured_at: str | None = None
+    strategy: str | None = None
+
+
+async def _run_request(request: Request, settings: Settings) -> _RunAsk:
+    """The run asked for, as JSON or as multipart with images."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    settings = services.settings
-    uploaded: list[IngestResult] = []
     try:
         if kind == "application/json":
             body = await read_limited(request, MAX_JSON_BYTES, "the JSON body")
@@ -205,38 +211,31 @@ async def _run_request(
                 payload = json.loads(body)
             except ValueError:
                 raise InputError("the body is not valid JSON") from None
-            run = RunRequest.model_validate(payload)
-        elif kind == "multipart/form-data":
+            return _RunAsk(RunRequest.model_validate(payload))
+        if kind == "multipart/form-data":
             form = await read_form(
                 request,
                 max_file_bytes=settings.max_upload_bytes,
                 max_files=settings.max_files_per_request,
             )
             guards = form.one("guards")
+            try:
+                switches = json.loads(guards) if guards else {}
+            except ValueError:
+                raise InputError('guards: not valid JSON; send it like {"stall": false}') from None
             run = RunRequest.model_validate(
                 {
                     "task": form.one("task") or "",
                     "ingest_ids": _listed(form.fields.get("ingest_ids", [])),
                     "model": form.one("model"),
                     "dry_run": _truthy(form.one("dry_run")),
-                    "guards": json.loads(guards) if guards else {},
+                    "guards": switches,
                 }
             )
-            uploaded = await _ingest_uploads(
-                services,
-                form.files,
-                captured_at=form.one("captured_at"),
-                strategy=form.one("strategy"),
-            )
-        else:
-            raise HTTPException(
-                415, "send application/json, or multipart/form-data with images in 'file'"
-            )
+            return _RunAsk(run, form.files, form.one("captured_at"), form.one("strategy"))
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
-    except json.JSONDecodeError:
-        raise InputError('guards: not valid JSON; send it like {"stall": false}') from None
-    return run, uploaded
+    raise HTTPException(415, "send application/json, or multipart/form-data with images in 'file'")
 
 
 def _order(order: Any) -> OrderOut:
@@ -383,11 +382,16 @@ def _routes() -> APIRouter:
         Follow it with `GET /v1/runs/{id}/events` (server-sent events) or poll `GET
         /v1/runs/{id}`.
         """
-        run, uploaded = await _run_request(request, services)
         settings = services.settings
+        ask = await _run_request(request, settings)
+        run = ask.run
         model = check_model(run.model or settings.model, settings)
         enabled_guards(settings, run.guards)
-        results = [*services.ingest_service().recent(run.ingest_ids), *uploaded]
+        earlier = services.ingest_service().recent(run.ingest_ids)
+        uploaded = await _ingest_uploads(
+            services, ask.files, captured_at=ask.captured_at, strategy=ask.strategy
+        )
+        results = [*earlier, *uploaded]
         starter = services.extra.get("run_agent", run_agent)
         targets = services.targets
 

@@ -285,6 +285,19 @@ async def test_a_run_request_that_cannot_run_is_422_and_says_why(
     assert expected in response.json()["message"]
 
 
+async def test_a_multipart_run_request_is_checked_before_its_images_are_read(
+    settings: Settings, counting: CountingEngine
+) -> None:
+    app = create_app(settings, ingestor=make_ingestor(counting, IngestCache(None)))
+    async with started(app) as client:
+        files = {"file": (SAMPLE.name, SAMPLE.read_bytes(), "image/png")}
+        bad_model = await client.post("/v1/runs", files=files, data={"task": "x", "model": "gpt"})
+        bad_guards = await client.post("/v1/runs", files=files, data={"task": "x", "guards": "{"})
+    assert bad_model.status_code == bad_guards.status_code == 422
+    assert bad_guards.json()["message"] == 'guards: not valid JSON; send it like {"stall": false}'
+    assert counting.calls == 0
+
+
 async def test_a_run_request_that_is_not_json_or_multipart_is_refused(
     client: httpx.AsyncClient,
 ) -> None:

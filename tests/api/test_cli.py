@@ -12,7 +12,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from pipeline.api.cli import bind
+from pipeline.bootstrap import run_agent
 from pipeline.cli import main
+from pipeline.ingest import Ingestor
+from pipeline.settings import Settings
 from tests.api.conftest import KEY, SAMPLE, TASK, Served
 
 
@@ -55,6 +58,17 @@ async def test_the_mounted_mcp_servers_answer_a_client_with_the_bearer_token(
     assert stock.is_error is False
     async with httpx2.AsyncClient(timeout=30) as anonymous:
         assert (await anonymous.post(url, json={})).status_code == 401
+
+
+async def test_the_host_can_run_over_a_served_instance_by_its_mcp_url(
+    served: Served, ingestor: Ingestor
+) -> None:
+    settings = Settings(mcp_url=f"{served.url}/mcp", mcp_token=KEY)
+    screenshot = ingestor.ingest_path(SAMPLE)
+    record = await run_agent(settings, task=TASK, results=[screenshot], dry_run=True, log_run=False)
+    assert record.status == "done", record.final
+    called = {c.name for c in record.tool_calls}
+    assert {"inventory_query_stock", "orders_create_replenishment"} <= called
 
 
 def test_serve_on_a_busy_port_says_so(capsys: pytest.CaptureFixture[str]) -> None:

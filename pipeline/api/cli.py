@@ -32,23 +32,13 @@ def register(sub: Any) -> None:
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket, so a busy port is a clear error before anything loads.
+    """A listening socket, so a busy port is a clear error before anything loads."""
+    from servers.http_app import bind as listen
 
-    TCP_NODELAY is set here because uvicorn re-wraps a socket it is given without its
-    protocol, so asyncio does not set it on accepted connections; they inherit it from the
-    listener instead. Without it each response waits ~40 ms for a delayed ACK.
-    """
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.bind((host, port))
-        sock.listen(512)
+        return listen(host, port, backlog=512)
     except OSError as exc:
-        sock.close()
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
-    return sock
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:

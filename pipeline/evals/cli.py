@@ -207,6 +207,7 @@ def _policy(policy: FaultPolicy) -> dict[str, Any]:
     return {
         "fault_rate": policy.fault_rate,
         "fix_rate": policy.fix_rate,
+        "vary_rate": policy.vary_rate,
         "faults": list(policy.faults),
         "truncation_need": list(policy.truncation_need),
         "faults_known": list(FAULT_KINDS),
@@ -214,9 +215,9 @@ def _policy(policy: FaultPolicy) -> dict[str, Any]:
             "each planned step meets one fault (uniform over those that fit) with probability "
             "fault_rate the first time it comes up; after feedback (a tool error, a guard "
             "block, a host message) the replay sends the planned step with probability "
-            "fix_rate, else repeats itself (same text, or an identical resend of the refused "
-            "calls); a read loop goes on until a result says otherwise; draws are seeded by "
-            "seed, case and step"
+            "fix_rate, else repeats itself (same text, or the refused calls again: identically, "
+            "or with probability vary_rate with an unrelated field changed); a read loop goes "
+            "on until a result says otherwise; draws are seeded by seed, case and step"
         ),
     }
 

@@ -20,7 +20,8 @@ Failure modes (`FAULT_KINDS`):
 - `read_loop`: the read just made, made again instead of the next step;
 - `skip_read`: orders written straight from the screenshot, before any live read, with
   quantities worked out from the screen's numbers;
-- and, as a reaction (below), identical resends of a call that was refused.
+- and, as reactions (below), identical resends of a call that was refused, and retries that
+  change something other than the field a refusal named.
 
 Policy, fixed in advance and the same for every case, seed and guard setting:
 - Plan. Every reply starts from what `RulesModel` would do next, asked with the same tools and
@@ -35,7 +36,9 @@ Policy, fixed in advance and the same for every case, seed and guard setting:
 - Reaction. The request after a faulty reply either carries feedback (a tool error or a guard's
   block, or a message from the host such as a nudge) or not. With feedback, the replay corrects
   itself with probability `fix_rate`, sending the planned step whole and clean; otherwise it
-  repeats itself: the same text again, or an identical resend of the calls that were refused.
+  repeats itself: the same text again, or the calls that were refused sent again, identically
+  or (for an argument fault, with probability `vary_rate`) with an unrelated field changed and
+  the field the refusal named left as it was.
   Without feedback a read loop goes on (the same read again); any other fault is over, and
   what ran, ran. A truncated reply is cut again while the budget is below the length it
   needs, and arrives whole once the budget is large enough.
@@ -95,6 +98,9 @@ class FaultPolicy:
     """Chance that a step meets a failure mode the first time it comes up."""
     fix_rate: float = 0.6
     """Chance of a clean correction after feedback; otherwise the replay repeats itself."""
+    vary_rate: float = 0.5
+    """When it repeats a call refused for its arguments: chance that it changes an unrelated
+    field (and leaves the named one as it was) instead of resending it identically."""
     faults: tuple[str, ...] = FAULT_KINDS
     truncation_need: tuple[float, float] = (1.3, 2.5)
     """A truncated reply needs this many times the budget it met (uniform between)."""
@@ -310,9 +316,21 @@ class FaultReplay:
         if not failed:
             self._pending = None
             return plan
-        resent = [self._fresh(c, mark=self._marks.get(c.id)) for c in failed]
+        vary = (
+            pending.kind in _ARGUMENT_FAULTS
+            and self._draw("vary", pending.sig, pending.attempts) < self.policy.vary_rate
+        )
+        resent = [
+            self._fresh(
+                c,
+                mark=self._marks.get(c.id),
+                arguments=_unrelated_change(c.arguments) if vary else None,
+            )
+            for c in failed
+        ]
         pending.calls = resent
-        self._log("resend", pending.kind, ", ".join(_short(c) for c in resent))
+        action = "vary" if vary else "resend"
+        self._log(action, pending.kind, ", ".join(_short(c) for c in resent))
         return _with_calls(resent)
 
     def _truncated(self, pending: _Pending, settings: ModelSettings) -> ModelResponse:
@@ -366,8 +384,15 @@ class FaultReplay:
         self._ids += 1
         return f"replay_{self._ids}"
 
-    def _fresh(self, call: ToolCall, *, mark: dict[str, Any] | None) -> ToolCall:
-        fresh = ToolCall(id=self._new_id(), name=call.name, arguments=dict(call.arguments))
+    def _fresh(
+        self,
+        call: ToolCall,
+        *,
+        mark: dict[str, Any] | None,
+        arguments: dict[str, Any] | None = None,
+    ) -> ToolCall:
+        sent = dict(call.arguments) if arguments is None else arguments
+        fresh = ToolCall(id=self._new_id(), name=call.name, arguments=sent)
         self._marks[fresh.id] = mark
         return fresh
 
@@ -503,6 +528,19 @@ def _variants(kind: str, arguments: Mapping[str, Any]) -> list[str]:
         if isinstance(arguments.get("sku"), str):
             found.append("sku with a full-width hyphen")
     return found
+
+
+def _unrelated_change(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """A retry that changes something, but not what the refusal named: a new idempotency key,
+    or the optional `skus` or `observed_at` left out."""
+    out = dict(arguments)
+    if isinstance(out.get("idempotency_key"), str):
+        out["idempotency_key"] = out["idempotency_key"] + "-retry"
+    elif "skus" in out:
+        out.pop("skus")
+    elif "observed_at" in out:
+        out.pop("observed_at")
+    return out
 
 
 def _corrupt(variant: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

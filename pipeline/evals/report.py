@@ -323,10 +323,13 @@ def render_summary(report: Mapping[str, Any]) -> str:
         idle = [
             r["guard"]
             for r in entry["ablation"]
-            if r["registered"] and not r["lost"] and r["delta_mean"] == 0
+            if r["registered"] and not r["lost"] and not r["gained"] and r["delta_mean"] == 0
         ]
         if idle:
             lines.append(f"{entry['model']}: removing {', '.join(idle)} changed nothing")
+        costly = [r["guard"] for r in entry["ablation"] if r["delta_mean"] > 0]
+        if costly:
+            lines.append(f"{entry['model']}: removing {', '.join(costly)} raised the score")
     return "\n".join(lines)
 
 
@@ -432,13 +435,27 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
             for r in entry["ablation"]
         ]
         out += _markdown_table(header, rows)
-        idle = [r["guard"] for r in entry["ablation"] if r["delta_mean"] == 0 and not r["lost"]]
+        idle = [
+            r["guard"]
+            for r in entry["ablation"]
+            if r["delta_mean"] == 0 and not r["lost"] and not r["gained"]
+        ]
         if idle:
             out += [
                 "",
                 f"Removing {', '.join(idle)} changed no case's outcome for this model: on these "
                 "cases they earn nothing.",
             ]
+        hops = entry["product_mean_hops"]
+        for r in entry["ablation"]:
+            if r["delta_mean"] > 0:
+                out += [
+                    "",
+                    f"Removing {r['guard']} raised the score ({_delta(r['delta_mean'])} mean, "
+                    f"{_delta(r['delta_pass_k'])} pass^{k}): runs it stopped would have "
+                    f"recovered later. Mean hops {r['mean_hops']:g} with it off, {hops:g} "
+                    "with all guards on.",
+                ]
     for label, key in (("Model track", "model_track"), ("Product track, all guards on", "product")):
         track = entry[key]
         if track and track["failures"]:

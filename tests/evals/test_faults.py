@@ -77,10 +77,9 @@ def _upto(messages: Sequence[Message], assistant_turns: int) -> list[Message]:
     raise AssertionError("not that many turns")
 
 
-def _replay(kind: str, seed: int = 0, fix_rate: float = 0.0) -> FaultReplay:
-    return FaultReplay(
-        seed, "t", policy=FaultPolicy(fault_rate=1.0, fix_rate=fix_rate, faults=(kind,))
-    )
+def _replay(kind: str, seed: int = 0, fix_rate: float = 0.0, vary_rate: float = 0.0) -> FaultReplay:
+    policy = FaultPolicy(fault_rate=1.0, fix_rate=fix_rate, vary_rate=vary_rate, faults=(kind,))
+    return FaultReplay(seed, "t", policy=policy)
 
 
 def _answer(reply: ModelResponse, *, errors: Set[str] = frozenset()) -> list[Message]:
@@ -254,7 +253,7 @@ async def test_skip_read_writes_from_the_screen_before_any_live_read(
     }
 
 
-async def test_after_a_refusal_it_resends_identically_or_fixes_by_its_draw(
+async def test_after_a_refusal_it_resends_varies_an_unrelated_field_or_fixes_by_its_draws(
     plan: tuple[list[Message], list[ToolSpec]],
 ) -> None:
     messages, tools = plan
@@ -267,6 +266,15 @@ async def test_after_a_refusal_it_resends_identically_or_fixes_by_its_draw(
     assert [(c.name, c.arguments) for c in resend.tool_calls] == [(swapped.name, swapped.arguments)]
     assert resend.tool_calls[0].id != swapped.id
     assert stubborn.events[-1].action == "resend"
+
+    varying = _replay("swap", vary_rate=1.0)
+    reply = await varying.request(conversation, tools, SETTINGS)
+    swapped = next(c for c in reply.tool_calls if c.arguments["sku"].startswith("WH-"))
+    answered = conversation + _answer(reply, errors={"orders_create_replenishment"})
+    (retry,) = (await varying.request(answered, tools, SETTINGS)).tool_calls
+    assert retry.arguments["sku"] == swapped.arguments["sku"]
+    assert retry.arguments["idempotency_key"] == swapped.arguments["idempotency_key"] + "-retry"
+    assert varying.events[-1].action == "vary"
 
     willing = _replay("swap", fix_rate=1.0)
     reply = await willing.request(conversation, tools, SETTINGS)

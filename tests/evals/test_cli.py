@@ -6,11 +6,16 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.ocr import OcrEngine
 
 
 def test_a_tiny_eval_run_writes_both_reports(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rapidocr: OcrEngine,
 ) -> None:
+    monkeypatch.setattr("pipeline.evals.cli.make_engine", lambda name, options: rapidocr)
     out = tmp_path / "reports"
     code = main(
         [
@@ -20,7 +25,7 @@ def test_a_tiny_eval_run_writes_both_reports(
             "--case",
             "ask-cropped-no-warehouse",
             "--k",
-            "2",
+            "1",
             "--out",
             str(out),
         ]
@@ -33,7 +38,7 @@ def test_a_tiny_eval_run_writes_both_reports(
     assert rules["product"]["pass_k"] == 2 and rules["model_track"]["pass_k"] == 2
     assert [row["guard"] for row in rules["ablation"]] == report["guards"]["names"]
     assert len(rules["ablation"]) == 9
-    assert report["k"] == 2 and report["cases"]["total"] == 2
+    assert report["k"] == 1 and report["cases"]["total"] == 2
     assert report["fault_policy"]["fault_rate"] == 0.4
     assert "## What each guard earns" not in markdown or "### What each guard earns" in markdown
     assert "| rules |" in markdown

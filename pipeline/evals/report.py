@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.evals.cases import CORE_SIZE, Case
+from pipeline.evals.cases import CORE_SIZE, Case, first_calls
 from pipeline.evals.runner import TrackRuns
 
 __all__ = [
@@ -213,6 +213,13 @@ def build_report(
                     "images": [i.file + (" (table crop)" if i.crop else "") for i in c.images],
                     "expect": c.expect.outcome,
                     "orders": len(c.expect.orders),
+                    "store_changes": len(c.store),
+                    "first_calls": [
+                        "ask the user"
+                        if f.ask
+                        else f"{f.name}({', '.join(f.warehouse_ids or ())})".replace("()", "")
+                        for f in first_calls(c)
+                    ],
                 }
                 for c in cases
             ],
@@ -382,7 +389,8 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
     out = ["", f"## {entry['model']}", ""]
     tokens = entry["tokens"]
     out.append(
-        f"Wall time {entry['wall_s']:.1f} s; tokens (as the model reports them): model track "
+        f"Wall time {entry['wall_s']:.1f} s; tokens as the model reports them (`rules` reports "
+        "none; the fault replay estimates four characters a token): model track "
         f"{tokens['model_track']}, product track with all guards on {tokens['product_all_on']}, "
         f"all runs {tokens['all_runs']}."
     )

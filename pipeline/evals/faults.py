@@ -249,7 +249,7 @@ class FaultReplay:
         self._pending = pending
         calls = list(plan.tool_calls)
         if kind == STALL:
-            pending.content = self._stall_text(calls[0], sig)
+            pending.content = self._stall_text(calls[0])
             self._log("inject", kind, pending.content)
             return ModelResponse(content=pending.content, finish_reason="stop")
         if kind == PROSE:
@@ -348,7 +348,7 @@ class FaultReplay:
 
     # ---- texts
 
-    def _stall_text(self, call: ToolCall, sig: str) -> str:
+    def _stall_text(self, call: ToolCall) -> str:
         warehouse = str(call.arguments.get("warehouse_id", ""))
         if self.language == "zh":
             texts = {

@@ -1,0 +1,181 @@
+"""Images per minute through a pool of worker processes, each with its own engine, beside one.
+
+Configurations on an N-core machine: one process whose ONNX Runtime uses N intra-op threads
+(what a single `stockshot` process does by default), one process with one thread, and N
+processes with one intra-op thread each (N threads each would oversubscribe the cores). OpenCV
+gets the same thread count as ONNX Runtime. All pools start, warm up on one image, and wait;
+rounds then alternate between them, each round being every image once, longest first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from pipeline.bench.context import BenchContext
+from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ocr import EngineOptions, make_engine
+
+__all__ = ["BatchConfig", "BatchResult", "configs_for", "measure_batch", "peak_rss_mb"]
+
+_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class BatchConfig:
+    key: str
+    processes: int
+    threads: int
+
+    @property
+    def label(self) -> str:
+        p = "process" if self.processes == 1 else "processes"
+        t = "thread" if self.threads == 1 else "threads"
+        return f"{self.processes} {p} x {self.threads} intra-op {t}"
+
+
+@dataclass
+class BatchResult:
+    config: BatchConfig
+    per_minute: list[float] = field(default_factory=list)
+    wall_ms: list[float] = field(default_factory=list)
+    busy_ms: list[float] = field(default_factory=list)
+    peak_rss_mb: list[float] = field(default_factory=list)
+    error: str | None = None
+
+
+def configs_for(cores: int) -> list[BatchConfig]:
+    return [
+        BatchConfig("single_all_cores", 1, cores),
+        BatchConfig("single_one_thread", 1, 1),
+        BatchConfig("pool", cores, 1),
+    ]
+
+
+def peak_rss_mb(pid: int | str = "self") -> float | None:
+    """VmHWM of a live process (Linux), in MB."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
+def _worker(
+    engine: str,
+    options: EngineOptions,
+    config: IngestConfig,
+    paths: list[Path],
+    tasks: Any,
+    results: Any,
+) -> None:
+    try:
+        import cv2
+
+        cv2.setNumThreads(options.threads)
+        ingestor = Ingestor(make_engine(engine, options), config=config, cache=None)
+        ingestor.ingest_path(paths[0])
+        results.put(("ready", os.getpid(), 0.0))
+        while True:
+            item = tasks.get()
+            if item is None:
+                break
+            started = time.perf_counter()
+            ingestor.ingest_path(paths[item])
+            results.put(("done", item, (time.perf_counter() - started) * 1000))
+        results.put(("exit", os.getpid(), peak_rss_mb() or 0.0))
+    except Exception as exc:
+        results.put(("error", os.getpid(), f"{type(exc).__name__}: {exc}"))
+
+
+@dataclass
+class _Pool:
+    config: BatchConfig
+    processes: list[BaseProcess]
+    tasks: Any
+    results: Any
+
+
+def _expect(pool: _Pool, kind: str, count: int) -> list[tuple[Any, Any]]:
+    got: list[tuple[Any, Any]] = []
+    deadline = time.monotonic() + _TIMEOUT_S
+    while len(got) < count:
+        try:
+            message = pool.results.get(timeout=max(0.1, deadline - time.monotonic()))
+        except queue.Empty:
+            raise RuntimeError(f"{pool.config.label}: no answer in {_TIMEOUT_S:g} s") from None
+        if message[0] == "error":
+            raise RuntimeError(f"{pool.config.label}: worker failed: {message[2]}")
+        if message[0] == kind:
+            got.append((message[1], message[2]))
+    return got
+
+
+def measure_batch(
+    ctx: BenchContext,
+    paths: Sequence[Path],
+    *,
+    rounds: int,
+    cores: int | None = None,
+    engine: str = "rapidocr",
+) -> list[BatchResult]:
+    cores = cores or os.cpu_count() or 1
+    spawn = multiprocessing.get_context("spawn")
+    results = {c.key: BatchResult(c) for c in configs_for(cores)}
+    pools: list[_Pool] = []
+    config = ctx.config()
+    try:
+        for batch_config in configs_for(cores):
+            tasks, answers = spawn.Queue(), spawn.Queue()
+            options = ctx.engine_options(batch_config.threads)
+            workers: list[BaseProcess] = [
+                spawn.Process(
+                    target=_worker,
+                    args=(engine, options, config, list(paths), tasks, answers),
+                    daemon=True,
+                )
+                for _ in range(batch_config.processes)
+            ]
+            for worker in workers:
+                worker.start()
+            pools.append(_Pool(batch_config, workers, tasks, answers))
+        for pool in pools:
+            _expect(pool, "ready", pool.config.processes)
+        ctx.note(f"batch pools ready ({', '.join(p.config.label for p in pools)})")
+        for r in range(rounds):
+            for pool in pools[r % len(pools) :] + pools[: r % len(pools)]:
+                started = time.perf_counter()
+                for item in range(len(paths)):
+                    pool.tasks.put(item)
+                done = _expect(pool, "done", len(paths))
+                wall = (time.perf_counter() - started) * 1000
+                result = results[pool.config.key]
+                result.wall_ms.append(wall)
+                result.busy_ms.append(sum(float(ms) for _, ms in done))
+                result.per_minute.append(len(paths) / (wall / 60000))
+        for pool in pools:
+            for _ in pool.processes:
+                pool.tasks.put(None)
+            for _, rss in _expect(pool, "exit", pool.config.processes):
+                results[pool.config.key].peak_rss_mb.append(float(rss))
+    except RuntimeError as exc:
+        for result in results.values():
+            result.error = result.error or str(exc)
+    finally:
+        for pool in pools:
+            for worker in pool.processes:
+                worker.join(timeout=10)
+                if worker.is_alive():
+                    worker.terminate()
+                    worker.join(timeout=5)
+    return list(results.values())

@@ -1,0 +1,81 @@
+"""`stockshot bench`: every stage beside its alternative, measured side by side in one run."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pipeline.settings import Settings
+
+__all__ = ["register"]
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "bench",
+        help="measure ingest, cache, tokens, batch and host side by side",
+        description="Measure every stage beside its alternative in one run (full-page OCR vs "
+        "the table pipeline, engine vs engine, cold vs warm, cache hit vs miss, tokens per "
+        "tier, a process pool vs one process, host overhead), judge the targets, and write "
+        "OUT/bench.md and OUT/bench.json.",
+    )
+    parser.add_argument(
+        "--images",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also measure the images in DIR (ground truth from <file>.truth.json if present)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=_positive,
+        default=None,
+        help="timed rounds on every image, of the batch and of the stdio runs (default 2; "
+        "the headline image, cache and host get at least 5, cold starts at least 3)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="two samples, one round, rapidocr only, no warm-up processes, no API process: "
+        "a smoke run",
+    )
+    parser.add_argument("--out", type=Path, default=Path("reports"), help="default: reports/")
+    parser.set_defaults(handler=_bench)
+
+
+def _bench(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.bench.context import BenchOptions
+    from pipeline.bench.images import collect, headline
+    from pipeline.bench.report import write_reports
+    from pipeline.bench.run import run_bench
+
+    images = collect(args.images, quick=args.quick)
+    repeat = args.repeat or (1 if args.quick else 2)
+    options = BenchOptions(
+        images=images,
+        headline=headline(images),
+        repeat=repeat,
+        quick=args.quick,
+        out=args.out,
+        settings=settings,
+    )
+    argv = [*(f"--images {d}" for d in args.images), f"--repeat {repeat}"]
+    if args.quick:
+        argv.append("--quick")
+    doc = run_bench(options, argv=argv)
+    md, js = write_reports(doc, args.out)
+    print(md.read_text(encoding="utf-8"))
+    print(f"\nwrote {md} and {js}")
+    return 0

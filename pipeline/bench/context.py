@@ -1,0 +1,138 @@
+"""What every section of a bench run shares: the options, the engines built once, scratch space."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pipeline.bench.images import BenchImage
+from pipeline.errors import StockshotError
+from pipeline.ingest import IngestConfig
+from pipeline.ocr import EngineOptions, OcrEngine, make_engine
+from pipeline.settings import Settings
+
+__all__ = ["BenchContext", "BenchOptions", "Rounds", "quiet_info"]
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """Timed rounds per section. `--repeat` sets the expensive ones (every image, the batch,
+    the stdio runs); the headline image and the cheap sections get at least five."""
+
+    images: int
+    headline: int
+    cheap: int
+    cold: int
+    stdio: int
+    batch: int
+    warm_up_processes: bool
+
+    @classmethod
+    def of(cls, repeat: int, *, quick: bool) -> Rounds:
+        if quick:
+            return cls(repeat, repeat, max(repeat, 2), 1, 1, repeat, False)
+        return cls(
+            repeat, max(repeat, 5), max(repeat, 5), max(repeat, 3), max(repeat, 3), repeat, True
+        )
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    images: Sequence[BenchImage]
+    headline: BenchImage
+    repeat: int
+    quick: bool
+    out: Path
+    settings: Settings
+
+    @property
+    def rounds(self) -> Rounds:
+        return Rounds.of(self.repeat, quick=self.quick)
+
+
+@dataclass
+class BenchContext:
+    """Engines are loaded once per run and shared by the sections that need the same one."""
+
+    options: BenchOptions
+    scratch: Path
+    engines: dict[str, OcrEngine] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    verbose: bool = True
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Settings:
+        return self.options.settings
+
+    def config(self) -> IngestConfig:
+        return IngestConfig(
+            max_bytes=self.settings.max_upload_bytes,
+            max_pixels=self.settings.max_image_pixels,
+            tz=_zone(self.settings.timezone),
+        )
+
+    def engine_options(self, threads: int | None = None) -> EngineOptions:
+        return EngineOptions(
+            threads=self.settings.ocr_threads if threads is None else threads,
+            model_dir=self.settings.resolved_model_dir(),
+        )
+
+    def engine(self, name: str) -> OcrEngine | None:
+        """The named engine, built on first use; None (with the reason kept) when it cannot be."""
+        if name in self.engines:
+            return self.engines[name]
+        if name in self.skipped:
+            return None
+        try:
+            with quiet_info():
+                built = make_engine(name, self.engine_options())
+        except StockshotError as exc:
+            self.skipped[name] = str(exc)
+            return None
+        self.engines[name] = built
+        return built
+
+    def note(self, message: str) -> None:
+        if self.verbose:
+            print(f"bench: {message}", file=sys.stderr, flush=True)
+
+    @contextmanager
+    def step(self, label: str) -> Iterator[None]:
+        started = time.perf_counter()
+        self.note(f"{label} ...")
+        yield
+        took = time.perf_counter() - started
+        self.seconds[label] = round(took, 1)
+        self.note(f"{label}: {took:.1f} s (load {load_text()})")
+
+
+def load_text() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def _zone(name: str | None) -> tzinfo:
+    if not name:
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+@contextmanager
+def quiet_info() -> Iterator[None]:
+    """Engines announce every model file they load at INFO; a bench prints its own progress."""
+    logging.disable(logging.INFO)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)

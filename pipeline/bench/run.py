@@ -1,0 +1,268 @@
+"""One bench run: measure every section, then lay the figures out as one JSON-able document.
+
+The document keeps the raw samples beside each summary and ratio; the Markdown report and the
+target verdicts are made from it alone.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pipeline.bench.batch import measure_batch
+from pipeline.bench.cache import measure_cache
+from pipeline.bench.cold import measure_cold
+from pipeline.bench.context import BenchContext, BenchOptions
+from pipeline.bench.host import measure_host, measure_stdio
+from pipeline.bench.memory import measure_api
+from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
+from pipeline.bench.stats import ratio, summarize
+from pipeline.bench.targets import evaluate, explain_misses
+from pipeline.bench.tokens import FORMULA, measure_tokens
+
+__all__ = ["run_bench"]
+
+Doc = dict[str, Any]
+
+
+def _versions() -> dict[str, str]:
+    found = {}
+    for name in ("onnxruntime", "rapidocr", "opencv-python-headless", "paddleocr", "numpy"):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def _summary(samples: Sequence[float]) -> dict[str, float | int]:
+    return summarize(samples).as_dict()
+
+
+def _ratio(numerator: Sequence[float], denominator: Sequence[float]) -> dict[str, float] | None:
+    found = ratio(numerator, denominator)
+    return found.as_dict() if found else None
+
+
+def _ingest_doc(ctx: BenchContext, sweep: Sweep, rounds: int, headline_rounds: int) -> Doc:
+    images = []
+    overall: dict[str, list[int]] = {}
+    everywhere = {v.key for v in sweep.variants if not v.headline_only}
+    for image in ctx.options.images:
+        samples = sweep.samples.get(image.name, {})
+        accuracy = sweep.accuracy.get(image.name, {})
+        base = samples.get(BASELINE, [])
+        images.append(
+            {
+                "name": image.name,
+                "size": image.size,
+                "headline": image.name == ctx.options.headline.name,
+                "samples_ms": samples,
+                "summary": {k: _summary(v) for k, v in samples.items() if v},
+                "vs_baseline": {
+                    k: _ratio(base, v) for k, v in samples.items() if v and k != BASELINE
+                },
+                "accuracy": {k: list(v) for k, v in accuracy.items()},
+            }
+        )
+        for key, (hits, total) in accuracy.items():
+            if key not in everywhere:
+                continue
+            seen = overall.setdefault(key, [0, 0])
+            seen[0] += hits
+            seen[1] += total
+    return {
+        "headline": ctx.options.headline.name,
+        "rounds": rounds,
+        "headline_rounds": headline_rounds,
+        "baseline": BASELINE,
+        "ours": OURS,
+        "baseline_code": BASELINE_CODE,
+        "variants": [
+            {"key": v.key, "label": v.label, "headline_only": v.headline_only}
+            for v in sweep.variants
+        ],
+        "images": images,
+        "accuracy_overall": overall,
+        "skipped_engines": dict(ctx.skipped),
+        "errors": dict(sweep.errors),
+    }
+
+
+def _headline_samples(doc: Doc, key: str) -> list[float]:
+    for image in doc["ingest"]["images"]:
+        if image["headline"]:
+            return list(image["samples_ms"].get(key, []))
+    return []
+
+
+def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool = True) -> Doc:
+    started = time.perf_counter()
+    doc: Doc = {
+        "meta": {
+            "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "command": " ".join(["stockshot", "bench", *argv]),
+            "cpu_count": os.cpu_count(),
+            "platform": platform.platform(),
+            "python": sys.version.split()[0],
+            "versions": _versions(),
+            "load_avg_start": list(os.getloadavg()),
+            "repeat": options.repeat,
+            "rounds": asdict(options.rounds),
+            "quick": options.quick,
+            "ocr_threads_setting": options.settings.ocr_threads,
+            "images": [i.name for i in options.images],
+        }
+    }
+    rounds = options.rounds
+    with tempfile.TemporaryDirectory(prefix="stockshot-bench-") as scratch:
+        ctx = BenchContext(options, Path(scratch), verbose=verbose)
+        with ctx.step("ingest: baseline vs pipeline vs engines"):
+            variants = build_variants(ctx)
+            sweep = run_sweep(
+                ctx, variants, options.images, rounds=rounds.images, headline_rounds=rounds.headline
+            )
+        doc["ingest"] = _ingest_doc(ctx, sweep, rounds.images, rounds.headline)
+        warm = _headline_samples(doc, OURS)
+
+        with ctx.step("cache: hits vs a miss"):
+            cache = measure_cache(ctx, rounds=rounds.cheap)
+        doc["cache"] = (
+            {
+                "image": options.headline.name,
+                "samples_ms": {"miss": cache.miss, "memory": cache.memory, "disk": cache.disk},
+                "summary": {
+                    "miss": _summary(cache.miss),
+                    "memory": _summary(cache.memory),
+                    "disk": _summary(cache.disk),
+                },
+                "miss_vs_memory": _ratio(cache.miss, cache.memory),
+                "miss_vs_disk": _ratio(cache.miss, cache.disk),
+                "states": cache.states,
+            }
+            if cache
+            else {"error": ctx.skipped.get("rapidocr", "rapidocr unavailable")}
+        )
+
+        with ctx.step("cold process start vs warm"):
+            cold = measure_cold(ctx, rounds=rounds.cold, warm_up=rounds.warm_up_processes)
+        failed = [r for r in cold.runs if r.returncode != 0]
+        doc["cold_start"] = {
+            "image": options.headline.name,
+            "command": " ".join(cold.command),
+            "samples_ms": {"cold": cold.wall_ms, "warm": warm},
+            "summary": {"cold": _summary(cold.wall_ms), "warm": _summary(warm)},
+            "cold_vs_warm": _ratio(cold.wall_ms, warm),
+            "ingest_ms_inside_cold": [r.ingest_ms for r in cold.runs],
+            "peak_rss_mb": cold.peak_rss_mb,
+            "errors": [f"exit {r.returncode}: {r.stderr[-300:]}" for r in failed],
+        }
+
+        with ctx.step("tokens per tier"):
+            tokens = measure_tokens(ctx, list(options.images), sweep.results)
+        doc["tokens"] = {
+            "formula": FORMULA,
+            "images": [
+                {
+                    **asdict(t),
+                    "share": {k: v / t.full_page_image for k, v in t.sent.items()},
+                }
+                for t in tokens
+            ],
+        }
+
+        with ctx.step("batch: pool vs one process"):
+            costs = {
+                i["name"]: i["summary"].get(OURS, {}).get("median", 0.0)
+                for i in doc["ingest"]["images"]
+            }
+            ordered = sorted(options.images, key=lambda i: costs.get(i.name, 0.0), reverse=True)
+            batch = measure_batch(ctx, [i.path for i in ordered], rounds=rounds.batch)
+        doc["batch"] = _batch_doc(batch, len(ordered))
+
+        results = [sweep.results[n] for n in (options.headline.name,) if n in sweep.results]
+        with ctx.step("host: overhead per hop, rules run over stdio"):
+            host = measure_host(ctx.scratch, results, rounds=rounds.cheap)
+            stdio = measure_stdio(
+                ctx.scratch, results, rounds=rounds.stdio, warm_up=rounds.warm_up_processes
+            )
+        doc["host"] = {
+            "task": "find the SKUs that are low and raise replenishment orders",
+            "memory": {
+                **asdict(host),
+                "summary": {
+                    "per_hop_ms": _summary(host.per_hop_ms),
+                    "host_ms": _summary(host.host_ms),
+                    "total_ms": _summary(host.total_ms),
+                },
+            },
+            "stdio": {
+                **asdict(stdio),
+                "summary": {
+                    "spawn_and_run_ms": _summary(stdio.spawn_and_run_ms),
+                    "run_ms": _summary(stdio.run_ms),
+                },
+                "spawn_and_run_vs_run": _ratio(stdio.spawn_and_run_ms, stdio.run_ms),
+            },
+        }
+
+        with ctx.step("memory: API process"):
+            api = measure_api(ctx.scratch, options.headline.path) if not options.quick else None
+        doc["memory"] = {
+            "ingest_process_peak_rss_mb": _summary(cold.peak_rss_mb),
+            "batch_worker_peak_rss_mb": {
+                b["key"]: b["peak_rss_mb"] for b in doc["batch"]["configs"]
+            },
+            "api": asdict(api) if api else {"measured": False, "note": "not measured with --quick"},
+        }
+
+        doc["targets"] = evaluate(doc)
+        with ctx.step("profiles of missed targets"):
+            doc["profiles"] = explain_misses(ctx, doc)
+        doc["meta"]["section_s"] = dict(ctx.seconds)
+    doc["meta"]["load_avg_end"] = list(os.getloadavg())
+    doc["meta"]["duration_s"] = round(time.perf_counter() - started, 1)
+    return doc
+
+
+def _batch_doc(batch: Sequence[Any], images: int) -> Doc:
+    by_key = {b.config.key: b for b in batch}
+    configs = [
+        {
+            "key": b.config.key,
+            "label": b.config.label,
+            "processes": b.config.processes,
+            "threads": b.config.threads,
+            "per_minute": b.per_minute,
+            "wall_ms": b.wall_ms,
+            "busy_ms": b.busy_ms,
+            "peak_rss_mb": b.peak_rss_mb,
+            "summary": _summary(b.per_minute),
+            "error": b.error,
+        }
+        for b in batch
+    ]
+    pool = by_key["pool"].per_minute
+    single = by_key["single_all_cores"].per_minute
+    one = by_key["single_one_thread"].per_minute
+    cores = by_key["pool"].config.processes
+    bound = None
+    if one and single:
+        bound = cores * summarize(one).median / summarize(single).median
+    return {
+        "images_per_round": images,
+        "strategy": "auto",
+        "configs": configs,
+        "pool_vs_single_all_cores": _ratio(pool, single),
+        "pool_vs_single_one_thread": _ratio(pool, one),
+        "one_thread_bound": bound,
+    }

@@ -1,0 +1,370 @@
+"""The targets of the ingest, cache, token, host and batch figures, judged from a bench document.
+
+Each verdict names the measured value, the threshold and the margin. A missed target gets a
+profile (pyinstrument) of the thing that missed, and the next step that the profile points to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from pipeline.bench.context import BenchContext
+from pipeline.bench.host import measure_host, measure_stdio
+from pipeline.bench.profile import Profile, profiling
+from pipeline.bench.speed import BASELINE, OURS
+from pipeline.ingest import Ingestor
+
+__all__ = ["NEXT_STEPS", "evaluate", "explain_misses", "margin"]
+
+Doc = dict[str, Any]
+
+NEXT_STEPS: dict[str, str] = {
+    "ingest_speedup": (
+        "Recognition of the cell crops dominates the warm ingest. Fewer or narrower crops are the "
+        "lever left: recognise a repeated column value once per distinct string rather than per "
+        "distinct pixel crop, and skip header cells whose text the schema map already knows."
+    ),
+    "ingest_accuracy": (
+        "Compare the mismatched cells listed above with the crops the pipeline cut for them "
+        "(crop margins, merged neighbouring cells) before changing any speed setting."
+    ),
+    "ingest_latency": (
+        "Same lever as the speed-up: the recogniser's share of the profile. On a loaded machine "
+        "check the load average first; the median moves with it."
+    ),
+    "cache_memory": "Keep the hit path free of image decoding and of re-rendering the text.",
+    "cache_disk": (
+        "Store the entry pre-serialised (one JSON blob) so a disk hit is one read and one parse."
+    ),
+    "tokens": (
+        "Drop the columns the schema map leaves out from the text, or send the rows only, for the "
+        "screens listed."
+    ),
+    "tokens_every_screen": (
+        "A small screenshot costs few image tokens while its text costs the same per row, so the "
+        "share is highest on small, dense screens. Send the mapped rows without the page context "
+        "and the list of left-out columns when the screen is small, or let the tier ladder pick "
+        "the image when it is the cheaper of the two."
+    ),
+    "host_per_hop": (
+        "Look at the guards and the context rebuild per hop in the profile; cache the tool specs "
+        "and the system prompt once per run."
+    ),
+    "stdio_run": (
+        "Most of a stdio run is starting one Python server process per tool group. Start the "
+        "servers once and keep them (the API mounts them in-process), or serve all groups from "
+        "one process (`python -m servers all`)."
+    ),
+    "batch": (
+        "One process already keeps both cores busy inside ONNX Runtime during recognition, so a "
+        "second process only wins the single-threaded share (decoding, OpenCV, table and schema "
+        "code). Raising that share's parallelism (a pool) pays more on machines with more cores; "
+        "on 2 cores the next step is cutting the single-threaded share itself."
+    ),
+}
+
+
+def margin(value: float, threshold: float, op: str) -> str:
+    """How far a value is from its threshold, in words, as a share of the threshold."""
+    if threshold == 0:
+        return f"{value - threshold:+.2f}"
+    share = value / threshold
+    if op == ">=":
+        return f"{share:.2f}x the target" if value >= threshold else f"short by {1 - share:.0%}"
+    return f"{1 - share:.0%} under the limit" if value <= threshold else f"over by {share - 1:.0%}"
+
+
+def _headline(doc: Doc) -> Doc:
+    return next(i for i in doc["ingest"]["images"] if i["headline"])
+
+
+def _share(pair: list[int] | None) -> float | None:
+    return pair[0] / pair[1] if pair and pair[1] else None
+
+
+def _target(
+    key: str, statement: str, value: float | None, op: str, threshold: float, unit: str, detail: str
+) -> Doc:
+    met = None
+    if value is not None:
+        met = (
+            value >= threshold
+            if op == ">="
+            else value <= threshold
+            if op == "<="
+            else value < threshold
+        )
+    return {
+        "key": key,
+        "statement": statement,
+        "value": value,
+        "op": op,
+        "threshold": threshold,
+        "unit": unit,
+        "met": met,
+        "margin": margin(value, threshold, ">=" if op == ">=" else "<=")
+        if value is not None
+        else "not measured",
+        "detail": detail,
+    }
+
+
+def evaluate(doc: Doc) -> list[Doc]:
+    head = _headline(doc)
+    name = f"{head['name']} ({head['size']})"
+    speedup = (head["vs_baseline"].get(OURS) or {}).get("value")
+    base_ms = head["summary"].get(BASELINE, {}).get("median")
+    ours_ms = head["summary"].get(OURS, {}).get("median")
+    ours_acc = _share(head["accuracy"].get(OURS))
+    base_acc = _share(head["accuracy"].get(BASELINE))
+    cache = doc["cache"]
+    tokens = [t for t in doc["tokens"]["images"] if t["table_screen"]]
+    worst = max(tokens, key=lambda t: t["share"]["table_ocr"], default=None)
+    within = sum(t["share"]["table_ocr"] <= 0.30 for t in tokens)
+    head_tokens = next((t for t in doc["tokens"]["images"] if t["image"] == head["name"]), None)
+    per_hop = doc["host"]["memory"]["summary"]["per_hop_ms"]
+    stdio = doc["host"]["stdio"]["summary"]["spawn_and_run_ms"]
+    batch = doc["batch"]["pool_vs_single_all_cores"]
+    return [
+        _target(
+            "ingest_speedup",
+            f"warm `table_ocr` ingest of {name} at least 4x faster than the full-page baseline",
+            speedup,
+            ">=",
+            4.0,
+            "x",
+            f"baseline {_ms(base_ms)} vs pipeline {_ms(ours_ms)} (medians)",
+        ),
+        _target(
+            "ingest_accuracy",
+            f"with equal or better cell accuracy on {name}",
+            None if ours_acc is None else ours_acc * 100,
+            ">=",
+            (base_acc or 0.0) * 100,
+            "% cells",
+            f"pipeline {_pct(ours_acc)} vs baseline {_pct(base_acc)} of cells exactly right",
+        ),
+        _target(
+            "ingest_latency",
+            f"warm `table_ocr` ingest of {name} at most 1.5 s (median)",
+            ours_ms,
+            "<=",
+            1500.0,
+            "ms",
+            f"median of {head['summary'].get(OURS, {}).get('n', 0)} runs after a warm-up",
+        ),
+        _target(
+            "cache_memory",
+            "a cache hit from memory at least 100x faster than a miss",
+            (cache.get("miss_vs_memory") or {}).get("value"),
+            ">=",
+            100.0,
+            "x",
+            f"miss {_ms(_median(cache, 'miss'))} vs hit {_ms(_median(cache, 'memory'), 3)}",
+        ),
+        _target(
+            "cache_disk",
+            "a cache hit from disk at least 100x faster than a miss",
+            (cache.get("miss_vs_disk") or {}).get("value"),
+            ">=",
+            100.0,
+            "x",
+            f"miss {_ms(_median(cache, 'miss'))} vs hit {_ms(_median(cache, 'disk'), 3)}",
+        ),
+        _target(
+            "tokens",
+            f"tokens sent for the table screenshot {name} at most 30% of the full-page "
+            "image estimate",
+            None if head_tokens is None else head_tokens["share"]["table_ocr"] * 100,
+            "<=",
+            30.0,
+            "%",
+            "not measured"
+            if head_tokens is None
+            else f"{head_tokens['sent']['table_ocr']} of {head_tokens['full_page_image']} tokens",
+        ),
+        _target(
+            "tokens_every_screen",
+            "the same for every table screenshot measured (the worst one)",
+            None if worst is None else worst["share"]["table_ocr"] * 100,
+            "<=",
+            30.0,
+            "%",
+            "no table screen measured"
+            if worst is None
+            else f"worst {worst['image']}: {worst['sent']['table_ocr']} of "
+            f"{worst['full_page_image']} tokens; {within} of {len(tokens)} table screens "
+            "within 30%",
+        ),
+        _target(
+            "host_per_hop",
+            "host overhead per hop under 5 ms (rules model, in-memory servers)",
+            per_hop.get("median") if per_hop.get("n") else None,
+            "<",
+            5.0,
+            "ms",
+            f"median of {per_hop.get('n', 0)} runs, "
+            f"{doc['host']['memory']['hops'][:1] or ['?']} hops each",
+        ),
+        _target(
+            "stdio_run",
+            "a complete `rules` replenishment run over stdio servers under 5 s after warm-up",
+            stdio.get("median") if stdio.get("n") else None,
+            "<",
+            5000.0,
+            "ms",
+            "spawning the three servers, connecting, the run, and shutting them down",
+        ),
+        _target(
+            "batch",
+            "batch throughput at least 1.6x from one process (all cores) to a pool of one "
+            "process per core",
+            None if batch is None else batch["value"],
+            ">=",
+            1.6,
+            "x",
+            f"one-thread bound {doc['batch'].get('one_thread_bound') or 0:.2f}x "
+            "(cores x one-thread rate / all-cores rate)",
+        ),
+    ]
+
+
+def _median(section: Doc, key: str) -> float | None:
+    summary = section.get("summary", {}).get(key)
+    return summary["median"] if summary and summary.get("n") else None
+
+
+def _ms(value: float | None, digits: int = 0) -> str:
+    return "–" if value is None else f"{value:.{digits}f} ms"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
+
+
+def explain_misses(ctx: BenchContext, doc: Doc) -> list[Doc]:
+    """A profile and a next step for each missed target; the same profile serves related ones."""
+    missed = [t["key"] for t in doc["targets"] if t["met"] is False]
+    found: list[Doc] = []
+    made: dict[str, Profile] = {}
+    for key in missed:
+        maker = _PROFILES.get(key)
+        profile = None
+        if maker is not None:
+            subject, make = maker
+            if subject not in made:
+                try:
+                    made[subject] = make(ctx, doc)
+                except Exception as exc:  # a profile is an explanation, never a failure
+                    made[subject] = Profile(subject, note=f"profile failed: {exc}")
+            profile = made[subject]
+        found.append(
+            {
+                "target": key,
+                "finding": _finding(key, doc),
+                "profile": asdict(profile) if profile else None,
+                "next_step": NEXT_STEPS[key],
+            }
+        )
+    return found
+
+
+def _ingestor(ctx: BenchContext) -> Ingestor:
+    engine = ctx.engine("rapidocr")
+    if engine is None:
+        raise RuntimeError("rapidocr is unavailable")
+    return Ingestor(engine, config=ctx.config(), cache=None)
+
+
+def _profile_ingest(ctx: BenchContext, doc: Doc) -> Profile:
+    ingestor = _ingestor(ctx)
+    path = ctx.options.headline.path
+    with profiling(f"3 warm `table_ocr` ingests of {path.name}") as profile:
+        for _ in range(3):
+            ingestor.ingest_path(path, strategy="table_ocr")
+    return profile
+
+
+def _profile_hits(ctx: BenchContext, doc: Doc) -> Profile:
+    from pipeline.cache import IngestCache
+
+    data = ctx.options.headline.path.read_bytes()
+    with IngestCache(ctx.scratch / "profile-cache") as cache:
+        ingestor = Ingestor(_ingestor(ctx).engine, config=ctx.config(), cache=cache)
+        ingestor.ingest_bytes(data, name="hit.png", strategy="table_ocr")
+        with profiling("200 cache hits from memory") as profile:
+            for _ in range(200):
+                ingestor.ingest_bytes(data, name="hit.png", strategy="table_ocr")
+    return profile
+
+
+def _profile_host(ctx: BenchContext, doc: Doc) -> Profile:
+    results = _results(ctx)
+    with profiling(
+        "2 `rules` runs over in-memory servers (one warm-up)", interval=0.0005
+    ) as profile:
+        measure_host(ctx.scratch, results, rounds=1)
+    return profile
+
+
+def _profile_stdio(ctx: BenchContext, doc: Doc) -> Profile:
+    results = _results(ctx)
+    with profiling("one `rules` run over stdio servers (host process side)") as profile:
+        measure_stdio(ctx.scratch, results, rounds=0)
+    return profile
+
+
+def _results(ctx: BenchContext) -> list[Any]:
+    return [_ingestor(ctx).ingest_path(ctx.options.headline.path, strategy="table_ocr")]
+
+
+_PROFILES: dict[str, tuple[str, Callable[[BenchContext, Doc], Profile]]] = {
+    "ingest_speedup": ("ingest", _profile_ingest),
+    "ingest_latency": ("ingest", _profile_ingest),
+    "cache_memory": ("hits", _profile_hits),
+    "cache_disk": ("hits", _profile_hits),
+    "host_per_hop": ("host", _profile_host),
+    "stdio_run": ("stdio", _profile_stdio),
+}
+
+
+def _finding(key: str, doc: Doc) -> str:
+    head = _headline(doc)
+    if key in ("ingest_speedup", "ingest_latency"):
+        return (
+            f"load average at start {doc['meta']['load_avg_start'][0]:.2f} on "
+            f"{doc['meta']['cpu_count']} cores; see the profile for the recogniser's share"
+        )
+    if key == "ingest_accuracy":
+        return f"cells right: {head['accuracy']}"
+    if key == "stdio_run":
+        stdio = doc["host"]["stdio"]["summary"]
+        whole, run = stdio["spawn_and_run_ms"]["median"], stdio["run_ms"]["median"]
+        return (
+            f"of {whole:.0f} ms, the run itself took {run:.0f} ms; starting, connecting and "
+            f"stopping the three server processes took {whole - run:.0f} ms"
+        )
+    if key == "batch":
+        configs = {c["key"]: c for c in doc["batch"]["configs"]}
+        rates = {k: c["summary"]["median"] for k, c in configs.items()}
+        return (
+            f"images/min: one process all cores {rates.get('single_all_cores', 0):.1f}, one "
+            f"process one thread {rates.get('single_one_thread', 0):.1f}, pool "
+            f"{rates.get('pool', 0):.1f}; the pool cannot beat cores x the one-thread rate "
+            f"= {doc['batch'].get('one_thread_bound') or 0:.2f}x the all-cores process, and "
+            f"the load average was {doc['meta']['load_avg_start'][0]:.2f} (other work "
+            "shares these cores)"
+        )
+    if key in ("tokens", "tokens_every_screen"):
+        over = [
+            f"{t['image']} {t['share']['table_ocr']:.0%} ({t['sent']['table_ocr']} of "
+            f"{t['full_page_image']})"
+            for t in doc["tokens"]["images"]
+            if t["table_screen"] and t["share"]["table_ocr"] > 0.30
+        ]
+        return "over 30%: " + ", ".join(over)
+    if key == "host_per_hop":
+        return "see the profile: own time of the host loop, guards and MCP client code"
+    return "see the profile"

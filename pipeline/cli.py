@@ -25,7 +25,7 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
-    from pipeline import watch
+    from pipeline import bench, watch
     from pipeline.api import cli as api_cli
     from pipeline.evals import cli as evals_cli
     from pipeline.ocr import models_cli
@@ -40,6 +40,7 @@ def _registrars() -> list[Callable[[Any], None]]:
         api_cli.register,
         watch.register,
         evals_cli.register,
+        bench.register,
     ]
 
 

@@ -73,9 +73,9 @@ def estimate_skew(gray: Gray, *, dark: bool) -> float:
     ink = gray if dark else 255 - gray
     height, width = ink.shape
     factor = min(1.0, 800.0 / width)
-    small = cv2.resize(
-        ink, (int(width * factor), int(height * factor)), interpolation=cv2.INTER_AREA
-    )
+    # A thin strip keeps at least one pixel on each side (OpenCV refuses an empty size).
+    size = (max(1, int(width * factor)), max(1, int(height * factor)))
+    small = cv2.resize(ink, size, interpolation=cv2.INTER_AREA)
     binary = cv2.adaptiveThreshold(
         small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 15, -10
     )
@@ -112,7 +112,7 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect."""
     scale = working_scale(*image.size)
     if scale != 1.0:
-        size = (round(image.width * scale), round(image.height * scale))
+        size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         image = image.resize(
             size, Image.Resampling.BOX if scale >= 0.5 else Image.Resampling.LANCZOS
         )

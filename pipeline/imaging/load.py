@@ -70,9 +70,12 @@ def load_image(data: bytes, *, name: str, max_bytes: int, max_pixels: int) -> Lo
         image.seek(0)
         image.load()
         upright = ImageOps.exif_transpose(image)
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        rgb, background = _flatten(upright)
+    except Exception as exc:
+        # The header was read; whatever fails now is the data's. Pillow's decoders raise more
+        # than OSError on crafted bytes (a TypeError for a PNG whose interlace method is out of
+        # range, struct.error, IndexError, ...), so every one of them means "undecodable".
         raise UndecodableImageError(f"{name}: corrupt or truncated {fmt} data ({exc})") from exc
-    rgb, background = _flatten(upright)
     return LoadedImage(
         image=rgb,
         format=fmt,

@@ -1,4 +1,6 @@
 import io
+import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -114,3 +116,16 @@ def test_capture_metadata_is_read_from_exif_and_png_text() -> None:
     info.add_text("Creation Time", "2026-11-28T10:05:00")
     png = load_image(encode(Image.new("RGB", (8, 8)), "PNG", pnginfo=info), name="a.png", **LIMITS)
     assert png.png_creation_time == "2026-11-28T10:05:00"
+
+
+def png_with_interlace_method(method: int) -> bytes:
+    data = bytearray(encode(Image.new("LA", (64, 40)), "PNG"))
+    data[28] = method  # the last byte of IHDR's data
+    data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
+    return bytes(data)
+
+
+def test_a_png_with_an_interlace_method_out_of_range_is_undecodable_not_a_crash() -> None:
+    # Pillow hands the byte to its decoder, which fails with a TypeError.
+    with pytest.raises(UndecodableImageError, match=r"odd\.png: corrupt or truncated PNG data"):
+        load_image(png_with_interlace_method(0xB6), name="odd.png", **LIMITS)

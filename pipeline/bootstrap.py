@@ -14,7 +14,7 @@ from pipeline.cache import IngestCache
 from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
-from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS, CallGuard, ResponseGuard
+from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, append_run_log
 from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
@@ -90,10 +90,7 @@ def enabled_guards(
         if name not in switches:
             raise UnknownNameError("guard", name, switches)
         switches[name] = on
-    return (
-        {n: g for n, g in RESPONSE_GUARDS.items() if switches.get(n, True)},
-        {n: g for n, g in CALL_GUARDS.items() if switches.get(n, True)},
-    )
+    return switched_on(switches)
 
 
 async def run_agent(

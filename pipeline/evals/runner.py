@@ -28,7 +28,7 @@ from pipeline.evals.screens import Screens
 from pipeline.host.attachments import from_ingest
 from pipeline.host.context import opening_message, system_prompt
 from pipeline.host.groups import ALL_GROUPS, choose_groups
-from pipeline.host.guards import CallGuard, ResponseGuard
+from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import MemoryTarget, Toolbox
@@ -99,11 +99,7 @@ def guard_configs(
     through the same switches `STOCKSHOT_GUARDS__<NAME>=false` sets."""
 
     def enabled(switches: GuardSettings) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
-        on = switches.model_dump()
-        return (
-            {n: g for n, g in response_guards.items() if on.get(n, True)},
-            {n: g for n, g in call_guards.items() if on.get(n, True)},
-        )
+        return switched_on(switches.model_dump(), response_guards, call_guards)
 
     configs = [GuardConfig("all guards on", None, *enabled(GuardSettings()))]
     if ablation:

@@ -8,6 +8,8 @@ repaired call; then `give_up`, `repeat_rejected`, `unchanged_field`, `read_loop`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pipeline.host.guards.arg_repair import arg_repair
 from pipeline.host.guards.base import (
     CallDecision,
@@ -36,6 +38,7 @@ __all__ = [
     "ResponseDecision",
     "ResponseGuard",
     "ScreenEvidence",
+    "switched_on",
 ]
 
 RESPONSE_GUARDS: dict[str, ResponseGuard] = {
@@ -52,3 +55,15 @@ CALL_GUARDS: dict[str, CallGuard] = {
     "freshness": freshness,
 }
 GUARD_NAMES = (*RESPONSE_GUARDS, *CALL_GUARDS)
+
+
+def switched_on(
+    switches: Mapping[str, bool],
+    response_guards: Mapping[str, ResponseGuard] = RESPONSE_GUARDS,
+    call_guards: Mapping[str, CallGuard] = CALL_GUARDS,
+) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
+    """The guards whose switch is on (a guard without a switch is on), in registry order."""
+    return (
+        {n: g for n, g in response_guards.items() if switches.get(n, True)},
+        {n: g for n, g in call_guards.items() if switches.get(n, True)},
+    )

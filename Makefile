@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples clean chromium
+.PHONY: demo test check lint format types layers bench eval harden samples clean chromium tesseract
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ $(MODELS): $(FULL)
 demo: $(BASE)
 	$(VENV)/bin/stockshot demo
 
-test: $(MODELS) chromium
+test: $(MODELS) chromium tesseract
 	$(PY) -m pytest
 
 # The dashboard test drives Debian's Chromium; without it (and without apt) that test skips.
@@ -39,6 +39,15 @@ chromium:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium \
 			|| echo "chromium could not be installed; the dashboard test will skip"; \
 	else echo "no /usr/bin/chromium and no apt-get; the dashboard test will skip"; fi
+
+# The optional Tesseract engine is tested for real where Debian's package can be installed.
+tesseract:
+	@if command -v tesseract >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get install -y -qq tesseract-ocr tesseract-ocr-chi-sim >/dev/null \
+			|| echo "tesseract could not be installed; its tests will skip"; \
+	else echo "no tesseract and no apt-get; its tests will skip"; fi
 
 format:
 	$(VENV)/bin/ruff format pipeline servers tests samples

@@ -45,7 +45,7 @@ tesseract:
 	@if command -v tesseract >/dev/null 2>&1; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
-		$$SUDO apt-get install -y -qq tesseract-ocr tesseract-ocr-chi-sim >/dev/null \
+		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tesseract-ocr tesseract-ocr-chi-sim >/dev/null; } \
 			|| echo "tesseract could not be installed; its tests will skip"; \
 	else echo "no tesseract and no apt-get; its tests will skip"; fi
 

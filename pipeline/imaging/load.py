@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import io
+import logging
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -17,6 +21,8 @@ from pipeline.errors import (
 )
 
 __all__ = ["SUPPORTED_FORMATS", "LoadedImage", "load_image"]
+
+log = logging.getLogger(__name__)
 
 SUPPORTED_FORMATS = {
     "PNG": "PNG",
@@ -64,7 +70,8 @@ def load_image(data: bytes, *, name: str, max_bytes: int, max_pixels: int) -> Lo
         )
     image = _open(data, name, max_pixels)
     fmt = SUPPORTED_FORMATS[str(image.format)]
-    exif_datetime, exif_offset = _exif_stamp(image)
+    with _pillow_warnings(name):
+        exif_datetime, exif_offset = _exif_stamp(image)
     png_time = image.info.get("Creation Time") if fmt == "PNG" else None
     try:
         image.seek(0)
@@ -86,10 +93,28 @@ def load_image(data: bytes, *, name: str, max_bytes: int, max_pixels: int) -> Lo
     )
 
 
+# `warnings.catch_warnings` swaps the process-wide filter list; threads that enter and leave it
+# at the same time can restore each other's filters and leave them changed for good. Parsing a
+# header and its metadata is quick, so decoders take turns at it.
+_WARNINGS_LOCK = threading.Lock()
+
+
+@contextmanager
+def _pillow_warnings(name: str) -> Iterator[None]:
+    """Pillow's warnings about one file (a tag past its end, corrupt EXIF) stay here: logged,
+    never printed or raised, whatever filters the process runs with. A decompression-bomb
+    warning is raised as an error instead."""
+    with _WARNINGS_LOCK, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        yield
+    for warning in caught:
+        log.debug("%s: %s", name, warning.message)
+
+
 def _open(data: bytes, name: str, max_pixels: int) -> Image.Image:
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with _pillow_warnings(name):
             image = Image.open(io.BytesIO(data))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageTooLargeError(f"{name}: too many pixels to decode safely ({exc})") from exc

@@ -1,6 +1,9 @@
 import io
 import struct
+import threading
+import warnings
 import zlib
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -129,3 +132,77 @@ def test_a_png_with_an_interlace_method_out_of_range_is_undecodable_not_a_crash(
     # Pillow hands the byte to its decoder, which fails with a TypeError.
     with pytest.raises(UndecodableImageError, match=r"odd\.png: corrupt or truncated PNG data"):
         load_image(png_with_interlace_method(0xB6), name="odd.png", **LIMITS)
+
+
+def tiff_with_a_tag_past_its_end() -> bytes:
+    data = bytearray(encode(Image.new("RGB", (8, 8)), "TIFF", tiffinfo={270: "a description"}))
+    ifd = struct.unpack("<I", data[4:8])[0]
+    for n in range(struct.unpack("<H", data[ifd : ifd + 2])[0]):
+        entry = ifd + 2 + 12 * n
+        if struct.unpack("<H", data[entry : entry + 2])[0] == 270:
+            data[entry + 4 : entry + 8] = struct.pack("<I", 0xFFFFFF)
+    return bytes(data)
+
+
+def jpeg_with_a_capture_time_past_its_end() -> bytes:
+    exif = Image.Exif()
+    exif.get_ifd(0x8769)[36867] = "2026:11:27 09:14:52"
+    data = bytearray(encode(Image.new("RGB", (8, 8)), "JPEG", exif=exif))
+    tag = data.find(b"\x90\x03\x00\x02")  # DateTimeOriginal, ASCII, big-endian EXIF
+    data[tag + 4 : tag + 8] = struct.pack(">I", 0xFFFF)
+    return bytes(data)
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("tag.tiff", tiff_with_a_tag_past_its_end()),
+        ("exif.jpg", jpeg_with_a_capture_time_past_its_end()),
+    ],
+)
+def test_metadata_pillow_warns_about_is_skipped_without_a_warning_escaping(
+    name: str, data: bytes
+) -> None:
+    with warnings.catch_warnings(record=True) as escaped:
+        warnings.simplefilter("always")
+        loaded = load_image(data, name=name, **LIMITS)
+    assert loaded.image.size == (8, 8)
+    assert loaded.exif_datetime is None
+    assert [str(w.message) for w in escaped] == []
+
+
+def test_two_loads_at_once_leave_the_warning_filters_as_they_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The first load waits (bounded) in the decoder for the second to arrive there, and the
+    # second waits for the first to finish: without turns, the second would restore the
+    # filters the first had set, for good.
+    real_open = Image.open
+    second_inside, first_done = threading.Event(), threading.Event()
+
+    def open_in_step(fp: Any, *args: Any, **kwargs: Any) -> Image.Image:
+        if threading.current_thread().name == "first":
+            second_inside.wait(timeout=0.5)
+        else:
+            second_inside.set()
+            first_done.wait(timeout=5)
+        return real_open(fp, *args, **kwargs)
+
+    monkeypatch.setattr(Image, "open", open_in_step)
+    data = encode(Image.new("RGB", (8, 8)), "PNG")
+    before = list(warnings.filters)
+
+    def first() -> None:
+        load_image(data, name="a.png", **LIMITS)
+        first_done.set()
+
+    threads = [
+        threading.Thread(target=first, name="first"),
+        threading.Thread(target=load_image, args=(data,), kwargs={"name": "b.png", **LIMITS}),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
+    assert warnings.filters == before

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -84,7 +85,7 @@ def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
     elif isinstance(arguments, str) and arguments.strip():
         try:
             value = json.loads(arguments)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             raw_text = arguments
         else:
             if isinstance(value, dict):
@@ -100,37 +101,64 @@ def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
 
 
 def parse_completion(body: dict[str, Any], model: str) -> ModelResponse:
+    """The first choice of a chat completion; a body no reading can use is a `VlmError`.
+
+    Servers differ in what they leave out, so odd but harmless shapes are read leniently
+    (usage that is no count is 0, a content part without text is empty); a body whose
+    choices, message or tool calls have the wrong shape is the endpoint's failure."""
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise VlmError("model endpoint answered without choices", body=json.dumps(body)[:2000])
+        raise VlmError("model endpoint answered without choices", body=_dumped(body))
     choice = choices[0]
     message = choice.get("message") or {}
     if not isinstance(message, dict):
         raise VlmError(
-            "model endpoint answered with a message that is not an object",
-            body=json.dumps(body)[:2000],
+            "model endpoint answered with a message that is not an object", body=_dumped(body)
         )
-    calls = [
-        _parse_call(raw, k)
-        for k, raw in enumerate(message.get("tool_calls") or [])
-        if isinstance(raw, dict)
-    ]
+    raw_calls = message.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise VlmError(
+            "model endpoint answered with tool_calls that are not a list", body=_dumped(body)
+        )
+    calls = [_parse_call(raw, k) for k, raw in enumerate(raw_calls) if isinstance(raw, dict)]
     usage = body.get("usage")
     if not isinstance(usage, dict):
         usage = {}
-    content = message.get("content")
-    if isinstance(content, list):
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
     return ModelResponse(
-        content=str(content or ""),
+        content=_text(message.get("content")),
         tool_calls=calls,
         finish_reason=str(choice.get("finish_reason") or ("tool_calls" if calls else "stop")),
         usage=Usage(
-            prompt_tokens=int(usage.get("prompt_tokens") or 0),
-            completion_tokens=int(usage.get("completion_tokens") or 0),
+            prompt_tokens=_count(usage.get("prompt_tokens")),
+            completion_tokens=_count(usage.get("completion_tokens")),
         ),
         model=str(body.get("model") or model),
     )
+
+
+def _dumped(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=False, default=str)[:2000]
+
+
+def _text(content: Any) -> str:
+    """Message content: a string, or a list of parts whose text strings are joined."""
+    if isinstance(content, list):
+        return "".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    return str(content or "")
+
+
+def _count(value: Any) -> int:
+    """A token count as servers send it (int, float, numeric string); anything else is 0."""
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, str):
+        value = value.strip()
+        return int(value) if value.isascii() and value.isdigit() else 0
+    if isinstance(value, int | float) and math.isfinite(value) and value >= 0:
+        return int(value)
+    return 0
 
 
 class OpenAIModel:
@@ -191,7 +219,7 @@ class OpenAIModel:
                 if response.status_code < 400:
                     try:
                         body = response.json()
-                    except ValueError:
+                    except (ValueError, RecursionError):
                         raise VlmError(
                             f"model endpoint {self._url} answered with invalid JSON",
                             status=response.status_code,

@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -24,7 +26,7 @@ from starlette.routing import Route
 from pipeline.errors import ConfigError, UnknownNameError, VlmError
 from pipeline.models import Message, ModelSettings, ToolCall, ToolSpec
 from pipeline.vlm import MODELS, Model, ModelOptions, make_model
-from pipeline.vlm.openai import OpenAIModel
+from pipeline.vlm.openai import OpenAIModel, parse_completion
 
 PNG_URL = (
     "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwAB"
@@ -704,6 +706,118 @@ async def test_odd_shapes_inside_a_choice_do_not_crash_the_parser() -> None:
 
     assert [(c.id, c.name) for c in response.tool_calls] == [("c1", "")]
     assert response.usage.prompt_tokens == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"choices": [{"message": {"tool_calls": 5}}]},
+        {"choices": [{"message": {"tool_calls": "orders_list"}}]},
+    ],
+    ids=["number", "string"],
+)
+async def test_tool_calls_that_are_not_a_list_are_a_vlm_error_with_the_body(
+    body: dict[str, Any],
+) -> None:
+    model, _, _ = mocked([httpx.Response(200, json=body)])
+
+    with pytest.raises(VlmError, match="tool_calls that are not a list") as caught:
+        await ask(model)
+
+    assert json.loads(caught.value.body) == body
+
+
+@pytest.mark.parametrize(
+    ("usage", "expected"),
+    [
+        ({"prompt_tokens": "lots", "completion_tokens": [1]}, (0, 0)),
+        ({"prompt_tokens": 1e400, "completion_tokens": -5}, (0, 0)),
+        ({"prompt_tokens": "12", "completion_tokens": 3.0}, (12, 3)),
+        ({"prompt_tokens": "²", "completion_tokens": True}, (0, 0)),
+    ],
+    ids=["words", "infinite-negative", "numeric-strings", "odd-digits"],
+)
+async def test_usage_that_is_no_count_reads_as_zero_tokens(
+    usage: dict[str, Any], expected: tuple[int, int]
+) -> None:
+    body = completion("fine")
+    body["usage"] = usage
+    # As text: an infinite count is no strict JSON, but Python's parser reads `Infinity`.
+    model, _, _ = mocked([httpx.Response(200, text=json.dumps(body))])
+
+    response = await ask(model)
+
+    assert (response.usage.prompt_tokens, response.usage.completion_tokens) == expected
+    assert response.content == "fine"
+
+
+async def test_content_parts_without_text_strings_are_skipped() -> None:
+    body = completion(None)
+    body["choices"][0]["message"]["content"] = [{"text": 5}, {"text": "ok"}, "junk", {"x": 1}]
+    model, _, _ = mocked([httpx.Response(200, json=body)])
+
+    assert (await ask(model)).content == "ok"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+def _shaped(parts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "choices": [{"message": parts.get("message"), "finish_reason": parts.get("finish")}],
+        **parts,
+    }
+
+
+COMPLETIONS = JSON | st.fixed_dictionaries(
+    {},
+    optional={
+        "message": JSON
+        | st.fixed_dictionaries(
+            {},
+            optional={
+                "content": JSON,
+                "tool_calls": JSON
+                | st.lists(
+                    st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "id": JSON,
+                            "function": JSON
+                            | st.fixed_dictionaries(
+                                {}, optional={"name": JSON, "arguments": JSON | st.text()}
+                            ),
+                        },
+                    ),
+                    max_size=3,
+                ),
+            },
+        ),
+        "finish": JSON,
+        "usage": JSON
+        | st.fixed_dictionaries({}, optional={"prompt_tokens": JSON, "completion_tokens": JSON}),
+        "model": JSON,
+    },
+).map(_shaped)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(body=COMPLETIONS)
+def test_any_json_body_is_a_response_or_a_vlm_error(body: Any) -> None:
+    if not isinstance(body, dict):
+        return  # the transport refuses a non-object before parsing (tested above)
+    try:
+        response = parse_completion(body, "m")
+    except VlmError:
+        return
+    assert isinstance(response.content, str)
+    assert response.usage.prompt_tokens >= 0 and response.usage.completion_tokens >= 0
 
 
 async def test_a_timeout_is_a_vlm_error_saying_how_long_it_waited() -> None:

@@ -223,6 +223,11 @@ async def run_task(run: Run) -> RunRecord:
     except StockshotError as exc:
         _finish(record, "error", str(exc))
         record.error = str(exc)
+    except Exception as exc:  # a defect in an adapter or a guard still ends in a record
+        log.exception("run %s failed", record.id)
+        message = f"the run failed: {type(exc).__name__}: {exc}"
+        _finish(record, "error", message)
+        record.error = message
     total = clock.elapsed()
     record.timings_ms = {
         "total": round(total * 1000, 2),

@@ -236,6 +236,25 @@ async def test_a_failing_model_endpoint_ends_the_run_with_an_error_and_writes_no
     assert open_orders(store) == {}
 
 
+async def test_a_defect_in_a_model_adapter_still_ends_the_run_with_an_error_record(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    events: list[dict[str, Any]] = []
+
+    class Broken:
+        name = "broken"
+
+        async def request(self, messages: Any, tools: Any, settings: Any) -> ModelResponse:
+            raise RuntimeError("adapter bug")
+
+    record = await run_with(targets, Broken(), on_event=events.append)
+    assert record.status == "error"
+    assert "RuntimeError: adapter bug" in record.final
+    assert record.error == record.final
+    assert events[-1]["type"] == "run_finished"
+    assert open_orders(store) == {}
+
+
 async def test_malformed_arguments_get_an_error_result_the_model_can_read(
     targets: list[MemoryTarget],
 ) -> None:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Profile", "profiling"]
+__all__ = ["STAGES", "Profile", "profiling"]
 
 _TOP = 10
 _TREE_LINES = 40
@@ -21,6 +21,18 @@ class Profile:
     top: list[tuple[str, float]] = field(default_factory=list)
     tree: str = ""
     note: str = ""
+    stages: dict[str, float] = field(default_factory=dict)
+    """Inclusive seconds of the pipeline stages named in `STAGES`."""
+
+
+STAGES = {
+    "RapidOcrEngine.recognize": "recognition of the cell crops",
+    "RapidOcrEngine.read": "detection + recognition",
+    "find_text_boxes": "finding text boxes (OpenCV)",
+    "load_image": "decoding the image",
+    "normalise": "normalising",
+    "to_rows": "mapping to the schema",
+}
 
 
 def _fill(profile: Profile, profiler: Any) -> None:
@@ -36,6 +48,9 @@ def _fill(profile: Profile, profiler: Any) -> None:
         if frame.is_synthetic:
             continue
         own[f"{frame.function} ({frame.file_path_short}:{frame.line_no})"] += frame.total_self_time
+        name = f"{frame.class_name}.{frame.function}" if frame.class_name else frame.function
+        if name in STAGES:
+            profile.stages[STAGES[name]] = profile.stages.get(STAGES[name], 0.0) + frame.time
     profile.seconds = float(root.time)
     profile.top = [
         (where, float(seconds))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO, cast
 
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
-from mcp.types import CallToolResult, RequestParamsMeta, Tool
+from mcp.types import CONNECTION_CLOSED, CallToolResult, RequestParamsMeta, Tool
 
 from pipeline.errors import ToolServerError
 from pipeline.models import ToolSpec
@@ -198,9 +198,14 @@ class Toolbox:
             meta = cast(RequestParamsMeta, {RUN_ID_META_KEY: run_id})
             result = await connection.client.call_tool(name, arguments, meta=meta)
         except MCPError as exc:
-            return ToolOutcome(
-                True, f"{name} failed: {exc.message if hasattr(exc, 'message') else exc}"
-            )
+            if exc.code == CONNECTION_CLOSED:
+                # The process died or the connection dropped: no answer will come, and the
+                # model must not read it as the tool refusing the call.
+                raise ToolServerError(
+                    f"the {connection.target.group} tool server closed the connection during "
+                    f"{name} (it stopped or crashed); the call may not have run"
+                ) from exc
+            return ToolOutcome(True, f"{name} failed: {exc.message}")
         except Exception as exc:
             raise ToolServerError(
                 f"the {connection.target.group} tool server failed during {name}: {_why(exc)}"

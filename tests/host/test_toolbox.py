@@ -1,9 +1,12 @@
-"""The host's MCP connections over streamable HTTP, with and without the bearer token."""
+"""The host's MCP connections over streamable HTTP, with and without the bearer token, and
+what a server that dies mid-run becomes."""
+
+import sys
 
 import pytest
 
 from pipeline.errors import ToolServerError
-from pipeline.host.toolbox import HttpTarget, Toolbox
+from pipeline.host.toolbox import HttpTarget, StdioTarget, Toolbox
 from servers.sqlite_store import SqliteStore
 from tests.servers.test_http_app import http_server
 
@@ -33,3 +36,27 @@ async def test_a_wrong_token_is_a_clear_connection_error(store: SqliteStore) -> 
     ):
         async with Toolbox([HttpTarget("inventory", f"{base}/inventory/mcp", "wrong")]):
             pass
+
+
+# A stdio server whose only tool kills its own process, as a crash or a kill -9 would.
+DYING_SERVER = """
+import os
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("dying")
+
+
+@server.tool()
+def dying_exit() -> str:
+    os._exit(1)
+
+
+server.run()
+"""
+
+
+async def test_a_server_that_dies_during_a_call_is_a_tool_server_error_naming_it() -> None:
+    target = StdioTarget("dying", sys.executable, ("-c", DYING_SERVER))
+    async with Toolbox([target]) as toolbox:
+        with pytest.raises(ToolServerError, match=r"the dying tool server .* during dying_exit"):
+            await toolbox.call("dying_exit", {}, run_id="run-dies")

@@ -100,7 +100,9 @@ def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
     )
 
 
-def parse_completion(body: dict[str, Any], model: str) -> ModelResponse:
+def parse_completion(
+    body: dict[str, Any], model: str, *, endpoint: str = "model endpoint"
+) -> ModelResponse:
     """The first choice of a chat completion; a body no reading can use is a `VlmError`.
 
     Servers differ in what they leave out, so odd but harmless shapes are read leniently
@@ -108,17 +110,17 @@ def parse_completion(body: dict[str, Any], model: str) -> ModelResponse:
     choices, message or tool calls have the wrong shape is the endpoint's failure."""
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise VlmError("model endpoint answered without choices", body=_dumped(body))
+        raise VlmError(f"{endpoint} answered without choices", body=_dumped(body))
     choice = choices[0]
     message = choice.get("message") or {}
     if not isinstance(message, dict):
         raise VlmError(
-            "model endpoint answered with a message that is not an object", body=_dumped(body)
+            f"{endpoint} answered with a message that is not an object", body=_dumped(body)
         )
     raw_calls = message.get("tool_calls") or []
     if not isinstance(raw_calls, list):
         raise VlmError(
-            "model endpoint answered with tool_calls that are not a list", body=_dumped(body)
+            f"{endpoint} answered with tool_calls that are not a list", body=_dumped(body)
         )
     calls = [_parse_call(raw, k) for k, raw in enumerate(raw_calls) if isinstance(raw, dict)]
     usage = body.get("usage")
@@ -196,7 +198,7 @@ class OpenAIModel:
         if tools:
             payload["tools"] = to_wire_tools(tools)
         body = await self._post(payload)
-        return parse_completion(body, self.model)
+        return parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
 
     async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         attempt = 0

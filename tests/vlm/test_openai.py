@@ -687,6 +687,7 @@ async def test_a_body_without_choices_is_a_vlm_error(body: dict[str, Any]) -> No
         await ask(model)
 
     assert json.loads(caught.value.body) == body
+    assert f"model endpoint {URL}/chat/completions answered" in str(caught.value)
 
 
 async def test_a_choice_whose_message_is_not_an_object_is_a_vlm_error() -> None:

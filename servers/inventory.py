@@ -9,7 +9,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from servers import domain
-from servers.errors import Refused
+from servers.errors import Refused, StoreError
 from servers.models import ItemReport, StockReport
 from servers.toolkit import (
     READ_ONLY,
@@ -18,6 +18,7 @@ from servers.toolkit import (
     WarehouseIdArg,
     group_meta,
     refused,
+    store_failed,
     success,
 )
 
@@ -66,6 +67,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return success(domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock()))
         except Refused as exc:
             return refused(exc)
+        except StoreError as exc:
+            return store_failed(exc)
 
     @server.tool(
         name="inventory_get_item",
@@ -79,3 +82,5 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return success(domain.get_item(deps.store, sku, now=deps.clock()))
         except Refused as exc:
             return refused(exc)
+        except StoreError as exc:
+            return store_failed(exc)

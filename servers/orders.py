@@ -15,7 +15,7 @@ from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from servers import domain
-from servers.errors import Refused
+from servers.errors import Refused, StoreError
 from servers.models import (
     CancelResult,
     OrderList,
@@ -33,6 +33,7 @@ from servers.toolkit import (
     group_meta,
     refused,
     run_id_of,
+    store_failed,
     success,
 )
 
@@ -155,6 +156,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             )
         except Refused as exc:
             return refused(exc, write=True)
+        except StoreError as exc:
+            return store_failed(exc, write=True)
         return success(result)
 
     @server.tool(
@@ -185,6 +188,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return success(domain.list_orders(deps.store, query))
         except Refused as exc:
             return refused(exc)
+        except StoreError as exc:
+            return store_failed(exc)
 
     @server.tool(
         name="orders_cancel",
@@ -206,4 +211,6 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             )
         except Refused as exc:
             return refused(exc, write=True)
+        except StoreError as exc:
+            return store_failed(exc, write=True)
         return success(result)

@@ -170,8 +170,8 @@ class SqliteStore:
     def _store_error(self, exc: sqlite3.Error) -> StoreError:
         if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
             return StoreError(
-                f"the store {self.path} stayed locked by another writer for more than "
-                f"{self._busy_timeout_s:g} s"
+                f"the store is busy: {self.path} stayed locked by another writer for more "
+                f"than {self._busy_timeout_s:g} s"
             )
         return StoreError(f"store {self.path}: {exc}")
 

@@ -3,7 +3,9 @@
 Every tool returns a `CallToolResult` it builds itself: on success the structured content
 is the output model and the text is its JSON; a `Refused` becomes an `is_error` result
 whose text is the reason (prefixed `refused: ` for writes) and whose structured content
-is `Refused.as_dict()` (`error`, `field`, `message` and details such as valid values).
+is `Refused.as_dict()` (`error`, `field`, `message` and details such as valid values). A
+`StoreError` (the store locked by another writer past the busy timeout, closed, broken)
+becomes an `is_error` result that says so: the call did nothing and may be sent again.
 
 The caller's run id travels in the request `_meta` under `io.stockshot/run_id`.
 """
@@ -19,7 +21,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from servers.errors import Refused
+from servers.errors import Refused, StoreError
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 
@@ -36,6 +38,7 @@ __all__ = [
     "refused",
     "run_id_of",
     "run_meta",
+    "store_failed",
     "success",
     "utc_now",
 ]
@@ -113,5 +116,16 @@ def refused(exc: Refused, *, write: bool = False) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=exc.as_dict(),
+        is_error=True,
+    )
+
+
+def store_failed(exc: StoreError, *, write: bool = False) -> CallToolResult:
+    """The store could not be used for this call; a write was rolled back whole."""
+    done = "nothing was written; send the call again shortly" if write else "try again shortly"
+    message = f"{exc}; {done}"
+    return CallToolResult(
+        content=[TextContent(type="text", text=message)],
+        structured_content={"error": "store_unavailable", "field": None, "message": message},
         is_error=True,
     )

@@ -8,9 +8,17 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
 from servers import domain
-from servers.errors import Refused
+from servers.errors import Refused, StoreError
 from servers.models import WarehouseList, WarehouseSummary
-from servers.toolkit import READ_ONLY, ToolDeps, WarehouseIdArg, group_meta, refused, success
+from servers.toolkit import (
+    READ_ONLY,
+    ToolDeps,
+    WarehouseIdArg,
+    group_meta,
+    refused,
+    store_failed,
+    success,
+)
 
 __all__ = ["GROUP", "instructions", "register"]
 
@@ -37,7 +45,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         meta=meta,
     )
     def list_warehouses() -> Annotated[CallToolResult, WarehouseList]:
-        return success(domain.list_warehouses(deps.store))
+        try:
+            return success(domain.list_warehouses(deps.store))
+        except StoreError as exc:
+            return store_failed(exc)
 
     @server.tool(
         name="warehouses_get",
@@ -52,3 +63,5 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return success(domain.get_warehouse(deps.store, warehouse_id))
         except Refused as exc:
             return refused(exc)
+        except StoreError as exc:
+            return store_failed(exc)

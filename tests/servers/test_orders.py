@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import anyio
@@ -8,6 +10,7 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
 from servers import domain
+from servers.factory import build_server
 from servers.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
 from servers.sqlite_store import SqliteStore
 from servers.toolkit import run_meta
@@ -190,3 +193,31 @@ async def test_cancelling_an_unknown_order_lists_the_open_ones(connect: Connect)
     assert text_of(result) == "refused: unknown order id 'PO-000007'; open orders: PO-000001"
     assert result.structured_content is not None
     assert result.structured_content["valid"] == ["PO-000001"]
+
+
+async def test_a_write_while_another_writer_holds_the_store_says_the_store_is_busy(
+    store: SqliteStore, now: datetime
+) -> None:
+    audited = len(domain.audit_log(store, limit=1000))
+    with SqliteStore(store.path, busy_timeout_s=0.2) as impatient:
+        server = build_server("orders", impatient, clock=lambda: now)
+        blocker = sqlite3.connect(store.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")
+            with anyio.fail_after(30):
+                async with Client(server) as client:
+                    write = await client.call_tool(
+                        "orders_create_replenishment", create_args(), meta=RUN
+                    )
+                    read = await client.call_tool("orders_list", {})
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+    assert write.is_error
+    assert text_of(write).startswith("the store is busy: ")
+    assert "nothing was written; send the call again shortly" in text_of(write)
+    assert write.structured_content is not None
+    assert write.structured_content["error"] == "store_unavailable"
+    assert not read.is_error  # readers are not held up by a writer (WAL)
+    assert stored_orders(store) == []
+    assert len(domain.audit_log(store, limit=1000)) == audited

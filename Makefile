@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples clean chromium tesseract
+.PHONY: demo test check lint format types layers bench eval harden samples clean chromium tesseract local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,11 +50,11 @@ tesseract:
 	else echo "no tesseract and no apt-get; its tests will skip"; fi
 
 format:
-	$(VENV)/bin/ruff format pipeline servers tests samples
+	$(VENV)/bin/ruff format pipeline servers tests samples scripts
 
 lint: $(BASE)
-	$(VENV)/bin/ruff format --check pipeline servers tests samples
-	$(VENV)/bin/ruff check pipeline servers tests samples
+	$(VENV)/bin/ruff format --check pipeline servers tests samples scripts
+	$(VENV)/bin/ruff check pipeline servers tests samples scripts
 
 types: $(BASE)
 	$(VENV)/bin/mypy pipeline servers
@@ -71,6 +71,13 @@ bench: $(MODELS)
 # writes reports/eval.md and reports/eval.json.
 eval: $(BASE)
 	$(VENV)/bin/stockshot eval
+
+# Optional, never part of `make test`: a real small model served offline on 127.0.0.1:8765.
+local-model: $(BASE)
+	$(PY) scripts/local_model.py start
+
+local-model-stop:
+	$(PY) scripts/local_model.py stop
 
 samples: $(BASE)
 	$(PY) samples/generate.py

@@ -32,7 +32,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
 
 from pipeline import __version__
-from pipeline.api.auth import LOOPBACK, BearerGuard, HostGuard, key_matches
+from pipeline.api.auth import (
+    LOOPBACK,
+    BearerGuard,
+    HostGuard,
+    key_matches,
+    mcp_transport_security,
+)
 from pipeline.api.errors import install_error_handlers
 from pipeline.api.runs import RunBook, RunState
 from pipeline.api.schemas import (
@@ -574,10 +580,14 @@ def create_app(
     install_error_handlers(app)
     app.include_router(_routes())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    guarded = settings.host in LOOPBACK or bool(settings.allowed_hosts)
+    allowed = [*LOOPBACK, *settings.allowed_hosts]
     if settings.mount_mcp:
+        # The mounts check Host and Origin against the same names as the HostGuard below.
+        security = mcp_transport_security(allowed) if guarded else None
         tokens = [*settings.api_keys, *([settings.mcp_token] if settings.mcp_token else [])]
         for group, server in servers.items():
-            mcp_app = server.streamable_http_app(host=settings.host)
+            mcp_app = server.streamable_http_app(host=settings.host, transport_security=security)
             app.mount(f"/mcp/{group}", BearerGuard(mcp_app, tokens) if tokens else mcp_app)
     if settings.cors_origins:
         app.add_middleware(
@@ -587,7 +597,7 @@ def create_app(
             allow_headers=["X-API-Key", "Authorization", "Content-Type", "Last-Event-ID"],
             max_age=600,
         )
-    if settings.host in LOOPBACK or settings.allowed_hosts:
+    if guarded:
         # Outermost: a page rebound to 127.0.0.1 still sends its own name as Host.
-        app.add_middleware(HostGuard, allowed=[*LOOPBACK, *settings.allowed_hosts])
+        app.add_middleware(HostGuard, allowed=allowed)
     return app

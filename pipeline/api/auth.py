@@ -11,6 +11,7 @@ import hmac
 import json
 from collections.abc import Iterable, Sequence
 
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "HostGuard",
     "host_allowed",
     "key_matches",
+    "mcp_transport_security",
     "presented_bearer",
     "presented_key",
 ]
@@ -132,3 +134,23 @@ class HostGuard:
                 await send({"type": "http.response.body", "body": body})
                 return
         await self._app(scope, receive, send)
+
+
+def mcp_transport_security(allowed: Sequence[str]) -> TransportSecuritySettings:
+    """The MCP transport's own Host and Origin check, answering the names `HostGuard` does.
+
+    The SDK's default on a loopback address knows only loopback names with a port, so a
+    proxy's name, or `localhost` without a port, got 421 from the mounts while the rest of
+    the API answered it."""
+    names = [a.strip().lower().strip("[]") for a in allowed]
+    hosts = [f"[{n}]" if ":" in n else n for n in names]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[form for host in hosts for form in (host, f"{host}:*")],
+        allowed_origins=[
+            form
+            for host in hosts
+            for scheme in ("http", "https")
+            for form in (f"{scheme}://{host}", f"{scheme}://{host}:*")
+        ],
+    )

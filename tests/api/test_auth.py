@@ -139,6 +139,44 @@ async def test_a_proxy_name_can_be_allowed_and_other_addresses_take_any_host(
         assert (await http.get("/healthz", headers={"Host": "other.example"})).status_code == 200
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("host", "origin", "status"),
+    [
+        ("127.0.0.1:8000", None, 200),
+        ("localhost", None, 200),
+        ("[::1]:8000", "http://[::1]:8000", 200),
+        ("stockshot.corp.example", "https://stockshot.corp.example", 200),
+        ("evil.example", None, 421),
+        ("127.0.0.1:8000", "http://evil.example", 403),
+    ],
+)
+async def test_the_mcp_mounts_answer_the_host_names_the_api_answers_and_no_others(
+    settings: Settings, ingestor: Ingestor, host: str, origin: str | None, status: int
+) -> None:
+    proxied = settings.model_copy(update={"allowed_hosts": ["stockshot.corp.example"]})
+    headers = {
+        "Host": host,
+        "Authorization": f"Bearer {KEY}",
+        "Accept": "application/json, text/event-stream",
+        **({"Origin": origin} if origin else {}),
+    }
+    async with started(create_app(proxied, ingestor=ingestor)) as http:
+        response = await http.post("/mcp/inventory/mcp", json=INITIALIZE, headers=headers)
+    assert response.status_code == status, response.text
+
+
 @pytest.mark.parametrize(
     ("header", "allowed"),
     [

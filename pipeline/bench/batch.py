@@ -23,7 +23,14 @@ from pipeline.bench.context import BenchContext
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 
-__all__ = ["BatchConfig", "BatchResult", "configs_for", "measure_batch", "peak_rss_mb"]
+__all__ = [
+    "BatchConfig",
+    "BatchResult",
+    "configs_for",
+    "cpu_scaling",
+    "measure_batch",
+    "peak_rss_mb",
+]
 
 _TIMEOUT_S = 600.0
 
@@ -179,3 +186,22 @@ def measure_batch(
                     worker.terminate()
                     worker.join(timeout=5)
     return list(results.values())
+
+
+def _loop(count: int) -> float:
+    started = time.perf_counter()
+    total = 0
+    for i in range(count):
+        total += i * i
+    return time.perf_counter() - started
+
+
+def cpu_scaling(cores: int | None = None, loops: int = 12_000_000) -> dict[str, float]:
+    """What N plain Python loops at once get from the machine right now, against one alone:
+    the most any pool can scale by while other work shares the cores."""
+    cores = cores or os.cpu_count() or 1
+    with multiprocessing.get_context("spawn").Pool(cores) as pool:
+        pool.map(_loop, [1] * cores, chunksize=1)
+        alone = pool.apply(_loop, (loops,))
+        together = max(pool.map(_loop, [loops] * cores, chunksize=1))
+    return {"alone_s": alone, "together_s": together, "scaling": cores * alone / together}

@@ -1,6 +1,8 @@
 """A cold process start: a fresh `stockshot ingest` subprocess reading one image, timed whole.
 
-Its peak RSS comes from the kernel's accounting of that child (`wait4`), not from sampling.
+Its peak RSS is measured in a separate run started by a small Python launcher: the kernel's
+high-water mark of a child (`ru_maxrss`) includes the pages it shared with its parent between
+fork and exec, and a bench process holding several engines would be counted in its place.
 """
 
 from __future__ import annotations
@@ -16,13 +18,27 @@ from pathlib import Path
 
 from pipeline.bench.context import BenchContext
 
-__all__ = ["ColdRun", "ColdStarts", "cold_command", "measure_cold", "run_measured"]
+__all__ = [
+    "ColdRun",
+    "ColdStarts",
+    "cold_command",
+    "measure_cold",
+    "peak_rss_of",
+    "run_measured",
+]
+
+
+_LAUNCHER = (
+    "import resource, subprocess, sys; "
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+    "stderr=subprocess.DEVNULL).returncode; "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if code == 0 else -1)"
+)
 
 
 @dataclass(frozen=True)
 class ColdRun:
     wall_ms: float
-    peak_rss_mb: float
     returncode: int
     ingest_ms: float | None
     stderr: str
@@ -36,10 +52,6 @@ class ColdStarts:
     @property
     def wall_ms(self) -> list[float]:
         return [r.wall_ms for r in self.runs if r.returncode == 0]
-
-    @property
-    def peak_rss_mb(self) -> list[float]:
-        return [r.peak_rss_mb for r in self.runs if r.returncode == 0]
 
 
 def cold_command(image: Path) -> list[str]:
@@ -57,13 +69,11 @@ def cold_command(image: Path) -> list[str]:
 
 
 def run_measured(command: list[str], env: dict[str, str] | None = None) -> ColdRun:
-    """Run to completion; wall time from spawn to exit, peak RSS of that child alone."""
+    """Run to completion; wall time from spawn to exit."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
+        process = subprocess.run(command, stdout=out, stderr=err, env=env, check=False)
         wall = (time.perf_counter() - started) * 1000
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         stdout = out.read().decode("utf-8", "replace")
@@ -74,8 +84,23 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> ColdR
             ingest_ms = float(json.loads(line)["timings_ms"]["total"])
         except (ValueError, KeyError, TypeError):
             continue
-    # ru_maxrss is in kilobytes on Linux.
-    return ColdRun(wall, usage.ru_maxrss / 1024, process.returncode, ingest_ms, stderr[-2000:])
+    return ColdRun(wall, process.returncode, ingest_ms, stderr[-2000:])
+
+
+def peak_rss_of(command: list[str], env: dict[str, str] | None = None) -> float | None:
+    """Peak RSS (MB) of `command` run to completion by a small launcher; None if it failed."""
+    launched = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    try:
+        kilobytes = int(launched.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    return kilobytes / 1024 if kilobytes > 0 else None
 
 
 def measure_cold(ctx: BenchContext, rounds: int, *, warm_up: bool = True) -> ColdStarts:

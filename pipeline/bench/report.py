@@ -262,6 +262,19 @@ def _batch(doc: Doc) -> list[str]:
         "Bound: a pool of N one-thread workers can reach at most N x the one-thread rate = "
         + (f"{bound:.2f}x the all-cores process." if bound else "not measured."),
     ]
+    probes = batch.get("cpu_scaling", [])
+    if probes:
+        out += [
+            "",
+            "What the machine itself gave at the time: "
+            + " and ".join(
+                f"{p['scaling']:.2f}x ({p['alone_s']:.2f} s alone, {p['together_s']:.2f} s each "
+                "at once)"
+                for p in probes
+            )
+            + " for one plain Python loop per core at once against one alone, before and after "
+            "the batch rounds (2.00x on idle, independent cores).",
+        ]
     return out
 
 
@@ -312,10 +325,11 @@ def _memory(doc: Doc) -> list[str]:
     memory = doc["memory"]
     api = memory["api"]
     out = ["## Peak memory", ""]
+    ingest = memory["ingest_process_peak_rss_mb"]
     rows: list[list[object]] = [
         [
-            "ingest process (`stockshot ingest`, one image)",
-            _s(memory["ingest_process_peak_rss_mb"], "MB"),
+            "ingest process (`stockshot ingest`, one image, cold)",
+            "not measured" if ingest is None else f"{ingest:.0f} MB",
         ]
     ]
     for key, values in memory["batch_worker_peak_rss_mb"].items():
@@ -328,7 +342,12 @@ def _memory(doc: Doc) -> list[str]:
     else:
         rows.append(["API process (`stockshot serve`)", api["note"]])
     out += _table(["process", "peak RSS"], rows)
-    out += ["", "Peak RSS is the kernel's high-water mark (`wait4` ru_maxrss, or VmHWM)."]
+    out += [
+        "",
+        "Peak RSS is the kernel's high-water mark: `ru_maxrss` of the ingest process started by "
+        "a small launcher (a child forked from the bench itself would count the bench's pages), "
+        "VmHWM of the batch workers and of the API process.",
+    ]
     return out
 
 

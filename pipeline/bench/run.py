@@ -18,9 +18,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipeline.bench.batch import measure_batch
+from pipeline.bench.batch import cpu_scaling, measure_batch
 from pipeline.bench.cache import measure_cache
-from pipeline.bench.cold import measure_cold
+from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
 from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.memory import measure_api
@@ -163,7 +163,6 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             "summary": {"cold": _summary(cold.wall_ms), "warm": _summary(warm)},
             "cold_vs_warm": _ratio(cold.wall_ms, warm),
             "ingest_ms_inside_cold": [r.ingest_ms for r in cold.runs],
-            "peak_rss_mb": cold.peak_rss_mb,
             "errors": [f"exit {r.returncode}: {r.stderr[-300:]}" for r in failed],
         }
 
@@ -186,8 +185,12 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
                 for i in doc["ingest"]["images"]
             }
             ordered = sorted(options.images, key=lambda i: costs.get(i.name, 0.0), reverse=True)
+            loops = 3_000_000 if options.quick else 12_000_000
+            probes = [cpu_scaling(loops=loops)]
             batch = measure_batch(ctx, [i.path for i in ordered], rounds=rounds.batch)
+            probes.append(cpu_scaling(loops=loops))
         doc["batch"] = _batch_doc(batch, len(ordered))
+        doc["batch"]["cpu_scaling"] = probes
 
         results = [sweep.results[n] for n in (options.headline.name,) if n in sweep.results]
         with ctx.step("host: overhead per hop, rules run over stdio"):
@@ -215,10 +218,11 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             },
         }
 
-        with ctx.step("memory: API process"):
+        with ctx.step("memory: ingest and API processes"):
+            ingest_rss = peak_rss_of(cold_command(options.headline.path))
             api = measure_api(ctx.scratch, options.headline.path) if not options.quick else None
         doc["memory"] = {
-            "ingest_process_peak_rss_mb": _summary(cold.peak_rss_mb),
+            "ingest_process_peak_rss_mb": ingest_rss,
             "batch_worker_peak_rss_mb": {
                 b["key"]: b["peak_rss_mb"] for b in doc["batch"]["configs"]
             },

@@ -62,10 +62,14 @@ NEXT_STEPS: dict[str, str] = {
         "one process (`python -m servers all`)."
     ),
     "batch": (
-        "One process already keeps both cores busy inside ONNX Runtime during recognition, so a "
-        "second process only wins the single-threaded share (decoding, OpenCV, table and schema "
-        "code). Raising that share's parallelism (a pool) pays more on machines with more cores; "
-        "on 2 cores the next step is cutting the single-threaded share itself."
+        "On 2 cores the pool can only win the part of an ingest that one process leaves on one "
+        "core (decoding, OpenCV, table and schema code, ONNX Runtime's serial sections): the "
+        "bound above. Next: (1) keep the pool for machines with more cores, where one process's "
+        "intra-op threads stop scaling long before the cores run out, and size it as cores / 2 "
+        "processes x 2 threads there; (2) on 2 cores, overlap instead of splitting: decode and "
+        "find the table of image n+1 while image n is in the recogniser (a two-stage pipeline "
+        "in one process); (3) rerun on an idle machine, since the plain-loop probe shows how "
+        "much of the second core other work took."
     ),
 }
 
@@ -361,9 +365,12 @@ def _finding(key: str, doc: Doc) -> str:
             f"images/min: one process all cores {rates.get('single_all_cores', 0):.1f}, one "
             f"process one thread {rates.get('single_one_thread', 0):.1f}, pool "
             f"{rates.get('pool', 0):.1f}; the pool cannot beat cores x the one-thread rate "
-            f"= {doc['batch'].get('one_thread_bound') or 0:.2f}x the all-cores process, and "
-            f"the load average was {doc['meta']['load_avg_start'][0]:.2f} (other work "
-            "shares these cores)"
+            f"= {doc['batch'].get('one_thread_bound') or 0:.2f}x the all-cores process, since "
+            "that process already uses the second core inside ONNX Runtime; and the machine "
+            "gave one plain loop per core "
+            + " / ".join(f"{p['scaling']:.2f}x" for p in doc["batch"].get("cpu_scaling", []))
+            + " of one alone (before / after the rounds; other work shares these cores, load "
+            f"average {doc['meta']['load_avg_start'][0]:.2f} at the start)"
         )
     if key in ("tokens", "tokens_every_screen"):
         over = [

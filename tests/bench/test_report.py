@@ -109,6 +109,12 @@ def test_cache_cold_batch_and_host_ratios_come_from_their_samples(
     assert doc["batch"]["pool_vs_single_all_cores"]["value"] == pytest.approx(
         ratio_of_medians(configs["pool"]["per_minute"], configs["single_all_cores"]["per_minute"])
     )
+    probes = doc["batch"]["cpu_scaling"]
+    assert len(probes) == 2
+    cores = doc["meta"]["cpu_count"]
+    for probe in probes:
+        assert probe["scaling"] == pytest.approx(cores * probe["alone_s"] / probe["together_s"])
+    assert doc["memory"]["ingest_process_peak_rss_mb"] > 50
     memory = doc["host"]["memory"]
     assert all(status == "done" for status in memory["statuses"] + doc["host"]["stdio"]["statuses"])
     per_hop = next(t for t in doc["targets"] if t["key"] == "host_per_hop")

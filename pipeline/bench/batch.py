@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.bench.context import BenchContext
+from pipeline.bench.profile import profiling
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 
@@ -55,6 +56,7 @@ class BatchResult:
     wall_ms: list[float] = field(default_factory=list)
     busy_ms: list[float] = field(default_factory=list)
     peak_rss_mb: list[float] = field(default_factory=list)
+    stage_ms_per_image: dict[str, float] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -86,6 +88,8 @@ def _worker(
     tasks: Any,
     results: Any,
 ) -> None:
+    """Warm up, then ingest what the queue hands out until told to stop; a light sampling
+    profile (5 ms) runs in every worker alike, so the stages can be compared between pools."""
     try:
         import cv2
 
@@ -93,14 +97,18 @@ def _worker(
         ingestor = Ingestor(make_engine(engine, options), config=config, cache=None)
         ingestor.ingest_path(paths[0])
         results.put(("ready", os.getpid(), 0.0))
-        while True:
-            item = tasks.get()
-            if item is None:
-                break
-            started = time.perf_counter()
-            ingestor.ingest_path(paths[item])
-            results.put(("done", item, (time.perf_counter() - started) * 1000))
-        results.put(("exit", os.getpid(), peak_rss_mb() or 0.0))
+        done = 0
+        with profiling("batch worker", interval=0.005) as profile:
+            while True:
+                item = tasks.get()
+                if item is None:
+                    break
+                started = time.perf_counter()
+                ingestor.ingest_path(paths[item])
+                done += 1
+                results.put(("done", item, (time.perf_counter() - started) * 1000))
+        summary = {"rss": peak_rss_mb() or 0.0, "stages": profile.stages, "images": done}
+        results.put(("exit", os.getpid(), summary))
     except Exception as exc:
         results.put(("error", os.getpid(), f"{type(exc).__name__}: {exc}"))
 
@@ -173,8 +181,15 @@ def measure_batch(
         for pool in pools:
             for _ in pool.processes:
                 pool.tasks.put(None)
-            for _, rss in _expect(pool, "exit", pool.config.processes):
-                results[pool.config.key].peak_rss_mb.append(float(rss))
+            result = results[pool.config.key]
+            stages: dict[str, float] = {}
+            images = 0
+            for _, summary in _expect(pool, "exit", pool.config.processes):
+                result.peak_rss_mb.append(float(summary["rss"]))
+                images += int(summary["images"])
+                for stage, seconds in summary["stages"].items():
+                    stages[stage] = stages.get(stage, 0.0) + float(seconds)
+            result.stage_ms_per_image = {k: v * 1000 / max(1, images) for k, v in stages.items()}
     except RuntimeError as exc:
         for result in results.values():
             result.error = result.error or str(exc)

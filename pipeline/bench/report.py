@@ -262,6 +262,21 @@ def _batch(doc: Doc) -> list[str]:
         "Bound: a pool of N one-thread workers can reach at most N x the one-thread rate = "
         + (f"{bound:.2f}x the all-cores process." if bound else "not measured."),
     ]
+    stages = sorted({k for c in batch["configs"] for k in c["stage_ms_per_image"]})
+    if stages:
+        out += [
+            "",
+            "Milliseconds per image by stage, sampled inside the workers (5 ms pyinstrument "
+            "sampling in every worker alike):",
+            "",
+        ]
+        out += _table(
+            ["stage", *(c["label"] for c in batch["configs"])],
+            [
+                [stage, *(f"{c['stage_ms_per_image'].get(stage, 0):.0f}" for c in batch["configs"])]
+                for stage in stages
+            ],
+        )
     probes = batch.get("cpu_scaling", [])
     if probes:
         out += [

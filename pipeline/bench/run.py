@@ -250,6 +250,7 @@ def _batch_doc(batch: Sequence[Any], images: int) -> Doc:
             "wall_ms": b.wall_ms,
             "busy_ms": b.busy_ms,
             "peak_rss_mb": b.peak_rss_mb,
+            "stage_ms_per_image": b.stage_ms_per_image,
             "summary": _summary(b.per_minute),
             "error": b.error,
         }

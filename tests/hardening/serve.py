@@ -1,0 +1,72 @@
+"""`stockshot serve` as its own process on 127.0.0.1, with the settings a test gives it."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from tests.api.conftest import KEY, Served
+from tests.conftest import ROOT
+from tests.hardening.conftest import seed_store
+
+__all__ = ["KEY", "serving"]
+
+
+def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.append(line)
+        first.put(line)
+
+
+@contextmanager
+def serving(data: Path, **settings: str) -> Iterator[Served]:
+    """Serve a seeded store in `data`; `settings` are STOCKSHOT_* names without the prefix."""
+    seed_store(data / "stockshot.db")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
+    env |= {
+        "STOCKSHOT_DATA_DIR": str(data),
+        "STOCKSHOT_API_KEYS": KEY,
+        "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
+        **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "serve", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    assert process.stderr is not None
+    lines: list[str] = []
+    first: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=_drain, args=(process.stderr, lines, first), daemon=True)
+    reader.start()
+    try:
+        url = None
+        while url is None:
+            try:
+                line = first.get(timeout=120)
+            except queue.Empty:
+                raise AssertionError(f"stockshot serve did not start: {''.join(lines)}") from None
+            match = re.search(r"stockshot serve: (http://\S+/)", line)
+            url = match.group(1).rstrip("/") if match else None
+        yield Served(url=url, db=data / "stockshot.db", process=process, stderr=lines)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=30)
+        reader.join(timeout=30)
+        process.stderr.close()

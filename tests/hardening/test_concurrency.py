@@ -1,0 +1,116 @@
+"""Fifty agent runs at once, all replenishing the same low SKUs of one store: each SKU and
+warehouse gets exactly one order, and every refusal is in the audit log."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+from pipeline.host.attachments import from_ingest
+from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.record import RunRecord
+from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.models import IngestResult
+from pipeline.vlm.rules import RulesModel
+from servers import domain
+from servers.factory import build_server
+from servers.models import OrderQuery
+from servers.sqlite_store import SqliteStore
+from tests.hardening.conftest import FIGURES, GROUPS, TASK
+
+RUNS = 50
+CREATE = "orders_create_replenishment"
+LOW_LIVE = {
+    ("SKU-10232", "WH-01"),
+    ("SKU-10310", "WH-01"),
+    ("SKU-10318", "WH-01"),
+    ("SKU-10501", "WH-01"),
+    ("SKU-10520", "WH-01"),
+}
+
+
+async def one_run(db: Path, screenshot: IngestResult, n: int) -> RunRecord:
+    """A run as its own process would make it: its own store connections, servers, toolbox.
+
+    Half the runs share one screenshot (so one idempotency key per order); the others each
+    saw the screen a second later, so their keys differ and only the live re-check inside the
+    write can stop a second order."""
+    shot = screenshot
+    if n % 2:
+        later = screenshot.captured_at + timedelta(seconds=n)
+        shot = screenshot.model_copy(
+            update={
+                "captured_at": later,
+                "text": screenshot.text.replace(
+                    screenshot.captured_at.isoformat(timespec="seconds"),
+                    later.isoformat(timespec="seconds"),
+                ),
+            }
+        )
+    with SqliteStore(db) as store:
+        targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
+        async with Toolbox(targets) as toolbox:
+            return await run_task(
+                Run(
+                    task=TASK,
+                    model=RulesModel(),
+                    toolbox=toolbox,
+                    groups=GROUPS,
+                    attachments=from_ingest([shot]),
+                    limits=HostLimits(wall_clock_s=120.0),
+                    run_id=f"run-concurrent-{n:02d}",
+                )
+            )
+
+
+async def test_fifty_concurrent_runs_raise_one_order_per_sku_and_audit_every_refusal(
+    db: Path, screenshot: IngestResult
+) -> None:
+    started = time.perf_counter()
+    records = await asyncio.wait_for(
+        asyncio.gather(*(one_run(db, screenshot, n) for n in range(RUNS))), timeout=300
+    )
+    spent = time.perf_counter() - started
+
+    assert [r.status for r in records] == ["done"] * RUNS, [r.final for r in records]
+    with SqliteStore(db) as store:
+        orders = domain.list_orders(store, OrderQuery(limit=1000)).orders
+        audit = [a for a in domain.audit_log(store, limit=5000) if a.action == CREATE]
+    per_sku = Counter((o.sku, o.warehouse_id) for o in orders)
+    assert set(per_sku) == LOW_LIVE
+    assert set(per_sku.values()) == {1}
+
+    # Every executed create call is one audit entry of its run, and the other way round.
+    executed = Counter(
+        (r.id, c.arguments["sku"])
+        for r in records
+        for c in r.tool_calls
+        if c.name == CREATE and c.executed
+    )
+    audited = Counter((a.run_id, a.arguments["sku"]) for a in audit)
+    assert executed == audited
+    refusals = [
+        (r.id, c.arguments["sku"])
+        for r in records
+        for c in r.tool_calls
+        if c.name == CREATE and c.is_error
+    ]
+    refused_in_audit = Counter(
+        (a.run_id, a.arguments["sku"]) for a in audit if a.outcome == "refused"
+    )
+    assert Counter(refusals) == refused_in_audit
+    accepted = [a for a in audit if a.outcome == "accepted"]
+    created = [a for a in accepted if a.reason.startswith("created ")]
+    assert len(created) == len(LOW_LIVE)
+    FIGURES["concurrency: 50 runs on one store"] = {
+        "orders": len(orders),
+        "per SKU and warehouse": sorted(set(per_sku.values())),
+        "create calls": sum(executed.values()),
+        "created": len(created),
+        "same order returned (idempotency key)": len(accepted) - len(created),
+        "refused (audited)": len(refusals),
+        "wall": f"{spent:.1f} s",
+    }

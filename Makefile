@@ -79,6 +79,23 @@ local-model: $(BASE)
 local-model-stop:
 	$(PY) scripts/local_model.py stop
 
+# The hardening suite's long run (`make test` runs its short fixed-seed part): thousands of
+# fuzzed inputs per property seeded by HARDEN_SEED, the real OCR engine in the ingest fuzz,
+# 200 concurrent uploads against a served instance, a coverage-guided fuzz of image loading
+# (atheris, where it installs), and pass^8 of the product track for the rules model and the
+# fault replay.
+HARDEN_SEED ?= 20261130
+HARDEN_FUZZ_S ?= 300
+harden: $(MODELS)
+	$(PIP) install -e '.[dev,paddle,harden]' \
+		|| echo "atheris did not install: the coverage-guided target will say so and skip"
+	HARDEN_LONG=1 HARDEN_SEED=$(HARDEN_SEED) $(PY) -m pytest tests/hardening -rs
+	corpus=$$(mktemp -d) && $(PY) tests/hardening/fuzz_load_image.py $$corpus \
+		-seed=$(HARDEN_SEED) -max_total_time=$(HARDEN_FUZZ_S) -rss_limit_mb=4096 -print_final_stats=1; \
+		status=$$?; rm -rf $$corpus; exit $$status
+	out=$$(mktemp -d) && $(VENV)/bin/stockshot eval --model rules --model faults --k 8 \
+		--track product --no-ablation --out $$out; status=$$?; rm -rf $$out; exit $$status
+
 samples: $(BASE)
 	$(PY) samples/generate.py
 

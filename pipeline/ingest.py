@@ -208,6 +208,19 @@ class Ingestor:
             image=image,
         )
 
+    def cached(self, sha256: str, *, strategy: str | None = None) -> bool:
+        """Whether the analysis of the bytes with this SHA-256 is cached (ingesting them again
+        is a lookup, not an analysis)."""
+        if self.cache is None:
+            return False
+        key = cache_key(
+            sha256,
+            strategy=strategy or self.config.strategy,
+            engine=self.engine.name,
+            version=PIPELINE_VERSION,
+        )
+        return self.cache.get(key) is not None
+
     @contextmanager
     def _single_flight(self, key: str) -> Iterator[None]:
         with self._inflight_guard:

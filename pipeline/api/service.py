@@ -2,7 +2,8 @@
 
 OCR runs in a worker pool sized to the cores. Concurrent uploads of the same bytes share
 one analysis: the first request runs it, the others wait for it without taking a worker
-and then read the result from the ingest cache.
+and then read the result from the ingest cache. Hashing and cache hits run beside the pool,
+so an upload already analysed never queues behind analyses of other images.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class IngestService:
                 "send PNG, JPEG, WebP, BMP, TIFF or GIF"
             )
         loop = asyncio.get_running_loop()
-        digest = await loop.run_in_executor(self._pool, _sha256, data)
+        digest = await asyncio.to_thread(_sha256, data)
         key = f"{digest}|{strategy or self.ingestor.config.strategy}"
         work = functools.partial(
             self.ingestor.ingest_bytes,
@@ -122,6 +123,12 @@ class IngestService:
             caller_time=caller_time,
             strategy=strategy,
         )
+        if key not in self._flights and await asyncio.to_thread(
+            self.ingestor.cached, digest, strategy=strategy
+        ):
+            result = await asyncio.to_thread(work)
+            self._remember(result)
+            return result
         leader = self._flights.get(key)
         if leader is not None:
             await asyncio.shield(leader)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,52 @@ async def test_concurrent_uploads_of_the_same_bytes_share_one_ocr_run(
     assert sorted(r["cache"] for r in results) == ["memory", "memory", "memory", "miss"]
     assert counting.calls == alone.calls
     assert len({r["id"] for r in results}) == 1
+
+
+class HeldEngine:
+    """The real engine; while `hold` is set, each read waits (bounded) for `release`."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.hold = threading.Event()
+        self.holding = threading.Event()
+        self.release = threading.Event()
+
+    def _wait(self) -> None:
+        if self.hold.is_set():
+            self.holding.set()
+            assert self.release.wait(timeout=60), "never released"
+
+    def recognize(self, crops: Any) -> Any:
+        self._wait()
+        return self.inner.recognize(crops)
+
+    def read(self, image: Any) -> Any:
+        self._wait()
+        return self.inner.read(image)
+
+
+async def test_an_upload_already_read_answers_while_every_ocr_worker_is_busy(
+    settings: Settings, counting: CountingEngine
+) -> None:
+    engine = HeldEngine(counting.inner)
+    ingestor = make_ingestor(engine, IngestCache(None))
+    one_worker = settings.model_copy(update={"api_workers": 1})
+    read_before = (SAMPLE.name, SAMPLE.read_bytes())
+    async with started(create_app(one_worker, ingestor=ingestor)) as client:
+        await ingest(client, read_before)
+        engine.hold.set()
+        busy = asyncio.create_task(ingest(client, ("new.png", variant(SAMPLE.read_bytes(), 9))))
+        try:
+            assert await asyncio.to_thread(engine.holding.wait, 60)
+            (again,) = await asyncio.wait_for(ingest(client, read_before), timeout=30)
+            assert not busy.done()
+        finally:
+            engine.release.set()
+        (new,) = await asyncio.wait_for(busy, timeout=60)
+    assert again["cache"] == "memory"
+    assert new["cache"] == "miss"
 
 
 # ---- runs

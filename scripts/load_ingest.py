@@ -61,6 +61,7 @@ async def one_round(
     every = max(1, requests // misses) if misses else 0
     gate = asyncio.Semaphore(concurrency)
     latencies: list[float] = []
+    by_kind: dict[bool, list[float]] = {True: [], False: []}
     statuses: dict[str, int] = {}
     caches: dict[str, int] = {}
     errors: list[str] = []
@@ -83,6 +84,7 @@ async def one_round(
                     errors.append(f"{type(exc).__name__}: {exc}")
                     return
                 latencies.append(time.perf_counter() - started)
+                by_kind[miss].append(latencies[-1])
             statuses[str(response.status_code)] = statuses.get(str(response.status_code), 0) + 1
             if response.status_code != 200:
                 errors.append(f"HTTP {response.status_code}: {response.text[:200]}")
@@ -105,6 +107,8 @@ async def one_round(
         "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
         "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
         "max_ms": round(max(latencies, default=0.0) * 1000, 1),
+        "p95_hit_ms": round(percentile(by_kind[False], 0.95) * 1000, 1),
+        "p95_miss_ms": round(percentile(by_kind[True], 0.95) * 1000, 1),
     }
 
 

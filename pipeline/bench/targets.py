@@ -62,11 +62,11 @@ NEXT_STEPS: dict[str, str] = {
         "one process (`python -m servers all`)."
     ),
     "batch_workers": (
-        "Two one-thread workers are both busy the whole time (busy / wall above) yet each "
-        "ingest takes longer than alone: the cores are shared with other work (the plain-loop "
-        "probe) and with each other's memory traffic. Rerun on an idle machine before changing "
-        "code; then profile one worker in the pool against one alone (py-spy record on each "
-        "worker pid) to see which stage stretches."
+        "Read the stage profile first. Stages stretching alike, single-threaded ones included, "
+        "mean the cores were shared with other work during the rounds (the plain-loop probe "
+        "says how much): rerun on an idle machine before changing code. Only the recogniser "
+        "stretching would point at memory bandwidth between the workers; then try one worker "
+        "with two threads against two with one on a machine with more cores."
     ),
     "batch": (
         "On 2 cores the pool can only win the part of an ingest that one process leaves on one "
@@ -387,12 +387,20 @@ def _finding(key: str, doc: Doc) -> str:
         ]
         bound = doc["batch"].get("one_thread_bound") or 0.0
         gain = rates.get("single_all_cores", 0.0) / max(1e-9, rates.get("single_one_thread", 0.0))
+        factors = [pooled[k] / alone[k] for k in alone if k in pooled and alone[k] >= 5]
         profiled = (
             "; per image, one one-thread worker alone -> each worker in the pool: "
             + ", ".join(stretched)
             if stretched
             else ""
         )
+        if factors and min(factors) >= 1.5:
+            profiled += (
+                f". Every stage stretched alike ({min(factors):.1f}-{max(factors):.1f}x), the "
+                "single-threaded decoding and OpenCV stages too: the two workers got about "
+                f"{2 / (sum(factors) / len(factors)):.1f} cores' worth between them, the pattern "
+                "of cores shared with other work rather than of a stage contending with itself"
+            )
         return (
             f"images/min: one process all cores {rates.get('single_all_cores', 0):.1f}, one "
             f"process one thread {rates.get('single_one_thread', 0):.1f}, pool "

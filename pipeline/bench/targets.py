@@ -387,6 +387,7 @@ def _finding(key: str, doc: Doc) -> str:
         ]
         bound = doc["batch"].get("one_thread_bound") or 0.0
         gain = rates.get("single_all_cores", 0.0) / max(1e-9, rates.get("single_one_thread", 0.0))
+        workers = configs["pool"]["processes"]
         factors = [pooled[k] / alone[k] for k in alone if k in pooled and alone[k] >= 5]
         profiled = (
             "; per image, one one-thread worker alone -> each worker in the pool: "
@@ -397,9 +398,10 @@ def _finding(key: str, doc: Doc) -> str:
         if factors and min(factors) >= 1.5:
             profiled += (
                 f". Every stage stretched alike ({min(factors):.1f}-{max(factors):.1f}x), the "
-                "single-threaded decoding and OpenCV stages too: the two workers got about "
-                f"{2 / (sum(factors) / len(factors)):.1f} cores' worth between them, the pattern "
-                "of cores shared with other work rather than of a stage contending with itself"
+                f"single-threaded decoding and OpenCV stages too: the {workers} workers got about "
+                f"{workers * len(factors) / sum(factors):.1f} cores' worth between them, the "
+                "pattern of cores shared with other work rather than of a stage contending with "
+                "itself"
             )
         return (
             f"images/min: one process all cores {rates.get('single_all_cores', 0):.1f}, one "

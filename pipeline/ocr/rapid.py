@@ -19,6 +19,7 @@ __all__ = ["RapidOcrEngine"]
 log = logging.getLogger(__name__)
 
 _NO_SPINNING = ("session.intra_op.allow_spinning", "0")
+_MIN_DETECTION_SIDE = 64
 
 
 class RapidOcrEngine:
@@ -77,6 +78,21 @@ class RapidOcrEngine:
         return [(str(t), float(s)) for t, s in zip(output.txts, output.scores, strict=True)]
 
     def read(self, image: Image) -> list[TextLine]:
+        height, width = image.shape[:2]
+        if min(height, width) < _MIN_DETECTION_SIDE:
+            # rapidocr scales a page to its side limit and rounds each side to a multiple of
+            # 32; a strip thinner than that rounds to 0 and fails. Its own edge extends it.
+            image = np.asarray(
+                cv2.copyMakeBorder(
+                    image,
+                    0,
+                    max(0, _MIN_DETECTION_SIDE - height),
+                    0,
+                    max(0, _MIN_DETECTION_SIDE - width),
+                    cv2.BORDER_REPLICATE,
+                ),
+                dtype=np.uint8,
+            )
         bgr = np.ascontiguousarray(image[:, :, ::-1])
         with self._lock:
             try:
@@ -89,9 +105,8 @@ class RapidOcrEngine:
         lines = []
         for quad, text, score in zip(output.boxes, output.txts, output.scores, strict=True):
             x, y, w, h = cv2.boundingRect(np.asarray(quad, dtype=np.float32))
-            lines.append(
-                TextLine(text=str(text), box=(x, y, x + w, y + h), confidence=float(score))
-            )
+            box = (min(x, width), min(y, height), min(x + w, width), min(y + h, height))
+            lines.append(TextLine(text=str(text), box=box, confidence=float(score)))
         return lines
 
 

@@ -193,14 +193,18 @@ def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelS
         return ModelSpec(
             "fault-replay",
             lambda case, seed: FaultReplay(seed, case.id, policy=policy, language=case.language),
+            deterministic=True,
         )
     if text == "rules":
-        return ModelSpec("rules", lambda case, seed: RulesModel())
+        return ModelSpec("rules", lambda case, seed: RulesModel(), deterministic=True)
     make_model(text, options)  # a bad spec or a missing endpoint fails before any run
     if kind == "scripted":
         return ModelSpec(text, lambda case, seed: make_model(text, options))
     model = make_model(text, options)
-    return ModelSpec(text, lambda case, seed: SeededModel(model, seed, temperature))
+    greedy = not temperature
+    return ModelSpec(
+        text, lambda case, seed: SeededModel(model, seed, temperature), deterministic=greedy
+    )
 
 
 def _policy(policy: FaultPolicy) -> dict[str, Any]:

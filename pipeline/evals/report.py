@@ -158,6 +158,8 @@ def build_report(
                     "gained": gained,
                     "mean_hops": _mean_hops(track),
                     "wall_s": round(track.wall_s, 2),
+                    "reran": sum(not r.reused for runs in track.runs.values() for r in runs),
+                    "runs": sum(len(runs) for runs in track.runs.values()),
                 }
             )
         entries.append(
@@ -424,6 +426,7 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
             "Δ mean",
             f"Δ pass^{k}",
             "mean hops off",
+            "runs rerun",
             "cases lost with it off",
             "cases gained with it off",
         ]
@@ -437,12 +440,20 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
                 _delta(r["delta_mean"]),
                 _delta(r["delta_pass_k"]),
                 f"{r['mean_hops']:g}",
+                f"{r['reran']}/{r['runs']}",
                 ", ".join(r["lost"]) or "none",
                 ", ".join(r["gained"]) or "none",
             ]
             for r in entry["ablation"]
         ]
         out += _markdown_table(header, rows)
+        if any(r["reran"] < r["runs"] for r in entry["ablation"]):
+            out += [
+                "",
+                "Runs not rerun: the model is deterministic (the same conversation gets the same "
+                "reply) and the guard never acted in that case's all-on run, so with it off the "
+                "run would repeat the all-on run exactly; its all-on result is counted.",
+            ]
         idle = [
             r["guard"]
             for r in entry["ablation"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pipeline.errors import StockshotError
@@ -59,6 +59,10 @@ class ModelSpec:
 
     label: str
     make: Callable[[Case, int], Model]
+    deterministic: bool = False
+    """The same conversation always gets the same reply (rules, the fault replay, an endpoint at
+    temperature 0). Then a run with a guard off that never acted with it on would repeat the
+    all-on run exactly, so the all-on result is reused instead of run again."""
 
 
 class SeededModel:
@@ -124,6 +128,11 @@ class CaseRun:
     guard_events: dict[str, int] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
     """What a fault replay did in the run (`inject:stall`, `fix:stall`, ...), counted."""
+    reused: bool = False
+    """Not run again: the all-on run, whose trajectory this configuration cannot change."""
+
+    def acted(self, guard: str) -> bool:
+        return any(key.startswith(f"{guard}:") for key in self.guard_events)
 
 
 @dataclass
@@ -226,11 +235,19 @@ class Workbench:
         guards: GuardConfig,
         *,
         dry_run: bool = False,
+        all_on: TrackRuns | None = None,
     ) -> TrackRuns:
+        """Every case and seed with `guards`; with `all_on` (the same model's all-on runs, for a
+        deterministic model and a one-guard-off configuration), a run whose guard never acted
+        is taken from there."""
         track = TrackRuns(spec.label, "dry run" if dry_run else "product", guards.label, guards.off)
         started = time.perf_counter()
-        for seed in seeds:
+        for k, seed in enumerate(seeds):
             for case in cases:
+                earlier = all_on.runs.get(case.id, []) if all_on else []
+                if guards.off and k < len(earlier) and not earlier[k].acted(guards.off):
+                    track.add(replace(earlier[k], reused=True))
+                    continue
                 track.add(await self._full_run(spec, case, seed, guards, dry_run=dry_run))
         track.wall_s = time.perf_counter() - started
         self._report(track)
@@ -327,6 +344,17 @@ async def run_suite(
         if "model" in tracks:
             done.append(await bench.model_track(spec, cases, seeds))
         if "product" in tracks:
+            all_on: TrackRuns | None = None
             for config in configs:
-                done.append(await bench.product_track(spec, cases, seeds, config, dry_run=dry_run))
+                track = await bench.product_track(
+                    spec,
+                    cases,
+                    seeds,
+                    config,
+                    dry_run=dry_run,
+                    all_on=all_on if spec.deterministic else None,
+                )
+                if config.off is None:
+                    all_on = track
+                done.append(track)
     return done

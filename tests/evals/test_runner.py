@@ -69,3 +69,23 @@ async def test_a_stall_fails_the_ledger_only_when_the_stall_guard_is_off(
     stall_off = next(c for c in CONFIGS if c.off == "stall")
     off = await bench.product_track(spec, [case], [stalled[0].seed], stall_off)
     assert "missing SKU-10232@WH-01" in _failures(off)["core-light-wh01"]
+
+
+async def test_a_deterministic_models_run_is_reused_only_where_the_switched_off_guard_never_acted(
+    bench: Workbench, cases: list[Case]
+) -> None:
+    policy = FaultPolicy(fault_rate=0.2, fix_rate=1.0, faults=("stall",))
+    spec = ModelSpec(
+        "stalls", lambda case, seed: FaultReplay(seed, case.id, policy=policy), deterministic=True
+    )
+    case = case_by_id(cases, "core-light-wh01")
+    seeds = list(range(8))
+    on = await bench.product_track(spec, [case], seeds, ALL_ON)
+    stall_off = next(c for c in CONFIGS if c.off == "stall")
+    off = await bench.product_track(spec, [case], seeds, stall_off, all_on=on)
+    for before, after in zip(on.runs[case.id], off.runs[case.id], strict=True):
+        assert after.reused == (not before.acted("stall"))
+        if after.reused:
+            assert after.passed == before.passed
+    assert any(r.reused for r in off.runs[case.id])
+    assert any(not r.reused and not r.passed for r in off.runs[case.id])

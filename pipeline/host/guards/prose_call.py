@@ -5,8 +5,10 @@ recovered from the dialects they leave behind: Hermes/Qwen `<tool_call>{...}</to
 Gemma `<|tool_call|>call:name{...}`, Mistral `[TOOL_CALLS][...]` and `[TOOL_CALLS]name[ARGS]{...}`,
 Llama `<function=name>{...}</function>` and `<|python_tag|>{...}`, XML parameters
 `<function=name><parameter=k>v</parameter></function>`, and fenced or bare JSON with `name` and
-`arguments` (or `parameters`). Only names of this run's tools are accepted. Markup that cannot
-be read gets one request for a proper call.
+`arguments` (or `parameters`), one or several in a row. Only names of this run's tools are
+accepted. Markup that cannot be read gets one request for a proper call. A reply that writes out
+calls to most of the tools at once is a list of the tools, not a plan: it gets one request to
+send only the calls meant now, and if it comes again only its read-only calls run.
 """
 
 from __future__ import annotations
@@ -20,11 +22,15 @@ from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.common import guard_count
 from pipeline.models import ModelResponse, ToolCall, ToolSpec
 
-__all__ = ["ASK_AGAIN", "extract_calls", "prose_call"]
+__all__ = ["ASK_AGAIN", "ONE_STEP", "extract_calls", "prose_call"]
 
 ASK_AGAIN = (
     "Your reply contains a tool call the host could not read. Send it again as a tool call: "
     'the tool name and its arguments as one JSON object, e.g. {"name": "...", "arguments": {...}}.'
+)
+ONE_STEP = (
+    "Your reply writes out calls to most of the tools at once. Send only the call or calls you "
+    "mean to make now, as tool calls."
 )
 _MARKERS = re.compile(
     r"<tool_call>|<\|tool_call\|?>|\[TOOL_CALLS\]|<function=|<\|python_tag\|>|"
@@ -97,10 +103,26 @@ def _candidates(text: str) -> Iterator[tuple[str, Any]]:
     for match in _PYTHON_TAG.finditer(text):
         yield from _from_object(_loads(match[1]))
     for match in _FENCED.finditer(text):
-        yield from _from_object(_loads(match[1]))
+        value = _loads(match[1])
+        yield from _from_object(value) if value is not None else _json_values(match[1])
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        yield from _from_object(_loads(stripped))
+        value = _loads(stripped)
+        yield from _from_object(value) if value is not None else _json_values(stripped)
+
+
+def _json_values(text: str) -> Iterator[tuple[str, Any]]:
+    """Calls written as several JSON objects in a row (one per line, or run together)."""
+    decoder = json.JSONDecoder()
+    position = text.find("{")
+    while position != -1:
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except json.JSONDecodeError:
+            position = text.find("{", position + 1)
+            continue
+        yield from _from_object(value)
+        position = text.find("{", end)
 
 
 def _scalar(text: str) -> Any:
@@ -126,10 +148,20 @@ def extract_calls(text: str, tools: Mapping[str, ToolSpec]) -> list[ToolCall] | 
     return None if _MARKERS.search(text) else []
 
 
+def _catalogue(calls: list[ToolCall], tools: Mapping[str, ToolSpec]) -> bool:
+    """A reply that writes out a call for most of the tools at once lists them; it is no plan."""
+    names = {c.name for c in calls}
+    return len(names) >= max(3, -(-len(tools) // 2))
+
+
 def prose_call(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if response.tool_calls or response.truncated or not response.content.strip():
         return ResponseDecision()
     calls = extract_calls(response.content, state.tools)
+    if calls and _catalogue(calls, state.tools):
+        if not guard_count(state, "prose_call", "bounce"):
+            return ResponseDecision("bounce", message=ONE_STEP)
+        calls = [c for c in calls if (spec := state.tools.get(c.name)) and spec.read_only]
     if calls:
         ids = [f"prose_{state.hop}_{k}" for k in range(1, len(calls) + 1)]
         calls = [c.model_copy(update={"id": i}) for c, i in zip(calls, ids, strict=True)]

@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.host.guards.prose_call import ASK_AGAIN, extract_calls, prose_call
+from pipeline.host.guards.prose_call import ASK_AGAIN, ONE_STEP, extract_calls, prose_call
 from tests.host.guards.states import TOOLS, call, event, reply, state
 
 EXPECTED = {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}
@@ -89,3 +89,40 @@ def test_a_reply_with_native_calls_is_left_alone() -> None:
         ).action
         == "allow"
     )
+
+
+def test_several_json_objects_in_a_row_are_several_calls() -> None:
+    text = (
+        "```json\n"
+        '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}}\n'
+        '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-02", "skus": ["SKU-10602"]}}\n'
+        "```"
+    )
+    calls = extract_calls(text, TOOLS)
+    assert calls is not None
+    assert [c.arguments["warehouse_id"] for c in calls] == ["WH-01", "WH-02"]
+
+
+CATALOGUE = "\n".join(
+    [
+        '{"name": "warehouses_list", "arguments": {}}',
+        '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-01"}}',
+        '{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-1", "warehouse_id": "WH-01", "quantity": 50}}',
+        '{"name": "orders_list", "arguments": {"status": "open"}}',
+    ]
+)
+
+
+def test_a_reply_that_writes_out_most_tools_at_once_is_asked_for_one_step() -> None:
+    decision = prose_call(reply(CATALOGUE), state())
+    assert (decision.action, decision.message) == ("bounce", ONE_STEP)
+
+
+def test_a_repeated_tool_list_runs_only_its_read_only_calls() -> None:
+    decision = prose_call(reply(CATALOGUE), state(events=[event("prose_call", "bounce")]))
+    assert decision.action == "repair" and decision.response is not None
+    assert [c.name for c in decision.response.tool_calls] == [
+        "warehouses_list",
+        "inventory_query_stock",
+        "orders_list",
+    ]

@@ -73,6 +73,21 @@ def to_wire_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
+def _without_images(messages: Sequence[Message]) -> list[Message]:
+    return [
+        m.model_copy(
+            update={
+                "images": [],
+                "content": m.content + "\n(The screenshot image is left out: this endpoint does "
+                "not take images.)",
+            }
+        )
+        if m.images
+        else m
+        for m in messages
+    ]
+
+
 def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
     function = raw.get("function")
     if not isinstance(function, dict):
@@ -183,6 +198,7 @@ class OpenAIModel:
         self._timeout = timeout_s
         self._retries = retries
         self._sleep = sleep
+        self._images_ok = True
 
     async def request(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
@@ -197,22 +213,37 @@ class OpenAIModel:
             payload["seed"] = settings.seed
         if tools:
             payload["tools"] = to_wire_tools(tools)
-        body = await self._post(payload)
+        has_images = any(m.images for m in messages)
+        if has_images and not self._images_ok:
+            payload["messages"] = to_wire_messages(_without_images(messages))
+        try:
+            body = await self._post(payload)
+        except VlmError as exc:
+            if not (has_images and self._images_ok and exc.status is not None):
+                raise
+            # An endpoint serving a text-only model fails on image parts; the text still says
+            # what the screen showed, so the same request goes again without them.
+            log.warning("%s; resending without images", exc)
+            self._images_ok = False
+            payload["messages"] = to_wire_messages(_without_images(messages))
+            body = await self._post(payload)
         return parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
 
     async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         attempt = 0
+        timeout = self._timeout
         while True:
             try:
                 response = await self._client.post(
-                    self._url, json=payload, headers=self._headers, timeout=self._timeout
+                    self._url, json=payload, headers=self._headers, timeout=timeout
                 )
             except httpx.TimeoutException as exc:
-                error = VlmError(
-                    f"model endpoint {self._url} did not answer within {self._timeout:g} s"
-                )
+                error = VlmError(f"model endpoint {self._url} did not answer within {timeout:g} s")
                 if attempt >= self._retries:
                     raise error from exc
+                # A local server keeps generating the abandoned reply and serves requests one
+                # at a time, so the retry first waits for that reply: give it twice as long.
+                timeout *= 2
             except httpx.HTTPError as exc:
                 error = VlmError(f"cannot reach model endpoint {self._url}: {exc}")
                 if attempt >= self._retries:

@@ -821,17 +821,18 @@ def test_any_json_body_is_a_response_or_a_vlm_error(body: Any) -> None:
     assert response.usage.prompt_tokens >= 0 and response.usage.completion_tokens >= 0
 
 
-async def test_a_timeout_is_a_vlm_error_saying_how_long_it_waited() -> None:
+async def test_a_timeout_is_retried_with_twice_the_time_then_a_vlm_error_says_how_long() -> None:
     model, seen, sleep = mocked([httpx.ReadTimeout("timed out")], retries=1)
 
     with pytest.raises(VlmError) as caught:
         await ask(model)
 
     assert caught.value.status is None
-    assert "did not answer within 120 s" in str(caught.value)
+    assert "did not answer within 240 s" in str(caught.value)
     assert f"{URL}/chat/completions" in str(caught.value)
     assert isinstance(caught.value.__cause__, httpx.ReadTimeout)
     assert (len(seen), sleep.delays) == (2, [1.0])
+    assert [r.extensions["timeout"]["read"] for r in seen] == [120, 240]
 
 
 async def test_a_timeout_followed_by_an_answer_succeeds() -> None:
@@ -942,3 +943,33 @@ def test_every_registered_kind_builds_a_model(tmp_path: Path) -> None:
     names = [make_model(f"{kind}:{arguments[kind]}", options(base_url=URL)).name for kind in MODELS]
 
     assert names == ["rules", "openai:m", "scripted:turns.json"]
+
+
+async def test_an_endpoint_that_rejects_images_gets_the_same_request_without_them_from_then_on() -> (
+    None
+):
+    model, seen, _ = mocked(
+        [
+            httpx.Response(500, json={"error": "image input is not supported"}),
+            httpx.Response(200, json=completion()),
+            httpx.Response(200, json=completion()),
+        ],
+        retries=0,
+    )
+    screen = [Message(role="user", content="the screen", images=["data:image/png;base64,AAAA"])]
+
+    first = await model.request(screen, [], SETTINGS)
+    second = await model.request(screen, [], SETTINGS)
+
+    assert (first.content, second.content) == ("done", "done")
+    sent = [json.loads(r.content)["messages"][0]["content"] for r in seen]
+    assert isinstance(sent[0], list) and sent[0][1]["type"] == "image_url"
+    assert sent[1] == sent[2]
+    assert sent[1].startswith("the screen") and "image is left out" in sent[1]
+
+
+async def test_an_error_on_a_request_without_images_is_not_resent() -> None:
+    model, seen, _ = mocked([httpx.Response(500, json={"error": "boom"})], retries=0)
+    with pytest.raises(VlmError):
+        await ask(model)
+    assert len(seen) == 1

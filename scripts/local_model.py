@@ -14,7 +14,6 @@ the key below (e.g. `stockshot eval --model openai:qwen2.5-coder-0.5b --base-url
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import os
@@ -206,10 +205,27 @@ def stop(port: int) -> None:
         say(f"no server recorded on port {port}")
         return
     pid = int(pidfile.read_text(encoding="utf-8"))
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGTERM)
+    # A server busy generating can ignore SIGTERM until the reply ends; it gets 10 s.
+    for sig, grace in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:
+            break
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.2)
+        if not _alive(pid):
+            break
     pidfile.unlink()
     say(f"stopped the server on port {port} (pid {pid})")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def main() -> None:

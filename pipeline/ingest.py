@@ -27,7 +27,7 @@ from PIL import Image
 from pipeline.cache import IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
-from pipeline.imaging.load import LoadedImage, load_image
+from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
 from pipeline.imaging.text import find_text_boxes, ink_bounds
 from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
@@ -106,24 +106,14 @@ class Ingestor:
             raise EmptyInputError(f"{path}: is a directory, not an image file")
         try:
             stat = path.stat()
-            if stat.st_size > self.config.max_bytes:
-                data = b""
-                size = stat.st_size
-            else:
-                data = path.read_bytes()
-                size = len(data)
+            check_size(stat.st_size, name=str(path), max_bytes=self.config.max_bytes)
+            data = path.read_bytes()
         except FileNotFoundError as exc:
             raise EmptyInputError(f"{path}: no such file") from exc
         except PermissionError as exc:
             raise InputError(f"{path}: permission denied") from exc
         except OSError as exc:
             raise InputError(f"{path}: cannot read ({exc.strerror})") from exc
-        if size > self.config.max_bytes:
-            from pipeline.errors import UploadTooLargeError
-
-            raise UploadTooLargeError(
-                f"{path}: {size:,} bytes is over the limit of {self.config.max_bytes:,} bytes"
-            )
         mtime = datetime.fromtimestamp(stat.st_mtime, tz=self.config.tz)
         return self.ingest_bytes(
             data, name=str(path), caller_time=caller_time, mtime=mtime, strategy=strategy
@@ -142,8 +132,7 @@ class Ingestor:
         requested = strategy or self.config.strategy
         if requested not in REQUESTABLE:
             raise UnknownNameError("strategy", requested, REQUESTABLE)
-        if len(data) > self.config.max_bytes or not data:
-            load_image(data, name=name, max_bytes=self.config.max_bytes, max_pixels=1)
+        check_size(len(data), name=name, max_bytes=self.config.max_bytes)
         digest = hashlib.sha256(data).hexdigest()
         key = cache_key(
             digest, strategy=requested, engine=self.engine.name, version=PIPELINE_VERSION
@@ -172,19 +161,7 @@ class Ingestor:
             sources=entry["sources"],
         )
         image = entry["image"]
-        if entry["strategy"] == "full_page":
-            text = _image_note(capture.at, entry["context"], entry["warnings"])
-            if table.cells:
-                text += "\nOCR of the same screen, unsure (check against the image):\n"
-                text += render_text(table, mapped, captured_at=capture.at, context=[])
-        elif entry["strategy"] == "ui_crop":
-            text = render_text(table, mapped, captured_at=capture.at, context=entry["context"])
-            text += "\nText boxes on the screen (x0,y0,x1,y1 in screenshot pixels):\n"
-            text += "\n".join(
-                f"[{','.join(map(str, a['box']))}] {a['text']}" for a in entry["annotations"]
-            )
-        else:
-            text = render_text(table, mapped, captured_at=capture.at, context=entry["context"])
+        text = _model_text(entry, table, mapped, capture.at)
         sent = estimate_text_tokens(text) + (entry["image_tokens"] if image else 0)
         timings = dict(entry["timings_ms"]) if state == "miss" else {}
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
@@ -517,7 +494,26 @@ def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
     return f"data:image/png;base64,{encoded}", image_tokens(image.width, image.height)
 
 
-def _image_note(captured_at: datetime, context: Sequence[str], warnings: Sequence[str]) -> str:
+def _model_text(
+    entry: dict[str, Any], table: Table, mapped: MappedRows, captured_at: datetime
+) -> str:
+    """What the model reads for the chosen tier, stamped with this capture time."""
+    if entry["strategy"] == "full_page":
+        text = _image_note(captured_at, entry["context"])
+        if table.cells:
+            text += "\nOCR of the same screen, unsure (check against the image):\n"
+            text += render_text(table, mapped, captured_at=captured_at, context=[])
+        return text
+    text = render_text(table, mapped, captured_at=captured_at, context=entry["context"])
+    if entry["strategy"] == "ui_crop":
+        text += "\nText boxes on the screen (x0,y0,x1,y1 in screenshot pixels):\n"
+        text += "\n".join(
+            f"[{','.join(map(str, a['box']))}] {a['text']}" for a in entry["annotations"]
+        )
+    return text
+
+
+def _image_note(captured_at: datetime, context: Sequence[str]) -> str:
     note = f"Screenshot captured at {captured_at.isoformat(timespec='seconds')} (a past view)."
     note += " The screen is attached as an image."
     if context:

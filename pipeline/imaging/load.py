@@ -20,7 +20,7 @@ from pipeline.errors import (
     UploadTooLargeError,
 )
 
-__all__ = ["SUPPORTED_FORMATS", "LoadedImage", "load_image"]
+__all__ = ["SUPPORTED_FORMATS", "LoadedImage", "check_size", "load_image"]
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +60,19 @@ class LoadedImage:
     alpha_background: str | None
 
 
+def check_size(size: int, *, name: str, max_bytes: int) -> None:
+    """Refuse an empty file or one over the byte limit before anything reads it."""
+    if size == 0:
+        raise EmptyInputError(f"{name}: empty file (0 bytes)")
+    if size > max_bytes:
+        raise UploadTooLargeError(
+            f"{name}: {size:,} bytes is over the limit of {max_bytes:,} bytes"
+        )
+
+
 def load_image(data: bytes, *, name: str, max_bytes: int, max_pixels: int) -> LoadedImage:
     """Decode `data`; every way it can be unusable raises its own InputError naming `name`."""
-    if not data:
-        raise EmptyInputError(f"{name}: empty file (0 bytes)")
-    if len(data) > max_bytes:
-        raise UploadTooLargeError(
-            f"{name}: {len(data):,} bytes is over the limit of {max_bytes:,} bytes"
-        )
+    check_size(len(data), name=name, max_bytes=max_bytes)
     image = _open(data, name, max_pixels)
     fmt = SUPPORTED_FORMATS[str(image.format)]
     with _pillow_warnings(name):

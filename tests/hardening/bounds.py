@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,23 +22,53 @@ class Outcome(Generic[T]):
     error: BaseException | None = None
 
 
+class _Worker:
+    """One daemon thread that runs calls one at a time.
+
+    One thread for the whole run, not one per call: the allocator gives each new thread its
+    own arena, so a thread per call would measure arenas, not the code under test. A daemon,
+    so a call that never returns fails its test without holding up the process at exit; the
+    next call then gets a fresh worker."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="bounded", daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get()()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+
+_worker: _Worker | None = None
+_worker_lock = threading.Lock()
+
+
 def bounded(call: Callable[[], T], timeout_s: float, what: str = "the call") -> Outcome[T]:
-    """Run `call` in a daemon worker; its value or exception, or `Hang` after `timeout_s`.
-
-    A daemon thread, so a call that never returns fails the test without holding up the
-    process at exit."""
+    """Run `call` in the worker thread; its value or exception, or `Hang` after `timeout_s`."""
+    global _worker
     outcome: Outcome[T] = Outcome()
+    done = threading.Event()
 
-    def work() -> None:
+    def job() -> None:
         try:
             outcome.value = call()
         except BaseException as exc:
             outcome.error = exc
+        finally:
+            done.set()
 
-    worker = threading.Thread(target=work, name="bounded", daemon=True)
-    worker.start()
-    worker.join(timeout_s)
-    if worker.is_alive():
+    with _worker_lock:
+        if _worker is None:
+            _worker = _Worker()
+        worker = _worker
+    worker.submit(job)
+    if not done.wait(timeout_s):
+        with _worker_lock:
+            if _worker is worker:
+                _worker = None  # stuck: the next call gets a fresh one
         raise Hang(f"{what} did not return within {timeout_s:g} s")
     return outcome
 

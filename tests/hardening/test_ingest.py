@@ -7,6 +7,7 @@ inputs per property, seeded by `HARDEN_SEED`, and adds the real OCR engine.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -41,8 +42,10 @@ CALL_BOUND_S = 60.0
 # engine; with the real one, ONNX Runtime also keeps an allocation plan per input shape it has
 # seen (about 0.5 GiB for detection and 0.3 GiB for recognition once many shapes have come,
 # then flat), so that first pass gets its own bound.
-FIRST_PASS_BOUND = {"fixed": 200 * 2**20, "rapidocr": 3 * 2**30}
-# The same inputs again (long run): nothing new to plan or cache, so what stays is a leak.
+FIRST_PASS_BOUND = {"fixed": 200 * 2**20, "rapidocr": 1536 * 2**20}
+# The same inputs again (long run) must not peak higher than the first time: memory that is
+# only held between calls (allocator slack, plans) comes back to the same level, a leak climbs
+# past it. (RSS at one instant is no measure: the allocator returns big blocks as it pleases.)
 SECOND_PASS_BOUND = 64 * 2**20
 DEFAULTS = Settings()
 CLOCK = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -68,7 +71,10 @@ def engine(request: pytest.FixtureRequest) -> OcrEngine:
 
 
 @pytest.fixture
-def ingestor(engine: OcrEngine) -> Iterator[Ingestor]:
+def ingestor(engine: OcrEngine, caplog: pytest.LogCaptureFixture) -> Iterator[Ingestor]:
+    # RapidOCR logs an empty detection with its exception as the message; a record kept by the
+    # test's log capture keeps that exception's frames (the page, its maps) for the whole run.
+    caplog.set_level(logging.ERROR, logger="RapidOCR")
     with IngestCache(None, memory_items=32) as cache:
         yield ingestor_with(engine, cache)
 
@@ -82,6 +88,7 @@ class Tally:
         self.formats: Counter[str] = Counter()
         self.slowest = 0.0
         self.counting = True  # off for a second pass over the same inputs
+        self.peak = 0  # the highest RSS seen after a call
 
     def check(self, ingestor: Ingestor, data: bytes, name: str, fmt: str = "bytes") -> str:
         """Ingest once, bounded: a result, or an InputError whose message names the file."""
@@ -92,6 +99,7 @@ class Tally:
             f"ingest of {name!r} ({len(data)} bytes, {fmt})",
         )
         self.slowest = max(self.slowest, time.perf_counter() - started)
+        self.peak = max(self.peak, rss_bytes() or 0)
         self.formats[fmt] += self.counting
         if outcome.error is None:
             assert isinstance(outcome.value, IngestResult)
@@ -127,32 +135,36 @@ class Growth:
 
     def __str__(self) -> str:
         shown = mib(self.first)
-        return shown if self.second is None else f"{shown}, same inputs again {mib(self.second)}"
+        if self.second is None:
+            return shown
+        return f"{shown}; same inputs again: peak {mib(self.second)} above the first"
 
 
 def measured(
     run: Callable[[], None], warm_up: Callable[[], None], engine: OcrEngine, tally: Tally
 ) -> Growth:
     """RSS growth over `run`, after `warm_up` has loaded what a first call loads; in the long
-    run, `run` again (the same derandomized inputs) must add next to nothing."""
+    run, `run` again (the same seeded inputs) must peak no higher than the first time."""
     warm_up()
     before = rss_bytes()
+    tally.peak = 0
     run()
     middle = rss_bytes()
-    second = None
-    if LONG:
-        tally.counting = False
+    first_peak = tally.peak
+    repeat = None
+    if LONG and first_peak:
+        tally.counting, tally.peak = False, 0
         run()
-        after = rss_bytes()
-        if middle is not None and after is not None:
-            second = after - middle
-            assert second < SECOND_PASS_BOUND, f"the same inputs again grew RSS by {mib(second)}"
+        repeat = tally.peak - first_peak
+        assert repeat < SECOND_PASS_BOUND, (
+            f"the same inputs again peaked {mib(repeat)} higher than the first time"
+        )
     if before is None or middle is None:
-        return Growth(None, second)
+        return Growth(None, repeat)
     first = middle - before
     bound = FIRST_PASS_BOUND.get(engine.name, FIRST_PASS_BOUND["rapidocr"])
     assert first < bound, f"RSS grew by {mib(first)}"
-    return Growth(first, second)
+    return Growth(first, repeat)
 
 
 def _seeded(test: Callable[..., None]) -> Callable[..., None]:

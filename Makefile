@@ -57,7 +57,7 @@ lint: $(BASE)
 	$(VENV)/bin/ruff check pipeline servers tests samples scripts
 
 types: $(BASE)
-	$(VENV)/bin/mypy pipeline servers
+	$(VENV)/bin/mypy pipeline servers tests samples scripts
 
 layers: $(BASE)
 	$(VENV)/bin/lint-imports

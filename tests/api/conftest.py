@@ -5,18 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-import queue
-import re
 import struct
-import subprocess
-import sys
-import threading
 import zlib
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 import pytest
@@ -27,13 +20,12 @@ from pipeline.cache import IngestCache
 from pipeline.ingest import Ingestor
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
-from servers import catalog, domain
+from servers import domain
 from servers.models import OrderQuery
 from servers.sqlite_store import SqliteStore
-from tests.conftest import ROOT, SAMPLES, make_ingestor
-from tests.host.conftest import SEEDED_AT
+from tests.api.serve import KEY, Served, seed, serving
+from tests.conftest import SAMPLES, make_ingestor
 
-KEY = "test-key-1"
 OTHER_KEY = "test-key-2"
 BASE_URL = "http://127.0.0.1:8000"
 SAMPLE = SAMPLES / "erp-light-wh01.png"
@@ -66,11 +58,6 @@ def settings(tmp_path: Path) -> Settings:
     )
     seed(settings.resolved_db())
     return settings
-
-
-def seed(db: Path) -> None:
-    with SqliteStore(db) as store:
-        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
 
 
 def open_orders(db: Path, run_id: str | None = None) -> set[tuple[str, str]]:
@@ -158,63 +145,7 @@ def sse_events(text: str) -> list[tuple[int, dict[str, Any]]]:
     return events
 
 
-@dataclass
-class Served:
-    """`stockshot serve` running as its own process on 127.0.0.1."""
-
-    url: str
-    db: Path
-    process: subprocess.Popen[str]
-    stderr: list[str] = field(default_factory=list)
-
-
-def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
-    for line in stream:
-        lines.append(line)
-        first.put(line)
-
-
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    data = tmp_path_factory.mktemp("served")
-    seed(data / "stockshot.db")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
-    env |= {
-        "STOCKSHOT_DATA_DIR": str(data),
-        "STOCKSHOT_API_KEYS": KEY,
-        "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
-        "STOCKSHOT_API_WORKERS": "2",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "serve", "--port", "0"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
-    assert process.stderr is not None
-    lines: list[str] = []
-    first: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=_drain, args=(process.stderr, lines, first), daemon=True)
-    reader.start()
-    try:
-        url = None
-        while url is None:
-            try:
-                line = first.get(timeout=90)
-            except queue.Empty:
-                pytest.fail(f"stockshot serve did not start: {''.join(lines)}")
-            match = re.search(r"stockshot serve: (http://\S+/)", line)
-            url = match.group(1).rstrip("/") if match else None
-        yield Served(url=url, db=data / "stockshot.db", process=process, stderr=lines)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=30)
-        reader.join(timeout=30)
-        process.stderr.close()
+    with serving(tmp_path_factory.mktemp("served"), api_workers="2") as server:
+        yield server

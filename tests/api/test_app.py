@@ -19,7 +19,6 @@ from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import (
     EXPECTED_ORDERS,
-    KEY,
     SAMPLE,
     TASK,
     open_orders,
@@ -27,6 +26,7 @@ from tests.api.conftest import (
     started,
     variant,
 )
+from tests.api.serve import KEY
 from tests.conftest import NOW, SAMPLES, CountingEngine, make_ingestor
 
 TRUTH = json.loads((SAMPLES / "erp-light-wh01.png.truth.json").read_text(encoding="utf-8"))

@@ -9,7 +9,8 @@ from pipeline.api import create_app
 from pipeline.api.auth import host_allowed, key_matches, presented_key
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
-from tests.api.conftest import KEY, OTHER_KEY, SAMPLE, started
+from tests.api.conftest import OTHER_KEY, SAMPLE, started
+from tests.api.serve import KEY
 
 ROUTES = [
     ("POST", "/v1/ingest"),

@@ -16,7 +16,8 @@ from pipeline.bootstrap import run_agent
 from pipeline.cli import main
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
-from tests.api.conftest import KEY, SAMPLE, TASK, Served
+from tests.api.conftest import SAMPLE, TASK
+from tests.api.serve import KEY, Served
 
 
 def test_the_served_api_reads_a_sample_and_wants_a_key(served: Served) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.conftest import KEY, SAMPLE, Served, open_orders
+from tests.api.conftest import SAMPLE, open_orders
+from tests.api.serve import KEY, Served
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

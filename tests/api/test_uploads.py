@@ -15,7 +15,8 @@ from pipeline.api.uploads import FormCollector
 from pipeline.errors import InputError, UploadTooLargeError
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
-from tests.api.conftest import BASE_URL, KEY, SAMPLE, huge_png, running
+from tests.api.conftest import BASE_URL, SAMPLE, huge_png, running
+from tests.api.serve import KEY
 
 BOUNDARY = "stockshot-test-boundary"
 LIMIT = 200_000

@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_the_core_subset_covers_replenishment_stale_confusion_unknown_multi_and_
     }
 
 
-def _write(tmp_path: Path, items: list[dict[str, object]]) -> Path:
+def _write(tmp_path: Path, items: list[dict[str, Any]]) -> Path:
     return write_cases(tmp_path / "cases", json.dumps(items))
 
 

@@ -56,7 +56,7 @@ BEFORE = Ledger(
         ("SKU-10318", "WH-01"): _level("SKU-10318", 2, 0, 25),
     },
 )
-TWO = [
+TWO: list[dict[str, Any]] = [
     {"sku": "SKU-10232", "warehouse_id": "WH-01"},
     {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": 48},
 ]

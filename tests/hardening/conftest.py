@@ -20,10 +20,9 @@ from hypothesis import HealthCheck, settings
 from pipeline.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
-from servers import catalog, domain
 from servers.sqlite_store import SqliteStore
+from tests.api.serve import seed
 from tests.conftest import SAMPLES, make_ingestor
-from tests.host.conftest import SEEDED_AT
 
 LONG = os.environ.get("HARDEN_LONG", "") not in ("", "0")
 SEED = int(os.environ.get("HARDEN_SEED", "20261130"))
@@ -62,16 +61,9 @@ TASK = "find the SKUs that are low and raise replenishment orders"
 SAMPLE = SAMPLES / "erp-light-wh01.png"
 
 
-def seed_store(db: Path) -> Path:
-    """The demo catalogue in a fresh store file; five of the sample's SKUs are low live."""
-    with SqliteStore(db) as store:
-        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
-    return db
-
-
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    return seed_store(tmp_path / "stockshot.db")
+    return seed(tmp_path / "stockshot.db")
 
 
 @pytest.fixture(scope="session")
@@ -96,10 +88,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if LONG:
         return
-    skip = pytest.mark.skip(reason="long hardening run only: HARDEN_LONG=1 (make harden)")
-    for item in items:
-        if item.get_closest_marker("harden_long") is not None:
-            item.add_marker(skip)
+    long_only = [item for item in items if item.get_closest_marker("harden_long") is not None]
+    if long_only:
+        config.hook.pytest_deselected(items=long_only)
+        items[:] = [item for item in items if item.get_closest_marker("harden_long") is None]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

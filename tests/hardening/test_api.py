@@ -39,7 +39,8 @@ from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
 from servers.factory import build_server
 from servers.sqlite_store import SqliteStore
-from tests.api.conftest import KEY, Served, running, seed
+from tests.api.conftest import running
+from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import make_ingestor
 from tests.hardening.conftest import (
     FIGURES,
@@ -48,10 +49,8 @@ from tests.hardening.conftest import (
     SAMPLE,
     TASK,
     examples,
-    seed_store,
 )
 from tests.hardening.images import NAMES
-from tests.hardening.serve import serving
 
 CHECKS = [
     not_a_server_error,
@@ -84,7 +83,7 @@ def operations(tmp_path_factory: pytest.TempPathFactory, rapidocr: OcrEngine) ->
     with IngestCache(None) as cache:
         app = create_app(settings_, ingestor=make_ingestor(rapidocr, cache))
         schema = schemathesis.openapi.from_asgi("/openapi.json", app)
-        yield [result.ok() for result in schema.get_all_operations()]
+        yield [result.ok() for result in schema.get_all_operations()]  # type: ignore[union-attr]
         asgi.shutdown_lifespans()
 
 
@@ -218,7 +217,7 @@ async def test_uploaded_file_names_cannot_reach_outside_and_are_kept_as_a_base_n
 async def test_a_reference_that_names_a_path_is_refused_and_reaches_no_tool(
     tmp_path: Path,
 ) -> None:
-    db = seed_store(tmp_path / "stockshot.db")
+    db = seed(tmp_path / "stockshot.db")
     secret = tmp_path / "secret.txt"
     secret.write_text("SKU-99999,do not read", encoding="utf-8")
     references = [

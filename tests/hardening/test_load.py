@@ -8,13 +8,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from tests.api.serve import KEY, serving
 from tests.conftest import ROOT
 from tests.hardening.conftest import FIGURES, SAMPLE
-from tests.hardening.serve import KEY, serving
 
 REQUESTS = 200
 MISSES = 20
@@ -65,7 +66,7 @@ def test_two_hundred_concurrent_ingests_hold_without_errors_and_memory_stays_fla
     if report["rss_kib_before"] is not None:
         assert rounds[-1]["rss_kib_after"] - rounds[-2]["rss_kib_after"] < FLAT, report
 
-    def each(key: str) -> list[object]:
+    def each(key: str) -> list[Any]:
         return [r[key] for r in rounds]
 
     FIGURES["load: POST /v1/ingest"] = {

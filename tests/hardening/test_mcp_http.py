@@ -22,7 +22,8 @@ from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery, ReplenishmentRequest
 from servers.sqlite_store import SqliteStore
-from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples, seed_store
+from tests.api.serve import seed
+from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples
 from tests.host.conftest import SEEDED_AT
 from tests.servers.test_http_app import http_server
 
@@ -43,7 +44,7 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`python -m servers all --transport http --port 0` with a token, on a seeded store."""
-    db = seed_store(tmp_path_factory.mktemp("mcp-http") / "stockshot.db")
+    db = seed(tmp_path_factory.mktemp("mcp-http") / "stockshot.db")
     with http_server("all", db, token=TOKEN) as base:
         yield base
 
@@ -135,7 +136,7 @@ def as_turn(kind: str, name: str, arguments: dict[str, Any], n: int) -> dict[str
 
 @pytest.fixture(scope="module")
 def read_only_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = seed_store(tmp_path_factory.mktemp("read-only") / "stockshot.db")
+    db = seed(tmp_path_factory.mktemp("read-only") / "stockshot.db")
     with SqliteStore(db) as store:
         # One open order, so a cancel has something it could cancel.
         domain.create_replenishment(

@@ -126,4 +126,4 @@ def reply(content: str = "", *calls: ToolCall, finish: str = "stop") -> ModelRes
 
 
 def event(guard: str, action: str) -> GuardEvent:
-    return GuardEvent(hop=1, guard=guard, action=action, message="")  # type: ignore[arg-type]
+    return GuardEvent(hop=1, guard=guard, action=action, message="")

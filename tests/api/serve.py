@@ -10,14 +10,33 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from tests.api.conftest import KEY, Served
+from servers import catalog, domain
+from servers.sqlite_store import SqliteStore
 from tests.conftest import ROOT
-from tests.hardening.conftest import seed_store
+from tests.host.conftest import SEEDED_AT
 
-__all__ = ["KEY", "serving"]
+KEY = "test-key-1"
+
+
+def seed(db: Path) -> Path:
+    """The demo catalogue in a fresh store file; five of the sample's SKUs are low live."""
+    with SqliteStore(db) as store:
+        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+    return db
+
+
+@dataclass
+class Served:
+    """`stockshot serve` running as its own process on 127.0.0.1."""
+
+    url: str
+    db: Path
+    process: subprocess.Popen[str]
+    stderr: list[str] = field(default_factory=list)
 
 
 def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
@@ -29,7 +48,7 @@ def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
 @contextmanager
 def serving(data: Path, **settings: str) -> Iterator[Served]:
     """Serve a seeded store in `data`; `settings` are STOCKSHOT_* names without the prefix."""
-    seed_store(data / "stockshot.db")
+    seed(data / "stockshot.db")
     env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
     env |= {
         "STOCKSHOT_DATA_DIR": str(data),

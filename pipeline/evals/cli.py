@@ -34,7 +34,7 @@ from pipeline.settings import GuardSettings, Settings
 from pipeline.vlm import ModelOptions, make_model
 from pipeline.vlm.rules import RulesModel
 
-__all__ = ["DEFAULT_MODELS", "register"]
+__all__ = ["DEFAULT_MODELS", "default_cases", "register"]
 
 DEFAULT_MODELS = ("rules", "faults")
 _FAULTS = ("faults", "fault-replay")
@@ -61,7 +61,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
     parser.add_argument("--k", type=_positive, default=4, help="seeds per case (default 4)")
-    parser.add_argument("--cases", choices=("core", "all"), default="all")
+    parser.add_argument(
+        "--cases",
+        choices=("core", "all"),
+        default=None,
+        help="default: all for the offline models, core when an endpoint model is listed",
+    )
+    parser.add_argument(
+        "--all", dest="cases", action="store_const", const="all", help="same as --cases all"
+    )
     parser.add_argument(
         "--case", action="append", default=[], metavar="ID", help="only this case; repeatable"
     )
@@ -98,8 +106,9 @@ def _positive(text: str) -> int:
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
-    cases = select_cases(load_cases(), subset=args.cases, ids=args.case)
     specs_text: Sequence[str] = args.model or DEFAULT_MODELS
+    subset = args.cases or default_cases(specs_text)
+    cases = select_cases(load_cases(), subset=subset, ids=args.case)
     started = time.perf_counter()
     report = asyncio.run(_evaluate(args, settings, cases, specs_text, started))
     json_path, md_path = write_reports(report, args.out)
@@ -184,6 +193,12 @@ async def _evaluate(
         screenshots=screens.count,
         fault_policy=_policy(FaultPolicy()) if uses_faults else None,
     )
+
+
+def default_cases(models: Sequence[str]) -> str:
+    """All cases for the offline models; the core ones once an endpoint model is listed, as
+    each of its runs costs real generation time."""
+    return "core" if any(text.partition(":")[0] == "openai" for text in models) else "all"
 
 
 def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelSpec:

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.evals.cli import default_cases
 from pipeline.ocr import OcrEngine
 
 
@@ -51,3 +52,9 @@ def test_an_unknown_case_id_is_an_error_that_lists_the_known_ones(
 ) -> None:
     assert main(["eval", "--case", "nope", "--out", str(tmp_path)]) == 2
     assert "unknown case id(s) nope" in capsys.readouterr().err
+
+
+def test_endpoint_models_run_the_core_cases_unless_all_are_asked_for() -> None:
+    assert default_cases(["rules", "faults"]) == "all"
+    assert default_cases(["scripted:replay.json"]) == "all"
+    assert default_cases(["rules", "openai:qwen2.5-coder-0.5b"]) == "core"

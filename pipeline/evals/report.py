@@ -93,6 +93,26 @@ def _mean_hops(track: TrackRuns) -> float:
     return round(sum(hops) / len(hops), 2) if hops else 0.0
 
 
+def _requests(track: TrackRuns) -> dict[str, Any]:
+    """What one model request costs: each run's model time spread over its requests."""
+    runs = [r for runs in track.runs.values() for r in runs if r.hops and not r.reused]
+    per_request = sorted(r.model_ms / r.hops for r in runs)
+    tokens = sorted(r.tokens / r.hops for r in runs)
+    if not runs:
+        return {"requests": 0}
+    return {
+        "requests": sum(r.hops for r in runs),
+        "median_ms": round(_quantile(per_request, 0.5), 1),
+        "p95_ms": round(_quantile(per_request, 0.95), 1),
+        "max_ms": round(per_request[-1], 1),
+        "median_tokens": round(_quantile(tokens, 0.5)),
+    }
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
 def _faults(track: TrackRuns) -> dict[str, int]:
     counts: Counter[str] = Counter()
     for runs in track.runs.values():
@@ -170,6 +190,10 @@ def build_report(
                     "model_track": _tokens(model_track) if model_track else 0,
                     "product_all_on": _tokens(all_on) if all_on else 0,
                     "all_runs": sum(_tokens(t) for t in own),
+                },
+                "requests": {
+                    "model_track": _requests(model_track) if model_track else {"requests": 0},
+                    "product_all_on": _requests(all_on) if all_on else {"requests": 0},
                 },
                 "model_track": asdict(score(model_track, core_ids)) if model_track else None,
                 "product": asdict(base) if base else None,
@@ -403,6 +427,18 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
             f"(mean {gate['core_mean']}), threshold {gate['threshold']}: "
             f"**{'PASS' if gate['passed'] else 'FAIL'}**."
         )
+    for label, key in (
+        ("model track", "model_track"),
+        ("product track, all guards on", "product_all_on"),
+    ):
+        figures = entry.get("requests", {}).get(key, {})
+        if figures.get("requests"):
+            out.append(
+                f"Per model request, {label} ({figures['requests']} requests; each run's model "
+                f"time over its requests): median {figures['median_ms']:g} ms, p95 "
+                f"{figures['p95_ms']:g} ms, max {figures['max_ms']:g} ms; median "
+                f"{figures['median_tokens']} tokens a request (prompt and completion)."
+            )
     if entry["product_mean_hops"] is not None:
         out.append(
             f"Mean hops per run, product track with all guards on: {entry['product_mean_hops']:g}."

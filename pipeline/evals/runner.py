@@ -125,6 +125,8 @@ class CaseRun:
     hops: int = 0
     tokens: int = 0
     wall_ms: float = 0.0
+    model_ms: float = 0.0
+    """Time spent waiting on the model, over `hops` requests."""
     guard_events: dict[str, int] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
     """What a fault replay did in the run (`inject:stall`, `fix:stall`, ...), counted."""
@@ -224,6 +226,7 @@ class Workbench:
             hops=1,
             tokens=response.usage.prompt_tokens + response.usage.completion_tokens,
             wall_ms=(time.perf_counter() - started) * 1000,
+            model_ms=(time.perf_counter() - started) * 1000,
             faults=faults,
         )
 
@@ -322,6 +325,7 @@ def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: 
         hops=record.hops,
         tokens=sum(record.tokens.values()),
         wall_ms=wall * 1000,
+        model_ms=record.timings_ms.get("model", 0.0),
         guard_events=dict(Counter(f"{e.guard}:{e.action}" for e in record.guard_events)),
     )
 

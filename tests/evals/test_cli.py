@@ -43,6 +43,11 @@ def test_a_tiny_eval_run_writes_both_reports(
     assert report["fault_policy"]["fault_rate"] == 0.4
     assert "## What each guard earns" not in markdown or "### What each guard earns" in markdown
     assert "| rules |" in markdown
+    replay = report["models"][1]["requests"]
+    assert replay["model_track"]["requests"] == 2  # one request per case on the model track
+    assert replay["product_all_on"]["requests"] >= 2
+    assert replay["product_all_on"]["median_tokens"] > 0  # the replay estimates its tokens
+    assert "Per model request, product track, all guards on" in markdown
     printed = capsys.readouterr().out
     assert "ship gate" in printed and "model track (first call)" in printed
 

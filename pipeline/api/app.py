@@ -80,6 +80,13 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_JSON_BYTES = 256 * 1024
+MISDIRECTED: dict[int | str, dict[str, Any]] = {
+    421: {
+        "model": ErrorBody,
+        "description": "a Host this server does not answer to (DNS-rebinding protection); "
+        "STOCKSHOT_ALLOWED_HOSTS adds a proxy's name",
+    }
+}
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": what}
     for status, what in (
@@ -575,6 +582,7 @@ def create_app(
             "(`X-API-Key` or `Authorization: Bearer`)."
         ),
         lifespan=lifespan,
+        responses=MISDIRECTED,
     )
     app.state.services = services
     install_error_handlers(app)

@@ -127,6 +127,16 @@ async def test_a_request_naming_another_host_is_refused_on_a_loopback_server(
     assert (await client.get("/healthz", headers={"Host": "localhost:8000"})).status_code == 200
 
 
+async def test_every_operation_documents_the_421_a_foreign_host_gets(
+    client: httpx.AsyncClient,
+) -> None:
+    schema = (await client.get("/openapi.json")).json()
+    operations = [op for path in schema["paths"].values() for op in path.values()]
+    assert operations and all("421" in op["responses"] for op in operations)
+    refused = await client.get("/v1/runs/nope", headers={"Host": "N"})
+    assert refused.status_code == 421 and refused.json()["error"] == "misdirected"
+
+
 async def test_a_proxy_name_can_be_allowed_and_other_addresses_take_any_host(
     settings: Settings, ingestor: Ingestor
 ) -> None:

@@ -83,7 +83,7 @@ local-model-stop:
 	$(PY) scripts/local_model.py stop
 
 # The hardening suite's long run (`make test` runs its short fixed-seed part): thousands of
-# fuzzed inputs per property seeded by HARDEN_SEED, the real OCR engine in the ingest fuzz,
+# fuzzed inputs per property seeded by HARDEN_SEED (each run twice to catch a leak),
 # 200 concurrent uploads against a served instance, a coverage-guided fuzz of image loading
 # (atheris, where it installs), and pass^8 of the product track for the rules model and the
 # fault replay.

@@ -19,16 +19,13 @@ from functools import cache
 
 import numpy as np
 from hypothesis import strategies as st
-from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
-from pipeline.models import TextLine
 from tests.conftest import SAMPLES
 
 __all__ = [
     "BOMBS",
     "NAMES",
-    "FixedEngine",
     "Seed",
     "mutated",
     "not_images",
@@ -304,24 +301,3 @@ BOMBS: dict[str, tuple[Callable[[int, int], bytes], int]] = {
     "GIF": (gif_bomb, 65_535),
     "BMP": (bmp_bomb, 100_000),
 }
-
-
-class FixedEngine:
-    """An OCR engine that reads the same few words everywhere: the pipeline around OCR runs
-    for real (normalise, crop, table, tiers) at a fraction of a model's cost."""
-
-    name = "fixed"
-
-    def recognize(self, crops: Sequence[object]) -> list[tuple[str, float]]:
-        words = ("SKU-10232", "38", "120", "WH-01", "Hex bolt")
-        return [(words[n % len(words)], 0.9) for n in range(len(crops))]
-
-    def read(self, image: NDArray[np.uint8]) -> list[TextLine]:
-        height, width = image.shape[:2]
-        lines = []
-        for row in range(3):
-            for col, text in enumerate(("SKU-10232", "38", "WH-01")):
-                x0, y0 = width * col // 3, height * row // 3
-                box = (x0, y0, x0 + max(1, width // 4), y0 + max(1, height // 6))
-                lines.append(TextLine(text=text, box=box, confidence=0.8))
-        return lines

@@ -1,8 +1,8 @@
 """Fuzz of the ingest entry point: any bytes under any name are read or refused, never more.
 
 Every call runs in a worker with a time bound; resident memory is measured over each run.
-The short run (`make test`) is derandomized; the long one (`make harden`) tries thousands of
-inputs per property, seeded by `HARDEN_SEED`, and adds the real OCR engine.
+Both runs use the real OCR engine. The short run (`make test`) is derandomized; the long one
+(`make harden`) tries thousands of inputs per property, seeded by `HARDEN_SEED`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from tests.hardening.conftest import FIGURES, LONG, PROFILE, SEED, examples
 from tests.hardening.images import (
     BOMBS,
     NAMES,
-    FixedEngine,
     Seed,
     mutated,
     not_images,
@@ -38,11 +37,10 @@ from tests.hardening.images import (
 )
 
 CALL_BOUND_S = 60.0
-# What a first pass may keep once it is over: caches and allocator slack with the fixed
-# engine; with the real one, ONNX Runtime also keeps an allocation plan per input shape it has
-# seen (about 0.5 GiB for detection and 0.3 GiB for recognition once many shapes have come,
-# then flat), so that first pass gets its own bound.
-FIRST_PASS_BOUND = {"fixed": 200 * 2**20, "rapidocr": 1536 * 2**20}
+# What a first pass may keep once it is over: caches, allocator slack, and ONNX Runtime's
+# allocation plan per input shape it has seen (about 0.5 GiB for detection and 0.3 GiB for
+# recognition once many shapes have come, then flat).
+FIRST_PASS_BOUND = 1536 * 2**20
 # The same inputs again (long run) must not peak higher than the first time: memory that is
 # only held between calls (allocator slack, plans) comes back to the same level, a leak climbs
 # past it. (RSS at one instant is no measure: the allocator returns big blocks as it pleases.)
@@ -59,15 +57,9 @@ def ingestor_with(engine: OcrEngine, cache: IngestCache | None) -> Ingestor:
     return Ingestor(engine, config=config, cache=cache, clock=lambda: CLOCK)
 
 
-@pytest.fixture(
-    params=["fixed", pytest.param("rapidocr", marks=pytest.mark.harden_long)],
-    scope="module",
-)
-def engine(request: pytest.FixtureRequest) -> OcrEngine:
-    if request.param == "rapidocr":
-        engine: OcrEngine = request.getfixturevalue("rapidocr")
-        return engine
-    return FixedEngine()
+@pytest.fixture(scope="module")
+def engine(rapidocr: OcrEngine) -> OcrEngine:
+    return rapidocr
 
 
 @pytest.fixture
@@ -162,8 +154,7 @@ def measured(
     if before is None or middle is None:
         return Growth(None, repeat)
     first = middle - before
-    bound = FIRST_PASS_BOUND.get(engine.name, FIRST_PASS_BOUND["rapidocr"])
-    assert first < bound, f"RSS grew by {mib(first)}"
+    assert first < FIRST_PASS_BOUND, f"RSS grew by {mib(first)}"
     return Growth(first, repeat)
 
 

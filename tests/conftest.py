@@ -1,5 +1,7 @@
 import json
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -82,3 +84,18 @@ def counting(rapidocr: OcrEngine) -> CountingEngine:
 def disk_cache(tmp_path: Path) -> Iterator[IngestCache]:
     with IngestCache(tmp_path / "cache") as cache:
         yield cache
+
+
+def cli_process(*args: str, env: Mapping[str, str]) -> subprocess.Popen[str]:
+    """`python -m pipeline.cli ARGS` from the repository root, with its stderr piped as text."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", *args],
+        cwd=ROOT,
+        env=dict(env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+    assert process.stderr is not None
+    return process

@@ -8,7 +8,6 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -29,7 +28,7 @@ from servers import catalog, domain
 from servers.models import OrderQuery
 from servers.sqlite_store import SqliteStore
 from tests.api.conftest import variant
-from tests.conftest import NOW, ROOT, SAMPLES, make_ingestor
+from tests.conftest import NOW, SAMPLES, cli_process, make_ingestor
 from tests.host.conftest import SEEDED_AT
 
 SAMPLE = SAMPLES / "overlay-black-wh02.png"
@@ -348,15 +347,7 @@ def _lines(stream: IO[str], into: queue.Queue[str]) -> None:
 
 def _watch_process(root: Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
     env = {**os.environ, "STOCKSHOT_WATCH_SETTLE_S": "0", "STOCKSHOT_WATCH_INTERVAL_S": "0.05"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "watch", str(root), "--once"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
+    process = cli_process("watch", str(root), "--once", env=env)
     assert process.stderr is not None
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_lines, args=(process.stderr, lines), daemon=True).start()

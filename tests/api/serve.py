@@ -6,7 +6,6 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +15,7 @@ from typing import IO
 
 from servers import catalog, domain
 from servers.sqlite_store import SqliteStore
-from tests.conftest import ROOT
+from tests.conftest import cli_process
 from tests.host.conftest import SEEDED_AT
 
 KEY = "test-key-1"
@@ -56,15 +55,7 @@ def serving(data: Path, **settings: str) -> Iterator[Served]:
         "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
         **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "serve", "--port", "0"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-    )
+    process = cli_process("serve", "--port", "0", env=env)
     assert process.stderr is not None
     lines: list[str] = []
     first: queue.Queue[str] = queue.Queue()

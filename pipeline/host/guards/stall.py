@@ -1,5 +1,5 @@
 """`stall`: a turn with no tool call and no question to the user, before any tool result justifies
-a summary (or one that only announces what it will do). Bounced once with a short nudge; a second
+a summary (or one that only announces what it will do, or says nothing at all). Bounced once with a short nudge; a second
 stall ends the turn. It never says which tool to call: forcing a "canonical next call" makes a
 model invent argument values where it should have asked."""
 
@@ -35,7 +35,7 @@ def stall(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if asks_user(text) or _REFUSES.search(text):
         return ResponseDecision()
     announces = bool(_ANNOUNCES.search(text))
-    if tool_results_so_far(state) and not announces:
+    if tool_results_so_far(state) and text and not announces:
         return ResponseDecision()
     if guard_count(state, "stall", "bounce"):
         return ResponseDecision("end", message=text or "Stopped: the model stalled twice.")

@@ -26,6 +26,12 @@ def test_an_announcement_after_tool_results_is_still_a_stall() -> None:
     assert stall(reply("Now I'll create the orders."), state(tool_results=2)).action == "bounce"
 
 
+def test_an_empty_reply_after_tool_results_is_a_stall_not_a_summary() -> None:
+    assert stall(reply(""), state(tool_results=2)).action == "bounce"
+    ended = stall(reply("  "), state(tool_results=2, events=[event("stall", "bounce")]))
+    assert (ended.action, ended.message) == ("end", "Stopped: the model stalled twice.")
+
+
 @pytest.mark.parametrize(
     ("content", "tool_results"),
     [

@@ -1,7 +1,7 @@
 """`stall`: a turn with no tool call and no question to the user, before any tool result justifies
-a summary (or one that only announces what it will do, or says nothing at all). Bounced once with a short nudge; a second
-stall ends the turn. It never says which tool to call: forcing a "canonical next call" makes a
-model invent argument values where it should have asked."""
+a summary (or one that only announces what it will do, or says nothing at all). Bounced once
+with a short nudge; a second stall ends the turn. It never says which tool to call: forcing a
+"canonical next call" makes a model invent argument values where it should have asked."""
 
 from __future__ import annotations
 

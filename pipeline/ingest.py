@@ -134,9 +134,7 @@ class Ingestor:
             raise UnknownNameError("strategy", requested, REQUESTABLE)
         check_size(len(data), name=name, max_bytes=self.config.max_bytes)
         digest = hashlib.sha256(data).hexdigest()
-        key = cache_key(
-            digest, strategy=requested, engine=self.engine.name, version=PIPELINE_VERSION
-        )
+        key = self._cache_key(digest, requested)
         with self._single_flight(key):
             entry, state = self._lookup(key)
             if entry is None:
@@ -190,13 +188,12 @@ class Ingestor:
         is a lookup, not an analysis)."""
         if self.cache is None:
             return False
-        key = cache_key(
-            sha256,
-            strategy=strategy or self.config.strategy,
-            engine=self.engine.name,
-            version=PIPELINE_VERSION,
+        return self.cache.get(self._cache_key(sha256, strategy or self.config.strategy)) is not None
+
+    def _cache_key(self, sha256: str, strategy: str) -> str:
+        return cache_key(
+            sha256, strategy=strategy, engine=self.engine.name, version=PIPELINE_VERSION
         )
-        return self.cache.get(key) is not None
 
     @contextmanager
     def _single_flight(self, key: str) -> Iterator[None]:

@@ -60,7 +60,6 @@ async def one_round(
 ) -> dict[str, Any]:
     every = max(1, requests // misses) if misses else 0
     gate = asyncio.Semaphore(concurrency)
-    latencies: list[float] = []
     by_kind: dict[bool, list[float]] = {True: [], False: []}
     statuses: dict[str, int] = {}
     caches: dict[str, int] = {}
@@ -83,8 +82,7 @@ async def one_round(
                 except httpx.HTTPError as exc:
                     errors.append(f"{type(exc).__name__}: {exc}")
                     return
-                latencies.append(time.perf_counter() - started)
-                by_kind[miss].append(latencies[-1])
+                by_kind[miss].append(time.perf_counter() - started)
             statuses[str(response.status_code)] = statuses.get(str(response.status_code), 0) + 1
             if response.status_code != 200:
                 errors.append(f"HTTP {response.status_code}: {response.text[:200]}")
@@ -95,6 +93,7 @@ async def one_round(
         started = time.perf_counter()
         await asyncio.gather(*(send(n) for n in range(requests)))
         wall = time.perf_counter() - started
+    latencies = by_kind[False] + by_kind[True]
     return {
         "requests": requests,
         "concurrency": concurrency,

@@ -1007,6 +1007,42 @@ CLASSIC_WH02 = Spec(
     page_warehouse="WH-02",
 )
 
+HEALTHY_WH01 = Spec(
+    file="erp-healthy-wh01.png",
+    kind="healthy",
+    description="Teal ERP stock table for WH-01 filtered to items above their reorder point.",
+    notes=(
+        "Nothing on this screen is below its reorder point (and nothing is low live either): "
+        "a replenishment request must write nothing."
+    ),
+    layout="sidebar",
+    view=(1600, 900),
+    theme=TEAL,
+    table=TableStyle(
+        regular="roboto", bold="roboto-bold", size=14, row_h=38, header_h=42, highlight_low=True
+    ),
+    chrome=ROBOTO_UI,
+    page=replace(
+        EN_PAGE,
+        brand="Northwind ERP",
+        breadcrumb=("Inventory", "Stock levels", "WH-01"),
+        subtitle="Main distribution centre · Shanghai · in stock",
+        chips=("Warehouse: WH-01", "Status: In stock"),
+    ),
+    capture=Capture("png-text", "2026-11-30T15:20:00"),
+    seed=1701,
+    columns=_cols(
+        ("SKU", "sku"),
+        ("Product", "name"),
+        ("Warehouse", "warehouse"),
+        ("On hand", "on_hand"),
+        ("Reorder point", "reorder"),
+        ("Status", "status"),
+    ),
+    rows=_rows("WH-01", "10231 10233 10240 10244 10311 10415 10502 10510 10511"),
+    page_warehouse="WH-01",
+)
+
 SPECS: tuple[Spec, ...] = (
     LIGHT_DEMO,
     DARK_WH02,
@@ -1025,4 +1061,5 @@ SPECS: tuple[Spec, ...] = (
     COMPARE_PM,
     MULTI_WAREHOUSE,
     CLASSIC_WH02,
+    HEALTHY_WH01,
 )

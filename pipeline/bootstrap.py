@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import httpx
 
 from pipeline.cache import IngestCache
+from pipeline.contract import parse_task
 from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
@@ -107,7 +108,8 @@ async def run_agent(
     log_run: bool = True,
 ) -> RunRecord:
     """Ingested screenshots + a task -> a finished, logged run over real tool servers."""
-    groups = choose_groups(task)
+    contract = parse_task(task)
+    groups = choose_groups(contract)
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
     limits = HostLimits(
         max_hops=settings.max_hops,
@@ -142,6 +144,7 @@ async def run_agent(
                         call_guards=call_guards,
                         clock=utc_now,
                         on_event=on_event,
+                        contract=contract,
                     )
                 )
         except ToolServerError as exc:
@@ -151,6 +154,7 @@ async def run_agent(
                 task=task,
                 model=model.name,
                 groups=list(groups),
+                task_contract=contract,
                 status="error",
                 final=str(exc),
                 error=str(exc),

@@ -217,6 +217,10 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
             f"captured {result.captured_at.isoformat(timespec='seconds')} "
             f"({result.captured_at_source}), {result.strategy}, cache {result.cache}\n"
         )
+    if record.task_contract is not None:
+        out.write(f"task contract: {record.task_contract.summary()}\n")
+        for note in record.task_contract.notes:
+            out.write(f"  note: {note}\n")
     out.write(
         f"model {record.model} · groups {', '.join(record.groups)}"
         f"{' · dry run' if record.dry_run else ''}\n"

@@ -32,13 +32,14 @@ from pipeline.imaging.normalise import Normalised, normalise
 from pipeline.imaging.text import find_text_boxes, ink_bounds
 from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
 from pipeline.ocr.base import OcrEngine
+from pipeline.screentext import TextBox, render_screen
 from pipeline.table.cells import clean_text
 from pipeline.table.layout import find_table, union_box
 from pipeline.table.rows import (
     MappedRows,
     estimate_text_tokens,
     page_warehouse,
-    render_text,
+    screen_text,
     to_rows,
 )
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
@@ -495,27 +496,23 @@ def _model_text(
     entry: dict[str, Any], table: Table, mapped: MappedRows, captured_at: datetime
 ) -> str:
     """What the model reads for the chosen tier, stamped with this capture time."""
-    if entry["strategy"] == "full_page":
-        text = _image_note(captured_at, entry["context"])
-        if table.cells:
-            text += "\nOCR of the same screen, unsure (check against the image):\n"
-            text += render_text(table, mapped, captured_at=captured_at, context=[])
-        return text
-    text = render_text(table, mapped, captured_at=captured_at, context=entry["context"])
-    if entry["strategy"] == "ui_crop":
-        text += "\nText boxes on the screen (x0,y0,x1,y1 in screenshot pixels):\n"
-        text += "\n".join(
-            f"[{','.join(map(str, a['box']))}] {a['text']}" for a in entry["annotations"]
+    full_page = entry["strategy"] == "full_page"
+    boxes = (
+        [TextBox(box=tuple(a["box"]), text=a["text"]) for a in entry["annotations"]]
+        if entry["strategy"] == "ui_crop"
+        else []
+    )
+    return render_screen(
+        screen_text(
+            table if table.cells or not full_page else Table(),
+            mapped,
+            captured_at=captured_at,
+            context=entry["context"],
+            image_attached=full_page,
+            unsure=full_page,
+            boxes=boxes,
         )
-    return text
-
-
-def _image_note(captured_at: datetime, context: Sequence[str]) -> str:
-    note = f"Screenshot captured at {captured_at.isoformat(timespec='seconds')} (a past view)."
-    note += " The screen is attached as an image."
-    if context:
-        note += "\nPage: " + " · ".join(context)
-    return note
+    )
 
 
 @contextmanager

@@ -24,6 +24,8 @@ class GuardSettings(BaseModel):
     give_up: bool = True
     truncation: bool = True
     freshness: bool = True
+    scope: bool = True
+    """Switchable for an ablation or a local run; never per request over the API."""
 
 
 class Settings(BaseSettings):

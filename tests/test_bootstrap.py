@@ -55,7 +55,8 @@ async def test_an_unreachable_tool_server_ends_the_run_with_a_clear_error(
     settings = settings.model_copy(update={"mcp_url": "http://127.0.0.1:9"})
     record = await run_agent(settings, task="list the warehouses", results=[])
     assert record.status == "error"
-    assert "cannot connect to the warehouses tool server" in record.final
+    assert "cannot connect to the inventory tool server" in record.final
+    assert record.task_contract is not None and record.task_contract.action == "report"
 
 
 def test_an_unknown_guard_switch_names_the_known_guards(settings: Settings) -> None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pipeline.contract import parse_task
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
@@ -63,7 +64,7 @@ async def _run(toolbox: Toolbox, results: Sequence[IngestResult]) -> RunRecord:
             task=TASK,
             model=RulesModel(),
             toolbox=toolbox,
-            groups=choose_groups(TASK),
+            groups=choose_groups(parse_task(TASK)),
             attachments=from_ingest(results),
             limits=HostLimits(),
             response_guards=RESPONSE_GUARDS,
@@ -82,7 +83,7 @@ async def _memory_runs(
         _seed(db)
         with SqliteStore(db) as store:
             targets: list[Target] = [
-                MemoryTarget(g, build_server(g, store)) for g in choose_groups(TASK)
+                MemoryTarget(g, build_server(g, store)) for g in choose_groups(parse_task(TASK))
             ]
             async with Toolbox(targets) as toolbox:
                 record = await _run(toolbox, results)
@@ -114,7 +115,7 @@ async def _stdio_runs(
         _seed(db)
         env = {**os.environ, "STOCKSHOT_DB": str(db)}
         started = time.perf_counter()
-        async with Toolbox(stdio_targets(choose_groups(TASK), env)) as toolbox:
+        async with Toolbox(stdio_targets(choose_groups(parse_task(TASK)), env)) as toolbox:
             record = await _run(toolbox, results)
         whole = (time.perf_counter() - started) * 1000
         if r:

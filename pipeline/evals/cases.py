@@ -2,10 +2,11 @@
 
 A case is a task, one or more sample screenshots (by file name in `samples/`), optional changes
 to the scratch store made before the run ("restocked since the screenshot"), and what must be
-true afterwards, scored on the ledger: exactly which orders exist, that nothing was written, or
-that the run ended with a question to the user and wrote nothing. The model track scores the
-first tool call instead; unless a case lists its own, the acceptable first calls are derived
-from what the screenshots show (see `first_calls`).
+true afterwards, scored on the ledger: exactly which orders exist (or were cancelled), that
+nothing was written, or that the run ended with a question to the user and wrote nothing. Every
+expectation is written by hand from what the task means. The model track scores the first tool
+call instead; unless a case lists its own, the acceptable first calls are derived from what the
+screenshots show and the outcome the case expects (see `first_calls`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "CATEGORIES",
     "CORE_SIZE",
     "SAMPLES_DIR",
+    "TASK_FAMILIES",
     "Case",
     "Expectation",
     "ExpectedOrder",
@@ -43,7 +45,22 @@ CASES_DIR = Path(__file__).resolve().parent / "cases"
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 CORE_SIZE = 14
 
-Category = Literal["core", "stale", "confusion", "unknown_sku", "multi_image", "ask", "read_only"]
+Category = Literal[
+    "core",
+    "stale",
+    "confusion",
+    "unknown_sku",
+    "multi_image",
+    "ask",
+    "report",
+    "scope",
+    "one_sku",
+    "exclusion",
+    "quantity",
+    "cancel",
+    "unsupported",
+    "nothing_low",
+]
 CATEGORIES: tuple[str, ...] = (
     "core",
     "stale",
@@ -51,8 +68,26 @@ CATEGORIES: tuple[str, ...] = (
     "unknown_sku",
     "multi_image",
     "ask",
-    "read_only",
+    "report",
+    "scope",
+    "one_sku",
+    "exclusion",
+    "quantity",
+    "cancel",
+    "unsupported",
+    "nothing_low",
 )
+TASK_FAMILIES: tuple[str, ...] = (
+    "report",
+    "scope",
+    "one_sku",
+    "exclusion",
+    "quantity",
+    "cancel",
+    "unsupported",
+    "nothing_low",
+)
+"""The families that test whether the request is understood, each in English and Chinese."""
 
 WRITE_TOOLS = frozenset({"orders_create_replenishment", "orders_cancel"})
 
@@ -117,11 +152,15 @@ class ExpectedOrder(_Strict):
 
 
 class Expectation(_Strict):
-    """`orders`: exactly these new orders and no other write; `no_writes`: the ledger is
-    unchanged; `ask`: the ledger is unchanged and the run ends with a question to the user."""
+    """`orders`: exactly these new orders and no other write; `cancel`: exactly these orders
+    cancelled and nothing else written; `no_writes`: the ledger is unchanged; `ask`: the ledger
+    is unchanged and the run ends with a question to the user. `mentions`: texts the final
+    answer must contain (the SKUs a report must name), checked with any outcome."""
 
-    outcome: Literal["orders", "no_writes", "ask"]
+    outcome: Literal["orders", "cancel", "no_writes", "ask"]
     orders: tuple[ExpectedOrder, ...] = ()
+    cancelled: tuple[str, ...] = ()
+    mentions: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _orders_match_outcome(self) -> Expectation:
@@ -129,6 +168,8 @@ class Expectation(_Strict):
             raise ValueError("outcome 'orders' needs at least one order")
         if self.outcome != "orders" and self.orders:
             raise ValueError(f"outcome {self.outcome!r} takes no orders")
+        if (self.outcome == "cancel") != bool(self.cancelled):
+            raise ValueError("outcome 'cancel' and only it lists the cancelled orders")
         keys = [(o.sku, o.warehouse_id) for o in self.orders]
         if len(set(keys)) != len(keys):
             raise ValueError("an order is listed twice")
@@ -136,19 +177,21 @@ class Expectation(_Strict):
 
 
 class FirstCall(_Strict):
-    """An acceptable first step on the model track: a question to the user (`ask`), or a call
-    of `name` whose id arguments take one of the listed values (`sku` / `warehouse_id` / every
-    entry of `skus`)."""
+    """An acceptable first step on the model track: a question to the user (`ask`), an answer
+    with no tool call (`answer`), or a call of `name` whose id arguments take one of the listed
+    values (`sku` / `warehouse_id` / `order_id` / every entry of `skus`)."""
 
     ask: bool = False
+    answer: bool = False
     name: str | None = None
     warehouse_ids: tuple[str, ...] | None = None
     skus: tuple[str, ...] | None = None
+    order_ids: tuple[str, ...] | None = None
 
     @model_validator(mode="after")
     def _one_kind(self) -> FirstCall:
-        if self.ask == (self.name is not None):
-            raise ValueError("a first call is either ask: true or a tool name")
+        if self.ask + self.answer + (self.name is not None) != 1:
+            raise ValueError("a first call is one of: ask: true, answer: true, a tool name")
         return self
 
 
@@ -217,11 +260,12 @@ def load_truth(file: str, samples_dir: Path = SAMPLES_DIR) -> SampleTruth:
 def first_calls(case: Case, samples_dir: Path = SAMPLES_DIR) -> tuple[FirstCall, ...]:
     """The first steps the model track accepts for `case`.
 
-    Unless the case lists its own: for a case that ends in a question, asking, or listing the
-    warehouses; otherwise a read that starts from what the screen shows: `warehouses_list`,
-    `inventory_query_stock` for a warehouse on the screen (any `skus` must be on the screen),
-    `inventory_get_item` for a SKU shown low, or `orders_list` with ids from the screen.
-    A write as the first call is never accepted: live stock has not been read.
+    Unless the case lists its own (every case whose task narrows or changes the request does):
+    for a case that ends in a question, asking, or listing the warehouses to ask about them;
+    otherwise a read that starts from what the screen shows: `inventory_query_stock` for a
+    warehouse on the screen (any `skus` must be on the screen), `inventory_get_item` for a SKU
+    shown low, or `orders_list` with ids from the screen. A write as the first call is never
+    accepted: live stock has not been read.
     """
     if case.first_calls is not None:
         return case.first_calls
@@ -238,7 +282,6 @@ def first_calls(case: Case, samples_dir: Path = SAMPLES_DIR) -> tuple[FirstCall,
         low |= {sku for sku, *_ in truth.low(cropped=cropped)}
     wh, all_skus, low_skus = tuple(sorted(warehouses)), tuple(sorted(shown)), tuple(sorted(low))
     return (
-        FirstCall(name="warehouses_list"),
         FirstCall(name="inventory_query_stock", warehouse_ids=wh, skus=all_skus),
         FirstCall(name="inventory_get_item", skus=low_skus),
         FirstCall(name="orders_list", warehouse_ids=wh, skus=all_skus),

@@ -207,18 +207,18 @@ def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelS
         policy = FaultPolicy()
         return ModelSpec(
             "fault-replay",
-            lambda case, seed: FaultReplay(seed, case.id, policy=policy, language=case.language),
+            lambda case_id, seed: FaultReplay(seed, case_id, policy=policy),
             deterministic=True,
         )
     if text == "rules":
-        return ModelSpec("rules", lambda case, seed: RulesModel(), deterministic=True)
+        return ModelSpec("rules", lambda case_id, seed: RulesModel(), deterministic=True)
     make_model(text, options)  # a bad spec or a missing endpoint fails before any run
     if kind == "scripted":
-        return ModelSpec(text, lambda case, seed: make_model(text, options))
+        return ModelSpec(text, lambda case_id, seed: make_model(text, options))
     model = make_model(text, options)
     greedy = not temperature
     return ModelSpec(
-        text, lambda case, seed: SeededModel(model, seed, temperature), deterministic=greedy
+        text, lambda case_id, seed: SeededModel(model, seed, temperature), deterministic=greedy
     )
 
 
@@ -229,6 +229,7 @@ def _policy(policy: FaultPolicy) -> dict[str, Any]:
         "vary_rate": policy.vary_rate,
         "faults": list(policy.faults),
         "truncation_need": list(policy.truncation_need),
+        "ignore_task_rate": policy.ignore_task_rate,
         "faults_known": list(FAULT_KINDS),
         "rule": (
             "each planned step meets one fault (uniform over those that fit) with probability "
@@ -236,7 +237,10 @@ def _policy(policy: FaultPolicy) -> dict[str, Any]:
             "block, a host message) the replay sends the planned step with probability "
             "fix_rate, else repeats itself (same text, or the refused calls again: identically, "
             "or with probability vary_rate with an unrelated field changed); a read loop goes "
-            "on until a result says otherwise; draws are seeded by seed, case and step"
+            "on until a result says otherwise; with probability ignore_task_rate a run whose "
+            "task is not the plain replenishment ignores the task and plans that instead, "
+            "until a block citing the task contract fixes it (fix_rate); draws are seeded by "
+            "seed, case and step"
         ),
     }
 

@@ -23,6 +23,12 @@ Failure modes (`FAULT_KINDS`):
 - and, as reactions (below), identical resends of a call that was refused, and retries that
   change something other than the field a refusal named.
 
+One failure spans a whole run: `ignore_task`, a model that reads the screen and not the
+request. With probability `ignore_task_rate`, for a task whose contract is not the plain
+replenishment, the replay plans the plain replenishment instead (it ignores "just tell me",
+the scope, the quantities), until a block that cites the task contract makes it fix itself
+(with probability `fix_rate` each time).
+
 Policy, fixed in advance and the same for every case, seed and guard setting:
 - Plan. Every reply starts from what `RulesModel` would do next, asked with the same tools and
   a clean view of the conversation: a call this replay corrupted appears with the arguments it
@@ -55,12 +61,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
-from pipeline.vlm.rules import RulesModel, parse_screens, reorder_quantity
+from pipeline.vlm.rules import RulesModel, reorder_quantity, screens_in, task_contract
 
 __all__ = [
     "DIALECTS",
     "FAULT_KINDS",
+    "IGNORE_TASK",
     "FaultEvent",
     "FaultPolicy",
     "FaultReplay",
@@ -87,6 +95,9 @@ FAULT_KINDS: tuple[str, ...] = (
     SKIP_READ,
 )
 DIALECTS: tuple[str, ...] = ("hermes", "gemma", "mistral", "llama", "fenced_json")
+IGNORE_TASK = "ignore_task"
+PLAIN_TASK = "replenish the low items on this screen"
+"""What a model that ignores the request does anyway."""
 _ARGUMENT_FAULTS = (FIELD_NAME, SWAP, NUMBER_FORMAT)
 _WRITE = "orders_create_replenishment"
 _QUERY = "inventory_query_stock"
@@ -102,6 +113,8 @@ class FaultPolicy:
     """When it repeats a call refused for its arguments: chance that it changes an unrelated
     field (and leaves the named one as it was) instead of resending it identically."""
     faults: tuple[str, ...] = FAULT_KINDS
+    ignore_task_rate: float = 0.3
+    """Chance that the replay ignores the task for the run (see `ignore_task`)."""
     truncation_need: tuple[float, float] = (1.3, 2.5)
     """A truncated reply needs this many times the budget it met (uniform between)."""
 
@@ -137,7 +150,7 @@ class FaultReplay:
         case_id: str,
         *,
         policy: FaultPolicy | None = None,
-        language: str = "en",
+        language: str | None = None,
         name: str = "fault-replay",
     ) -> None:
         self.name = name
@@ -145,6 +158,8 @@ class FaultReplay:
         self.case_id = case_id
         self.policy = policy or FaultPolicy()
         self.language = language
+        """`en` or `zh` for the replay's own prose; by default the task's language, read from
+        the conversation as a model would."""
         self.planner = RulesModel()
         self.events: list[FaultEvent] = []
         self._pending: _Pending | None = None
@@ -152,11 +167,16 @@ class FaultReplay:
         self._marks: dict[str, dict[str, Any] | None] = {}
         self._requests = 0
         self._ids = 0
+        self._ignoring: tuple[str, str] | None = None
+        """(the contract block the host wrote, the plain replenishment's) while ignoring."""
 
     async def request(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
         self._requests += 1
+        if self.language is None:
+            self.language = _language(messages)
+        self._ignore_task(messages)
         view = self._clean_view(messages)
         plan = await self.planner.request(view, tools, settings)
         reply = self._reply(plan, messages, view, tools, settings)
@@ -165,6 +185,23 @@ class FaultReplay:
         )
 
     # ---- decisions
+
+    def _ignore_task(self, messages: Sequence[Message]) -> None:
+        """Start ignoring the task at the first request, or stop after a contract block."""
+        if self._requests == 1:
+            contract = task_contract(messages)
+            plain = parse_task(PLAIN_TASK)
+            if contract != plain and self._draw(IGNORE_TASK) < self.policy.ignore_task_rate:
+                self._ignoring = (render_contract(contract), render_contract(plain))
+                self._log("inject", IGNORE_TASK, contract.summary())
+            return
+        if self._ignoring is None or not _blocked_by_contract(messages):
+            return
+        if self._draw("fix", IGNORE_TASK, self._requests) < self.policy.fix_rate:
+            self._ignoring = None
+            self._log("fix", IGNORE_TASK)
+        else:
+            self._log("repeat", IGNORE_TASK)
 
     def _draw(self, *parts: object) -> float:
         key = "|".join(str(p) for p in (self.seed, self.case_id, *parts))
@@ -397,6 +434,14 @@ class FaultReplay:
         return fresh
 
     def _clean_view(self, messages: Sequence[Message]) -> list[Message]:
+        if self._ignoring is not None:
+            told, plain = self._ignoring
+            messages = [
+                m.model_copy(update={"content": m.content.replace(told, plain)})
+                if m.role == "user"
+                else m
+                for m in messages
+            ]
         if not self._marks:
             return list(messages)
         failed = {m.tool_call_id for m in messages if m.role == "tool" and m.is_error}
@@ -426,6 +471,11 @@ class FaultReplay:
 # ---- helpers
 
 
+def _language(messages: Sequence[Message]) -> str:
+    task = next((m.content for m in messages if m.role == "user"), "").split("\n", 1)[0]
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in task) else "en"
+
+
 def _signature(response: ModelResponse) -> str:
     return _signature_of(response.tool_calls)
 
@@ -450,6 +500,15 @@ def _feedback(messages: Sequence[Message]) -> bool:
         return False
     after = messages[last + 1 :]
     return any((m.role == "tool" and m.is_error) or m.role == "user" for m in after)
+
+
+def _blocked_by_contract(messages: Sequence[Message]) -> bool:
+    """Whether a result since the last reply is a block that cites the task contract."""
+    last = max((i for i, m in enumerate(messages) if m.role == "assistant"), default=-1)
+    return any(
+        m.role == "tool" and m.is_error and "task contract" in m.content
+        for m in messages[last + 1 :]
+    )
 
 
 def _failed(call_id: str, messages: Sequence[Message]) -> bool:
@@ -477,9 +536,10 @@ def _screen_orders(view: Sequence[Message]) -> list[ToolCall]:
     """Orders worked out from the screenshot alone, as a model that skips the live read would."""
     calls: list[ToolCall] = []
     seen: set[tuple[str, str]] = set()
-    for screen in parse_screens(view):
+    for screen in screens_in(view):
+        stamp = screen.captured_at.isoformat(timespec="seconds")
         for row in screen.rows:
-            if not row.low or row.warehouse_id is None or row.on_hand is None:
+            if not row.low or row.sku is None or row.warehouse_id is None or row.on_hand is None:
                 continue
             if row.reorder_point is None or (row.sku, row.warehouse_id) in seen:
                 continue
@@ -489,12 +549,9 @@ def _screen_orders(view: Sequence[Message]) -> list[ToolCall]:
                 "warehouse_id": row.warehouse_id,
                 "quantity": reorder_quantity(row.on_hand, 0, row.reorder_point),
                 "observed_on_hand": row.on_hand,
-                "idempotency_key": (
-                    f"replenish-{row.sku}-{row.warehouse_id}-{screen.captured_at or 'now'}"
-                ),
+                "idempotency_key": f"replenish-{row.sku}-{row.warehouse_id}-{stamp}",
+                "observed_at": stamp,
             }
-            if screen.captured_at:
-                arguments["observed_at"] = screen.captured_at
             calls.append(ToolCall(id="screen", name=_WRITE, arguments=arguments))
     return calls
 

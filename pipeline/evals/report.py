@@ -132,6 +132,22 @@ def _fired(track: TrackRuns) -> dict[str, int]:
     return dict(counts)
 
 
+def _families(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[str, float]]:
+    """Passes per case family: mean over seeds and pass^k, with the family's case count."""
+    if track is None:
+        return {}
+    out: dict[str, dict[str, float]] = {}
+    for case in cases:
+        runs = track.runs.get(case.id)
+        if not runs:
+            continue
+        family = out.setdefault(case.category, {"cases": 0, "mean": 0.0, "pass_k": 0})
+        family["cases"] += 1
+        family["mean"] = round(family["mean"] + sum(r.passed for r in runs) / len(runs), 2)
+        family["pass_k"] += all(r.passed for r in runs)
+    return out
+
+
 def build_report(
     tracks: Sequence[TrackRuns],
     cases: Sequence[Case],
@@ -186,6 +202,15 @@ def build_report(
         entries.append(
             {
                 "model": model,
+                "families": {
+                    "model_track": _families(model_track, cases),
+                    "product_all_on": _families(all_on, cases),
+                    **{
+                        f"{t.guard_off} off": _families(t, cases)
+                        for t in product
+                        if t.guard_off == "scope"
+                    },
+                },
                 "wall_s": round(sum(t.wall_s for t in own), 2),
                 "tokens": {
                     "model_track": _tokens(model_track) if model_track else 0,
@@ -402,6 +427,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
     if missing:
         out += ["", f"Guards not registered when this ran: {', '.join(missing)}."]
+    out += _families_section(report)
     for entry in report["models"]:
         out += _model_section(entry, k)
     out += _cases_section(report)
@@ -523,6 +549,43 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
                     for case, reason in track["failures"].items()
                 ],
             )
+    return out
+
+
+def _families_section(report: Mapping[str, Any]) -> list[str]:
+    """Per case family and model: the model track, the product track with all guards on, and
+    with `scope` off where that ran."""
+    k = report["k"]
+    out = ["", "## Per family", ""]
+    out.append(
+        f"Passes (mean of {k} seeds) / cases, and pass^{k} in brackets. The task families "
+        "(report, scope, one_sku, exclusion, quantity, cancel, unsupported, nothing_low) test "
+        "whether the request is understood; each has English and Chinese tasks."
+    )
+    out.append("")
+    header = ["family", "cases"]
+    columns: list[tuple[str, str]] = []
+    for entry in report["models"]:
+        for key, label in (
+            ("model_track", "model track"),
+            ("product_all_on", "product, all on"),
+            ("scope off", "product, scope off"),
+        ):
+            if entry["families"].get(key):
+                columns.append((entry["model"], key))
+                header.append(f"{entry['model']}: {label}")
+    order = list(report["cases"]["by_category"])
+    rows = []
+    for family in order:
+        row = [family, str(report["cases"]["by_category"][family])]
+        for model, key in columns:
+            entry = next(e for e in report["models"] if e["model"] == model)
+            cell = entry["families"][key].get(family)
+            row.append(
+                f"{_frac(cell['mean'], int(cell['cases']))} ({int(cell['pass_k'])})" if cell else ""
+            )
+        rows.append(row)
+    out += _markdown_table(header, rows)
     return out
 
 

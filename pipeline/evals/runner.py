@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from pipeline.contract import parse_task
 from pipeline.errors import StockshotError
 from pipeline.evals.cases import Case, first_calls
 from pipeline.evals.faults import FaultReplay
@@ -27,7 +28,7 @@ from pipeline.evals.scratch import SeededStore, read_ledger
 from pipeline.evals.screens import Screens
 from pipeline.host.attachments import from_ingest
 from pipeline.host.context import opening_message, system_prompt
-from pipeline.host.groups import ALL_GROUPS, choose_groups
+from pipeline.host.groups import ALL_GROUPS, choose_groups, offered_tools
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord
@@ -55,10 +56,12 @@ Progress = Callable[[str], None]
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A model under evaluation: a label and a factory for a fresh instance per run."""
+    """A model under evaluation: a label and a factory for a fresh instance per run. The
+    factory gets the case id and the seed, never the case itself: a model learns what a case
+    expects only from the conversation, as a real one does."""
 
     label: str
-    make: Callable[[Case, int], Model]
+    make: Callable[[str, int], Model]
     deterministic: bool = False
     """The same conversation always gets the same reply (rules, the fault replay, an endpoint at
     temperature 0). Then a run with a guard off that never acted with it on would repeat the
@@ -199,16 +202,17 @@ class Workbench:
     async def _first_call(
         self, spec: ModelSpec, case: Case, seed: int, toolbox: Toolbox
     ) -> CaseRun:
-        groups = choose_groups(case.task)
+        contract = parse_task(case.task)
+        groups = choose_groups(contract)
         attachments = from_ingest(self.screens.get(case.images))
         messages = [
             Message(role="system", content=system_prompt(toolbox.instructions, groups)),
-            opening_message(case.task, attachments, self.now),
+            opening_message(case.task, attachments, self.now, contract),
         ]
-        tools = [t for t in toolbox.tools if t.group in groups]
+        tools = offered_tools(toolbox.tools, groups, contract)
         started = time.perf_counter()
         try:
-            model = spec.make(case, seed)
+            model = spec.make(case.id, seed)
             response = await model.request(
                 messages, tools, ModelSettings(max_tokens=self.limits.max_tokens)
             )
@@ -263,7 +267,8 @@ class Workbench:
     async def _full_run(
         self, spec: ModelSpec, case: Case, seed: int, guards: GuardConfig, *, dry_run: bool
     ) -> CaseRun:
-        groups = choose_groups(case.task)
+        contract = parse_task(case.task)
+        groups = choose_groups(contract)
         attachments = from_ingest(self.screens.get(case.images))
         keys = [(o.sku, o.warehouse_id) for o in case.expect.orders]
         path = self.store.scratch(case.id, case.store)
@@ -273,7 +278,7 @@ class Workbench:
                 before = read_ledger(db, keys)
                 targets = [MemoryTarget(g, self._server(g, db)) for g in groups]
                 try:
-                    model = spec.make(case, seed)
+                    model = spec.make(case.id, seed)
                     async with Toolbox(targets) as toolbox:
                         record = await run_task(
                             Run(
@@ -288,6 +293,7 @@ class Workbench:
                                 call_guards=guards.call,
                                 clock=self.clock,
                                 run_id=f"eval-{case.id}-{seed}",
+                                contract=contract,
                             )
                         )
                 except StockshotError as exc:

@@ -4,29 +4,28 @@ the first tool call of one model request. Each verdict says why it passed or fai
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import jsonschema
 from pydantic import TypeAdapter, ValidationError
 
 from pipeline.evals.cases import WRITE_TOOLS, Case, ExpectedOrder, FirstCall
 from pipeline.evals.scratch import Ledger
+from pipeline.host.guards.common import asks_user
 from pipeline.host.record import RunRecord
 from pipeline.models import ModelResponse, ToolSpec
 
 __all__ = [
     "Verdict",
     "WrittenOrder",
-    "asks_user",
     "score_dry_run",
     "score_first_call",
     "score_ledger",
 ]
 
-_ASKS = re.compile(r"[?？]|\bplease\b|请", re.IGNORECASE)
 _INT = TypeAdapter(int)
 
 
@@ -43,13 +42,8 @@ class WrittenOrder:
     quantity: int
 
 
-def asks_user(text: str) -> bool:
-    """The text puts a question or a request to the user (English or Chinese)."""
-    return bool(_ASKS.search(text))
-
-
 def score_ledger(case: Case, before: Ledger, after: Ledger, record: RunRecord) -> Verdict:
-    """The store after the run: exactly the expected new orders, nothing else written."""
+    """The store after the run: exactly the expected new orders and cancels, nothing else."""
     new = [o for oid, o in after.orders.items() if oid not in before.orders]
     cancelled = [
         oid
@@ -57,11 +51,10 @@ def score_ledger(case: Case, before: Ledger, after: Ledger, record: RunRecord) -
         if oid in before.orders and before.orders[oid].status == "open" and o.status != "open"
     ]
     written = [WrittenOrder(o.sku, o.warehouse_id, o.quantity) for o in new]
-    problems = [f"cancelled {', '.join(sorted(cancelled))}"] if cancelled else []
-    problems += [
+    problems = [
         f"order {o.id} was created and cancelled in the run" for o in new if o.status != "open"
     ]
-    return _verdict(case, written, problems, before, record)
+    return _verdict(case, written, cancelled, problems, before, record)
 
 
 def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
@@ -72,9 +65,18 @@ def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
     reject is no order at all.
     """
     written: list[WrittenOrder] = []
+    cancelled: list[str] = []
     problems: list[str] = []
     for call in record.tool_calls:
         if call.name not in WRITE_TOOLS or not call.dry_run or call.is_error:
+            continue
+        if call.name == "orders_cancel":
+            order_id = call.arguments.get("order_id")
+            target = before.orders.get(order_id) if isinstance(order_id, str) else None
+            if target is not None and target.status == "open":
+                cancelled.append(target.id)
+            else:
+                problems.append(f"a cancel the server would reject: {_short(call.arguments)}")
             continue
         if call.name != "orders_create_replenishment":
             problems.append(f"{call.name} {_short(call.arguments)}")
@@ -84,7 +86,7 @@ def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
             problems.append(f"a write the server would reject: {_short(call.arguments)}")
         else:
             written.append(order)
-    return _verdict(case, written, problems, before, record)
+    return _verdict(case, written, cancelled, problems, before, record)
 
 
 def _as_order(arguments: Mapping[str, Any]) -> WrittenOrder | None:
@@ -101,11 +103,23 @@ def _as_order(arguments: Mapping[str, Any]) -> WrittenOrder | None:
 def _verdict(
     case: Case,
     written: Sequence[WrittenOrder],
+    cancelled: Sequence[str],
     problems: list[str],
     before: Ledger,
     record: RunRecord,
 ) -> Verdict:
     expect = case.expect
+    missing_mentions = [m for m in expect.mentions if m not in record.final]
+    if missing_mentions:
+        problems.append(f"the answer does not name {', '.join(missing_mentions)}")
+    wanted_cancels = set(expect.cancelled)
+    if set(cancelled) != wanted_cancels:
+        unasked = sorted(set(cancelled) - wanted_cancels)
+        absent = sorted(wanted_cancels - set(cancelled))
+        if unasked:
+            problems.append(f"cancelled {', '.join(unasked)}")
+        if absent:
+            problems.append(f"did not cancel {', '.join(absent)}")
     if expect.outcome != "orders":
         if written:
             problems.append("wrote " + _listing(written))
@@ -113,7 +127,12 @@ def _verdict(
             problems.append(f"did not end with a question ({record.status}: {_clip(record.final)})")
         if problems:
             return Verdict(False, "; ".join(problems))
-        return Verdict(True, "asked, wrote nothing" if expect.outcome == "ask" else "no writes")
+        passed = {
+            "ask": "asked, wrote nothing",
+            "cancel": f"cancelled {', '.join(expect.cancelled)} as expected",
+            "no_writes": "no writes",
+        }
+        return Verdict(True, passed[expect.outcome])
     by_key: dict[tuple[str, str], list[WrittenOrder]] = defaultdict(list)
     for order in written:
         by_key[(order.sku, order.warehouse_id)].append(order)
@@ -154,13 +173,16 @@ def _quantity_problem(wanted: ExpectedOrder, quantity: int, before: Ledger) -> s
 def score_first_call(
     accepted: Sequence[FirstCall], response: ModelResponse, tools: Iterable[ToolSpec]
 ) -> Verdict:
-    """The first tool call of a model's reply against the accepted first steps."""
+    """The first tool call of a model's reply against the accepted first steps; its arguments
+    are checked against the tool's schema, types included."""
     specs = {t.name: t for t in tools}
     if not response.tool_calls:
         if response.truncated:
             return Verdict(False, f"cut at the token limit: {_clip(response.content)}")
         if any(a.ask for a in accepted) and asks_user(response.content):
             return Verdict(True, "asked the user")
+        if any(a.answer for a in accepted) and response.content.strip():
+            return Verdict(True, f"answered: {_clip(response.content)}")
         return Verdict(False, f"no tool call: {_clip(response.content)}")
     call = response.tool_calls[0]
     shown = f"{call.name} {_short(call.arguments)}"
@@ -174,15 +196,18 @@ def score_first_call(
     problem = _schema_problem(call.arguments, spec.input_schema)
     if problem:
         return Verdict(False, f"{shown}: {problem}")
-    if call.name in WRITE_TOOLS:
+    options = [o for o in accepted if o.name == call.name]
+    if call.name in WRITE_TOOLS and not options:
         return Verdict(False, f"wrote before reading live stock: {shown}")
-    for option in accepted:
-        if option.name == call.name and _ids_fit(call.arguments, option):
+    for option in options:
+        if _ids_fit(call.arguments, option):
             return Verdict(True, shown)
     return Verdict(False, f"not an accepted first step: {shown}")
 
 
 def _schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
+    """The first way `arguments` break the tool's JSON Schema (missing or unknown fields,
+    wrong types, out-of-range values), or None."""
     properties = schema.get("properties") or {}
     missing = [k for k in schema.get("required", []) if k not in arguments]
     if missing:
@@ -190,14 +215,24 @@ def _schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> 
     unknown = [k for k in arguments if properties and k not in properties]
     if unknown:
         return f"unknown field(s) {', '.join(unknown)}"
-    return None
+    validator = jsonschema.Draft202012Validator(dict(schema))
+    errors = sorted(validator.iter_errors(dict(arguments)), key=lambda e: list(e.path))
+    if not errors:
+        return None
+    error = errors[0]
+    where = ".".join(str(p) for p in error.path)
+    return f"{where or 'arguments'}: {error.message}"
 
 
 def _ids_fit(arguments: Mapping[str, Any], option: FirstCall) -> bool:
-    warehouse, sku, skus = (arguments.get(k) for k in ("warehouse_id", "sku", "skus"))
+    warehouse, sku, skus, order_id = (
+        arguments.get(k) for k in ("warehouse_id", "sku", "skus", "order_id")
+    )
     if warehouse is not None and warehouse not in (option.warehouse_ids or ()):
         return False
     if sku is not None and sku not in (option.skus or ()):
+        return False
+    if order_id is not None and order_id not in (option.order_ids or ()):
         return False
     if skus is not None:
         if not isinstance(skus, list):

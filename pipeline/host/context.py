@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pipeline.contract import TaskContract, render_contract
 from pipeline.models import Message
 
 __all__ = ["PRODUCT_RULES", "Attachment", "opening_message", "system_prompt"]
@@ -27,9 +28,11 @@ Rules:
 3. To pass an attached file to a tool, use its reference (for example "@stock.csv") as the
    argument value; the host puts the content in. Do not retype rows.
 4. When a tool refuses, read the reason and change what it names; never resend the same call.
-5. When the screen or the task leaves something open (which warehouse, how many), ask the user
+5. The task contract below the task is binding: write only what it allows (action, warehouses,
+   SKUs, exclusions, quantities); when it says no writes, only read and answer.
+6. When the screen or the task leaves something open (which warehouse, how many), ask the user
    instead of guessing.
-6. End with a short summary: what you ordered (order ids and quantities), what you skipped and
+7. End with a short summary: what you ordered (order ids and quantities), what you skipped and
    why."""
 
 
@@ -55,8 +58,16 @@ def system_prompt(instructions: Mapping[str, str], groups: Sequence[str]) -> str
     return "\n\n".join(parts)
 
 
-def opening_message(task: str, attachments: Sequence[Attachment], now: datetime) -> Message:
+def opening_message(
+    task: str,
+    attachments: Sequence[Attachment],
+    now: datetime,
+    contract: TaskContract | None = None,
+) -> Message:
+    """The task, the host's contract for it, then the attachments."""
     lines = [f"Task: {task.strip()}"]
+    if contract is not None:
+        lines += ["", render_contract(contract)]
     if attachments:
         lines.append("")
         lines.append('Attachments (pass one to a tool as its "@name"):')

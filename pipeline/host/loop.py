@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pipeline.contract import TaskContract, parse_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
 from pipeline.host.context import Attachment, opening_message, system_prompt
+from pipeline.host.groups import choose_groups, offered_tools
 from pipeline.host.guards.base import (
     CallDecision,
     CallGuard,
@@ -56,7 +58,8 @@ class Run:
     task: str
     model: Model
     toolbox: Toolbox
-    groups: Sequence[str]
+    groups: Sequence[str] | None = None
+    """Default: the groups the contract's action needs."""
     attachments: Sequence[Attachment] = ()
     limits: HostLimits = field(default_factory=HostLimits)
     dry_run: bool = False
@@ -65,6 +68,8 @@ class Run:
     clock: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
     run_id: str = field(default_factory=lambda: f"run-{uuid.uuid4().hex[:12]}")
     on_event: EventSink | None = None
+    contract: TaskContract | None = None
+    """Default: the task parsed by `pipeline.contract.parse_task`."""
 
 
 def _utc_now() -> datetime:
@@ -86,13 +91,16 @@ class _Clock:
 async def run_task(run: Run) -> RunRecord:
     """Drive the model over the toolbox until it answers or a limit is reached."""
     clock = _Clock()
-    tools = [t for t in run.toolbox.tools if t.group in run.groups]
+    contract = run.contract or parse_task(run.task)
+    groups = list(run.groups) if run.groups is not None else list(choose_groups(contract))
+    tools = offered_tools(run.toolbox.tools, groups, contract)
     by_name = {t.name: t for t in tools}
     record = RunRecord(
         id=run.run_id,
         task=run.task,
         model=run.model.name,
-        groups=list(run.groups),
+        groups=groups,
+        task_contract=contract,
         dry_run=run.dry_run,
         started_at=run.clock(),
         attachments=[
@@ -103,15 +111,22 @@ async def run_task(run: Run) -> RunRecord:
         ],
     )
     messages: list[Message] = [
-        Message(role="system", content=system_prompt(run.toolbox.instructions, run.groups)),
-        opening_message(run.task, run.attachments, record.started_at),
+        Message(role="system", content=system_prompt(run.toolbox.instructions, groups)),
+        opening_message(run.task, run.attachments, record.started_at, contract),
     ]
     record.messages = messages
     contents = {a.name: a.content for a in run.attachments}
     screens = [ScreenEvidence(a.name, a.captured_at, a.skus) for a in run.attachments]
     max_tokens = run.limits.max_tokens
     emit = _emitter(run, record)
-    emit("run_started", {"groups": list(run.groups), "tools": [t.name for t in tools]})
+    emit(
+        "run_started",
+        {
+            "groups": groups,
+            "tools": [t.name for t in tools],
+            "task_contract": contract.model_dump(mode="json"),
+        },
+    )
     try:
         for hop in range(1, run.limits.max_hops + 1):
             record.hops = hop
@@ -146,7 +161,7 @@ async def run_task(run: Run) -> RunRecord:
                 },
             )
 
-            state = _state(run, hop, messages, record, by_name, screens, max_tokens)
+            state = _state(run, contract, hop, messages, record, by_name, screens, max_tokens)
             decision, guard = _check_response(run.response_guards, response, state)
             if guard:
                 _event(record, emit, hop, guard, decision.action, decision.message)
@@ -173,6 +188,7 @@ async def run_task(run: Run) -> RunRecord:
             for call in response.tool_calls:
                 state = _state(
                     run,
+                    contract,
                     hop,
                     messages,
                     record,
@@ -283,6 +299,7 @@ async def _execute(
 
 def _state(
     run: Run,
+    contract: TaskContract,
     hop: int,
     messages: Sequence[Message],
     record: RunRecord,
@@ -303,6 +320,7 @@ def _state(
         freshness_limit_s=run.limits.freshness_limit_s,
         read_loop_limit=run.limits.read_loop_limit,
         turn_calls=tuple(turn_calls),
+        contract=contract,
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from pipeline.contract import TaskContract
 from pipeline.models import Message
 
 __all__ = [
@@ -59,6 +60,7 @@ class RunRecord(BaseModel):
     task: str
     model: str
     groups: list[str]
+    task_contract: TaskContract | None = None
     status: RunStatus = "running"
     final: str = ""
     error: str | None = None

@@ -9,10 +9,17 @@ from dataclasses import field as dataclass_field
 from datetime import datetime
 
 from pipeline.models import Row, Table
+from pipeline.screentext import ScreenRow, ScreenText, TextBox
 from pipeline.table.cells import clean_text, parse_quantity, repair_id
 from pipeline.table.schema import FIELDS, map_columns
 
-__all__ = ["MappedRows", "estimate_text_tokens", "page_warehouse", "render_text", "to_rows"]
+__all__ = [
+    "MappedRows",
+    "estimate_text_tokens",
+    "page_warehouse",
+    "screen_text",
+    "to_rows",
+]
 
 _WAREHOUSE_IN_TEXT = re.compile(r"\b(WH-?\d{1,3})\b", re.IGNORECASE)
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -99,39 +106,52 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
-def _cell(text: object) -> str:
-    return "" if text is None else str(text).replace("|", "/")
-
-
-def render_text(
-    table: Table, mapped: MappedRows, *, captured_at: datetime, context: Sequence[str]
-) -> str:
-    """The compact Markdown a model reads: the schema columns and whether each row is low on the
-    screen; other columns are named but left out (they stay in `table`)."""
-    lines = [f"Screenshot captured at {captured_at.isoformat(timespec='seconds')} (a past view)."]
-    if context:
-        lines.append("Page: " + " · ".join(context))
+def screen_text(
+    table: Table,
+    mapped: MappedRows,
+    *,
+    captured_at: datetime,
+    context: Sequence[str],
+    image_attached: bool = False,
+    unsure: bool = False,
+    boxes: Sequence[TextBox] = (),
+) -> ScreenText:
+    """What a model reads of this table: the schema columns and whether each row is low on the
+    screen; other columns are named but left out (they stay in `table`). A table without
+    inventory columns goes as its generic grid."""
+    common = {
+        "captured_at": captured_at,
+        "context": tuple(context),
+        "image_attached": image_attached,
+        "unsure": unsure,
+        "boxes": tuple(boxes),
+    }
     if not mapped.rows:
-        lines.append("| " + " | ".join(_cell(clean_text(h)) for h in table.header) + " |")
-        lines.append("|" + "---|" * len(table.header))
-        lines += [
-            "| " + " | ".join(_cell(clean_text(c)) for c in row) + " |" for row in table.cells
-        ]
-        return "\n".join(lines)
+        return ScreenText.model_validate(
+            {
+                **common,
+                "columns": tuple(clean_text(h) for h in table.header),
+                "grid": tuple(tuple(clean_text(c) for c in row) for row in table.cells),
+            }
+        )
     fields = [f for f in FIELDS if f in mapped.mapping or f == "warehouse_id"]
     omitted = [
         clean_text(h) for i, h in enumerate(table.header) if i not in mapped.mapping.values() and h
     ]
-    if omitted:
-        lines.append("Other columns on screen (left out): " + ", ".join(omitted))
-    header = [*fields, "low"]
-    lines.append("| " + " | ".join(header) + " |")
-    lines.append("|" + "---|" * len(header))
-    for row in mapped.rows:
-        values = [_cell(getattr(row, f)) for f in fields]
-        values.append("yes" if row.is_low else "no")
-        lines.append("| " + " | ".join(values) + " |")
-    return "\n".join(lines)
+    rows = [
+        ScreenRow(
+            sku=row.sku,
+            name=row.name,
+            on_hand=row.on_hand,
+            reorder_point=row.reorder_point,
+            warehouse_id=row.warehouse_id,
+            low=row.is_low,
+        )
+        for row in mapped.rows
+    ]
+    return ScreenText.model_validate(
+        {**common, "omitted": tuple(omitted), "columns": tuple(fields), "rows": tuple(rows)}
+    )
 
 
 def estimate_text_tokens(text: str) -> int:

@@ -1,49 +1,49 @@
-"""`rules`: the embedded default model. A deterministic planner that reads the screenshot table
-from the conversation and calls tools exactly as a model would.
+"""`rules`: the embedded default model. A deterministic planner that reads the task contract and
+the screenshot tables from the conversation and calls tools exactly as a model would.
 
-It works only from the messages it is sent (never from host internals), so it exercises the same
-path as a real model, and it is the fallback that does not depend on a model's cooperation.
+It works only from the messages it is sent (never from host internals): the task and the
+contract block the host writes below it (`pipeline.contract`), the screens as ingest renders
+them (`pipeline.screentext`), and the tool results (`pipeline.toolfacts`). So it exercises the
+same path as a real model, and it is the fallback that does not depend on a model's cooperation.
 
 Plan, re-derived from the conversation at every request:
-1. list warehouses (when the tool is offered), so ids can be checked;
-2. query live stock, per warehouse, for the rows the screenshot shows low;
-3. for each SKU still low live (on_hand + on_order < reorder_point), raise one replenishment
-   order; quantity policy: bring projected stock (on_hand + on_order) up to twice the reorder
-   point, at least one unit;
-4. answer with what it ordered, what it skipped and why.
+- not understood: answer what was not understood and what can be asked instead; no call;
+- `report`, `replenish`, `order`: the targets are the SKUs the task names, or else the rows the
+  screenshots show low (the whole warehouse when the task asks beyond the screen), within the
+  contract's warehouses and exclusions; read their live stock per warehouse (a named SKU the
+  screen does not place is looked up with `inventory_get_item`); then, unless the task only
+  asks to report, order each one still low live (`on_hand + on_order < reorder_point`): the
+  quantity the task gives, or its rule, or the policy (projected stock up to twice the reorder
+  point). A SKU named with an explicit quantity is sent even when it is not low live, so the
+  server's re-check answers for it;
+- `cancel`: list the open orders (of the named SKUs), then cancel the ones the task names;
+- answer with what it did, what it skipped and why, with the live numbers.
 """
 
 from __future__ import annotations
 
-import json
-import re
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from pipeline.contract import HELP, TaskContract, parse_task, read_contract
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
+from pipeline.screentext import ScreenRow, ScreenText, parse_screens
+from pipeline.toolfacts import (
+    CANCEL_TOOL,
+    CREATE_TOOL,
+    GET_ITEM_TOOL,
+    LIST_ORDERS_TOOL,
+    LIST_WAREHOUSES_TOOL,
+    QUERY_TOOL,
+    Facts,
+    Live,
+    from_messages,
+    read_facts,
+)
 
-__all__ = ["RulesModel", "Screen", "ScreenRow", "parse_screens", "reorder_quantity"]
-
-_CAPTURED = re.compile(r"Screenshot captured at (\S+) \(a past view\)")
-_PAGE_WAREHOUSE = re.compile(r"\b(WH-\d{1,3})\b")
-
-
-@dataclass(frozen=True)
-class ScreenRow:
-    sku: str
-    warehouse_id: str | None
-    on_hand: int | None
-    reorder_point: int | None
-    low: bool
-
-
-@dataclass
-class Screen:
-    captured_at: str | None
-    rows: list[ScreenRow] = field(default_factory=list)
-    page_warehouse: str | None = None
-    """The one warehouse id this screen's `Page:` line names, if exactly one."""
+__all__ = ["RulesModel", "reorder_quantity", "screens_in", "task_contract"]
 
 
 def reorder_quantity(on_hand: int, on_order: int, reorder_point: int) -> int:
@@ -51,105 +51,47 @@ def reorder_quantity(on_hand: int, on_order: int, reorder_point: int) -> int:
     return max(1, 2 * reorder_point - (on_hand + on_order))
 
 
-def _int(text: str) -> int | None:
-    digits = text.replace(",", "").strip()
-    return int(digits) if digits.lstrip("-").isdigit() else None
+def screens_in(messages: Sequence[Message]) -> list[ScreenText]:
+    """Every screenshot table the user sent, in order (grids without inventory rows left out)."""
+    return [
+        screen
+        for message in messages
+        if message.role == "user"
+        for screen in parse_screens(message.content)
+        if screen.rows
+    ]
 
 
-def parse_screens(messages: Sequence[Message]) -> list[Screen]:
-    """Every screenshot table the user sent, in the Markdown the ingest renders."""
-    screens: list[Screen] = []
+def task_contract(messages: Sequence[Message]) -> TaskContract:
+    """The contract the host wrote into the opening message, or (without one) a reading of the
+    task line itself."""
     for message in messages:
         if message.role != "user":
             continue
-        current: Screen | None = None
-        header: list[str] | None = None
+        found = read_contract(message.content)
+        if found is not None:
+            return found
         for line in message.content.splitlines():
-            if match := _CAPTURED.search(line):
-                current = Screen(captured_at=match[1])
-                screens.append(current)
-                header = None
-                continue
-            if current is not None and line.startswith("Page:"):
-                found = set(_PAGE_WAREHOUSE.findall(line))
-                current.page_warehouse = found.pop() if len(found) == 1 else None
-            if current is None or not line.startswith("|"):
-                header = None if not line.startswith("|") else header
-                continue
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if header is None:
-                header = cells
-                continue
-            if set("".join(cells)) <= set("-: "):
-                continue
-            values = dict(zip(header, cells, strict=False))
-            if not values.get("sku"):
-                continue
-            current.rows.append(
-                ScreenRow(
-                    sku=values["sku"],
-                    warehouse_id=values.get("warehouse_id") or None,
-                    on_hand=_int(values.get("on_hand", "")),
-                    reorder_point=_int(values.get("reorder_point", "")),
-                    low=values.get("low", "").lower() == "yes",
-                )
-            )
-    return [s for s in screens if s.rows]
+            if line.startswith("Task: "):
+                return parse_task(line[len("Task: ") :])
+    return parse_task("")
 
 
-@dataclass
-class _Ledger:
-    """What the tool results in the conversation established so far."""
-
-    listed: bool = False
-    warehouses: list[str] | None = None
-    live: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    missing: dict[tuple[str, str], str] = field(default_factory=dict)
-    queried: set[str] = field(default_factory=set)
-    query_errors: dict[str, str] = field(default_factory=dict)
-    orders: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    refusals: dict[tuple[str, str], str] = field(default_factory=dict)
+@dataclass(frozen=True)
+class _Target:
+    sku: str
+    warehouse: str
+    row: ScreenRow | None = None
+    captured_at: str | None = None
 
 
-def _read_ledger(messages: Sequence[Message]) -> _Ledger:
-    ledger = _Ledger()
-    calls: dict[str, ToolCall] = {}
-    for message in messages:
-        for call in message.tool_calls:
-            calls[call.id] = call
-        if message.role != "tool" or message.tool_call_id not in calls:
-            continue
-        call = calls[message.tool_call_id]
-        data = _json(message.content)
-        if call.name == "warehouses_list":
-            ledger.listed = True
-            if not message.is_error and data:
-                ledger.warehouses = [w["warehouse_id"] for w in data.get("warehouses", [])]
-        elif call.name == "inventory_query_stock":
-            warehouse = str(call.arguments.get("warehouse_id", ""))
-            ledger.queried.add(warehouse)
-            if message.is_error or not data:
-                ledger.query_errors[warehouse] = message.content
-                continue
-            for item in data.get("items", []):
-                ledger.live[(item["sku"], item["warehouse_id"])] = item
-            for missing in data.get("not_found", []):
-                ledger.missing[(missing["sku"], warehouse)] = missing.get("message", "not found")
-        elif call.name == "orders_create_replenishment":
-            key = (str(call.arguments.get("sku")), str(call.arguments.get("warehouse_id")))
-            if message.is_error or not data:
-                ledger.refusals[key] = message.content
-            else:
-                ledger.orders[key] = data
-    return ledger
+@dataclass(frozen=True)
+class _Plan:
+    """Targets placed in a warehouse, or a reason to stop and say something."""
 
-
-def _json(text: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
-        return None
-    return value if isinstance(value, dict) else None
+    targets: tuple[_Target, ...] = ()
+    calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    say: str | None = None
 
 
 class RulesModel:
@@ -164,71 +106,57 @@ class RulesModel:
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
         offered = {t.name for t in tools}
-        screens = parse_screens(messages)
-        if not screens:
+        contract = task_contract(messages)
+        if not contract.understood:
             return self._say(
-                "I found no inventory table in what you sent. Please attach a screenshot of a "
-                "stock list (SKU, on hand, reorder point, warehouse)."
+                "I did not act on this request: "
+                + "; ".join(contract.not_understood)
+                + ". Nothing was written. "
+                + HELP
             )
-        ledger = _read_ledger(messages)
-        low: list[tuple[ScreenRow, str | None, str | None]] = []
-        seen: set[tuple[str, str | None]] = set()
-        for screen in screens:
-            for row in screen.rows:
-                warehouse = row.warehouse_id or screen.page_warehouse
-                if row.low and (row.sku, warehouse) not in seen:
-                    seen.add((row.sku, warehouse))
-                    low.append((row, warehouse, screen.captured_at))
-        if not low:
-            return self._say("No SKU on the screenshot is below its reorder point; nothing to do.")
-        if "warehouses_list" in offered and not ledger.listed:
-            return self._call([("warehouses_list", {})])
-        unplaced = [row.sku for row, warehouse, _ in low if warehouse is None]
-        if unplaced:
-            known = ", ".join(ledger.warehouses or []) or "unknown"
-            return self._say(
-                f"The screenshot does not say which warehouse {', '.join(unplaced)} "
-                f"belong to. Which warehouse is this screen for? (warehouses: {known})"
-            )
-        by_warehouse: dict[str, list[str]] = {}
-        for row, warehouse, _ in low:
-            assert warehouse is not None
-            by_warehouse.setdefault(warehouse, []).append(row.sku)
-        if "inventory_query_stock" in offered:
-            pending = [w for w in sorted(by_warehouse) if w not in ledger.queried]
-            if pending:
-                return self._call(
-                    [
-                        ("inventory_query_stock", {"warehouse_id": w, "skus": by_warehouse[w]})
-                        for w in pending
-                    ]
-                )
-        creates: list[tuple[str, dict[str, Any]]] = []
-        if "orders_create_replenishment" in offered:
-            for row, warehouse, captured_at in low:
-                assert warehouse is not None
-                key = (row.sku, warehouse)
-                live = ledger.live.get(key)
-                if live is None or key in ledger.orders or key in ledger.refusals:
-                    continue
-                if live["on_hand"] + live["on_order"] >= live["reorder_point"]:
-                    continue
-                arguments: dict[str, Any] = {
-                    "sku": row.sku,
-                    "warehouse_id": warehouse,
-                    "quantity": reorder_quantity(
-                        live["on_hand"], live["on_order"], live["reorder_point"]
-                    ),
-                    "idempotency_key": f"replenish-{row.sku}-{warehouse}-{captured_at or 'now'}",
-                }
-                if row.on_hand is not None:
-                    arguments["observed_on_hand"] = row.on_hand
-                if captured_at:
-                    arguments["observed_at"] = captured_at
-                creates.append(("orders_create_replenishment", arguments))
-        if creates:
-            return self._call(creates)
-        return self._say(_summary(low, ledger, ordering="orders_create_replenishment" in offered))
+        facts = read_facts(from_messages(messages))
+        if contract.action == "cancel":
+            return self._cancel(contract, facts, offered)
+        screens = screens_in(messages)
+        plan = _targets(contract, screens, facts, offered)
+        if plan.say is not None:
+            return self._say(plan.say)
+        if plan.calls:
+            return self._call(list(plan.calls))
+        reads = _reads(plan.targets, contract, facts, offered)
+        if reads:
+            return self._call(reads)
+        if contract.writes_allowed and CREATE_TOOL in offered:
+            creates = _creates(plan.targets, contract, facts)
+            if creates:
+                return self._call(creates)
+        return self._say(_summary(plan.targets, contract, facts, ordering=CREATE_TOOL in offered))
+
+    def _cancel(self, contract: TaskContract, facts: Facts, offered: set[str]) -> ModelResponse:
+        if CANCEL_TOOL not in offered:
+            return self._say("I was not given a tool to cancel orders; nothing was cancelled.")
+        single = contract.warehouses[0] if len(contract.warehouses) == 1 else None
+        listings: list[tuple[str, dict[str, Any]]] = []
+        if LIST_ORDERS_TOOL in offered:
+            if contract.order_ids and not facts.listed_orders(status="open"):
+                listings.append((LIST_ORDERS_TOOL, {"status": "open", "limit": 500}))
+            for sku in contract.skus:
+                query: dict[str, Any] = {"sku": sku, "status": "open"}
+                if single is not None:
+                    query["warehouse_id"] = single
+                if not facts.listed_orders(**{k: v for k, v in query.items()}):
+                    listings.append((LIST_ORDERS_TOOL, {**query, "limit": 500}))
+        if listings:
+            return self._call(listings)
+        wanted = _cancel_targets(contract, facts, listed=LIST_ORDERS_TOOL in offered)
+        todo = [
+            order_id
+            for order_id in wanted
+            if order_id not in facts.cancelled and order_id not in facts.cancel_errors
+        ]
+        if todo:
+            return self._call([(CANCEL_TOOL, {"order_id": order_id}) for order_id in todo])
+        return self._say(_cancel_summary(contract, facts, wanted))
 
     def _say(self, text: str) -> ModelResponse:
         return ModelResponse(content=text, finish_reason="stop", model=self.name)
@@ -241,51 +169,308 @@ class RulesModel:
         return ModelResponse(tool_calls=made, finish_reason="tool_calls", model=self.name)
 
 
+# ---- stock: report, replenish, order
+
+
+def _scope(contract: TaskContract) -> str:
+    parts = []
+    if contract.warehouses:
+        parts.append("in " + ", ".join(contract.warehouses))
+    if contract.skus:
+        parts.append("among " + ", ".join(contract.skus))
+    if contract.exclude_skus or contract.exclude_warehouses:
+        parts.append("except " + ", ".join([*contract.exclude_skus, *contract.exclude_warehouses]))
+    return (" " + " ".join(parts)) if parts else ""
+
+
+def _targets(
+    contract: TaskContract, screens: Sequence[ScreenText], facts: Facts, offered: set[str]
+) -> _Plan:
+    if contract.skus:
+        return _named_targets(contract, screens, facts, offered)
+    if not screens:
+        return _Plan(
+            say="I found no inventory table in what you sent. Please attach a screenshot of a "
+            "stock list (SKU, on hand, reorder point, warehouse)."
+        )
+    if not contract.screen_only:
+        return _warehouse_targets(contract, screens, facts, offered)
+    targets: list[_Target] = []
+    unplaced: list[str] = []
+    single = contract.warehouses[0] if len(contract.warehouses) == 1 else None
+    for screen in screens:
+        for row in screen.rows:
+            if not row.low or row.sku is None or not contract.allows_sku(row.sku):
+                continue
+            warehouse = screen.warehouse_of(row) or single
+            if warehouse is None:
+                unplaced.append(row.sku)
+                continue
+            if not contract.allows_warehouse(warehouse):
+                continue
+            _add(targets, _Target(row.sku, warehouse, row, _stamp(screen)))
+    if unplaced:
+        if LIST_WAREHOUSES_TOOL in offered and not facts.warehouses_listed:
+            return _Plan(calls=((LIST_WAREHOUSES_TOOL, {}),))
+        known = ", ".join(facts.warehouses or []) or "unknown"
+        return _Plan(
+            say=f"The screenshot does not say which warehouse {', '.join(dict.fromkeys(unplaced))} "
+            f"belong to. Which warehouse is this screen for? (warehouses: {known})"
+        )
+    if not targets:
+        return _Plan(
+            say=f"No SKU on the screenshot{_scope(contract)} is below its reorder point; "
+            "nothing to do."
+        )
+    return _Plan(targets=tuple(targets))
+
+
+def _named_targets(
+    contract: TaskContract, screens: Sequence[ScreenText], facts: Facts, offered: set[str]
+) -> _Plan:
+    """The SKUs the task names, each in the warehouse the screens, the task or a lookup give."""
+    targets: list[_Target] = []
+    lookups: list[str] = []
+    problems: list[str] = []
+    for sku in contract.skus:
+        placed = [
+            _Target(sku, warehouse, row, _stamp(screen))
+            for screen in screens
+            for row in screen.rows
+            if row.sku == sku
+            and (warehouse := screen.warehouse_of(row)) is not None
+            and contract.allows_warehouse(warehouse)
+        ]
+        if not placed and contract.warehouses:
+            placed = [_Target(sku, w) for w in contract.warehouses]
+        if not placed and sku in facts.located:
+            where = [w for w in facts.located[sku] if contract.allows_warehouse(w)]
+            if len(where) == 1:
+                placed = [_Target(sku, where[0])]
+            elif where:
+                problems.append(
+                    f"{sku} is stocked in {', '.join(where)}: which warehouse do you mean?"
+                )
+                continue
+            else:
+                problems.append(f"{sku} is not stocked in any warehouse the task allows")
+                continue
+        if not placed and sku in facts.item_errors:
+            problems.append(f"{sku}: {facts.item_errors[sku]}")
+            continue
+        if not placed:
+            if GET_ITEM_TOOL in offered:
+                lookups.append(sku)
+                continue
+            problems.append(f"which warehouse is {sku} for?")
+            continue
+        for target in placed:
+            _add(targets, target)
+    if lookups:
+        return _Plan(calls=tuple((GET_ITEM_TOOL, {"sku": sku}) for sku in lookups))
+    if problems:
+        # One open question stops the whole request: nothing is ordered on a guess.
+        return _Plan(say="Nothing was ordered. " + " ".join(problems))
+    return _Plan(targets=tuple(targets))
+
+
+def _warehouse_targets(
+    contract: TaskContract, screens: Sequence[ScreenText], facts: Facts, offered: set[str]
+) -> _Plan:
+    """Beyond the screen: every SKU low live in the warehouses the task or the screens name."""
+    named = list(contract.warehouses) or sorted(
+        {w for s in screens for row in s.rows if (w := s.warehouse_of(row)) is not None}
+    )
+    warehouses = [w for w in named if contract.allows_warehouse(w)]
+    if not warehouses:
+        return _Plan(say="Which warehouse should I look at? The task and the screen name none.")
+    if QUERY_TOOL in offered:
+        pending = [w for w in warehouses if w not in facts.queried]
+        if pending:
+            return _Plan(calls=tuple((QUERY_TOOL, {"warehouse_id": w}) for w in pending))
+    targets: list[_Target] = []
+    rows = {(row.sku, s.warehouse_of(row)): (row, _stamp(s)) for s in screens for row in s.rows}
+    for (sku, warehouse), live in sorted(facts.live.items()):
+        if warehouse in warehouses and live.needs_reorder and contract.allows_sku(sku):
+            row, stamp = rows.get((sku, warehouse), (None, None))
+            targets.append(_Target(sku, warehouse, row, stamp))
+    if not targets:
+        errors = [f"{w}: {facts.query_errors[w]}" for w in warehouses if w in facts.query_errors]
+        why = f" ({'; '.join(errors)})" if errors else ""
+        return _Plan(
+            say=f"Nothing is below its reorder point in {', '.join(warehouses)}{_scope(contract)}"
+            f" now{why}."
+        )
+    return _Plan(targets=tuple(targets))
+
+
+def _stamp(screen: ScreenText) -> str:
+    return screen.captured_at.isoformat(timespec="seconds")
+
+
+def _add(targets: list[_Target], target: _Target) -> None:
+    if all((t.sku, t.warehouse) != (target.sku, target.warehouse) for t in targets):
+        targets.append(target)
+
+
+def _reads(
+    targets: Sequence[_Target], contract: TaskContract, facts: Facts, offered: set[str]
+) -> list[tuple[str, dict[str, Any]]]:
+    if QUERY_TOOL not in offered:
+        return []
+    by_warehouse: dict[str, list[str]] = {}
+    for target in targets:
+        if (target.sku, target.warehouse) not in facts.live:
+            by_warehouse.setdefault(target.warehouse, []).append(target.sku)
+    return [
+        (QUERY_TOOL, {"warehouse_id": w, "skus": skus})
+        for w, skus in sorted(by_warehouse.items())
+        if w not in facts.queried
+    ]
+
+
+def _quantity(target: _Target, contract: TaskContract, live: Live) -> int | None:
+    """Units to order for `target`, or None when no order should be sent."""
+    explicit = contract.quantity_for(target.sku)
+    if explicit is not None:
+        named = target.sku in contract.skus and target.sku in contract.quantities
+        return explicit if live.needs_reorder or named else None
+    if not live.needs_reorder:
+        return None
+    rule = contract.quantity_rule
+    if rule is not None and rule.kind == "up_to":
+        wanted = math.ceil(rule.value * live.reorder_point) - live.projected
+        return wanted if wanted >= 1 else None
+    return reorder_quantity(live.on_hand, live.on_order, live.reorder_point)
+
+
+def _creates(
+    targets: Sequence[_Target], contract: TaskContract, facts: Facts
+) -> list[tuple[str, dict[str, Any]]]:
+    creates: list[tuple[str, dict[str, Any]]] = []
+    for target in targets:
+        key = (target.sku, target.warehouse)
+        live = facts.live.get(key)
+        if live is None or key in facts.created or key in facts.refusals:
+            continue
+        quantity = _quantity(target, contract, live)
+        if quantity is None:
+            continue
+        arguments: dict[str, Any] = {
+            "sku": target.sku,
+            "warehouse_id": target.warehouse,
+            "quantity": quantity,
+        }
+        if target.captured_at:
+            suffix = f"-q{quantity}" if contract.quantity_for(target.sku) is not None else ""
+            arguments["idempotency_key"] = (
+                f"replenish-{target.sku}-{target.warehouse}-{target.captured_at}{suffix}"
+            )
+        if target.row is not None and target.row.on_hand is not None:
+            arguments["observed_on_hand"] = target.row.on_hand
+        if target.captured_at:
+            arguments["observed_at"] = target.captured_at
+        creates.append((CREATE_TOOL, arguments))
+    return creates
+
+
 def _summary(
-    low: list[tuple[ScreenRow, str | None, str | None]], ledger: _Ledger, *, ordering: bool
+    targets: Sequence[_Target], contract: TaskContract, facts: Facts, *, ordering: bool
 ) -> str:
+    report = contract.action == "report"
     ordered: list[str] = []
-    skipped: list[str] = []
-    for row, warehouse, _ in low:
-        assert warehouse is not None
-        key = (row.sku, warehouse)
-        shown = f"screen showed {row.on_hand}" if row.on_hand is not None else "screen showed low"
-        if key in ledger.orders:
-            order = ledger.orders[key].get("order", {})
-            ordered.append(
-                f"{row.sku} in {warehouse}: ordered {order.get('quantity')} "
-                f"({order.get('order_id', order.get('id', 'order'))})"
-            )
-        elif key in ledger.refusals:
-            skipped.append(
-                f"{row.sku} in {warehouse}: refused by the server: {ledger.refusals[key]}"
-            )
-        elif key in ledger.missing:
-            skipped.append(f"{row.sku} in {warehouse}: {ledger.missing[key]}")
-        elif warehouse in ledger.query_errors:
-            skipped.append(f"{row.sku} in {warehouse}: {ledger.query_errors[warehouse]}")
-        elif key in ledger.live:
-            live = ledger.live[key]
-            if live["on_hand"] >= live["reorder_point"]:
-                skipped.append(
-                    f"{row.sku} in {warehouse}: not low any more: live on_hand "
-                    f"{live['on_hand']} >= reorder_point {live['reorder_point']} ({shown})"
-                )
-            elif live["on_hand"] + live["on_order"] >= live["reorder_point"]:
-                skipped.append(
-                    f"{row.sku} in {warehouse}: already covered by {live['on_order']} on order: "
-                    f"on_hand {live['on_hand']} + on_order {live['on_order']} >= reorder_point "
-                    f"{live['reorder_point']}"
-                )
+    lines: list[str] = []
+    low_now = 0
+    for target in targets:
+        key = (target.sku, target.warehouse)
+        where = f"{target.sku} in {target.warehouse}"
+        shown = (
+            f" (screen showed {target.row.on_hand})"
+            if target.row is not None and target.row.on_hand is not None
+            else ""
+        )
+        live = facts.live.get(key)
+        if key in facts.created:
+            order = facts.created[key]
+            ordered.append(f"{where}: ordered {order.quantity} ({order.id})")
+        elif key in facts.refusals:
+            lines.append(f"{where}: refused by the server: {facts.refusals[key]}")
+        elif key in facts.missing:
+            lines.append(f"{where}: {facts.missing[key]}")
+        elif target.warehouse in facts.query_errors:
+            lines.append(f"{where}: {facts.query_errors[target.warehouse]}")
+        elif live is None:
+            lines.append(f"{where}: live stock was not available")
+        elif live.needs_reorder:
+            low_now += 1
+            if report or not contract.writes_allowed:
+                lines.append(f"{where}: low now: {live.numbers()}{shown}")
             elif not ordering:
-                skipped.append(
-                    f"{row.sku} in {warehouse}: still low live (on_hand {live['on_hand']}, "
-                    f"on_order {live['on_order']}, reorder_point {live['reorder_point']}); "
-                    "no ordering tools were offered"
+                lines.append(
+                    f"{where}: still low live ({live.numbers()}); no ordering tools were offered"
                 )
+            else:
+                lines.append(f"{where}: low now, not ordered: {live.numbers()}")
+        elif live.on_hand >= live.reorder_point:
+            lines.append(
+                f"{where}: not low any more: live on_hand {live.on_hand} >= reorder_point "
+                f"{live.reorder_point}{shown}"
+            )
         else:
-            skipped.append(f"{row.sku} in {warehouse}: live stock was not available")
-    lines = [f"Ordered {len(ordered)}, skipped {len(skipped)}."]
-    lines += [f"- ordered: {o}" for o in ordered]
-    lines += [f"- skipped: {s}" for s in skipped]
-    return "\n".join(lines)
+            lines.append(
+                f"{where}: already covered by {live.on_order} on order: {live.numbers()}{shown}"
+            )
+    if report:
+        head = (
+            f"{low_now} of {len(targets)} SKUs{_scope(contract)} are low now; nothing was ordered."
+        )
+        return "\n".join([head, *(f"- {line}" for line in lines)])
+    head = f"Ordered {len(ordered)}, skipped {len(lines)}."
+    return "\n".join(
+        [head, *(f"- ordered: {o}" for o in ordered), *(f"- skipped: {s}" for s in lines)]
+    )
+
+
+# ---- cancel
+
+
+def _cancel_targets(contract: TaskContract, facts: Facts, *, listed: bool) -> list[str]:
+    """Order ids to cancel: the named ones (open in the listing, when one was read) and the
+    open orders of the named SKUs in the task's warehouses."""
+    wanted: list[str] = []
+    for order_id in contract.order_ids:
+        order = facts.orders.get(order_id)
+        if not listed or (order is not None and order.status == "open"):
+            wanted.append(order_id)
+    for order in facts.orders.values():
+        if (
+            order.sku in contract.skus
+            and order.status == "open"
+            and contract.allows_warehouse(order.warehouse_id)
+            and order.id not in wanted
+        ):
+            wanted.append(order.id)
+    wanted += [o for o in facts.cancelled if o not in wanted]
+    return wanted
+
+
+def _cancel_summary(contract: TaskContract, facts: Facts, wanted: Sequence[str]) -> str:
+    lines: list[str] = []
+    for order_id in wanted:
+        if order_id in facts.cancelled:
+            order = facts.cancelled[order_id]
+            lines.append(
+                f"cancelled {order_id} ({order.sku} in {order.warehouse_id}, {order.quantity})"
+            )
+        elif order_id in facts.cancel_errors:
+            lines.append(f"{order_id} not cancelled: {facts.cancel_errors[order_id]}")
+    for order_id in contract.order_ids:
+        if order_id not in wanted:
+            known = facts.orders.get(order_id)
+            state = f"it is {known.status}" if known else "no open order has this id"
+            lines.append(f"{order_id} not cancelled: {state}")
+    for sku in contract.skus:
+        if not any(facts.orders[o].sku == sku for o in wanted if o in facts.orders):
+            lines.append(f"{sku}: no open order{_scope(contract)} to cancel")
+    done = len([o for o in wanted if o in facts.cancelled])
+    return "\n".join([f"Cancelled {done}.", *(f"- {line}" for line in lines)])

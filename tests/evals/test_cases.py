@@ -11,14 +11,14 @@ from pipeline.evals.cases import (
     CATEGORIES,
     CORE_SIZE,
     SAMPLES_DIR,
+    TASK_FAMILIES,
     Case,
     first_calls,
     load_cases,
-    load_truth,
     select_cases,
 )
 from pipeline.evals.scratch import SeededStore
-from pipeline.host.groups import choose_groups
+from servers.models import OrderQuery
 from servers.sqlite_store import SqliteStore
 from tests.evals.conftest import write_cases
 
@@ -85,6 +85,12 @@ def test_a_core_subset_of_another_size_is_refused(tmp_path: Path) -> None:
         load_cases(directory)
 
 
+def test_a_cancel_without_the_orders_it_cancels_is_refused(tmp_path: Path) -> None:
+    directory = _write(tmp_path, [{**LIGHT, "expect": {"outcome": "cancel"}}])
+    with pytest.raises(InputError, match="lists the cancelled orders"):
+        load_cases(directory)
+
+
 def test_a_malformed_case_names_its_file_and_id(tmp_path: Path) -> None:
     directory = _write(tmp_path, [{**LIGHT, "expect": {"outcome": "orders"}}])
     with pytest.raises(InputError, match=r"(?s)cases\.json, case a: .*needs at least one order"):
@@ -99,49 +105,49 @@ def test_select_keeps_the_core_subset_or_the_ids_asked_for(cases: list[Case]) ->
         select_cases(cases, ids=["no-such-case"])
 
 
-def _screen_low(case: Case) -> set[tuple[str, str]]:
-    found: set[tuple[str, str]] = set()
-    for image in case.images:
-        truth = load_truth(image.file)
-        for sku, warehouse, _, _ in truth.low(cropped=image.crop is not None):
-            if warehouse is not None:
-                found.add((sku, warehouse))
-    return found
-
-
-def test_expected_orders_are_the_screen_low_rows_still_low_in_the_changed_store(
+def test_every_expected_write_names_what_the_changed_store_holds(
     cases: list[Case], seeded: SeededStore
 ) -> None:
-    """Guards the case data against typos: recomputed from the truth files and the store."""
+    """Guards the hand-written expectations against typos, without deriving them: an expected
+    order is for a row the store stocks, an expected cancel is an order open before the run."""
     for case in cases:
-        if case.category == "read_only":
-            assert "orders" not in choose_groups(case.task), case.id
-            continue
-        shown = _screen_low(case)
-        if case.expect.outcome == "ask":
-            assert not shown, case.id
-            continue
         path = seeded.scratch(case.id, case.store)
         with SqliteStore(path) as store, store.reading() as tx:
-            live = {(lv.sku, lv.warehouse_id): lv for lv in tx.stock_levels()}
+            stocked = {(lv.sku, lv.warehouse_id) for lv in tx.stock_levels()}
+            open_orders = {o.id for o in tx.orders(OrderQuery(status="open", limit=500))}
         seeded.discard(path)
-        still_low = {key for key in shown if key in live and live[key].needs_reorder}
-        expected = {(o.sku, o.warehouse_id) for o in case.expect.orders}
-        assert expected == still_low, case.id
-        if still_low:
-            assert "orders" in choose_groups(case.task), case.id
+        for order in case.expect.orders:
+            assert (order.sku, order.warehouse_id) in stocked, case.id
+        assert set(case.expect.cancelled) <= open_orders, case.id
+
+
+def test_every_task_family_has_english_and_chinese_cases(cases: list[Case]) -> None:
+    for family in TASK_FAMILIES:
+        languages = {c.language for c in cases if c.category == family}
+        assert languages == {"en", "zh"}, family
+
+
+def test_a_task_that_narrows_the_request_lists_its_own_first_calls(cases: list[Case]) -> None:
+    narrowing = ("scope", "one_sku", "exclusion", "cancel", "unsupported", "nothing_low")
+    assert all(c.first_calls is not None for c in cases if c.category in narrowing)
+
+
+def test_the_issues_four_requests_are_cases(cases: list[Case]) -> None:
+    by_task = {c.task: c for c in cases}
+    assert by_task["Which SKUs are low? Do not place any orders, just tell me."].expect.outcome == (
+        "no_writes"
+    )
+    assert by_task["先别下单，看看哪些缺货"].expect.outcome == "no_writes"
+    assert by_task["Cancel order PO-000001"].expect.cancelled == ("PO-000001",)
+    (order,) = by_task["Order 10 units of SKU-10232 only"].expect.orders
+    assert (order.sku, order.warehouse_id, order.quantity) == ("SKU-10232", "WH-01", 10)
 
 
 def test_first_calls_accept_reads_from_the_screen_or_a_question(cases: list[Case]) -> None:
     light = next(c for c in cases if c.id == "core-light-wh01")
     options = first_calls(light)
     names = {o.name for o in options}
-    assert names == {
-        "warehouses_list",
-        "inventory_query_stock",
-        "inventory_get_item",
-        "orders_list",
-    }
+    assert names == {"inventory_query_stock", "inventory_get_item", "orders_list"}
     query = next(o for o in options if o.name == "inventory_query_stock")
     assert query.warehouse_ids == ("WH-01",)
     ask = next(c for c in cases if c.id == "ask-cropped-no-warehouse")

@@ -6,7 +6,14 @@ from collections.abc import Sequence, Set
 import pytest
 
 from pipeline.evals.cases import Case
-from pipeline.evals.faults import DIALECTS, FAULT_KINDS, FaultPolicy, FaultReplay, full_width
+from pipeline.evals.faults import (
+    DIALECTS,
+    FAULT_KINDS,
+    IGNORE_TASK,
+    FaultPolicy,
+    FaultReplay,
+    full_width,
+)
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, Screens
 from pipeline.host.attachments import from_ingest
@@ -58,11 +65,7 @@ async def plan(
     """The messages of a clean rules run on the demo page, and the tools it had."""
     record, tools = await _run(RulesModel(), case_by_id(cases, "core-light-wh01"), screens, seeded)
     names = [[c.name for c in m.tool_calls] for m in record.messages if m.role == "assistant"]
-    assert names[:3] == [
-        ["warehouses_list"],
-        ["inventory_query_stock"],
-        ["orders_create_replenishment"] * 5,
-    ]
+    assert names[:2] == [["inventory_query_stock"], ["orders_create_replenishment"] * 5]
     return record.messages, tools
 
 
@@ -78,7 +81,13 @@ def _upto(messages: Sequence[Message], assistant_turns: int) -> list[Message]:
 
 
 def _replay(kind: str, seed: int = 0, fix_rate: float = 0.0, vary_rate: float = 0.0) -> FaultReplay:
-    policy = FaultPolicy(fault_rate=1.0, fix_rate=fix_rate, vary_rate=vary_rate, faults=(kind,))
+    policy = FaultPolicy(
+        fault_rate=1.0,
+        fix_rate=fix_rate,
+        vary_rate=vary_rate,
+        faults=(kind,),
+        ignore_task_rate=0.0,
+    )
     return FaultReplay(seed, "t", policy=policy)
 
 
@@ -128,7 +137,7 @@ async def test_stall_announces_in_prose_and_calls_nothing(
     plan: tuple[list[Message], list[ToolSpec]],
 ) -> None:
     messages, tools = plan
-    reply = await _replay("stall").request(_upto(messages, 2), tools, SETTINGS)
+    reply = await _replay("stall").request(_upto(messages, 1), tools, SETTINGS)
     assert not reply.tool_calls
     assert reply.content == "I will now raise the replenishment orders for the low SKUs."
 
@@ -147,7 +156,7 @@ async def test_prose_calls_come_in_every_dialect(
     seen: set[str] = set()
     for seed in range(40):
         replay = _replay("prose_call", seed)
-        reply = await replay.request(_upto(messages, 1), tools, SETTINGS)
+        reply = await replay.request(_upto(messages, 0), tools, SETTINGS)
         dialect = replay.events[-1].detail
         assert not reply.tool_calls
         assert markers[dialect] in reply.content
@@ -162,7 +171,7 @@ async def test_a_truncated_reply_is_cut_mid_json_and_arrives_whole_once_the_budg
     variants = set()
     for seed in range(12):
         replay = _replay("truncation", seed)
-        reply = await replay.request(_upto(messages, 2), tools, SETTINGS)
+        reply = await replay.request(_upto(messages, 1), tools, SETTINGS)
         assert reply.finish_reason == "length"
         if reply.tool_calls:
             raw = reply.tool_calls[0].raw_arguments
@@ -173,7 +182,7 @@ async def test_a_truncated_reply_is_cut_mid_json_and_arrives_whole_once_the_budg
         else:
             assert "<tool_call>" in reply.content and not reply.content.rstrip().endswith("}")
             variants.add("text")
-        nudged = [*_upto(messages, 2), *_answer(reply), Message(role="user", content="cut off")]
+        nudged = [*_upto(messages, 1), *_answer(reply), Message(role="user", content="cut off")]
         again = await replay.request(nudged, tools, SETTINGS)
         assert again.finish_reason == "length"
         bigger = await replay.request(nudged, tools, ModelSettings(max_tokens=4096))
@@ -189,13 +198,13 @@ async def test_argument_faults_rename_drop_swap_and_reformat(
     for kind in ("field_name", "swap", "number_format"):
         for seed in range(30):
             replay = _replay(kind, seed)
-            reply = await replay.request(_upto(messages, 2), tools, SETTINGS)
+            reply = await replay.request(_upto(messages, 1), tools, SETTINGS)
             found.add(replay.events[-1].detail.split(":")[0])
             arguments = [c.arguments for c in reply.tool_calls]
             clean = [
                 c.arguments
                 for c in (
-                    await RulesModel().request(_upto(messages, 2), tools, SETTINGS)
+                    await RulesModel().request(_upto(messages, 1), tools, SETTINGS)
                 ).tool_calls
             ]
             changed = [a for a in arguments if a not in clean]
@@ -218,7 +227,7 @@ async def test_a_read_loop_repeats_the_read_until_a_result_objects(
 ) -> None:
     messages, tools = plan
     replay = _replay("read_loop", fix_rate=1.0)
-    conversation = _upto(messages, 2)
+    conversation = _upto(messages, 1)
     previous = [m for m in conversation if m.role == "assistant"][-1].tool_calls
     reply = await replay.request(conversation, tools, SETTINGS)
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [
@@ -238,7 +247,7 @@ async def test_skip_read_writes_from_the_screen_before_any_live_read(
     plan: tuple[list[Message], list[ToolSpec]],
 ) -> None:
     messages, tools = plan
-    reply = await _replay("skip_read").request(_upto(messages, 1), tools, SETTINGS)
+    reply = await _replay("skip_read").request(_upto(messages, 0), tools, SETTINGS)
     orders = {c.arguments["sku"]: c.arguments["quantity"] for c in reply.tool_calls}
     assert {c.name for c in reply.tool_calls} == {"orders_create_replenishment"}
     # every row the screen shows low, with quantities from the screen's numbers
@@ -257,7 +266,7 @@ async def test_after_a_refusal_it_resends_varies_an_unrelated_field_or_fixes_by_
     plan: tuple[list[Message], list[ToolSpec]],
 ) -> None:
     messages, tools = plan
-    conversation = _upto(messages, 2)
+    conversation = _upto(messages, 1)
     stubborn = _replay("swap", fix_rate=0.0)
     reply = await stubborn.request(conversation, tools, SETTINGS)
     swapped = next(c for c in reply.tool_calls if c.arguments["sku"].startswith("WH-"))
@@ -284,9 +293,35 @@ async def test_after_a_refusal_it_resends_varies_an_unrelated_field_or_fixes_by_
     assert willing.events[-1].action == "fix"
 
 
+async def test_ignoring_the_task_plans_the_plain_replenishment_until_the_contract_blocks_it(
+    cases: list[Case], screens: Screens, seeded: SeededStore
+) -> None:
+    case = case_by_id(cases, "scope-multi-wh02")
+    policy = FaultPolicy(fault_rate=0.0, fix_rate=1.0, ignore_task_rate=1.0)
+
+    stubborn, _ = await _run(FaultReplay(0, case.id, policy=policy), case, screens, seeded)
+    unguarded, _ = await _run(
+        FaultReplay(0, case.id, policy=policy), case, screens, seeded, guards=False
+    )
+
+    blocked = [c for c in stubborn.tool_calls if "task contract" in c.result]
+    assert blocked and all(c.arguments["warehouse_id"] == "WH-01" for c in blocked)
+    written = {
+        (c.arguments["sku"], c.arguments["warehouse_id"])
+        for c in stubborn.tool_calls
+        if c.name == "orders_create_replenishment" and not c.is_error
+    }
+    assert written == {("SKU-10231", "WH-02"), ("SKU-10402", "WH-02")}
+    assert any(
+        c.arguments.get("warehouse_id") == "WH-01" and not c.is_error
+        for c in unguarded.tool_calls
+        if c.name == "orders_create_replenishment"
+    )
+
+
 def test_every_failure_mode_is_documented() -> None:
     import pipeline.evals.faults as module
 
     assert module.__doc__ is not None
-    for kind in FAULT_KINDS:
+    for kind in (*FAULT_KINDS, IGNORE_TASK):
         assert f"`{kind}`" in module.__doc__

@@ -14,7 +14,7 @@ from pipeline.settings import GuardSettings
 from pipeline.vlm.rules import RulesModel
 from tests.evals.conftest import case_by_id
 
-RULES = ModelSpec("rules", lambda case, seed: RulesModel())
+RULES = ModelSpec("rules", lambda case_id, seed: RulesModel())
 CONFIGS = guard_configs(RESPONSE_GUARDS, CALL_GUARDS)
 ALL_ON = CONFIGS[0]
 
@@ -62,7 +62,7 @@ async def test_a_stall_fails_the_ledger_only_when_the_stall_guard_is_off(
     bench: Workbench, cases: list[Case]
 ) -> None:
     policy = FaultPolicy(fix_rate=1.0, faults=("stall",))
-    spec = ModelSpec("stalls", lambda case, seed: FaultReplay(seed, case.id, policy=policy))
+    spec = ModelSpec("stalls", lambda case_id, seed: FaultReplay(seed, case_id, policy=policy))
     case = case_by_id(cases, "core-light-wh01")
     on = await bench.product_track(spec, [case], list(range(6)), ALL_ON)
     stalled = [r for r in on.runs[case.id] if r.faults.get("inject:stall") == 1]
@@ -79,7 +79,9 @@ async def test_a_deterministic_models_run_is_reused_only_where_the_switched_off_
 ) -> None:
     policy = FaultPolicy(fault_rate=0.2, fix_rate=1.0, faults=("stall",))
     spec = ModelSpec(
-        "stalls", lambda case, seed: FaultReplay(seed, case.id, policy=policy), deterministic=True
+        "stalls",
+        lambda case_id, seed: FaultReplay(seed, case_id, policy=policy),
+        deterministic=True,
     )
     case = case_by_id(cases, "core-light-wh01")
     seeds = list(range(8))

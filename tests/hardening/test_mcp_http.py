@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.contract import parse_task
 from pipeline.host.groups import choose_groups
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.toolbox import MemoryTarget, Toolbox
@@ -105,6 +106,9 @@ READ_ONLY_TASKS = (
     "list the warehouses",
     "库存是多少",
     "what does this screenshot say",
+    "Which SKUs are low? Do not place any orders, just tell me.",
+    "先别下单，看看哪些缺货",
+    "replenish nothing, just report what is low",
 )
 WRITES: dict[str, dict[str, Any]] = {
     "orders_create_replenishment": {
@@ -157,7 +161,7 @@ def ledger(db: Path) -> tuple[list[tuple[str, str]], int]:
 
 def test_every_read_only_task_selects_no_group_with_a_write_tool() -> None:
     for task in READ_ONLY_TASKS:
-        assert "orders" not in choose_groups(task), task
+        assert "orders" not in choose_groups(parse_task(task)), task
 
 
 def test_a_read_only_run_never_executes_a_write_whatever_the_model_asks(
@@ -206,7 +210,6 @@ def _run(db: Path, task: str, turns: list[dict[str, Any]]) -> Any:
                         task=task,
                         model=ScriptedModel(turns),
                         toolbox=toolbox,
-                        groups=choose_groups(task),
                         limits=HostLimits(max_hops=len(turns) + 2, wall_clock_s=30),
                     )
                 )

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
+from pipeline.contract import parse_task, render_contract
 from pipeline.errors import VlmError
 from pipeline.host.context import Attachment
+from pipeline.host.guards import CALL_GUARDS
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import append_run_log, read_run_log
 from pipeline.host.toolbox import MemoryTarget, Toolbox
@@ -82,7 +85,6 @@ async def test_rules_run_orders_only_what_is_still_low_live(
     assert "SKU-10402 in WH-01: not low any more: live on_hand 310" in record.final
     assert "SKU-10403 in WH-01: already covered by 120 on order" in record.final
     assert [c.name for c in record.tool_calls] == [
-        "warehouses_list",
         "inventory_query_stock",
         "orders_create_replenishment",
         "orders_create_replenishment",
@@ -106,8 +108,8 @@ async def test_the_prompt_prefix_stays_byte_identical_across_hops(
             return await inner.request(messages, tools, settings)
 
     record = await run_with(targets, Recording())
-    assert record.hops == 4
-    assert len(seen) == 4 and len(set(seen)) == 1
+    assert record.hops == 3
+    assert len(seen) == 3 and len(set(seen)) == 1
 
 
 async def test_every_servers_instructions_reach_the_system_prompt(
@@ -149,7 +151,11 @@ async def _tools(targets: list[MemoryTarget]) -> list[ToolSpec]:
 def echo_server() -> MCPServer:
     server = MCPServer("echo", instructions="Echo tools.")
 
-    @server.tool(name="echo_text", meta={"io.modelcontextprotocol/groups": ["echo"]})
+    @server.tool(
+        name="echo_text",
+        meta={"io.modelcontextprotocol/groups": ["echo"]},
+        annotations=ToolAnnotations(read_only_hint=True),
+    )
     def echo_text(text: str) -> str:
         """Return the text."""
         return f"got {len(text)} chars: {text}"
@@ -290,3 +296,93 @@ async def test_host_time_is_reported_apart_from_model_and_tool_time(
     timings = record.timings_ms
     assert set(timings) == {"total", "model", "tools", "host"}
     assert abs(timings["total"] - timings["model"] - timings["tools"] - timings["host"]) < 0.1
+
+
+# ---- the task contract
+
+
+WRITE_ANYWAY = [
+    call(
+        "orders_create_replenishment",
+        {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202},
+    ),
+    {"content": "done"},
+]
+
+
+@pytest.mark.parametrize(
+    "task", ["Which SKUs are low? Do not place any orders, just tell me.", "先别下单，看看哪些缺货"]
+)
+async def test_a_report_task_gets_no_write_tools_and_a_write_is_blocked_anyway(
+    targets: list[MemoryTarget], store: SqliteStore, task: str
+) -> None:
+    offered: list[list[str]] = []
+
+    class Writer(ScriptedModel):
+        async def request(
+            self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+        ) -> ModelResponse:
+            offered.append([t.name for t in tools])
+            return await super().request(messages, tools, settings)
+
+    record = await run_with(targets, Writer(WRITE_ANYWAY), task=task, call_guards=CALL_GUARDS)
+
+    assert record.task_contract is not None and record.task_contract.action == "report"
+    assert all("orders_create_replenishment" not in names for names in offered)
+    (attempt,) = record.tool_calls
+    assert attempt.is_error and not attempt.executed
+    assert attempt.result.startswith("Blocked by the task contract: no write may run")
+    assert [e.guard for e in record.guard_events] == ["scope"]
+    assert open_orders(store) == {}
+
+
+async def test_with_the_scope_guard_off_the_tool_list_still_refuses_a_report_tasks_write(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    guards = {n: g for n, g in CALL_GUARDS.items() if n != "scope"}
+    record = await run_with(
+        targets, ScriptedModel(WRITE_ANYWAY), task="just tell me what is low", call_guards=guards
+    )
+    (attempt,) = record.tool_calls
+    assert attempt.result.startswith("unknown tool 'orders_create_replenishment'")
+    assert open_orders(store) == {}
+
+
+async def test_the_contract_is_in_the_record_and_in_the_models_opening_message(
+    targets: list[MemoryTarget],
+) -> None:
+    record = await run_with(targets, RulesModel(), task="replenish the low items except SKU-10318")
+    assert record.task_contract == parse_task("replenish the low items except SKU-10318")
+    opening = record.messages[1].content
+    assert render_contract(record.task_contract) in opening
+    assert "- excluded SKUs: SKU-10318" in opening
+
+
+async def test_a_write_outside_the_contract_is_blocked_with_what_the_task_allows(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    model = ScriptedModel(
+        [
+            call("inventory_query_stock", {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}, "c0"),
+            call(
+                "orders_create_replenishment",
+                {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202},
+            ),
+            call(
+                "orders_create_replenishment",
+                {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 10},
+                "c2",
+            ),
+            {"content": "done"},
+        ]
+    )
+    record = await run_with(
+        targets, model, task="Order 10 units of SKU-10232 only", call_guards=CALL_GUARDS
+    )
+    _, first, second = record.tool_calls
+    assert first.result == (
+        "Blocked by the task contract: the task asks for exactly 10 units of SKU-10232; send "
+        "quantity 10."
+    )
+    assert not second.is_error
+    assert open_orders(store) == {("SKU-10232", "WH-01"): 10}

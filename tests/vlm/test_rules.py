@@ -12,15 +12,20 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelSettings, Table, ToolCall, ToolSpec
-from pipeline.table.rows import render_text, to_rows
+from pipeline.screentext import render_screen
+from pipeline.table.rows import screen_text, to_rows
 from pipeline.vlm import ModelOptions, make_model
-from pipeline.vlm.rules import RulesModel, parse_screens, reorder_quantity
+from pipeline.vlm.rules import RulesModel, reorder_quantity, screens_in
 from servers import catalog, domain
 from servers.factory import build_server
 from servers.models import (
+    CancelResult,
+    ItemReport,
     NotFound,
     Order,
+    OrderList,
     ReplenishmentResult,
     StockLevel,
     StockReport,
@@ -33,7 +38,14 @@ CAPTURED = "2026-11-28T10:05:00+08:00"
 NOW = datetime(2026, 11, 30, 4, 0, tzinfo=UTC)
 SETTINGS = ModelSettings()
 HEADER = "| sku | name | on_hand | reorder_point | warehouse_id | low |\n|---|---|---|---|---|---|"
-ALL_TOOLS = ("warehouses_list", "inventory_query_stock", "orders_create_replenishment")
+ALL_TOOLS = (
+    "warehouses_list",
+    "inventory_query_stock",
+    "inventory_get_item",
+    "orders_create_replenishment",
+)
+CANCEL_TOOLS = ("orders_list", "orders_cancel")
+WRITES = ("orders_create_replenishment", "orders_cancel")
 
 
 # ---- the conversation: the Markdown the ingest renders, inside the host's opening message
@@ -45,7 +57,7 @@ def screen(
     captured: str = CAPTURED,
     page: str | None = None,
 ) -> str:
-    """A table as `render_text` writes it: sku, name, on_hand, reorder_point, warehouse, low."""
+    """A table as `render_screen` writes it: sku, name, on_hand, reorder_point, warehouse, low."""
     lines = [f"Screenshot captured at {captured} (a past view)."]
     if page is not None:
         lines.append(f"Page: {page}")
@@ -59,7 +71,9 @@ def screen(
 
 
 def opening(*screens: str, task: str = "Restock everything that is low.") -> str:
-    lines = [f"Task: {task}", "", 'Attachments (pass one to a tool as its "@name"):']
+    """The host's opening message: the task, its contract, the attachments."""
+    lines = [f"Task: {task}", "", render_contract(parse_task(task)), ""]
+    lines.append('Attachments (pass one to a tool as its "@name"):')
     names = [f"shot-{k + 1}.png" for k in range(len(screens))]
     lines += [f"- @{name}: the table read from {name}" for name in names]
     for name, text in zip(names, screens, strict=True):
@@ -76,6 +90,10 @@ MAIN = screen(
     ],
     page="Inventory · All warehouses",
 )
+NO_WAREHOUSE = [
+    ("SKU-10232", "Hex nut M8 (box of 200)", 38, 120, None),
+    ("SKU-10318", "Heat-shrink tube kit", 2, 25, None),
+]
 
 
 # ---- tool servers that answer like the real ones
@@ -98,6 +116,8 @@ class FakeServers:
     refuse_writes: Mapping[str, str] = field(default_factory=dict)
     fail: Mapping[str, str] = field(default_factory=dict)
     orders: list[dict[str, Any]] = field(default_factory=list)
+    existing: list[Order] = field(default_factory=list)
+    """Orders in the ledger before the run (for cancels)."""
 
     def call(self, name: str, arguments: dict[str, Any]) -> tuple[bool, str]:
         if name in self.fail:
@@ -131,7 +151,7 @@ class FakeServers:
         if warehouse not in self.warehouses:
             known = ", ".join(self.warehouses)
             return True, f"{warehouse} is not a known warehouse id; known: {known}"
-        skus = arguments["skus"]
+        skus = arguments.get("skus") or sorted(s for s, w in self.stock if w == warehouse)
         items = [self.level(s, warehouse) for s in skus if (s, warehouse) in self.stock]
         missing = [
             NotFound(sku=s, message=f"{s} is not a known SKU")
@@ -158,6 +178,40 @@ class FakeServers:
         )
         result = ReplenishmentResult(order=order, created=True, live=level)
         return False, result.model_dump_json()
+
+    def inventory_get_item(self, arguments: dict[str, Any]) -> tuple[bool, str]:
+        sku = arguments["sku"]
+        levels = [self.level(s, w) for s, w in self.stock if s == sku]
+        if not levels:
+            return True, f"{sku} is not a known SKU"
+        report = ItemReport(
+            sku=sku,
+            name=levels[0].name,
+            as_of=NOW,
+            total_on_hand=sum(lv.on_hand for lv in levels),
+            warehouses=levels,
+        )
+        return False, report.model_dump_json()
+
+    def orders_list(self, arguments: dict[str, Any]) -> tuple[bool, str]:
+        found = [
+            o
+            for o in self.existing
+            if all(
+                arguments.get(k) in (None, getattr(o, k)) for k in ("sku", "warehouse_id", "status")
+            )
+        ]
+        return False, OrderList(orders=found).model_dump_json()
+
+    def orders_cancel(self, arguments: dict[str, Any]) -> tuple[bool, str]:
+        order_id = arguments["order_id"]
+        for k, order in enumerate(self.existing):
+            if order.id == order_id:
+                was_open = order.status == "open"
+                self.existing[k] = order.model_copy(update={"status": "cancelled"})
+                result = CancelResult(order=self.existing[k], cancelled=was_open)
+                return False, result.model_dump_json()
+        return True, f"unknown order id {order_id!r}"
 
 
 def servers(**overrides: Any) -> FakeServers:
@@ -190,7 +244,7 @@ async def drive(
     """The host's loop in miniature: request, run every call, append the results, repeat."""
     model = model or RulesModel()
     tools = tools or servers()
-    specs = [ToolSpec(name=n, group=n.split("_")[0]) for n in offered]
+    specs = [ToolSpec(name=n, group=n.split("_")[0], read_only=n not in WRITES) for n in offered]
     messages = [
         Message(role="system", content="You raise replenishment orders."),
         Message(role="user", content=user),
@@ -228,15 +282,13 @@ def names(turn: list[ToolCall]) -> list[str]:
 # ---- the plan
 
 
-async def test_it_lists_warehouses_then_reads_live_stock_per_warehouse_then_orders() -> None:
+async def test_it_reads_live_stock_per_warehouse_then_orders() -> None:
     run = await drive(opening(MAIN))
 
     assert [names(t) for t in run.turns] == [
-        ["warehouses_list"],
         ["inventory_query_stock", "inventory_query_stock"],
         ["orders_create_replenishment"] * 3,
     ]
-    assert run.turns[0][0].arguments == {}
     assert run.calls("inventory_query_stock") == [
         {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10318"]},
         {"warehouse_id": "WH-02", "skus": ["SKU-20410"]},
@@ -370,22 +422,13 @@ async def test_a_failed_live_read_means_no_order_and_says_why() -> None:
 async def test_a_failed_warehouse_list_is_not_requested_again() -> None:
     tools = servers(fail={"warehouses_list": "the warehouses server is busy"})
 
-    run = await drive(opening(MAIN), tools)
+    run = await drive(opening(screen(NO_WAREHOUSE)), tools)
 
-    assert [names(t) for t in run.turns][:2] == [
-        ["warehouses_list"],
-        ["inventory_query_stock", "inventory_query_stock"],
-    ]
-    assert len(run.calls("orders_create_replenishment")) == 3
+    assert [names(t) for t in run.turns] == [["warehouses_list"]]
+    assert "Which warehouse is this screen for? (warehouses: unknown)" in run.answer
 
 
 # ---- which warehouse
-
-
-NO_WAREHOUSE = [
-    ("SKU-10232", "Hex nut M8 (box of 200)", 38, 120, None),
-    ("SKU-10318", "Heat-shrink tube kit", 2, 25, None),
-]
 
 
 async def test_it_asks_which_warehouse_when_neither_rows_nor_page_name_one() -> None:
@@ -459,13 +502,10 @@ async def test_a_screen_whose_page_names_no_warehouse_does_not_borrow_another_sc
 async def test_without_order_tools_it_reads_live_stock_and_orders_nothing() -> None:
     run = await drive(opening(MAIN), offered=["warehouses_list", "inventory_query_stock"])
 
-    assert [names(t) for t in run.turns] == [
-        ["warehouses_list"],
-        ["inventory_query_stock", "inventory_query_stock"],
-    ]
+    assert [names(t) for t in run.turns] == [["inventory_query_stock", "inventory_query_stock"]]
     assert "Ordered 0, skipped 3." in run.answer
     assert (
-        "SKU-10232 in WH-01: still low live (on_hand 38, on_order 0, reorder_point 120); "
+        "SKU-10232 in WH-01: still low live (on_hand 38 + on_order 0 < reorder_point 120); "
         "no ordering tools were offered"
     ) in run.answer
 
@@ -477,12 +517,10 @@ async def test_without_a_live_read_it_never_orders() -> None:
     assert "SKU-10232 in WH-01: live stock was not available" in run.answer
 
 
-async def test_without_a_warehouse_list_it_starts_with_the_live_read() -> None:
-    run = await drive(
-        opening(MAIN), offered=["inventory_query_stock", "orders_create_replenishment"]
-    )
+async def test_with_every_row_placed_it_never_lists_the_warehouses() -> None:
+    run = await drive(opening(MAIN))
 
-    assert names(run.turns[0]) == ["inventory_query_stock", "inventory_query_stock"]
+    assert run.calls("warehouses_list") == []
     assert len(run.calls("orders_create_replenishment")) == 3
 
 
@@ -545,7 +583,7 @@ async def test_tool_call_ids_are_unique_across_the_run() -> None:
     run = await drive(opening(MAIN))
 
     ids = [c.id for turn in run.turns for c in turn]
-    assert len(ids) == len(set(ids)) == 6
+    assert len(ids) == len(set(ids)) == 5
 
 
 async def test_the_registry_builds_it() -> None:
@@ -580,10 +618,12 @@ def test_the_table_the_ingest_renders_is_the_table_it_reads() -> None:
     mapped = to_rows(table, [[1.0] * 6] * 2)
     captured = datetime.fromisoformat(CAPTURED)
 
-    text = render_text(table, mapped, captured_at=captured, context=["Stock · WH-02", "Page 1"])
-    (parsed,) = parse_screens([Message(role="user", content=text)])
+    text = render_screen(
+        screen_text(table, mapped, captured_at=captured, context=["Stock", "WH-02", "Page 1"])
+    )
+    (parsed,) = screens_in([Message(role="user", content=text)])
 
-    assert parsed.captured_at == CAPTURED
+    assert parsed.captured_at == captured
     assert parsed.page_warehouse == "WH-02"
     assert [(r.sku, r.on_hand, r.reorder_point, r.low) for r in parsed.rows] == [
         ("SKU-10232", 38, 120, True),
@@ -651,3 +691,206 @@ async def test_against_the_real_servers_it_orders_once_and_skips_on_the_second_r
     assert "SKU-10403 in WH-01: already covered by 120 on order" in first_answer
     assert "orders_create_replenishment" not in [c.name for c in second_calls]
     assert "SKU-10232 in WH-01: already covered by 202 on order" in second_answer
+
+
+# ---- the task contract decides what it does
+
+
+TWO_WAREHOUSES = screen(
+    [
+        ("SKU-10232", "Hex nut M8 (box of 200)", 38, 120, "WH-01"),
+        ("SKU-10318", "Heat-shrink tube kit", 2, 25, "WH-01"),
+        ("SKU-20410", "Dust mask FFP2 (box of 20)", 5, 40, "WH-02"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Which SKUs are low? Do not place any orders, just tell me.",
+        "先别下单，看看哪些缺货",
+        "Replenish nothing yet, just tell me what is low",
+    ],
+)
+async def test_a_report_reads_live_stock_and_writes_nothing_even_with_write_tools(
+    task: str,
+) -> None:
+    run = await drive(opening(MAIN, task=task))
+
+    assert run.calls("orders_create_replenishment") == []
+    assert [names(t) for t in run.turns] == [["inventory_query_stock", "inventory_query_stock"]]
+    assert run.answer.splitlines()[0] == "3 of 3 SKUs are low now; nothing was ordered."
+    assert "SKU-10232 in WH-01: low now: on_hand 38 + on_order 0 < reorder_point 120" in run.answer
+
+
+async def test_a_report_says_which_screen_lows_are_not_low_any_more() -> None:
+    tools = servers(stock={("SKU-10318", "WH-01"): Live("Heat-shrink tube kit", 300, 0, 25)})
+
+    run = await drive(opening(MAIN, task="which of these are still low?"), tools)
+
+    assert run.answer.splitlines()[0] == "2 of 3 SKUs are low now; nothing was ordered."
+    assert "SKU-10318 in WH-01: not low any more: live on_hand 300" in run.answer
+
+
+async def test_a_warehouse_scope_reads_and_orders_only_that_warehouse() -> None:
+    run = await drive(opening(TWO_WAREHOUSES, task="replenish the low items in WH-02 only"))
+
+    assert run.calls("inventory_query_stock") == [{"warehouse_id": "WH-02", "skus": ["SKU-20410"]}]
+    assert [o["sku"] for o in run.calls("orders_create_replenishment")] == ["SKU-20410"]
+
+
+async def test_an_excluded_sku_is_neither_read_nor_ordered() -> None:
+    run = await drive(opening(MAIN, task="replenish what is low except SKU-10318"))
+
+    assert run.calls("inventory_query_stock") == [
+        {"warehouse_id": "WH-01", "skus": ["SKU-10232"]},
+        {"warehouse_id": "WH-02", "skus": ["SKU-20410"]},
+    ]
+    assert [o["sku"] for o in run.calls("orders_create_replenishment")] == [
+        "SKU-10232",
+        "SKU-20410",
+    ]
+
+
+async def test_an_explicit_quantity_is_used_as_given_for_the_one_sku_named() -> None:
+    run = await drive(opening(MAIN, task="Order 10 units of SKU-10232 only"))
+
+    (order,) = run.calls("orders_create_replenishment")
+    assert (order["sku"], order["warehouse_id"], order["quantity"]) == ("SKU-10232", "WH-01", 10)
+    assert run.calls("inventory_query_stock") == [{"warehouse_id": "WH-01", "skus": ["SKU-10232"]}]
+
+
+async def test_an_explicit_quantity_for_a_sku_not_low_live_goes_to_the_server_to_answer() -> None:
+    refusal = "SKU-10233 in WH-01 is not low now: on_hand 1204 + on_order 0 >= reorder_point 300"
+    tools = servers(refuse_writes={"SKU-10233": refusal})
+
+    run = await drive(opening(MAIN, task="order 5 units of SKU-10233"), tools)
+
+    assert [o["quantity"] for o in run.calls("orders_create_replenishment")] == [5]
+    assert f"refused by the server: refused: {refusal}" in run.answer
+
+
+async def test_the_same_quantity_each_goes_to_every_low_sku() -> None:
+    run = await drive(opening(MAIN, task="每个补 30 件"))
+
+    assert [o["quantity"] for o in run.calls("orders_create_replenishment")] == [30, 30, 30]
+
+
+async def test_a_quantity_rule_brings_stock_up_to_that_multiple_of_the_reorder_point() -> None:
+    run = await drive(opening(MAIN, task="replenish up to the reorder point"))
+
+    assert [o["quantity"] for o in run.calls("orders_create_replenishment")] == [
+        120 - 38,
+        25 - 2,
+        40 - (5 + 10),
+    ]
+
+
+async def test_a_named_sku_the_screen_does_not_show_is_located_with_a_lookup() -> None:
+    tools = servers(stock={("SKU-30001", "WH-02"): Live("Cable ties", 3, 0, 50)})
+
+    run = await drive(opening(MAIN, task="order 40 units of SKU-30001"), tools)
+
+    assert run.calls("inventory_get_item") == [{"sku": "SKU-30001"}]
+    (order,) = run.calls("orders_create_replenishment")
+    assert (order["warehouse_id"], order["quantity"]) == ("WH-02", 40)
+    assert "idempotency_key" not in order
+
+
+async def test_a_named_sku_in_two_warehouses_gets_a_question_and_no_order() -> None:
+    tools = servers(
+        stock={
+            ("SKU-30001", "WH-01"): Live("Cable ties", 3, 0, 50),
+            ("SKU-30001", "WH-02"): Live("Cable ties", 4, 0, 50),
+        }
+    )
+
+    run = await drive(opening(MAIN, task="order 40 units of SKU-30001"), tools)
+
+    assert run.calls("orders_create_replenishment") == []
+    assert "SKU-30001 is stocked in WH-01, WH-02: which warehouse do you mean?" in run.answer
+
+
+async def test_beyond_the_screen_it_reads_the_whole_warehouse() -> None:
+    tools = servers(stock={("SKU-10999", "WH-01"): Live("Zip bag", 1, 0, 10)})
+    task = "replenish everything low in the whole warehouse WH-01, not just the screen"
+
+    run = await drive(opening(MAIN, task=task), tools)
+
+    assert run.calls("inventory_query_stock") == [{"warehouse_id": "WH-01"}]
+    assert [o["sku"] for o in run.calls("orders_create_replenishment")] == [
+        "SKU-10232",
+        "SKU-10318",
+        "SKU-10999",
+    ]
+
+
+def _order(order_id: str, sku: str, warehouse: str = "WH-01", status: str = "open") -> Order:
+    return Order(
+        id=order_id,
+        sku=sku,
+        warehouse_id=warehouse,
+        quantity=50,
+        status=status,
+        created_at=NOW,
+    )
+
+
+async def test_a_cancel_by_order_id_lists_the_open_orders_then_cancels_that_one() -> None:
+    tools = servers(existing=[_order("PO-000001", "SKU-10232"), _order("PO-000002", "SKU-10318")])
+
+    run = await drive(opening(MAIN, task="Cancel order PO-000001"), tools, offered=CANCEL_TOOLS)
+
+    assert [names(t) for t in run.turns] == [["orders_list"], ["orders_cancel"]]
+    assert run.calls("orders_cancel") == [{"order_id": "PO-000001"}]
+    assert run.answer.splitlines()[:2] == [
+        "Cancelled 1.",
+        "- cancelled PO-000001 (SKU-10232 in WH-01, 50)",
+    ]
+
+
+async def test_a_cancel_by_sku_cancels_each_open_order_of_that_sku_in_scope() -> None:
+    tools = servers(
+        existing=[
+            _order("PO-000001", "SKU-10232"),
+            _order("PO-000002", "SKU-10232", "WH-02"),
+            _order("PO-000003", "SKU-10318"),
+        ]
+    )
+
+    run = await drive(
+        opening(MAIN, task="取消 WH-01 里 SKU-10232 的补货单"), tools, offered=CANCEL_TOOLS
+    )
+
+    assert run.calls("orders_list") == [
+        {"sku": "SKU-10232", "status": "open", "warehouse_id": "WH-01", "limit": 500}
+    ]
+    assert run.calls("orders_cancel") == [{"order_id": "PO-000001"}]
+
+
+async def test_a_cancel_of_an_order_that_is_not_open_says_so_and_cancels_nothing() -> None:
+    tools = servers(existing=[_order("PO-000001", "SKU-10232", status="cancelled")])
+
+    run = await drive(opening(MAIN, task="cancel PO-000001"), tools, offered=CANCEL_TOOLS)
+
+    assert run.calls("orders_cancel") == []
+    assert "PO-000001 not cancelled: no open order has this id" in run.answer
+
+
+@pytest.mark.parametrize("task", ["write me a poem", "cancel all orders", "Order 30 units"])
+async def test_a_request_it_does_not_understand_gets_an_answer_and_no_call(task: str) -> None:
+    run = await drive(opening(MAIN, task=task))
+
+    assert run.turns == []
+    assert run.answer.startswith("I did not act on this request: ")
+    assert "Nothing was written. You can ask: which SKUs are low" in run.answer
+
+
+async def test_without_a_contract_block_it_reads_the_task_line_itself() -> None:
+    user = "Task: just tell me what is low\n\n" + MAIN
+
+    run = await drive(user)
+
+    assert run.calls("orders_create_replenishment") == []
+    assert "nothing was ordered" in run.answer

@@ -3,7 +3,8 @@
 Response guards look at a model turn before anything runs, in this order: `truncation` (nothing
 from a cut reply runs), `prose_call` (calls left in the text), `stall` (no call, no question).
 Call guards look at each proposed call: `arg_repair` reshapes first, so the rest see the
-repaired call; then `give_up`, `repeat_rejected`, `unchanged_field`, `read_loop`, `freshness`.
+repaired call; then `scope` (the task contract), `give_up`, `repeat_rejected`, `unchanged_field`,
+`read_loop`, `freshness`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pipeline.host.guards.give_up import give_up
 from pipeline.host.guards.prose_call import prose_call
 from pipeline.host.guards.read_loop import read_loop
 from pipeline.host.guards.repeat_rejected import repeat_rejected
+from pipeline.host.guards.scope import scope
 from pipeline.host.guards.stall import stall
 from pipeline.host.guards.truncation import truncation
 from pipeline.host.guards.unchanged_field import unchanged_field
@@ -48,6 +50,7 @@ RESPONSE_GUARDS: dict[str, ResponseGuard] = {
 }
 CALL_GUARDS: dict[str, CallGuard] = {
     "arg_repair": arg_repair,
+    "scope": scope,
     "give_up": give_up,
     "repeat_rejected": repeat_rejected,
     "unchanged_field": unchanged_field,

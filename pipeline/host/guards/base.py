@@ -3,7 +3,7 @@
 Two hook points in the loop:
 - `on_response`: a model turn before anything runs (stall, prose_call, truncation);
 - `on_call`: one proposed tool call before it runs (arg_repair, repeat_rejected,
-  unchanged_field, read_loop, give_up, freshness).
+  unchanged_field, read_loop, give_up, freshness, scope).
 A guard never invents a call for the model; it may reshape what the model sent, block it with
 a reason, bounce the turn with a nudge, or end the run with an answer.
 """
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from pipeline.contract import TaskContract
 from pipeline.host.record import GuardEvent, ToolCallRecord
 from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
 
@@ -52,6 +53,7 @@ class GuardState:
     freshness_limit_s: float = 900.0
     read_loop_limit: int = 2
     turn_calls: Sequence[ToolCall] = field(default_factory=tuple)
+    contract: TaskContract | None = None
 
 
 @dataclass(frozen=True)

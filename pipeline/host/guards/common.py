@@ -23,7 +23,9 @@ __all__ = [
 
 _QUESTION = re.compile(
     r"[?？]\s*$|[?？]\s|\b(which|what|how many|could you|can you|please confirm|do you want|"
-    r"should i|shall i)\b|请问|请确认|是否|哪个|哪些|多少|吗[？?。]?\s*$",
+    r"should i|shall i|let me know)\b|"
+    r"\bplease (attach|send|upload|provide|tell|specify|share|choose|name|give)\b|"
+    r"请问|请确认|请(提供|上传|发送|告诉|说明|选择|指定)|是否|哪个|哪些|多少|吗[？?。]?\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -58,7 +60,8 @@ def last_record_of(
 
 
 def asks_user(text: str) -> bool:
-    """A question to the user (English or Chinese)."""
+    """A question or a request for input to the user (English or Chinese). The one rule the
+    `stall` guard and the evaluation's scoring share."""
     return bool(_QUESTION.search(text.strip()))
 
 

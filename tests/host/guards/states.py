@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from pipeline.contract import TaskContract
 from pipeline.host.guards.base import GuardState, ScreenEvidence
 from pipeline.host.record import GuardEvent, ToolCallRecord
 from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
@@ -47,6 +48,16 @@ TOOLS = {
                 },
             },
             "required": ["sku", "warehouse_id", "quantity"],
+        },
+    ),
+    "orders_cancel": ToolSpec(
+        name="orders_cancel",
+        group="orders",
+        read_only=False,
+        input_schema={
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}},
+            "required": ["order_id"],
         },
     ),
     "orders_list": ToolSpec(
@@ -98,6 +109,7 @@ def state(
     tool_results: int = 0,
     screens: list[ScreenEvidence] | None = None,
     max_tokens: int = 1024,
+    contract: TaskContract | None = None,
 ) -> GuardState:
     messages = [Message(role="system", content="rules"), Message(role="user", content="task")]
     messages += [
@@ -114,6 +126,7 @@ def state(
         max_tokens=max_tokens,
         freshness_limit_s=900,
         read_loop_limit=2,
+        contract=contract,
     )
 
 

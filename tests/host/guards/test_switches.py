@@ -53,13 +53,16 @@ def say(text: str) -> dict[str, Any]:
 
 
 async def run(
-    turns: list[dict[str, Any]], targets: list[MemoryTarget], off: str | None
+    turns: list[dict[str, Any]],
+    targets: list[MemoryTarget],
+    off: str | None,
+    task: str = "raise replenishment orders for the low SKUs",
 ) -> RunRecord:
     responses, call_guards = enabled_guards(Settings(), {off: False} if off else {})
     async with Toolbox(targets) as toolbox:
         return await run_task(
             Run(
-                task="raise replenishment orders for the low SKUs",
+                task=task,
                 model=ScriptedModel(turns),
                 toolbox=toolbox,
                 groups=GROUPS,
@@ -211,3 +214,21 @@ async def test_freshness_requires_a_live_read_before_a_write_from_an_old_screens
         assert executed == ["inventory_query_stock", "orders_create_replenishment"]
     else:
         assert executed[0] == "orders_create_replenishment"
+
+
+@pytest.mark.parametrize(("off", "ordered"), [(None, {}), ("scope", {("SKU-10232", "WH-01"): 202})])
+async def test_scope_keeps_a_write_out_of_a_task_that_excludes_it(
+    off: str | None,
+    ordered: dict[tuple[str, str], int],
+    targets: list[MemoryTarget],
+    store: SqliteStore,
+) -> None:
+    record = await run(
+        [*READ_THEN_ORDER, say("done")],
+        targets,
+        off,
+        task="raise replenishment orders for the low SKUs except SKU-10232",
+    )
+    assert open_orders(store) == ordered
+    if off is None:
+        assert record.tool_calls[-1].result.startswith("Blocked by the task contract")

@@ -1,0 +1,125 @@
+"""`scope`: a write the task contract does not allow. The contract is the user's words read by
+the host; this guard holds every write call to it, whatever the model was told or decided.
+
+Blocked, with what the task allows: any write when the task only asks to report; an order
+under a cancel or a cancel under an order; an order for an excluded SKU, a SKU the task does
+not name (when it names some), a SKU no screenshot shows (when the task is about the screen),
+another warehouse, or a quantity other than the one asked (or above the task's rule, given the
+live numbers this run read); a cancel of an order the task does not name, or (for a cancel by
+SKU) of an order this run has not seen listed for that SKU.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from pipeline.contract import TaskContract
+from pipeline.host.guards.base import CallDecision, GuardState
+from pipeline.host.record import ToolCallRecord
+from pipeline.models import ToolCall
+from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL, Facts, ToolResult, read_facts
+
+__all__ = ["executed_facts", "scope"]
+
+
+def executed_facts(calls: Sequence[ToolCallRecord]) -> Facts:
+    """What the calls the servers answered in this run established."""
+    return read_facts(
+        ToolResult(c.name, c.arguments, c.is_error, c.result, c.structured)
+        for c in calls
+        if c.executed
+    )
+
+
+def _block(message: str) -> CallDecision:
+    return CallDecision("block", message=f"Blocked by the task contract: {message}")
+
+
+def scope(call: ToolCall, state: GuardState) -> CallDecision:
+    contract = state.contract
+    spec = state.tools.get(call.name)
+    # A write tool the run does not offer is still a write: held here as well as refused as
+    # an unknown tool.
+    write = not spec.read_only if spec is not None else call.name in (CREATE_TOOL, CANCEL_TOOL)
+    if contract is None or not write:
+        return CallDecision()
+    if not contract.writes_allowed:
+        why = (
+            "; ".join(contract.not_understood)
+            if contract.not_understood
+            else "the task asks only for a report"
+        )
+        return _block(
+            f"no write may run in this task ({why}). Read what you need and answer; do not "
+            f"call {call.name}."
+        )
+    if call.name == CREATE_TOOL:
+        return _create(call, contract, state)
+    if call.name == CANCEL_TOOL:
+        return _cancel(call, contract, state)
+    return _block(f"{call.name} is not an action this task asks for ({contract.action}).")
+
+
+def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDecision:
+    if contract.action not in ("replenish", "order"):
+        return _block(f"the task asks to {contract.action}, not to create orders.")
+    sku, warehouse = call.arguments.get("sku"), call.arguments.get("warehouse_id")
+    if not isinstance(sku, str) or not isinstance(warehouse, str):
+        return CallDecision()  # malformed arguments are the schema's and the server's to refuse
+    if sku in contract.exclude_skus:
+        return _block(f"the task excludes {sku}; do not order it.")
+    if contract.skus and sku not in contract.skus:
+        return _block(f"the task names only {', '.join(contract.skus)}; {sku} is not one of them.")
+    shown = {s for screen in state.screens for s in screen.skus}
+    if contract.screen_only and not contract.skus and sku not in shown:
+        where = "on the screenshot" if state.screens else "named: no screenshot came with the task"
+        return _block(f"{sku} is not {where}; the task is about the SKUs the screen shows.")
+    if not contract.allows_warehouse(warehouse):
+        allowed = (
+            f"only {', '.join(contract.warehouses)}"
+            if contract.warehouses
+            else f"not {', '.join(contract.exclude_warehouses)}"
+        )
+        return _block(f"{warehouse} is outside the task's warehouses ({allowed}).")
+    quantity = call.arguments.get("quantity")
+    asked = contract.quantity_for(sku)
+    if asked is not None and quantity != asked:
+        return _block(f"the task asks for exactly {asked} units of {sku}; send quantity {asked}.")
+    rule = contract.quantity_rule
+    if rule is not None and rule.kind == "up_to" and isinstance(quantity, int):
+        live = executed_facts(state.calls).live.get((sku, warehouse))
+        if live is not None:
+            most = math.ceil(rule.value * live.reorder_point) - live.projected
+            if quantity > most:
+                return _block(
+                    f"the task allows up to {rule.value:g} x the reorder point: at most {most} "
+                    f"units of {sku} in {warehouse} ({live.numbers()})."
+                )
+    return CallDecision()
+
+
+def _cancel(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDecision:
+    if contract.action != "cancel":
+        return _block("the task does not ask to cancel anything.")
+    order_id = call.arguments.get("order_id")
+    if not isinstance(order_id, str):
+        return CallDecision()
+    if order_id in contract.order_ids:
+        return CallDecision()
+    if not contract.skus:
+        return _block(f"the task names only {', '.join(contract.order_ids)} to cancel.")
+    order = executed_facts(state.calls).orders.get(order_id)
+    if order is None:
+        return _block(
+            f"the task cancels the orders of {', '.join(contract.skus)}; list them with "
+            f"orders_list first so the host can check that {order_id} is one of them."
+        )
+    if order.sku not in contract.skus or not contract.allows_warehouse(order.warehouse_id):
+        return _block(
+            f"{order_id} is for {order.sku} in {order.warehouse_id}; the task cancels only the "
+            f"orders of {', '.join(contract.skus)}"
+            + (f" in {', '.join(contract.warehouses)}" if contract.warehouses else "")
+            + "."
+        )
+    return CallDecision()

@@ -1,0 +1,253 @@
+"""What a model reads about a screenshot: one typed value, rendered and parsed in this module.
+
+Ingest renders a `ScreenText` for the tier it chose; the embedded planner and the fault replay
+parse it back out of the conversation. Changing the format means changing this module and its
+round-trip test, nothing else. The text, line by line (bracketed parts are optional; the
+first line may end with " The screen is attached as an image."):
+
+    Screenshot captured at 2026-11-27T09:14:52+08:00 (a past view).
+    [Page: Stock list · WH-01 · Page 1]
+    [OCR of the same screen, unsure (check against the image):]
+    [Other columns on screen (left out): Status, Last updated]
+    | sku | name | on_hand | reorder_point | warehouse_id | low |
+    |---|---|---|---|---|---|
+    | SKU-10232 | Shipping carton 40x30 | 38 | 120 | WH-01 | yes |
+    [Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):]
+    [[612,184,702,204] SKU-10232]
+
+A table whose columns map onto the inventory schema is written with its schema columns and a
+`low` column (on_hand < reorder_point on the screen); any other table is written as the generic
+grid it is, header first. A message may hold several screens; each starts at its capture line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from pipeline.models import Box
+
+__all__ = [
+    "INVENTORY_COLUMNS",
+    "ScreenRow",
+    "ScreenText",
+    "TextBox",
+    "parse_screens",
+    "render_screen",
+]
+
+INVENTORY_COLUMNS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+"""The schema columns, in the order they are written; `low` follows them."""
+
+_CAPTURED = re.compile(
+    r"^Screenshot captured at (\S+) \(a past view\)\.( The screen is attached as an image\.)?$"
+)
+_PAGE = "Page: "
+_UNSURE = "OCR of the same screen, unsure (check against the image):"
+_OMITTED = "Other columns on screen (left out): "
+_BOXES = "Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):"
+_BOX_LINE = re.compile(r"^\[(-?\d+),(-?\d+),(-?\d+),(-?\d+)\] (.*)$")
+_WAREHOUSE = re.compile(r"\b(WH-\d{1,3})\b")
+_SEPARATOR = " · "
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ScreenRow(_Frozen):
+    """One inventory row as the screen showed it; a field the screen lacks is None."""
+
+    sku: str | None = None
+    name: str | None = None
+    on_hand: int | None = None
+    reorder_point: int | None = None
+    warehouse_id: str | None = None
+    low: bool = False
+
+
+class TextBox(_Frozen):
+    box: Box
+    text: str
+
+
+class ScreenText(_Frozen):
+    """A screenshot as a model reads it."""
+
+    captured_at: datetime
+    context: tuple[str, ...] = ()
+    """Page title, filters and other text around the table, in reading order."""
+    image_attached: bool = False
+    unsure: bool = False
+    """The table is OCR the pipeline does not trust; the image is the reference."""
+    omitted: tuple[str, ...] = ()
+    """Headers of columns on the screen that are left out of `rows`."""
+    columns: tuple[str, ...] = ()
+    """The schema columns shown (with `rows`), or the generic grid's header (with `grid`)."""
+    rows: tuple[ScreenRow, ...] = ()
+    grid: tuple[tuple[str, ...], ...] = ()
+    boxes: tuple[TextBox, ...] = ()
+
+    @property
+    def page_warehouse(self) -> str | None:
+        """The one warehouse id the page's context names, if exactly one."""
+        found = {m for text in self.context for m in _WAREHOUSE.findall(text)}
+        return found.pop() if len(found) == 1 else None
+
+    def warehouse_of(self, row: ScreenRow) -> str | None:
+        """The row's own warehouse, else the page's."""
+        return row.warehouse_id or self.page_warehouse
+
+
+def _cell(value: object) -> str:
+    return "" if value is None else str(value).replace("|", "/").replace("\n", " ")
+
+
+def _table_lines(header: Sequence[str], body: Iterable[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in body]
+    return lines
+
+
+def render_screen(screen: ScreenText) -> str:
+    """The text a model reads for `screen`."""
+    first = (
+        f"Screenshot captured at {screen.captured_at.isoformat(timespec='seconds')} (a past view)."
+    )
+    if screen.image_attached:
+        first += " The screen is attached as an image."
+    lines = [first]
+    if screen.context:
+        lines.append(_PAGE + _SEPARATOR.join(_cell(c) for c in screen.context))
+    has_table = bool(screen.rows or screen.grid or screen.columns)
+    if screen.unsure and has_table:
+        lines.append(_UNSURE)
+    if screen.rows:
+        if screen.omitted:
+            lines.append(_OMITTED + ", ".join(_cell(o) for o in screen.omitted))
+        header = [*screen.columns, "low"]
+        body = [
+            [
+                *(getattr(row, column) for column in screen.columns),
+                "yes" if row.low else "no",
+            ]
+            for row in screen.rows
+        ]
+        lines += _table_lines(header, body)
+    elif screen.columns:
+        lines += _table_lines(screen.columns, screen.grid)
+    if screen.boxes:
+        lines.append(_BOXES)
+        lines += [f"[{','.join(map(str, b.box))}] {_cell(b.text)}" for b in screen.boxes]
+    return "\n".join(lines)
+
+
+def _split(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _int(text: str) -> int | None:
+    digits = text.replace(",", "").strip()
+    return int(digits) if digits.lstrip("-").isdigit() else None
+
+
+def _inventory_header(header: Sequence[str]) -> bool:
+    return (
+        len(header) >= 2
+        and header[-1] == "low"
+        and all(h in INVENTORY_COLUMNS for h in header[:-1])
+        and "sku" in header
+    )
+
+
+def _row(header: Sequence[str], cells: Sequence[str]) -> ScreenRow:
+    values = dict(zip(header, cells, strict=False))
+    return ScreenRow(
+        sku=values.get("sku") or None,
+        name=values.get("name") or None,
+        on_hand=_int(values.get("on_hand", "")),
+        reorder_point=_int(values.get("reorder_point", "")),
+        warehouse_id=values.get("warehouse_id") or None,
+        low=values.get("low", "").lower() == "yes",
+    )
+
+
+class _Builder:
+    def __init__(self, captured_at: datetime, image_attached: bool) -> None:
+        self.fields: dict[str, object] = {
+            "captured_at": captured_at,
+            "image_attached": image_attached,
+        }
+        self.header: list[str] | None = None
+        self.rows: list[ScreenRow] = []
+        self.grid: list[tuple[str, ...]] = []
+        self.boxes: list[TextBox] = []
+        self.in_boxes = False
+
+    def take(self, line: str) -> None:
+        if self.in_boxes:
+            if match := _BOX_LINE.match(line):
+                x0, y0, x1, y1 = (int(match[i]) for i in range(1, 5))
+                self.boxes.append(TextBox(box=(x0, y0, x1, y1), text=match[5]))
+            return
+        if line.startswith("|"):
+            cells = _split(line)
+            if self.header is None:
+                self.header = cells
+            elif not set("".join(cells)) <= set("-: "):
+                if _inventory_header(self.header):
+                    self.rows.append(_row(self.header, cells))
+                else:
+                    self.grid.append(tuple(cells))
+            return
+        if line.startswith(_PAGE) and "context" not in self.fields:
+            self.fields["context"] = tuple(line[len(_PAGE) :].split(_SEPARATOR))
+        elif line == _UNSURE:
+            self.fields["unsure"] = True
+        elif line.startswith(_OMITTED):
+            self.fields["omitted"] = tuple(line[len(_OMITTED) :].split(", "))
+        elif line == _BOXES:
+            self.in_boxes = True
+
+    def build(self) -> ScreenText:
+        header = self.header or []
+        if _inventory_header(header):
+            return ScreenText.model_validate(
+                {**self.fields, "columns": tuple(header[:-1]), "rows": tuple(self.rows)}
+                | {"boxes": tuple(self.boxes)}
+            )
+        return ScreenText.model_validate(
+            {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)}
+            | {"boxes": tuple(self.boxes)}
+        )
+
+
+def parse_screens(text: str) -> list[ScreenText]:
+    """Every screen written in `text` by `render_screen`, in order; other text is ignored."""
+    screens: list[ScreenText] = []
+    current: _Builder | None = None
+    for line in text.splitlines():
+        if match := _CAPTURED.match(line.strip()):
+            if current is not None:
+                screens.append(current.build())
+            try:
+                captured = datetime.fromisoformat(match[1])
+            except ValueError:
+                current = None
+                continue
+            current = _Builder(captured, bool(match[2]))
+            continue
+        if current is None:
+            continue
+        if not line.strip():
+            if current.header is not None or current.in_boxes:
+                screens.append(current.build())
+                current = None
+            continue
+        current.take(line)
+    if current is not None:
+        screens.append(current.build())
+    return screens

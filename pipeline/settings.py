@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     mcp_token: str | None = None
 
     guards: GuardSettings = Field(default_factory=GuardSettings)
+    api_guard_switches: bool = Field(
+        default=False,
+        description="let POST /v1/runs switch guards per request (never scope); off by default",
+    )
 
     host: str = Field(default="127.0.0.1", description="address `stockshot serve` binds")
     port: int = Field(default=8000, ge=0, le=65535)

@@ -43,6 +43,7 @@ from pipeline.api.errors import install_error_handlers
 from pipeline.api.runs import RunBook, RunState
 from pipeline.api.schemas import (
     RUN_EXAMPLE,
+    ContractOut,
     ErrorBody,
     Health,
     IngestResponse,
@@ -54,13 +55,16 @@ from pipeline.api.schemas import (
 )
 from pipeline.api.service import (
     IngestService,
+    check_guard_switches,
     check_model,
     parse_captured_at,
     parse_strategy,
 )
 from pipeline.api.uploads import Upload, read_form, read_limited
 from pipeline.bootstrap import build_ingestor, enabled_guards, run_agent, utc_now
+from pipeline.contract import HELP, parse_task
 from pipeline.errors import InputError
+from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.ingest import Ingestor
@@ -353,6 +357,22 @@ def _routes() -> APIRouter:
         )
         return JSONResponse({"results": [_item(r) for r in results]})
 
+    @v1.get("/contract", tags=["runs"], summary="How a task is read", response_model=ContractOut)
+    async def task_contract(
+        task: Annotated[str, Query(min_length=1, max_length=4000, description="the task")],
+    ) -> ContractOut:
+        """The contract the host would hold a run of this task to, before anything runs: the
+        action, whether writes are allowed, the scope, quantities, and what it did not
+        understand."""
+        contract = parse_task(task)
+        return ContractOut(
+            task=task,
+            task_contract=contract,
+            summary=contract.summary(),
+            groups=list(choose_groups(contract)),
+            help=HELP,
+        )
+
     @v1.post(
         "/runs",
         tags=["runs"],
@@ -399,7 +419,9 @@ def _routes() -> APIRouter:
         ask = await _run_request(request, settings)
         run = ask.run
         model = check_model(run.model or settings.model, settings)
+        check_guard_switches(run.guards, settings)
         enabled_guards(settings, run.guards)
+        contract = parse_task(run.task)
         earlier = services.ingest_service().recent(run.ingest_ids)
         uploaded = await _ingest_uploads(
             services, ask.files, captured_at=ask.captured_at, strategy=ask.strategy
@@ -425,7 +447,9 @@ def _routes() -> APIRouter:
         await services.runs.start(state, start)
         status = state.record.status if state.record is not None else "running"
         return JSONResponse(
-            RunStarted(id=state.id or "", status=status).model_dump(),
+            RunStarted(id=state.id or "", status=status, task_contract=contract).model_dump(
+                mode="json"
+            ),
             status_code=202,
             headers={"Location": f"/v1/runs/{state.id}"},
         )

@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pipeline.contract import TaskContract
 from pipeline.errors import StockshotError, ToolServerError
 from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run_log
 
@@ -68,11 +69,13 @@ class RunState:
         if self.record is not None:
             return self.record
         started = next((e for e in self.events if e.get("type") == "run_started"), {})
+        contract = started.get("task_contract")
         return RunRecord(
             id=self.id or "",
             task=self.task,
             model=self.model,
             groups=list(started.get("groups", [])),
+            task_contract=TaskContract.model_validate(contract) if contract else None,
             status="running",
             dry_run=self.dry_run,
             hops=max((int(e.get("hop", 0)) for e in self.events), default=0),

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.contract import TaskContract
 from pipeline.host.record import RunStatus
 from pipeline.models import IngestResult
 
@@ -20,6 +21,7 @@ __all__ = [
     "Readiness",
     "RunRequest",
     "RunStarted",
+    "ContractOut",
 ]
 
 SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"
@@ -113,17 +115,40 @@ class RunRequest(BaseModel):
     )
     dry_run: bool = Field(default=False, description="record write calls without running them")
     guards: dict[str, bool] = Field(
-        default_factory=dict, description="switch guards off (or on) for this run: {stall: false}"
+        default_factory=dict,
+        description="switch guards off (or on) for this run: {stall: false}; refused unless the "
+        "server allows it (STOCKSHOT_API_GUARD_SWITCHES); scope can never be switched off",
     )
 
 
 class RunStarted(BaseModel):
     id: str
     status: RunStatus
+    task_contract: TaskContract = Field(
+        description="how the host read the task; every write of the run is held to it"
+    )
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"id": "run-3f1a9c0b2d4e", "status": "running"}]}
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "run-3f1a9c0b2d4e",
+                    "status": "running",
+                    "task_contract": {"action": "replenish", "writes_allowed": True},
+                }
+            ]
+        }
     )
+
+
+class ContractOut(BaseModel):
+    """How the host reads a task, before anything runs."""
+
+    task: str
+    task_contract: TaskContract
+    summary: str = Field(description="one line for a person")
+    groups: list[str] = Field(description="the tool groups a run of this task gets")
+    help: str = Field(description="the request forms understood, for a task not understood")
 
 
 class OrderOut(BaseModel):

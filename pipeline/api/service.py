@@ -24,6 +24,7 @@ from pipeline.vlm import MODELS
 
 __all__ = [
     "IngestService",
+    "check_guard_switches",
     "check_model",
     "looks_like_image",
     "parse_captured_at",
@@ -84,6 +85,22 @@ def check_model(spec: str, settings: Settings) -> str:
             "or ask whoever runs the server to set it"
         )
     return spec
+
+
+def check_guard_switches(switches: dict[str, bool], settings: Settings) -> None:
+    """Per-request guard switches are the server's to allow; `scope` never goes off."""
+    if not switches:
+        return
+    if switches.get("scope") is False:
+        raise InputError(
+            "guards: scope holds every write to the task contract and cannot be switched off "
+            "per request"
+        )
+    if not settings.api_guard_switches:
+        raise InputError(
+            "guards: per-request guard switches are off on this server; leave 'guards' out, or "
+            "ask whoever runs it to set STOCKSHOT_API_GUARD_SWITCHES=true"
+        )
 
 
 class IngestService:

@@ -212,7 +212,12 @@ async def test_the_event_stream_delivers_live_events_as_they_happen_and_resumes_
     app = create_app(settings, ingestor=ingestor, run=run)
     async with started(app) as client:
         response = await client.post("/v1/runs", json={"task": "check"})
-        assert response.json() == {"id": "run-live", "status": "running"}
+        started_run = response.json()
+        assert {k: started_run[k] for k in ("id", "status")} == {
+            "id": "run-live",
+            "status": "running",
+        }
+        assert started_run["task_contract"]["action"] == "report"
         during = (await client.get("/v1/runs/run-live")).json()
         assert during["status"] == "running"
         assert during["groups"] == ["inventory"]
@@ -320,7 +325,8 @@ async def test_a_run_whose_tool_servers_fail_still_ends_its_stream(
         ({"task": "x", "model": "gpt"}, "unknown model 'gpt'; known: openai, rules"),
         ({"task": "x", "model": "scripted:/etc/passwd"}, "not offered over the API"),
         ({"task": "x", "model": "openai:qwen"}, "needs STOCKSHOT_BASE_URL set on the server"),
-        ({"task": "x", "guards": {"stal": False}}, "unknown guard 'stal'; known: arg_repair"),
+        ({"task": "x", "guards": {"stall": False}}, "per-request guard switches are off"),
+        ({"task": "x", "guards": {"scope": False}}, "scope holds every write to the task"),
         ({"task": "x", "dryrun": True}, "dryrun: Extra inputs are not permitted"),
     ],
 )
@@ -330,6 +336,40 @@ async def test_a_run_request_that_cannot_run_is_422_and_says_why(
     response = await client.post("/v1/runs", json=body)
     assert response.status_code == 422
     assert expected in response.json()["message"]
+
+
+async def test_guard_switches_per_request_are_the_servers_to_allow_and_never_reach_scope(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    allowing = settings.model_copy(update={"api_guard_switches": True})
+    async with started(create_app(allowing, ingestor=ingestor)) as client:
+        typo = await client.post("/v1/runs", json={"task": "x", "guards": {"stal": False}})
+        scope = await client.post("/v1/runs", json={"task": "x", "guards": {"scope": False}})
+        allowed = await client.post("/v1/runs", json={"task": "x", "guards": {"stall": False}})
+    assert typo.status_code == scope.status_code == 422
+    assert "unknown guard 'stal'; known: arg_repair" in typo.json()["message"]
+    assert "cannot be switched off per request" in scope.json()["message"]
+    assert allowed.status_code == 202
+
+
+@pytest.mark.parametrize(
+    ("task", "action", "writes", "groups"),
+    [
+        ("Which SKUs are low? Do not place any orders, just tell me.", "report", False, 2),
+        ("Order 10 units of SKU-10232 only", "order", True, 3),
+        ("Cancel order PO-000001", "cancel", True, 1),
+    ],
+)
+async def test_the_contract_of_a_task_is_shown_before_anything_runs(
+    client: httpx.AsyncClient, task: str, action: str, writes: bool, groups: int
+) -> None:
+    response = await client.get("/v1/contract", params={"task": task})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["task_contract"]["action"] == action
+    assert body["task_contract"]["writes_allowed"] is writes
+    assert len(body["groups"]) == groups
+    assert body["summary"].startswith(action)
 
 
 async def test_a_multipart_run_request_is_checked_before_its_images_are_read(

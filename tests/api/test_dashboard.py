@@ -72,3 +72,43 @@ def test_upload_a_screenshot_see_its_table_run_and_see_the_orders(served: Served
         finally:
             browser.close()
     assert ("SKU-10232", "WH-01") in open_orders(served.db, run_id=run_id)
+
+
+def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(
+    served: Served,
+) -> None:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
+    )
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(served.url + "/")
+            page.wait_for_selector("body[data-ready='true']")
+            page.get_by_text("API key", exact=True).click()
+            page.get_by_label("API key (only when the server asks for one)").fill(KEY)
+            page.get_by_label("Choose a screenshot").set_input_files(str(SAMPLE))
+            table = page.get_by_role("table", name="Rows read from the screenshot")
+            sync_api.expect(table.get_by_role("row")).to_have_count(18)
+
+            contract = page.locator("#contract")
+            page.get_by_label("Task").fill("write me a poem")
+            sync_api.expect(contract).to_contain_text("Not understood")
+            sync_api.expect(contract).to_contain_text("You can ask")
+
+            page.get_by_label("Task").fill("先别下单，看看哪些缺货")
+            sync_api.expect(contract).to_contain_text("Report only")
+            sync_api.expect(contract).to_contain_text("Writes")
+            page.get_by_role("button", name="Run").click()
+
+            steps = page.get_by_role("list", name="Run steps")
+            sync_api.expect(steps).to_contain_text("Finished (done)")
+            sync_api.expect(steps).to_contain_text("nothing was ordered")
+            note = page.locator("#orders-note")
+            sync_api.expect(note).to_contain_text("raised no orders")
+            run_id = note.inner_text().split()[1]
+        finally:
+            browser.close()
+    assert open_orders(served.db, run_id=run_id) == set()

@@ -147,7 +147,80 @@ function renderTable(result) {
   }
 }
 
-// ---- 3. run and follow its events
+// ---- 3. run: the task contract, how the task is read before and during a run
+
+const ACTIONS = {
+  report: "Report only: read and answer, nothing is written",
+  replenish: "Replenish what is low",
+  order: "Order the quantities asked",
+  cancel: "Cancel the orders named",
+};
+
+function listed(values, empty) {
+  return values && values.length ? values.join(", ") : empty;
+}
+
+function contractView(contract, help) {
+  const rows = [
+    ["Action", ACTIONS[contract.action] || contract.action],
+    ["Writes", contract.writes_allowed ? "allowed, each re-checked live" : "none"],
+    ["Warehouses", listed(contract.warehouses, "any")],
+    ["SKUs", listed(contract.skus, contract.screen_only ? "those on the screenshot" : "any")],
+  ];
+  if (contract.exclude_skus.length || contract.exclude_warehouses.length) {
+    rows.push(["Excluded", listed([...contract.exclude_skus, ...contract.exclude_warehouses])]);
+  }
+  const quantities = Object.entries(contract.quantities).map(([sku, q]) => `${sku}: ${q}`);
+  if (quantities.length) rows.push(["Quantities", quantities.join(", ")]);
+  if (contract.quantity_rule) {
+    const rule = contract.quantity_rule;
+    rows.push([
+      "Quantity rule",
+      rule.kind === "each" ? `${rule.value} units each` : `up to ${rule.value} × the reorder point`,
+    ]);
+  }
+  if (contract.order_ids.length) rows.push(["Orders to cancel", contract.order_ids.join(", ")]);
+  for (const note of contract.notes) rows.push(["Note", note]);
+  for (const why of contract.not_understood) rows.push(["Not understood", why]);
+  const parts = [
+    el("dl", {}, ...rows.flatMap(([name, value]) => [el("dt", {}, name), el("dd", {}, value)])),
+  ];
+  if (contract.not_understood.length && help) parts.push(el("p", { class: "hint" }, help));
+  return parts;
+}
+
+function showContract(contract, help) {
+  const box = $("#contract");
+  box.classList.toggle("report", contract.action === "report" && !contract.not_understood.length);
+  box.classList.toggle("unclear", contract.not_understood.length > 0);
+  box.replaceChildren(...contractView(contract, help));
+}
+
+let contractTimer = null;
+let contractAsked = "";
+
+async function readContract() {
+  const task = $("#task").value.trim();
+  if (!task || task === contractAsked) return;
+  contractAsked = task;
+  try {
+    const response = await fetch(`/v1/contract?task=${encodeURIComponent(task)}`, {
+      headers: headers(),
+    });
+    if (!response.ok) return;
+    const body = await response.json();
+    if ($("#task").value.trim() === task) showContract(body.task_contract, body.help);
+  } catch {
+    // The contract preview is a convenience; the run itself still reads the task.
+  }
+}
+
+function contractSoon() {
+  clearTimeout(contractTimer);
+  contractTimer = setTimeout(readContract, 250);
+}
+
+// ---- 3. run: start it and follow its events
 
 async function startRun(event) {
   event.preventDefault();
@@ -171,6 +244,7 @@ async function startRun(event) {
       return;
     }
     const run = await response.json();
+    showContract(run.task_contract);
     status("#run-status", `Run ${run.id} is running…`);
     await follow(run.id);
   } catch (error) {
@@ -219,9 +293,13 @@ function brief(value, limit = 300) {
 
 async function onEvent(event) {
   switch (event.type) {
-    case "run_started":
-      step("Started", "", `tool groups: ${event.groups.join(", ")}`);
+    case "run_started": {
+      const contract = event.task_contract;
+      const read = contract ? `\ntask read as: ${ACTIONS[contract.action] || contract.action}` : "";
+      step("Started", "", `tool groups: ${event.groups.join(", ")}${read}`);
+      if (contract) showContract(contract);
       break;
+    }
     case "model_response":
       if (event.content) step(`Model (hop ${event.hop})`, "", event.content);
       break;
@@ -314,6 +392,8 @@ function wire() {
     }
   });
   $("#run-form").addEventListener("submit", startRun);
+  $("#task").addEventListener("input", contractSoon);
+  readContract();
   document.body.dataset.ready = "true";
 }
 

@@ -12,6 +12,7 @@ from pipeline.models import IngestResult
 
 __all__ = [
     "RUN_EXAMPLE",
+    "ContractOut",
     "ErrorBody",
     "Health",
     "IngestItem",
@@ -21,7 +22,6 @@ __all__ = [
     "Readiness",
     "RunRequest",
     "RunStarted",
-    "ContractOut",
 ]
 
 SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"

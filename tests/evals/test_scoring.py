@@ -240,3 +240,92 @@ def test_a_reply_without_a_call_passes_only_as_a_question_where_asking_is_right(
     assert score_first_call((FirstCall(ask=True), *ACCEPTED), ask, TOOLS).passed
     cut = ModelResponse(content="<tool_call>{", finish_reason="length")
     assert "cut at the token limit" in score_first_call(ACCEPTED, cut, TOOLS).reason
+
+
+TYPED = ToolSpec(
+    name="inventory_query_stock",
+    group="inventory",
+    read_only=True,
+    input_schema={
+        "type": "object",
+        "properties": {
+            "warehouse_id": {"type": "string"},
+            "skus": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+            "limit": {"type": "integer", "minimum": 1},
+        },
+        "required": ["warehouse_id"],
+    },
+)
+
+
+def test_a_first_call_with_the_right_names_but_wrong_types_fails_on_the_schema() -> None:
+    accepted = (FirstCall(name="inventory_query_stock", warehouse_ids=("WH-01",), skus=("A",)),)
+    fine = _first("inventory_query_stock", {"warehouse_id": "WH-01", "skus": ["A"]})
+    assert score_first_call(accepted, fine, [TYPED]).passed
+    for arguments, problem in [
+        ({"warehouse_id": "WH-01", "skus": "A"}, "skus: 'A' is not valid"),
+        ({"warehouse_id": 1}, "warehouse_id: 1 is not of type 'string'"),
+        ({"warehouse_id": "WH-01", "limit": "abc"}, "limit: 'abc' is not of type 'integer'"),
+        ({"warehouse_id": "WH-01", "limit": 0}, "limit: 0 is less than the minimum of 1"),
+    ]:
+        verdict = score_first_call(accepted, _first("inventory_query_stock", arguments), [TYPED])
+        assert not verdict.passed and problem in verdict.reason, verdict.reason
+
+
+def test_a_write_first_passes_only_where_the_case_names_it_and_an_answer_where_one_is_right() -> (
+    None
+):
+    cancel = ToolSpec(
+        name="orders_cancel",
+        group="orders",
+        input_schema={
+            "type": "object",
+            "properties": {"order_id": {"type": "string"}},
+            "required": ["order_id"],
+        },
+    )
+    accepted = (FirstCall(name="orders_cancel", order_ids=("PO-000001",)), FirstCall(answer=True))
+    named = _first("orders_cancel", {"order_id": "PO-000001"})
+    other = _first("orders_cancel", {"order_id": "PO-000002"})
+    assert score_first_call(accepted, named, [cancel]).passed
+    assert "not an accepted first step" in score_first_call(accepted, other, [cancel]).reason
+    answer = ModelResponse(content="I can't write poems, but I can report low stock.")
+    assert score_first_call(accepted, answer, [cancel]).passed
+    assert not score_first_call(accepted, ModelResponse(content=" "), [cancel]).passed
+
+
+def test_a_cancel_case_passes_on_exactly_the_orders_it_names() -> None:
+    case = Case.model_validate(
+        {
+            "id": "c",
+            "category": "cancel",
+            "task": "Cancel order PO-000001",
+            "images": [],
+            "expect": {"outcome": "cancel", "cancelled": ["PO-000001"]},
+        }
+    )
+    before = Ledger(orders={o.id: o for o in (_order(1, "A", 5), _order(2, "B", 5))}, live={})
+    right = _after(_order(1, "A", 5, "cancelled"), _order(2, "B", 5))
+    both = _after(_order(1, "A", 5, "cancelled"), _order(2, "B", 5, "cancelled"))
+    none = _after(_order(1, "A", 5), _order(2, "B", 5))
+    assert score_ledger(case, before, right, _record()).passed
+    assert "cancelled PO-000002" in score_ledger(case, before, both, _record()).reason
+    assert "did not cancel PO-000001" in score_ledger(case, before, none, _record()).reason
+
+
+def test_a_report_must_name_the_skus_it_is_asked_about() -> None:
+    case = Case.model_validate(
+        {
+            "id": "r",
+            "category": "report",
+            "task": "just tell me what is low",
+            "images": ["erp-light-wh01.png"],
+            "expect": {"outcome": "no_writes", "mentions": ["SKU-10232", "SKU-10318"]},
+        }
+    )
+    named = _record("SKU-10232 and SKU-10318 are low")
+    vague = _record("two SKUs are low")
+    assert score_ledger(case, BEFORE, _after(), named).passed
+    assert (
+        "does not name SKU-10232, SKU-10318" in score_ledger(case, BEFORE, _after(), vague).reason
+    )

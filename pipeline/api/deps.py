@@ -1,0 +1,90 @@
+"""What every route works with: the store slot, the services of this app, the API key check."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from mcp.server.mcpserver import MCPServer
+from starlette.exceptions import HTTPException
+
+from pipeline.api.auth import key_matches
+from pipeline.api.runs import RunBook
+from pipeline.api.service import IngestService
+from pipeline.host.toolbox import MemoryTarget
+from pipeline.settings import Settings
+from servers.errors import StoreError
+from servers.store import Store, StoreReader, StoreWriter
+
+__all__ = ["AppServices", "Services", "StoreSlot", "require_key"]
+
+
+class StoreSlot:
+    """A `Store` whose real store is opened in the lifespan; the servers are built on it."""
+
+    def __init__(self) -> None:
+        self.store: Store | None = None
+
+    def _open(self) -> Store:
+        if self.store is None:
+            raise StoreError("the store is not open (the server is starting or stopping)")
+        return self.store
+
+    def reading(self) -> AbstractContextManager[StoreReader]:
+        return self._open().reading()
+
+    def writing(self) -> AbstractContextManager[StoreWriter]:
+        return self._open().writing()
+
+    def close(self) -> None:
+        """The lifespan closes the real store; the slot itself owns nothing."""
+
+
+@dataclass
+class AppServices:
+    settings: Settings
+    slot: StoreSlot
+    servers: dict[str, MCPServer]
+    runs: RunBook
+    ingest: IngestService | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def targets(self) -> list[MemoryTarget]:
+        return [MemoryTarget(group, server) for group, server in self.servers.items()]
+
+    def ingest_service(self) -> IngestService:
+        if self.ingest is None:
+            raise HTTPException(503, "the OCR engine is still loading; try again shortly")
+        return self.ingest
+
+
+def _services(request: Request) -> AppServices:
+    services: AppServices = request.app.state.services
+    return services
+
+
+Services = Annotated[AppServices, Depends(_services)]
+
+_key_header = APIKeyHeader(name="X-API-Key", auto_error=False, description="an API key")
+_bearer = HTTPBearer(auto_error=False, description="an API key as a bearer token")
+
+
+def require_key(
+    services: Services,
+    key: Annotated[str | None, Depends(_key_header)],
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    keys = services.settings.api_keys
+    if not keys:
+        return
+    presented = key or (bearer.credentials if bearer is not None else None)
+    if not key_matches(presented, keys):
+        raise HTTPException(
+            401,
+            "send an API key as X-API-Key: KEY or Authorization: Bearer KEY",
+            headers={"WWW-Authenticate": 'Bearer realm="stockshot"'},
+        )

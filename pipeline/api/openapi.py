@@ -1,0 +1,82 @@
+"""What the OpenAPI document says beyond the routes' own types: error answers and the
+request bodies FastAPI cannot derive (multipart forms, a body read by hand)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.api.schemas import RUN_EXAMPLE, ErrorBody, RunRequest
+
+__all__ = ["ERRORS", "INGEST_BODY", "MISDIRECTED", "RUN_BODY"]
+
+MISDIRECTED: dict[int | str, dict[str, Any]] = {
+    421: {
+        "model": ErrorBody,
+        "description": "a Host this server does not answer to (DNS-rebinding protection); "
+        "STOCKSHOT_ALLOWED_HOSTS adds a proxy's name",
+    }
+}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": what}
+    for status, what in (
+        (401, "no API key, or not one of ours"),
+        (413, "too many bytes or pixels"),
+        (415, "not an image type stockshot reads, or not multipart/form-data"),
+        (422, "a field that cannot be used; the message says which and why"),
+    )
+}
+
+
+INGEST_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["file"],
+                    "properties": {
+                        "file": {
+                            "type": "array",
+                            "items": {"type": "string", "format": "binary"},
+                            "description": "one or more images (PNG, JPEG, WebP, BMP, TIFF, GIF)",
+                        },
+                        "captured_at": {
+                            "type": "string",
+                            "format": "date-time",
+                            "description": "when the screen was captured, if known",
+                            "example": "2026-11-30T08:12:00+08:00",
+                        },
+                        "strategy": {
+                            "type": "string",
+                            "enum": ["auto", "table_ocr", "full_page", "ui_crop"],
+                        },
+                    },
+                }
+            }
+        },
+    }
+}
+RUN_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": RunRequest.model_json_schema(), "example": RUN_EXAMPLE},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["task"],
+                    "properties": {
+                        "task": {"type": "string"},
+                        "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                        "ingest_ids": {"type": "string", "description": "comma-separated"},
+                        "model": {"type": "string", "example": "rules"},
+                        "dry_run": {"type": "boolean"},
+                        "captured_at": {"type": "string", "format": "date-time"},
+                        "strategy": {"type": "string"},
+                    },
+                }
+            },
+        },
+    }
+}

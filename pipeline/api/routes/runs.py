@@ -1,0 +1,165 @@
+"""Runs: how a task is read, starting one, its record, its events."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.exceptions import HTTPException
+
+from pipeline.api.deps import Services
+from pipeline.api.openapi import RUN_BODY
+from pipeline.api.requests import ingest_uploads, read_run_request
+from pipeline.api.runs import RunState
+from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
+from pipeline.api.service import check_guard_switches, check_model
+from pipeline.bootstrap import enabled_guards, run_agent, utc_now
+from pipeline.contract import HELP, parse_task
+from pipeline.host.groups import choose_groups
+from pipeline.host.record import RunRecord
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["runs"])
+
+
+@router.get("/contract", summary="How a task is read", response_model=ContractOut)
+async def task_contract(
+    task: Annotated[str, Query(min_length=1, max_length=4000, description="the task")],
+) -> ContractOut:
+    """The contract the host would hold a run of this task to, before anything runs: the
+    action, whether writes are allowed, the scope, quantities, and what it did not
+    understand."""
+    contract = parse_task(task)
+    return ContractOut(
+        task=task,
+        task_contract=contract,
+        summary=contract.summary(),
+        groups=list(choose_groups(contract)),
+        help=HELP,
+    )
+
+
+@router.post(
+    "/runs",
+    summary="Start a run",
+    status_code=202,
+    response_model=RunStarted,
+    openapi_extra=RUN_BODY,
+)
+async def start_run(request: Request, services: Services) -> JSONResponse:
+    """Start the agent on a task over screenshots; it goes on in the background.
+
+    Follow it with `GET /v1/runs/{id}/events` (server-sent events) or poll `GET
+    /v1/runs/{id}`.
+    """
+    settings = services.settings
+    ask = await read_run_request(request, settings)
+    run = ask.run
+    model = check_model(run.model or settings.model, settings)
+    check_guard_switches(run.guards, settings)
+    enabled_guards(settings, run.guards)
+    contract = parse_task(run.task)
+    earlier = services.ingest_service().recent(run.ingest_ids)
+    uploaded = await ingest_uploads(
+        services, ask.files, captured_at=ask.captured_at, strategy=ask.strategy
+    )
+    results = [*earlier, *uploaded]
+    starter = services.extra.get("run_agent", run_agent)
+    targets = services.targets
+
+    async def start(sink: Callable[[dict[str, Any]], None]) -> RunRecord:
+        record: RunRecord = await starter(
+            settings,
+            task=run.task,
+            results=results,
+            model_spec=model,
+            dry_run=run.dry_run,
+            guard_overrides=run.guards,
+            targets=targets,
+            on_event=sink,
+        )
+        return record
+
+    state = RunState(task=run.task, model=model, dry_run=run.dry_run, started_at=utc_now())
+    await services.runs.start(state, start)
+    status = state.record.status if state.record is not None else "running"
+    return JSONResponse(
+        RunStarted(id=state.id or "", status=status, task_contract=contract).model_dump(
+            mode="json"
+        ),
+        status_code=202,
+        headers={"Location": f"/v1/runs/{state.id}"},
+    )
+
+
+@router.get(
+    "/runs/{run_id}",
+    response_model=RunRecord,
+    responses={404: {"model": ErrorBody}},
+)
+async def get_run(run_id: str, services: Services) -> RunRecord:
+    """The run record: the finished one, or what happened so far while it runs."""
+    state = services.runs.get(run_id)
+    if state is not None:
+        return state.view()
+    record = await asyncio.to_thread(services.runs.logged, run_id)
+    if record is None:
+        raise HTTPException(404, f"no run with id {run_id!r}")
+    return record
+
+
+@router.get(
+    "/runs/{run_id}/events",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {
+                "text/event-stream": {
+                    "example": 'id: 0\nevent: run_started\ndata: {"run_id":"run-3f1a9c0b2d4e",'
+                    '"type":"run_started","groups":["inventory","orders","warehouses"]}\n\n'
+                }
+            },
+            "description": "the events so far, then live ones until run_finished",
+        },
+        404: {"model": ErrorBody},
+    },
+)
+async def run_events(run_id: str, request: Request, services: Services) -> Response:
+    """Server-sent events: what already happened, then live events until `run_finished`.
+
+    Each event's `id` is its number; send `Last-Event-ID` to resume after it.
+    """
+    try:
+        after = int(request.headers.get("last-event-id", "-1"))
+    except ValueError:
+        after = -1
+    state = services.runs.get(run_id)
+    if state is None:
+        record = await asyncio.to_thread(services.runs.logged, run_id)
+        if record is None:
+            raise HTTPException(404, f"no run with id {run_id!r}")
+        state = RunState(
+            task=record.task,
+            model=record.model,
+            dry_run=record.dry_run,
+            started_at=record.started_at,
+        )
+        state.id = record.id
+        state.record = record
+        state.add(
+            {
+                "run_id": record.id,
+                "type": "run_finished",
+                "status": record.status,
+                "final": record.final,
+            }
+        )
+    return StreamingResponse(
+        state.follow(after=after),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

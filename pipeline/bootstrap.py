@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime, tzinfo
-from typing import Any
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
+from pipeline.approvals import StoreProposals
 from pipeline.cache import IngestCache
 from pipeline.contract import parse_task
 from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
+from pipeline.host.approvals import ProposalQueue
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
@@ -24,11 +26,16 @@ from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import Settings
 from pipeline.vlm import ModelOptions, make_model
+from servers.store import Store
 
 __all__ = [
+    "SURFACE_APPROVAL",
+    "approval_policy",
     "build_ingestor",
     "enabled_guards",
     "local_zone",
+    "open_store",
+    "proposal_queue",
     "run_agent",
     "server_targets",
     "utc_now",
@@ -73,6 +80,36 @@ def build_ingestor(
     return Ingestor(ocr, config=config, cache=cache, clock=utc_now)
 
 
+Approval = Literal["manual", "auto"]
+Surface = Literal["run", "serve", "watch", "demo"]
+
+SURFACE_APPROVAL: dict[Surface, Approval] = {
+    "run": "auto",
+    "serve": "manual",
+    "watch": "manual",
+    "demo": "manual",
+}
+"""Who approves writes when nothing says otherwise: at a terminal (`run`) the user who typed the
+command; behind the API, the dashboard and the watch folder, a person in the approvals inbox."""
+
+
+def approval_policy(surface: Surface, settings: Settings, flag: Approval | None = None) -> Approval:
+    """The one place the approval policy is decided: a command-line flag, else
+    `STOCKSHOT_APPROVAL`, else the surface's default."""
+    return flag or settings.approval or SURFACE_APPROVAL[surface]
+
+
+def open_store(settings: Settings) -> Store:
+    """The store the settings name (the SQLite file `STOCKSHOT_DB`)."""
+    from servers.sqlite_store import SqliteStore
+
+    return SqliteStore(settings.resolved_db())
+
+
+def proposal_queue(settings: Settings, store: Store) -> StoreProposals:
+    return StoreProposals(store, ttl=timedelta(seconds=settings.approval_ttl_s), clock=utc_now)
+
+
 def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:
     """HTTP targets when `STOCKSHOT_MCP_URL` is set, else one stdio subprocess per group
     (their stderr goes to `servers.log` in the data folder)."""
@@ -106,8 +143,10 @@ async def run_agent(
     targets: Sequence[Target] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     log_run: bool = True,
+    proposals: ProposalQueue | None = None,
 ) -> RunRecord:
-    """Ingested screenshots + a task -> a finished, logged run over real tool servers."""
+    """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
+    `proposals`, writes are queued there for approval instead of running."""
     contract = parse_task(task)
     groups = choose_groups(contract)
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
@@ -145,6 +184,7 @@ async def run_agent(
                         clock=utc_now,
                         on_event=on_event,
                         contract=contract,
+                        approvals=proposals,
                     )
                 )
         except ToolServerError as exc:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from pipeline import __version__
 from pipeline.errors import InputError, StockshotError
@@ -16,6 +16,10 @@ from pipeline.host.record import RunRecord
 from pipeline.ingest import REQUESTABLE
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    from pipeline.approvals import ApprovalDesk
+    from servers.store import Store
 
 __all__ = ["main"]
 
@@ -25,7 +29,7 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
-    from pipeline import bench, watch
+    from pipeline import approvals_cli, bench, watch
     from pipeline.api import cli as api_cli
     from pipeline.evals import cli as evals_cli
     from pipeline.ocr import models_cli
@@ -37,6 +41,7 @@ def _registrars() -> list[Callable[[Any], None]]:
         _register_demo,
         models_cli.register,
         servers_cli.register,
+        approvals_cli.register,
         api_cli.register,
         watch.register,
         evals_cli.register,
@@ -156,6 +161,15 @@ def _register_run(sub: Any) -> None:
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
     parser.add_argument("--strategy", choices=REQUESTABLE, default=None)
     parser.add_argument("--dry-run", action="store_true", help="record write calls, run none")
+    approval = parser.add_mutually_exclusive_group()
+    approval.add_argument(
+        "--approve",
+        action="store_true",
+        help="queue the writes as proposals for `stockshot approvals` (or the dashboard)",
+    )
+    approval.add_argument(
+        "--ask", action="store_true", help="ask y/N at this terminal for each write, after the run"
+    )
     parser.add_argument(
         "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
     )
@@ -187,26 +201,61 @@ def utc_now() -> datetime:
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
-    from pipeline.bootstrap import run_agent
+    from pipeline.bootstrap import approval_policy, open_store, proposal_queue, run_agent
 
-    results = _ingest_all(settings, args.image, args.strategy)
-    record = asyncio.run(
-        run_agent(
-            settings,
-            task=args.task,
-            results=results,
-            model_spec=args.model,
-            base_url=args.base_url,
-            dry_run=args.dry_run,
-            guard_overrides=dict(args.guard),
+    if args.ask and not sys.stdin.isatty():
+        raise InputError(
+            "--ask needs a terminal to ask at; use --approve and `stockshot approvals` instead"
         )
-    )
-    if args.json:
-        print(record.model_dump_json())
-    else:
-        print_run(record, results, sys.stdout)
-        print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+    flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
+    manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
+    results = _ingest_all(settings, args.image, args.strategy)
+    store = open_store(settings) if manual else None
+    try:
+        record = asyncio.run(
+            run_agent(
+                settings,
+                task=args.task,
+                results=results,
+                model_spec=args.model,
+                base_url=args.base_url,
+                dry_run=args.dry_run,
+                guard_overrides=dict(args.guard),
+                proposals=proposal_queue(settings, store) if store is not None else None,
+            )
+        )
+        if args.json:
+            print(record.model_dump_json())
+        else:
+            print_run(record, results, sys.stdout)
+            print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+        if store is not None and record.proposals:
+            _after_proposals(args, settings, store, record)
+    finally:
+        if store is not None:
+            store.close()
     return 0 if record.status == "done" else 1
+
+
+def _after_proposals(
+    args: argparse.Namespace, settings: Settings, store: Store, record: RunRecord
+) -> None:
+    import asyncio
+
+    from pipeline.approvals import ApprovalDesk
+    from pipeline.approvals_cli import ask_each
+    from pipeline.bootstrap import server_targets, utc_now
+
+    ids = [p.id for p in record.proposals]
+    if not args.ask:
+        if not args.json:
+            print(
+                f"{len(ids)} write(s) wait for approval: stockshot approvals approve "
+                f"{' '.join(ids)}  (or deny, or the dashboard's approvals inbox)"
+            )
+        return
+    desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+    asyncio.run(ask_each(desk, ids, read=sys.stdin, out=sys.stdout))
 
 
 def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -> None:
@@ -221,19 +270,22 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
         out.write(f"task contract: {record.task_contract.summary()}\n")
         for note in record.task_contract.notes:
             out.write(f"  note: {note}\n")
-    out.write(
-        f"model {record.model} · groups {', '.join(record.groups)}"
-        f"{' · dry run' if record.dry_run else ''}\n"
-    )
+    mode = " · dry run" if record.dry_run else ""
+    if record.approval == "manual":
+        mode += " · writes wait for approval"
+    out.write(f"model {record.model} · groups {', '.join(record.groups)}{mode}\n")
     events = {(e.hop, e.guard): e for e in record.guard_events}
     for event in events.values():
         out.write(f"  [hop {event.hop}] guard {event.guard}: {event.action}: {event.message}\n")
     for call in record.tool_calls:
         arguments = json.dumps(call.arguments, ensure_ascii=False)
-        mark = "✗" if call.is_error else ("·" if call.dry_run else "✓")
+        mark = "✗" if call.is_error else "·" if call.dry_run else "✓" if call.executed else "⏸"
         said = call.result if len(call.result) <= 160 else call.result[:157] + "..."
         out.write(f"  [hop {call.hop}] {mark} {call.name} {arguments}\n      -> {said}\n")
     out.write(f"{record.status}: {record.final}\n")
+    for proposal in record.proposals:
+        shown = json.dumps(proposal.arguments, ensure_ascii=False)
+        out.write(f"  proposed {proposal.id}: {proposal.tool} {shown}\n")
     timings = record.timings_ms
     spent = ", ".join(f"{k} {timings.get(k, 0):.0f}" for k in ("model", "tools", "host"))
     out.write(f"({record.hops} hops, {timings.get('total', 0):.0f} ms: {spent})\n")
@@ -260,7 +312,8 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
     import time
 
-    from pipeline.bootstrap import run_agent
+    from pipeline.approvals import ApprovalDesk
+    from pipeline.bootstrap import approval_policy, proposal_queue, run_agent, server_targets
     from servers import catalog, domain
     from servers.models import OrderQuery
     from servers.sqlite_store import SqliteStore
@@ -271,25 +324,56 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         stale.unlink(missing_ok=True)
     settings = settings.model_copy(update={"db": db, "run_log": demo_dir / "runs.jsonl"})
+    manual = approval_policy("demo", settings) == "manual"
     with SqliteStore(db) as store:
         warehouses, records = catalog.seed_data()
         domain.seed(store, warehouses, records, now=utc_now())
-    print(f"1. seeded a fresh demo store: {db} ({len(warehouses)} warehouses, {len(records)} rows)")
-    print(f"2. reading the screenshot {args.image}")
-    results = _ingest_all(settings, [args.image], None)
-    print_result(results[0], sys.stdout)
-    print(f'3. running the {args.model} model: "{args.task}"')
-    record = asyncio.run(
-        run_agent(settings, task=args.task, results=results, model_spec=args.model)
-    )
-    print_run(record, [], sys.stdout)
-    with SqliteStore(db) as store:
+        print(
+            f"1. seeded a fresh demo store: {db} ({len(warehouses)} warehouses, "
+            f"{len(records)} rows)"
+        )
+        print(f"2. reading the screenshot {args.image}")
+        results = _ingest_all(settings, [args.image], None)
+        print_result(results[0], sys.stdout)
+        print(f'3. running the {args.model} model: "{args.task}"')
+        record = asyncio.run(
+            run_agent(
+                settings,
+                task=args.task,
+                results=results,
+                model_spec=args.model,
+                proposals=proposal_queue(settings, store) if manual else None,
+            )
+        )
+        print_run(record, [], sys.stdout)
+        if record.proposals:
+            desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+            asyncio.run(_demo_approvals(desk, record.id))
         orders = domain.list_orders(store, OrderQuery(status="open")).orders
-    print(f"4. open orders in the store now: {len(orders)}")
+    step = 6 if record.proposals else 4
+    print(f"{step}. open orders in the store now: {len(orders)}")
     for order in orders:
         print(f"   {order.id}  {order.sku}  {order.warehouse_id}  qty {order.quantity}")
     print(f"done in {time.perf_counter() - started:.1f} s; run log {settings.resolved_run_log()}")
     return 0 if record.status == "done" else 1
+
+
+async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
+    from pipeline.approvals_cli import describe, print_decision
+    from servers.models import ProposalQuery
+
+    proposals = await desk.list(ProposalQuery(run_id=run_id))
+    print(f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet:")
+    for proposal in proposals:
+        print(f"   {proposal.id}  {describe(proposal)}  ({proposal.status})")
+    print(
+        "5. approving them here, as the demo's stand-in for a person (in real use: the "
+        "dashboard's approvals inbox, or stockshot approvals approve ID); each approval "
+        "re-checks live stock in the orders tool before it writes:"
+    )
+    async with desk:
+        for proposal in reversed(proposals):
+            print_decision(await desk.approve(proposal.id, by="demo"), sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, field_validator
@@ -66,6 +66,14 @@ class Settings(BaseSettings):
     mcp_token: str | None = None
 
     guards: GuardSettings = Field(default_factory=GuardSettings)
+    approval: Literal["manual", "auto"] | None = Field(
+        default=None,
+        description="manual: every write becomes a proposal a person approves; auto: writes "
+        "run at once. Default per surface: manual for serve and watch, auto for run",
+    )
+    approval_ttl_s: float = Field(
+        default=24 * 3600, gt=0, description="how long a proposal can be approved"
+    )
     api_guard_switches: bool = Field(
         default=False,
         description="let POST /v1/runs switch guards per request (never scope); off by default",

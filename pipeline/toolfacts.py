@@ -106,6 +106,12 @@ class Facts:
     refusals: dict[tuple[str, str], str] = field(default_factory=dict)
     cancelled: dict[str, OrderFact] = field(default_factory=dict)
     cancel_errors: dict[str, str] = field(default_factory=dict)
+    proposed: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Orders queued for approval instead of written: (SKU, warehouse) -> proposal id."""
+    proposed_quantities: dict[str, int] = field(default_factory=dict)
+    """Units of each queued order, by proposal id."""
+    proposed_cancels: dict[str, str] = field(default_factory=dict)
+    """Cancels queued for approval: order id -> proposal id."""
 
     def listed_orders(self, **filters: str) -> bool:
         """Whether an `orders_list` covering these filters answered (a listing without a
@@ -184,6 +190,19 @@ def read_facts(results: Iterable[ToolResult]) -> Facts:
             for level in levels:
                 facts.live[(level.sku, level.warehouse_id)] = level
             facts.located[sku] = [level.warehouse_id for level in levels]
+        elif result.name in (CREATE_TOOL, CANCEL_TOOL) and data and _queued(data):
+            for queued in _items(data, "queued"):
+                proposal, queued_args = str(queued.get("proposal_id")), queued.get("arguments")
+                if not isinstance(queued_args, Mapping):
+                    continue
+                if result.name == CANCEL_TOOL:
+                    facts.proposed_cancels[str(queued_args.get("order_id"))] = proposal
+                    continue
+                key = (str(queued_args.get("sku")), str(queued_args.get("warehouse_id")))
+                facts.proposed[key] = proposal
+                quantity = queued_args.get("quantity")
+                if isinstance(quantity, int):
+                    facts.proposed_quantities[proposal] = quantity
         elif result.name == CREATE_TOOL:
             key = (str(args.get("sku")), str(args.get("warehouse_id")))
             order = _order(data.get("order", {})) if data and not result.is_error else None
@@ -212,6 +231,10 @@ def read_facts(results: Iterable[ToolResult]) -> Facts:
             if data and data.get("cancelled"):
                 facts.cancelled[order.id] = order
     return facts
+
+
+def _queued(data: Mapping[str, Any]) -> bool:
+    return isinstance(data.get("queued"), list)
 
 
 def from_messages(messages: Sequence[Message]) -> list[ToolResult]:

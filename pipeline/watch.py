@@ -54,9 +54,9 @@ class Ingest(Protocol):
 
 
 class Runner(Protocol):
-    def __call__(
-        self, task: str, results: Sequence[IngestResult], *, dry_run: bool
-    ) -> RunRecord: ...
+    """Runs the task over one screenshot; how its writes are approved is the runner's."""
+
+    def __call__(self, task: str, results: Sequence[IngestResult]) -> RunRecord: ...
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,8 @@ def _run_summary(record: RunRecord) -> dict[str, Any]:
         "status": record.status,
         "final": record.final,
         "dry_run": record.dry_run,
+        "approval": record.approval,
+        "proposals": [p.model_dump(mode="json") for p in record.proposals],
         "tool_calls": [
             {
                 "name": c.name,
@@ -184,7 +186,6 @@ class Watcher:
         settle_s: float,
         runner: Runner | None = None,
         task: str | None = None,
-        apply: bool = False,
         progress: Progress | None = None,
     ) -> None:
         if task is not None and runner is None:
@@ -197,7 +198,6 @@ class Watcher:
         self._settle_s = settle_s
         self._runner = runner
         self._task = task
-        self._apply = apply
         self._progress = progress
         self._seen: dict[str, tuple[tuple[int, int], float]] = {}
         self._stuck: dict[str, tuple[int, int]] = {}
@@ -371,7 +371,7 @@ class Watcher:
             }
             detail = f"{len(result.rows)} rows, {sum(r.is_low for r in result.rows)} low"
             if self._task is not None and self._runner is not None:
-                record = self._runner(self._task, [result], dry_run=not self._apply)
+                record = self._runner(self._task, [result])
                 body["run"] = _run_summary(record)
                 detail += f", run {record.id} {record.status}"
                 if record.status != "done":
@@ -440,12 +440,17 @@ def register(sub: Any) -> None:
         help="read screenshots dropped into a folder",
         description="Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
         "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
-        "idempotent by content hash. With --task, each screenshot also runs the agent "
-        "(a dry run unless --apply).",
+        "idempotent by content hash. With --task, each screenshot also runs the agent; its "
+        "writes wait in the approvals inbox (stockshot approvals, the dashboard) unless "
+        "--apply lets them run at once.",
     )
     parser.add_argument("dir", type=Path, metavar="DIR")
     parser.add_argument("--task", default=None, help="run the agent on each screenshot")
-    parser.add_argument("--apply", action="store_true", help="let the runs write (not dry runs)")
+    parser.add_argument(
+        "--apply",
+        action="store_true",
+        help="let the runs write at once (default: their writes wait for approval)",
+    )
     parser.add_argument("--once", action="store_true", help="process the backlog, then exit")
     parser.set_defaults(handler=_watch)
 
@@ -453,7 +458,7 @@ def register(sub: Any) -> None:
 def _watch(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
-    from pipeline.bootstrap import build_ingestor, run_agent
+    from pipeline.bootstrap import approval_policy, build_ingestor, proposal_queue, run_agent
     from pipeline.host.toolbox import MemoryTarget
     from servers.factory import GROUPS, build_server
     from servers.sqlite_store import SqliteStore
@@ -472,10 +477,17 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
                 else []
             )
 
-            def runner(task: str, results: Sequence[IngestResult], *, dry_run: bool) -> RunRecord:
+            policy = approval_policy("watch", settings, "auto" if args.apply else None)
+            queue = (
+                proposal_queue(settings, store)
+                if store is not None and policy == "manual"
+                else None
+            )
+
+            def runner(task: str, results: Sequence[IngestResult]) -> RunRecord:
                 return loop.run(
                     run_agent(
-                        settings, task=task, results=results, dry_run=dry_run, targets=targets
+                        settings, task=task, results=results, targets=targets, proposals=queue
                     )
                 )
 
@@ -486,7 +498,6 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
                 settle_s=settings.watch_settle_s,
                 runner=runner if args.task is not None else None,
                 task=args.task,
-                apply=args.apply,
                 progress=Progress(sys.stderr),
             )
             print(

@@ -8,7 +8,10 @@
     │   │                   `is_error` result (text plus structured details) and audits writes
     │   ├── InvalidArgument     an id that does not exist or is of the wrong kind, a quantity
     │   │                       out of range, a reused idempotency key
-    │   └── NotLow              live stock is not below its reorder point
+    │   ├── NotLow              live stock is not below its reorder point
+    │   ├── UnknownProposal     an approval id that does not exist
+    │   └── NotPending          a proposal already decided, or expired, that cannot be
+    │                           approved or denied now
     └── StoreError          the store cannot be opened, migrated or written
 
 `sqlite3` errors are mapped to `StoreError` once, in `servers.sqlite_store`.
@@ -24,9 +27,11 @@ __all__ = [
     "InputError",
     "InvalidArgument",
     "NotLow",
+    "NotPending",
     "Refused",
     "ServersError",
     "StoreError",
+    "UnknownProposal",
 ]
 
 
@@ -75,6 +80,14 @@ class InvalidArgument(Refused):
 
 
 class NotLow(Refused):
+    pass
+
+
+class UnknownProposal(Refused):
+    pass
+
+
+class NotPending(Refused):
     pass
 
 

@@ -14,18 +14,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "APPROVAL_STATUSES",
+    "ApprovalStatus",
     "AuditEntry",
     "CancelResult",
     "ImportSummary",
     "ItemReport",
     "NewAuditEntry",
     "NewOrder",
+    "NewProposal",
     "NotFound",
     "Order",
     "OrderList",
     "OrderQuery",
     "OrderStatus",
     "Outcome",
+    "Proposal",
+    "ProposalQuery",
     "ReplenishmentRequest",
     "ReplenishmentResult",
     "StockLevel",
@@ -35,11 +40,21 @@ __all__ = [
     "WarehouseList",
     "WarehouseSummary",
     "format_order_id",
+    "format_proposal_id",
     "parse_order_id",
+    "parse_proposal_id",
 ]
 
 OrderStatus = Literal["open", "cancelled"]
 Outcome = Literal["accepted", "refused"]
+ApprovalStatus = Literal["pending", "approved", "denied", "expired", "failed"]
+APPROVAL_STATUSES: tuple[ApprovalStatus, ...] = (
+    "pending",
+    "approved",
+    "denied",
+    "expired",
+    "failed",
+)
 
 _ORDER_ID = re.compile(r"PO-(\d{1,12})", re.IGNORECASE)
 
@@ -51,6 +66,19 @@ def format_order_id(number: int) -> str:
 def parse_order_id(order_id: str) -> int | None:
     """`PO-000042` (or `po-42`) → 42; anything else → None."""
     match = _ORDER_ID.fullmatch(order_id.strip())
+    return int(match.group(1)) if match else None
+
+
+_PROPOSAL_ID = re.compile(r"AP-(\d{1,12})", re.IGNORECASE)
+
+
+def format_proposal_id(number: int) -> str:
+    return f"AP-{number:06d}"
+
+
+def parse_proposal_id(proposal_id: str) -> int | None:
+    """`AP-000001` (or `ap-1`) → 1; anything else → None."""
+    match = _PROPOSAL_ID.fullmatch(proposal_id.strip())
     return int(match.group(1)) if match else None
 
 
@@ -232,3 +260,40 @@ class ImportSummary(_Frozen):
     new_items: list[str]
     new_warehouses: list[str]
     cancelled_orders: list[str] = Field(default_factory=list)
+
+
+class NewProposal(_Frozen):
+    """A write call held for a person to approve: exactly what will run, and why."""
+
+    run_id: str | None = None
+    tool: str = Field(description="the write tool, like orders_create_replenishment")
+    arguments: dict[str, Any] = Field(description="exactly the arguments that will run")
+    arguments_sha256: str = Field(description="SHA-256 of the arguments, canonical JSON")
+    observation: dict[str, Any] | None = Field(
+        default=None,
+        description="what the screenshot showed: sku, warehouse_id, on_hand, reorder_point, "
+        "captured_at, screen",
+    )
+    live: dict[str, Any] | None = Field(
+        default=None, description="the live numbers the run read for it"
+    )
+    expires_at: datetime
+
+
+class Proposal(NewProposal):
+    id: str = Field(description="like AP-000001")
+    status: ApprovalStatus
+    created_at: datetime
+    decided_by: str | None = None
+    decided_at: datetime | None = None
+    reason: str | None = Field(default=None, description="why it was denied or failed")
+    result: dict[str, Any] | None = Field(
+        default=None, description="what the write tool answered when it ran"
+    )
+    order_id: str | None = None
+
+
+class ProposalQuery(_Frozen):
+    status: ApprovalStatus | None = None
+    run_id: str | None = None
+    limit: int = Field(default=100, ge=1)

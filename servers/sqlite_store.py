@@ -22,16 +22,22 @@ from typing import Any
 
 from servers.errors import StoreError
 from servers.models import (
+    ApprovalStatus,
     AuditEntry,
     NewAuditEntry,
     NewOrder,
+    NewProposal,
     Order,
     OrderQuery,
+    Proposal,
+    ProposalQuery,
     StockLevel,
     StockRecord,
     Warehouse,
     format_order_id,
+    format_proposal_id,
     parse_order_id,
+    parse_proposal_id,
 )
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
@@ -84,6 +90,28 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
             order_id TEXT,
             run_id TEXT
         )""",
+    ),
+    (
+        """CREATE TABLE proposals (
+            number INTEGER PRIMARY KEY AUTOINCREMENT,
+            run_id TEXT,
+            tool TEXT NOT NULL,
+            arguments TEXT NOT NULL,
+            arguments_sha256 TEXT NOT NULL,
+            observation TEXT,
+            live TEXT,
+            status TEXT NOT NULL
+                CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'failed')),
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            decided_by TEXT,
+            decided_at TEXT,
+            reason TEXT,
+            result TEXT,
+            order_id TEXT
+        )""",
+        "CREATE INDEX proposals_by_status ON proposals (status, number)",
+        "CREATE INDEX proposals_by_run ON proposals (run_id)",
     ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -336,6 +364,80 @@ class _Transaction:
             for r in rows
         ]
 
+    def proposals(self, query: ProposalQuery) -> list[Proposal]:
+        where: list[str] = []
+        params: list[Any] = []
+        for column in ("status", "run_id"):
+            value = getattr(query, column)
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        sql = "SELECT * FROM proposals"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY number DESC LIMIT ?"
+        params.append(query.limit)
+        return [_proposal(r) for r in self._all(sql, params)]
+
+    def proposal(self, proposal_id: str) -> Proposal | None:
+        number = parse_proposal_id(proposal_id)
+        if number is None:
+            return None
+        rows = self._all("SELECT * FROM proposals WHERE number = ?", (number,))
+        return _proposal(rows[0]) if rows else None
+
+    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal:
+        cursor = self._conn.execute(
+            """INSERT INTO proposals (run_id, tool, arguments, arguments_sha256, observation,
+                                      live, status, created_at, expires_at)
+               VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)""",
+            (
+                proposal.run_id,
+                proposal.tool,
+                _json(proposal.arguments),
+                proposal.arguments_sha256,
+                None if proposal.observation is None else _json(proposal.observation),
+                None if proposal.live is None else _json(proposal.live),
+                _ts(now),
+                _ts(proposal.expires_at),
+            ),
+        )
+        assert cursor.lastrowid is not None
+        created = self.proposal(format_proposal_id(cursor.lastrowid))
+        assert created is not None
+        return created
+
+    def decide_proposal(
+        self,
+        proposal_id: str,
+        *,
+        expect: ApprovalStatus,
+        status: ApprovalStatus,
+        now: datetime,
+        by: str | None = None,
+        reason: str | None = None,
+        result: dict[str, Any] | None = None,
+        order_id: str | None = None,
+    ) -> Proposal | None:
+        number = parse_proposal_id(proposal_id)
+        changed = self._conn.execute(
+            """UPDATE proposals SET status = ?, decided_by = COALESCE(?, decided_by),
+                   decided_at = ?, reason = COALESCE(?, reason),
+                   result = COALESCE(?, result), order_id = COALESCE(?, order_id)
+               WHERE number = ? AND status = ?""",
+            (
+                status,
+                by,
+                _ts(now),
+                reason,
+                None if result is None else _json(result),
+                order_id,
+                number,
+                expect,
+            ),
+        ).rowcount
+        return self.proposal(proposal_id) if changed else None
+
     def add_warehouse(self, warehouse: Warehouse, *, replace: bool) -> bool:
         exists = self._all(
             "SELECT 1 FROM warehouses WHERE warehouse_id = ?", (warehouse.warehouse_id,)
@@ -418,11 +520,37 @@ class _Transaction:
                 entry.action,
                 entry.outcome,
                 entry.reason,
-                json.dumps(entry.arguments, ensure_ascii=False, sort_keys=True, default=str),
+                _json(entry.arguments),
                 entry.order_id,
                 entry.run_id,
             ),
         )
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _proposal(row: sqlite3.Row) -> Proposal:
+    created_at, expires_at = _dt(row["created_at"]), _dt(row["expires_at"])
+    assert created_at is not None and expires_at is not None
+    return Proposal(
+        id=format_proposal_id(row["number"]),
+        run_id=row["run_id"],
+        tool=row["tool"],
+        arguments=json.loads(row["arguments"]),
+        arguments_sha256=row["arguments_sha256"],
+        observation=None if row["observation"] is None else json.loads(row["observation"]),
+        live=None if row["live"] is None else json.loads(row["live"]),
+        status=row["status"],
+        created_at=created_at,
+        expires_at=expires_at,
+        decided_by=row["decided_by"],
+        decided_at=_dt(row["decided_at"]),
+        reason=row["reason"],
+        result=None if row["result"] is None else json.loads(row["result"]),
+        order_id=row["order_id"],
+    )
 
 
 def _order(row: sqlite3.Row) -> Order:

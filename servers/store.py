@@ -11,14 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from servers.models import (
+    ApprovalStatus,
     AuditEntry,
     NewAuditEntry,
     NewOrder,
+    NewProposal,
     Order,
     OrderQuery,
+    Proposal,
+    ProposalQuery,
     StockLevel,
     StockRecord,
     Warehouse,
@@ -58,6 +62,12 @@ class StoreReader(Protocol):
         """The latest audit entries, newest first."""
         ...
 
+    def proposals(self, query: ProposalQuery) -> list[Proposal]:
+        """Proposals matching `query`, newest first."""
+        ...
+
+    def proposal(self, proposal_id: str) -> Proposal | None: ...
+
 
 class StoreWriter(StoreReader, Protocol):
     def add_warehouse(self, warehouse: Warehouse, *, replace: bool) -> bool:
@@ -73,6 +83,24 @@ class StoreWriter(StoreReader, Protocol):
     def cancel_order(self, order_id: str, *, now: datetime) -> Order: ...
 
     def append_audit(self, entry: NewAuditEntry) -> None: ...
+
+    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal: ...
+
+    def decide_proposal(
+        self,
+        proposal_id: str,
+        *,
+        expect: ApprovalStatus,
+        status: ApprovalStatus,
+        now: datetime,
+        by: str | None = None,
+        reason: str | None = None,
+        result: dict[str, Any] | None = None,
+        order_id: str | None = None,
+    ) -> Proposal | None:
+        """Move a proposal from `expect` to `status` (the decider, reason and result with
+        it); None when it is not in `expect` any more, so two deciders cannot both win."""
+        ...
 
 
 class Store(Protocol):

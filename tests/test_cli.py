@@ -90,10 +90,17 @@ def test_ingest_prints_a_readable_table_without_json(capsys: pytest.CaptureFixtu
     )
 
 
-def test_demo_raises_the_orders_and_explains_the_skips(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_proposes_approves_itself_and_explains_the_skips(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "4. open orders in the store now: 5" in out
+    assert "4. the run proposed 5 write(s); nothing is ordered yet:" in out
+    assert "5. approving them here, as the demo's stand-in for a person" in out
+    assert (
+        "AP-000001 approved: PO-000001 (orders_create_replenishment SKU-10232 in WH-01 x202)" in out
+    )
+    assert "6. open orders in the store now: 5" in out
     assert (
         "SKU-10402 in WH-01: not low any more: live on_hand 310 >= reorder_point 200 (screen showed 60)"
         in out
@@ -173,3 +180,92 @@ def test_a_request_it_cannot_do_gets_an_answer_and_no_write(
     assert _open_orders(tmp_path / "data") == {}
     assert "not understood: the task asks for nothing stockshot does" in out
     assert "You can ask: which SKUs are low" in out
+
+
+def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["store", "seed"]) == 0
+    code = main(
+        ["run", "--approve", "--task", "replenish the low items", "--image",
+         str(SAMPLES / "erp-light-wh01.png")]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert _open_orders(tmp_path / "data") == {}
+    assert "writes wait for approval" in out
+    assert "5 write(s) wait for approval: stockshot approvals approve AP-000001 AP-000002" in out
+
+    assert main(["approvals", "list", "--status", "pending", "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [p["id"] for p in listed] == [f"AP-00000{n}" for n in (5, 4, 3, 2, 1)]
+
+    assert main(["approvals", "deny", "AP-000005", "--reason", "not this week"]) == 0
+    assert main(["approvals", "approve", "AP-000001", "AP-000002"]) == 0
+    out = capsys.readouterr().out
+    assert "AP-000005 denied: not this week" in out
+    assert (
+        "AP-000001 approved: PO-000001 (orders_create_replenishment SKU-10232 in WH-01 x202)" in out
+    )
+    assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10310"}
+
+    assert main(["approvals", "approve", "AP-000005", "AP-999999"]) == 1
+    err = capsys.readouterr().err
+    assert "AP-000005: AP-000005 is denied by cli" in err
+    assert "AP-999999: no proposal 'AP-999999'" in err
+    assert main(["approvals", "list"]) == 0
+    table = capsys.readouterr().out
+    assert (
+        "AP-000001  approved  orders_create_replenishment SKU-10232 in WH-01 x202  38/120" in table
+    )
+
+
+def test_run_with_ask_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--ask", "--task", "replenish the low items"]) == 2
+    assert "--ask needs a terminal to ask at" in capsys.readouterr().err
+
+
+def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> None:
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    assert main(["store", "seed"]) == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
+    env["STOCKSHOT_DATA_DIR"] = str(tmp_path / "data")
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "run", "--ask", "--task", "replenish the low items",
+         "--image", str(SAMPLES / "erp-light-wh01.png")],
+        stdin=follower, stdout=follower, stderr=follower, env=env, cwd=SAMPLES.parent,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+    answers = [b"y\n", b"n\n", b"\n", b"no\n", b"yes\n"]
+    answered = 0
+    deadline = time.monotonic() + 180
+    try:
+        while process.poll() is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([leader], [], [], 1)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            seen += chunk
+            if seen.count(b"[y/N]") > answered:
+                os.write(leader, answers[answered])
+                answered += 1
+        process.wait(timeout=30)
+    finally:
+        os.close(leader)
+    text = seen.decode("utf-8", "replace")
+    assert text.count("[y/N]") == 5
+    assert "Approve AP-000001: orders_create_replenishment SKU-10232 in WH-01 x202" in text
+    assert "(screen 38 at 2026-11-28T10:05:00" in text
+    assert "AP-000002 denied: declined at the terminal" in text
+    assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10520"}

@@ -25,7 +25,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.watch import Outcome, Progress, Summary, Watcher
 from servers import catalog, domain
-from servers.models import OrderQuery
+from servers.models import OrderQuery, ProposalQuery
 from servers.sqlite_store import SqliteStore
 from tests.api.conftest import variant
 from tests.conftest import NOW, SAMPLES, cli_process, make_ingestor
@@ -223,28 +223,31 @@ def _sha(data: bytes) -> str:
 
 class Runs:
     def __init__(self, status: Any = "done") -> None:
-        self.calls: list[tuple[str, list[str], bool]] = []
+        self.calls: list[tuple[str, list[str]]] = []
         self.status = status
 
-    def __call__(self, task: str, results: Sequence[IngestResult], *, dry_run: bool) -> RunRecord:
-        self.calls.append((task, [r.file for r in results], dry_run))
+    def __call__(self, task: str, results: Sequence[IngestResult]) -> RunRecord:
+        self.calls.append((task, [r.file for r in results]))
         return RunRecord(
             id=f"run-{len(self.calls)}", task=task, model="rules", groups=[], status=self.status,
-            final="went wrong" if self.status != "done" else "ok", dry_run=dry_run,
-            started_at=NOW,
+            final="went wrong" if self.status != "done" else "ok", started_at=NOW,
         )  # fmt: skip
 
 
-@pytest.mark.parametrize("apply", [False, True])
-def test_with_a_task_each_image_also_runs_the_host_as_a_dry_run_unless_applied(
-    tmp_path: Path, ingestor: Counting, apply: bool
+def test_with_a_task_each_image_also_runs_the_host_and_its_record_lands_in_the_json(
+    tmp_path: Path, ingestor: Counting
 ) -> None:
     runs = Runs()
     drop(tmp_path, "wh02.png", SAMPLE.read_bytes())
-    watcher(tmp_path, ingestor, runner=runs, task="restock", apply=apply).step()
-    assert runs.calls == [("restock", ["wh02.png"], not apply)]
+    watcher(tmp_path, ingestor, runner=runs, task="restock").step()
+    assert runs.calls == [("restock", ["wh02.png"])]
     run = result(tmp_path, "done", "wh02.png")["run"]
-    assert (run["id"], run["status"], run["dry_run"]) == ("run-1", "done", not apply)
+    assert (run["id"], run["status"], run["approval"], run["proposals"]) == (
+        "run-1",
+        "done",
+        "auto",
+        [],
+    )
 
 
 def test_a_run_that_does_not_finish_puts_the_image_in_failed_with_the_run(
@@ -337,6 +340,26 @@ def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
     assert {o.sku for o in orders} == {o["sku"] for o in body["run"]["orders"]}
     assert len(orders) == 5
     assert "watch: 1 file(s): 1 done, 0 failed, 0 duplicate(s)" in capsys.readouterr().err
+
+
+def test_the_watch_command_with_a_task_queues_the_writes_for_approval_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_WATCH_SETTLE_S", "0")
+    settings = Settings()
+    with SqliteStore(settings.resolved_db()) as store:
+        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+    drop(tmp_path / "w", "erp-light-wh01.png", (SAMPLES / "erp-light-wh01.png").read_bytes())
+    task = "find the SKUs that are low and raise replenishment orders"
+    assert main(["watch", str(tmp_path / "w"), "--once", "--task", task]) == 0
+    run = result(tmp_path / "w", "done", "erp-light-wh01.png")["run"]
+    with SqliteStore(settings.resolved_db()) as store:
+        orders = domain.list_orders(store, OrderQuery(limit=50)).orders
+        with store.reading() as tx:
+            pending = tx.proposals(ProposalQuery(status="pending"))
+    assert orders == []
+    assert run["approval"] == "manual" and len(run["proposals"]) == 5
+    assert {p.id for p in pending} == {p["id"] for p in run["proposals"]}
 
 
 def _lines(stream: IO[str], into: queue.Queue[str]) -> None:

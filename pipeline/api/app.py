@@ -22,7 +22,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.cors import CORSMiddleware
 
 from pipeline import __version__
-from pipeline.api.auth import LOOPBACK, BearerGuard, HostGuard, mcp_transport_security
+from pipeline.api.auth import (
+    LOOPBACK,
+    BearerGuard,
+    HostGuard,
+    key_secrets,
+    mcp_transport_security,
+)
 from pipeline.api.deps import AppServices, StoreSlot
 from pipeline.api.errors import install_error_handlers
 from pipeline.api.openapi import MISDIRECTED
@@ -113,7 +119,10 @@ def create_app(
     if settings.mount_mcp:
         # The mounts check Host and Origin against the same names as the HostGuard below.
         security = mcp_transport_security(allowed) if guarded else None
-        tokens = [*settings.api_keys, *([settings.mcp_token] if settings.mcp_token else [])]
+        tokens = [
+            *key_secrets(settings.api_keys),
+            *([settings.mcp_token] if settings.mcp_token else []),
+        ]
         for group, server in servers.items():
             mcp_app = server.streamable_http_app(host=settings.host, transport_security=security)
             app.mount(f"/mcp/{group}", BearerGuard(mcp_app, tokens) if tokens else mcp_app)

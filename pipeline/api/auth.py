@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from collections.abc import Iterable, Sequence
 
 from mcp.server.transport_security import TransportSecuritySettings
@@ -20,6 +21,8 @@ __all__ = [
     "HostGuard",
     "host_allowed",
     "key_matches",
+    "key_name",
+    "key_secrets",
     "mcp_transport_security",
     "presented_bearer",
     "presented_key",
@@ -49,12 +52,36 @@ def presented_key(headers: Headers) -> str | None:
     return presented_bearer(listed)
 
 
+_NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]{0,39}):(.+)$")
+
+
+def _split(entry: str, index: int) -> tuple[str, str]:
+    """`alice:SECRET` is the key SECRET named alice; a bare key is named `key-N`."""
+    match = _NAMED.match(entry)
+    return (match[1], match[2]) if match else (f"key-{index + 1}", entry)
+
+
+def key_secrets(keys: Sequence[str]) -> list[str]:
+    """The secrets of `STOCKSHOT_API_KEYS` entries, names dropped."""
+    return [_split(entry, k)[1] for k, entry in enumerate(keys)]
+
+
 def key_matches(presented: str | None, keys: Sequence[str]) -> bool:
+    return key_name(presented, keys) is not None
+
+
+def key_name(presented: str | None, keys: Sequence[str]) -> str | None:
+    """The name of the key presented (its `name:` prefix, else `key-N`), or None when it is
+    none of ours. Every key is compared, in constant time, before answering."""
     if presented is None or not keys:
-        return False
+        return None
     candidate = presented.encode("utf-8")
-    results = [hmac.compare_digest(candidate, key.encode("utf-8")) for key in keys]
-    return any(results)
+    found: str | None = None
+    for index, entry in enumerate(keys):
+        name, secret = _split(entry, index)
+        if hmac.compare_digest(candidate, secret.encode("utf-8")) and found is None:
+            found = name
+    return found
 
 
 class BearerGuard:

@@ -11,15 +11,17 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from mcp.server.mcpserver import MCPServer
 from starlette.exceptions import HTTPException
 
-from pipeline.api.auth import key_matches
+from pipeline.api.auth import key_name
 from pipeline.api.runs import RunBook
 from pipeline.api.service import IngestService
+from pipeline.approvals import ApprovalDesk
+from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
 
-__all__ = ["AppServices", "Services", "StoreSlot", "require_key"]
+__all__ = ["AppServices", "Services", "StoreSlot", "caller", "require_key"]
 
 
 class StoreSlot:
@@ -56,6 +58,13 @@ class AppServices:
     def targets(self) -> list[MemoryTarget]:
         return [MemoryTarget(group, server) for group, server in self.servers.items()]
 
+    @property
+    def desk(self) -> ApprovalDesk:
+        """Approvals run the stored call through the same in-memory orders server."""
+        return ApprovalDesk(
+            self.slot, [MemoryTarget("orders", self.servers["orders"])], clock=utc_now
+        )
+
     def ingest_service(self) -> IngestService:
         if self.ingest is None:
             raise HTTPException(503, "the OCR engine is still loading; try again shortly")
@@ -74,17 +83,28 @@ _bearer = HTTPBearer(auto_error=False, description="an API key as a bearer token
 
 
 def require_key(
+    request: Request,
     services: Services,
     key: Annotated[str | None, Depends(_key_header)],
     bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
+    """Every `/v1` route: one of our keys, when keys are set. The key's name is who acts
+    (approvals record it)."""
     keys = services.settings.api_keys
     if not keys:
+        request.state.caller = "api (no key configured)"
         return
     presented = key or (bearer.credentials if bearer is not None else None)
-    if not key_matches(presented, keys):
+    name = key_name(presented, keys)
+    if name is None:
         raise HTTPException(
             401,
             "send an API key as X-API-Key: KEY or Authorization: Bearer KEY",
             headers={"WWW-Authenticate": 'Bearer realm="stockshot"'},
         )
+    request.state.caller = f"api:{name}"
+
+
+def caller(request: Request) -> str:
+    """Who sent this request: `api:<key name>` (set by `require_key`)."""
+    return str(getattr(request.state, "caller", "api"))

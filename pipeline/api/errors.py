@@ -7,8 +7,11 @@ servers' errors are mapped by class, the most specific class first:
     UploadTooLargeError, ImageTooLargeError      413 upload_too_large / image_too_large
     UnsupportedFormatError                       415 unsupported_format
     other InputError (undecodable, empty, name)  422 invalid_input
+    servers UnknownProposal                      404 not_found
+    servers NotPending                           409 not_pending
     servers InputError / Refused                 422 invalid_input
     RequestValidationError (FastAPI)             422 invalid_request
+    a body FastAPI cannot decode (its 400)       422 invalid_request
     ToolServerError, servers StoreError          503 unavailable
     VlmError                                     502 model_failed
     ConfigError, EngineError                     500 server_error
@@ -47,6 +50,8 @@ ERROR_STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (ImageTooLargeError, 413, "image_too_large"),
     (UnsupportedFormatError, 415, "unsupported_format"),
     (InputError, 422, "invalid_input"),
+    (server_errors.UnknownProposal, 404, "not_found"),
+    (server_errors.NotPending, 409, "not_pending"),
     (server_errors.InputError, 422, "invalid_input"),
     (server_errors.Refused, 422, "invalid_input"),
     (ToolServerError, 503, "unavailable"),
@@ -103,8 +108,13 @@ def install_error_handlers(app: FastAPI) -> None:
         if status >= 500:
             log.warning("%s %s failed: %s", request.method, request.url.path, exc)
         message = exc.message if isinstance(exc, server_errors.Refused) else str(exc)
+        extra = (
+            {"details": exc.details}
+            if isinstance(exc, server_errors.NotPending) and exc.details
+            else {}
+        )
         headers = {"Connection": "close"} if status == 413 else None
-        return JSONResponse(error_body(code, message), status_code=status, headers=headers)
+        return JSONResponse(error_body(code, message, **extra), status_code=status, headers=headers)
 
     async def validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
@@ -116,11 +126,15 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
-        code = _HTTP_CODES.get(exc.status_code, "error")
+        status = exc.status_code
+        detail = str(exc.detail)
+        if status == 400:
+            # FastAPI's own answer to a body it cannot decode: the request is unusable, as
+            # every other unusable request is (422), and the message says how.
+            status, detail = 422, f"the body cannot be read ({detail}); send UTF-8 JSON"
+        code = _HTTP_CODES.get(status, "error")
         return JSONResponse(
-            error_body(code, str(exc.detail)),
-            status_code=exc.status_code,
-            headers=dict(exc.headers or {}),
+            error_body(code, detail), status_code=status, headers=dict(exc.headers or {})
         )
 
     app.add_exception_handler(StockshotError, ours)

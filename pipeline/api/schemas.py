@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -12,13 +13,17 @@ from pipeline.models import IngestResult
 
 __all__ = [
     "RUN_EXAMPLE",
+    "ApprovalsResponse",
     "ContractOut",
+    "DecisionOut",
+    "DenyRequest",
     "ErrorBody",
     "Health",
     "IngestItem",
     "IngestResponse",
     "OrderOut",
     "OrdersResponse",
+    "ProposalOut",
     "Readiness",
     "RunRequest",
     "RunStarted",
@@ -198,3 +203,44 @@ class Health(BaseModel):
 class Readiness(BaseModel):
     ready: bool
     checks: dict[str, Any]
+
+
+class ProposalOut(BaseModel):
+    """A write a run proposed, waiting for (or past) a person's decision."""
+
+    id: str = Field(description="like AP-000001")
+    status: Literal["pending", "approved", "denied", "expired", "failed"]
+    run_id: str | None
+    tool: str
+    arguments: dict[str, Any] = Field(description="exactly the arguments that run on approval")
+    arguments_sha256: str
+    observation: dict[str, Any] | None = Field(
+        description="what the screenshot showed: sku, warehouse_id, on_hand, reorder_point, "
+        "captured_at, screen"
+    )
+    live: dict[str, Any] | None = Field(description="the live numbers the run read")
+    screenshot_age_s: float | None = Field(description="age of the screenshot now, in seconds")
+    created_at: datetime
+    expires_at: datetime
+    decided_by: str | None
+    decided_at: datetime | None
+    reason: str | None
+    order_id: str | None
+    result: dict[str, Any] | None = Field(description="what the write tool answered")
+
+
+class ApprovalsResponse(BaseModel):
+    proposals: list[ProposalOut]
+
+
+class DenyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str | None = Field(default=None, max_length=2000, description="kept and audited")
+
+
+class DecisionOut(BaseModel):
+    outcome: Literal["approved", "denied", "failed"]
+    message: str
+    proposal: ProposalOut
+    order: OrderOut | None = Field(default=None, description="the order an approval wrote")

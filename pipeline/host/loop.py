@@ -18,6 +18,7 @@ from typing import Any
 
 from pipeline.contract import TaskContract, parse_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
+from pipeline.host.approvals import ProposalQueue, drafts_for, queued_outcome
 from pipeline.host.context import Attachment, opening_message, system_prompt
 from pipeline.host.groups import choose_groups, offered_tools
 from pipeline.host.guards.base import (
@@ -28,7 +29,14 @@ from pipeline.host.guards.base import (
     ResponseGuard,
     ScreenEvidence,
 )
-from pipeline.host.record import AttachmentInfo, GuardEvent, RunRecord, ToolCallRecord
+from pipeline.host.record import (
+    AttachmentInfo,
+    GuardEvent,
+    ProposalRecord,
+    RunRecord,
+    ToolCallRecord,
+    executed_facts,
+)
 from pipeline.host.references import ReferenceError_, substitute
 from pipeline.host.toolbox import Toolbox, ToolOutcome
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall
@@ -70,6 +78,8 @@ class Run:
     on_event: EventSink | None = None
     contract: TaskContract | None = None
     """Default: the task parsed by `pipeline.contract.parse_task`."""
+    approvals: ProposalQueue | None = None
+    """Manual approval: every write call becomes proposals in this queue instead of running."""
 
 
 def _utc_now() -> datetime:
@@ -101,6 +111,7 @@ async def run_task(run: Run) -> RunRecord:
         model=run.model.name,
         groups=groups,
         task_contract=contract,
+        approval="manual" if run.approvals is not None and not run.dry_run else "auto",
         dry_run=run.dry_run,
         started_at=run.clock(),
         attachments=[
@@ -213,7 +224,9 @@ async def run_task(run: Run) -> RunRecord:
                 remaining = run.limits.wall_clock_s - clock.elapsed()
                 started = time.perf_counter()
                 try:
-                    outcome = await _execute(run, call, by_name, contents, max(0.1, remaining))
+                    outcome = await _execute(
+                        run, record, emit, hop, call, by_name, contents, max(0.1, remaining)
+                    )
                 finally:
                     clock.tools += time.perf_counter() - started
                 _tool_result(
@@ -223,7 +236,10 @@ async def run_task(run: Run) -> RunRecord:
                     hop,
                     call,
                     outcome,
-                    executed=not (run.dry_run and not by_name.get(call.name, _WRITE).read_only),
+                    executed=not (
+                        (run.dry_run or run.approvals is not None)
+                        and not by_name.get(call.name, _WRITE).read_only
+                    ),
                     duration=time.perf_counter() - started,
                 )
             if ended:
@@ -265,6 +281,9 @@ _WRITE = _Write()
 
 async def _execute(
     run: Run,
+    record: RunRecord,
+    emit: Callable[[str, dict[str, Any]], None],
+    hop: int,
     call: ToolCall,
     by_name: Mapping[str, Any],
     contents: Mapping[str, str],
@@ -287,6 +306,8 @@ async def _execute(
     if run.dry_run and not spec.read_only:
         shown = json.dumps(call.arguments, ensure_ascii=False)
         return ToolOutcome(False, f"dry run: {call.name} was not executed (arguments {shown})")
+    if run.approvals is not None and not spec.read_only:
+        return await _propose(run, record, emit, hop, call.name, arguments)
     try:
         return await asyncio.wait_for(
             run.toolbox.call(call.name, arguments, run_id=run.run_id), timeout=budget_s
@@ -295,6 +316,38 @@ async def _execute(
         raise ToolServerError(
             f"{call.name} did not answer before the run's time budget ran out"
         ) from None
+
+
+async def _propose(
+    run: Run,
+    record: RunRecord,
+    emit: Callable[[str, dict[str, Any]], None],
+    hop: int,
+    tool: str,
+    arguments: dict[str, Any],
+) -> ToolOutcome:
+    """Queue each order the write would make for a person; the write itself does not run."""
+    assert run.approvals is not None
+    drafts = drafts_for(
+        record.id,
+        tool,
+        arguments,
+        attachments=run.attachments,
+        facts=executed_facts(record.tool_calls),
+    )
+    tickets = [await run.approvals.propose(draft) for draft in drafts]
+    for ticket in tickets:
+        entry = ProposalRecord(
+            id=ticket.id,
+            tool=ticket.tool,
+            arguments=ticket.arguments,
+            expires_at=ticket.expires_at,
+            hop=hop,
+        )
+        record.proposals.append(entry)
+        emit("proposal", entry.model_dump(mode="json"))
+    text, structured = queued_outcome(tickets)
+    return ToolOutcome(False, text, structured)
 
 
 def _state(

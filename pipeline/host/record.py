@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -13,14 +14,17 @@ from pydantic import BaseModel, Field
 
 from pipeline.contract import TaskContract
 from pipeline.models import Message
+from pipeline.toolfacts import Facts, ToolResult, read_facts
 
 __all__ = [
     "AttachmentInfo",
     "GuardEvent",
+    "ProposalRecord",
     "RunRecord",
     "RunStatus",
     "ToolCallRecord",
     "append_run_log",
+    "executed_facts",
     "read_run_log",
 ]
 
@@ -48,6 +52,25 @@ class GuardEvent(BaseModel):
     message: str
 
 
+class ProposalRecord(BaseModel):
+    """A write this run queued for a person instead of running it."""
+
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    expires_at: datetime
+    hop: int
+
+
+def executed_facts(calls: Sequence[ToolCallRecord]) -> Facts:
+    """What the calls the servers answered in this run established."""
+    return read_facts(
+        ToolResult(c.name, c.arguments, c.is_error, c.result, c.structured)
+        for c in calls
+        if c.executed
+    )
+
+
 class AttachmentInfo(BaseModel):
     name: str
     description: str
@@ -69,6 +92,9 @@ class RunRecord(BaseModel):
     attachments: list[AttachmentInfo] = Field(default_factory=list)
     messages: list[Message] = Field(default_factory=list)
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+    proposals: list[ProposalRecord] = Field(default_factory=list)
+    approval: Literal["auto", "manual"] = "auto"
+    """`manual`: writes were queued as proposals for a person, not run."""
     guard_events: list[GuardEvent] = Field(default_factory=list)
     tokens: dict[str, int] = Field(default_factory=lambda: {"prompt": 0, "completion": 0})
     timings_ms: dict[str, float] = Field(default_factory=dict)

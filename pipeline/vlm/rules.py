@@ -152,7 +152,9 @@ class RulesModel:
         todo = [
             order_id
             for order_id in wanted
-            if order_id not in facts.cancelled and order_id not in facts.cancel_errors
+            if order_id not in facts.cancelled
+            and order_id not in facts.cancel_errors
+            and order_id not in facts.proposed_cancels
         ]
         if todo:
             return self._call([(CANCEL_TOOL, {"order_id": order_id}) for order_id in todo])
@@ -351,7 +353,8 @@ def _creates(
     for target in targets:
         key = (target.sku, target.warehouse)
         live = facts.live.get(key)
-        if live is None or key in facts.created or key in facts.refusals:
+        done = key in facts.created or key in facts.refusals or key in facts.proposed
+        if live is None or done:
             continue
         quantity = _quantity(target, contract, live)
         if quantity is None:
@@ -379,6 +382,7 @@ def _summary(
 ) -> str:
     report = contract.action == "report"
     ordered: list[str] = []
+    proposed: list[str] = []
     lines: list[str] = []
     low_now = 0
     for target in targets:
@@ -393,6 +397,11 @@ def _summary(
         if key in facts.created:
             order = facts.created[key]
             ordered.append(f"{where}: ordered {order.quantity} ({order.id})")
+        elif key in facts.proposed:
+            proposal = facts.proposed[key]
+            units = facts.proposed_quantities.get(proposal)
+            amount = f"{units} units" if units is not None else "an order"
+            proposed.append(f"{where}: {amount}, waiting for approval as {proposal}")
         elif key in facts.refusals:
             lines.append(f"{where}: refused by the server: {facts.refusals[key]}")
         elif key in facts.missing:
@@ -426,8 +435,17 @@ def _summary(
         )
         return "\n".join([head, *(f"- {line}" for line in lines)])
     head = f"Ordered {len(ordered)}, skipped {len(lines)}."
+    if proposed:
+        head = (
+            f"Proposed {len(proposed)} for approval, ordered {len(ordered)}, skipped {len(lines)}."
+        )
     return "\n".join(
-        [head, *(f"- ordered: {o}" for o in ordered), *(f"- skipped: {s}" for s in lines)]
+        [
+            head,
+            *(f"- ordered: {o}" for o in ordered),
+            *(f"- proposed: {p}" for p in proposed),
+            *(f"- skipped: {s}" for s in lines),
+        ]
     )
 
 
@@ -457,7 +475,11 @@ def _cancel_targets(contract: TaskContract, facts: Facts, *, listed: bool) -> li
 def _cancel_summary(contract: TaskContract, facts: Facts, wanted: Sequence[str]) -> str:
     lines: list[str] = []
     for order_id in wanted:
-        if order_id in facts.cancelled:
+        if order_id in facts.proposed_cancels:
+            lines.append(
+                f"cancel of {order_id} waiting for approval as {facts.proposed_cancels[order_id]}"
+            )
+        elif order_id in facts.cancelled:
             order = facts.cancelled[order_id]
             lines.append(
                 f"cancelled {order_id} ({order.sku} in {order.warehouse_id}, {order.quantity})"

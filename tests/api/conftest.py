@@ -145,6 +145,21 @@ def sse_events(text: str) -> list[tuple[int, dict[str, Any]]]:
     return events
 
 
+async def ingest(client: httpx.AsyncClient, *files: tuple[str, bytes], **data: str) -> Any:
+    response = await client.post(
+        "/v1/ingest", files=[("file", (name, body, "image/png")) for name, body in files], data=data
+    )
+    assert response.status_code == 200, response.text
+    return response.json()["results"]
+
+
+async def follow(client: httpx.AsyncClient, run_id: str) -> list[tuple[int, dict[str, Any]]]:
+    response = await client.get(f"/v1/runs/{run_id}/events")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return sse_events(response.text)
+
+
 @pytest.fixture(scope="session")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with serving(tmp_path_factory.mktemp("served"), api_workers="2") as server:

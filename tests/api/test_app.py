@@ -21,6 +21,8 @@ from tests.api.conftest import (
     EXPECTED_ORDERS,
     SAMPLE,
     TASK,
+    follow,
+    ingest,
     open_orders,
     sse_events,
     started,
@@ -30,21 +32,6 @@ from tests.api.serve import KEY
 from tests.conftest import NOW, SAMPLES, CountingEngine, make_ingestor
 
 TRUTH = json.loads((SAMPLES / "erp-light-wh01.png.truth.json").read_text(encoding="utf-8"))
-
-
-async def ingest(client: httpx.AsyncClient, *files: tuple[str, bytes], **data: str) -> Any:
-    response = await client.post(
-        "/v1/ingest", files=[("file", (name, body, "image/png")) for name, body in files], data=data
-    )
-    assert response.status_code == 200, response.text
-    return response.json()["results"]
-
-
-async def follow(client: httpx.AsyncClient, run_id: str) -> list[tuple[int, dict[str, Any]]]:
-    response = await client.get(f"/v1/runs/{run_id}/events")
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/event-stream")
-    return sse_events(response.text)
 
 
 # ---- ingest
@@ -149,7 +136,7 @@ async def test_an_upload_already_read_answers_while_every_ocr_worker_is_busy(
 # ---- runs
 
 
-async def test_a_run_over_the_in_memory_servers_raises_the_expected_orders(
+async def test_a_run_proposes_the_expected_orders_and_approving_them_writes_exactly_those(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
     (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
@@ -162,11 +149,32 @@ async def test_a_run_over_the_in_memory_servers_raises_the_expected_orders(
     assert events[-1][1]["type"] == "run_finished"
     assert events[-1][1]["status"] == "done"
     record = (await client.get(f"/v1/runs/{started_run['id']}")).json()
-    assert record["status"] == "done"
+    assert record["status"] == "done" and record["approval"] == "manual"
+    assert "SKU-10402 in WH-01: not low any more" in record["final"]
+    assert open_orders(settings.resolved_db(), run_id=started_run["id"]) == set()
+    proposed = [e for _, e in events if e["type"] == "proposal"]
+    assert {(p["arguments"]["sku"], p["arguments"]["warehouse_id"]) for p in proposed} == (
+        EXPECTED_ORDERS
+    )
+    assert [p["id"] for p in record["proposals"]] == [p["id"] for p in proposed]
+    for proposal in proposed:
+        decided = await client.post(f"/v1/approvals/{proposal['id']}/approve")
+        assert decided.status_code == 200, decided.text
     assert open_orders(settings.resolved_db(), run_id=started_run["id"]) == EXPECTED_ORDERS
     listed = (await client.get("/v1/orders", params={"run_id": started_run["id"]})).json()
     assert {(o["sku"], o["warehouse_id"]) for o in listed["orders"]} == EXPECTED_ORDERS
-    assert "SKU-10402 in WH-01: not low any more" in record["final"]
+
+
+async def test_with_approval_auto_a_run_writes_its_orders_at_once(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    auto = settings.model_copy(update={"approval": "auto"})
+    async with started(create_app(auto, ingestor=ingestor)) as client:
+        (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
+        run = await client.post("/v1/runs", json={"task": TASK, "ingest_ids": [result["id"]]})
+        events = await follow(client, run.json()["id"])
+    assert "proposal" not in {e["type"] for _, e in events}
+    assert open_orders(settings.resolved_db(), run_id=run.json()["id"]) == EXPECTED_ORDERS
 
 
 async def test_the_event_stream_replays_what_happened_then_ends_with_run_finished(
@@ -299,7 +307,9 @@ async def test_a_run_can_bring_its_screenshots_in_a_multipart_request(
     assert [a["sha256"] for a in record["attachments"]] == [
         (await ingest(client, (SAMPLE.name, SAMPLE.read_bytes())))[0]["id"]
     ]
-    assert open_orders(settings.resolved_db(), run_id=run_id) == EXPECTED_ORDERS
+    assert {
+        (p["arguments"]["sku"], p["arguments"]["warehouse_id"]) for p in record["proposals"]
+    } == (EXPECTED_ORDERS)
 
 
 async def test_a_run_whose_tool_servers_fail_still_ends_its_stream(

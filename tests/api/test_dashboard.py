@@ -32,7 +32,9 @@ pytestmark = [
 ]
 
 
-def test_upload_a_screenshot_see_its_table_run_and_see_the_orders(served: Served) -> None:
+def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved_orders(
+    served: Served,
+) -> None:
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
     )
@@ -66,12 +68,33 @@ def test_upload_a_screenshot_see_its_table_run_and_see_the_orders(served: Served
             steps = page.get_by_role("list", name="Run steps")
             sync_api.expect(steps).to_contain_text("Finished (done)")
             sync_api.expect(steps.locator("li.tool").first).to_be_visible()
+            sync_api.expect(steps.locator("li.proposal")).to_have_count(5)
+            run_id = page.locator("#run-status").inner_text().split()[1]
+            assert open_orders(served.db, run_id=run_id) == set()
+
+            inbox = page.get_by_role("table", name="Writes waiting for approval")
+            sync_api.expect(inbox.locator("tbody tr")).to_have_count(5)
+            row = inbox.locator("tbody tr", has_text="SKU-10232")
+            sync_api.expect(row).to_contain_text("38 (reorder point 120)")
+            sync_api.expect(row).to_contain_text("38 + 0 on order")
+            denied = inbox.locator("tbody tr", has_text="SKU-10520")
+            denied.get_by_role("button", name="Deny").click()
+            sync_api.expect(denied).to_contain_text("denied")
+            for sku in ("SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501"):
+                inbox.locator("tbody tr", has_text=sku).get_by_role("checkbox").check()
+            page.get_by_role("button", name="Approve selected").click()
+            sync_api.expect(row).to_contain_text("approved: PO-")
             orders = page.get_by_role("table", name="Replenishment orders raised by the last run")
+            sync_api.expect(orders.locator("tbody tr")).to_have_count(4)
             sync_api.expect(orders).to_contain_text("SKU-10232")
-            run_id = page.locator("#orders-note").inner_text().split("run ")[-1].rstrip(".")
         finally:
             browser.close()
-    assert ("SKU-10232", "WH-01") in open_orders(served.db, run_id=run_id)
+    assert open_orders(served.db, run_id=run_id) == {
+        ("SKU-10232", "WH-01"),
+        ("SKU-10310", "WH-01"),
+        ("SKU-10318", "WH-01"),
+        ("SKU-10501", "WH-01"),
+    }
 
 
 def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(

@@ -262,12 +262,13 @@ def test_a_first_call_with_the_right_names_but_wrong_types_fails_on_the_schema()
     accepted = (FirstCall(name="inventory_query_stock", warehouse_ids=("WH-01",), skus=("A",)),)
     fine = _first("inventory_query_stock", {"warehouse_id": "WH-01", "skus": ["A"]})
     assert score_first_call(accepted, fine, [TYPED]).passed
-    for arguments, problem in [
+    wrong: list[tuple[dict[str, Any], str]] = [
         ({"warehouse_id": "WH-01", "skus": "A"}, "skus: 'A' is not valid"),
         ({"warehouse_id": 1}, "warehouse_id: 1 is not of type 'string'"),
         ({"warehouse_id": "WH-01", "limit": "abc"}, "limit: 'abc' is not of type 'integer'"),
         ({"warehouse_id": "WH-01", "limit": 0}, "limit: 0 is less than the minimum of 1"),
-    ]:
+    ]
+    for arguments, problem in wrong:
         verdict = score_first_call(accepted, _first("inventory_query_stock", arguments), [TYPED])
         assert not verdict.passed and problem in verdict.reason, verdict.reason
 

@@ -9,6 +9,8 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
+from pipeline.approvals import ApprovalDesk, StoreProposals
+from pipeline.bootstrap import utc_now
 from pipeline.host.attachments import from_ingest
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord
@@ -17,7 +19,7 @@ from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import domain
 from servers.factory import build_server
-from servers.models import OrderQuery
+from servers.models import OrderQuery, ProposalQuery
 from servers.sqlite_store import SqliteStore
 from tests.hardening.conftest import FIGURES, GROUPS, TASK
 
@@ -32,7 +34,9 @@ LOW_LIVE = {
 }
 
 
-async def one_run(db: Path, screenshot: IngestResult, n: int) -> RunRecord:
+async def one_run(
+    db: Path, screenshot: IngestResult, n: int, proposals: StoreProposals | None = None
+) -> RunRecord:
     """A run as its own process would make it: its own store connections, servers, toolbox.
 
     Half the runs share one screenshot (so one idempotency key per order); the others each
@@ -62,6 +66,7 @@ async def one_run(db: Path, screenshot: IngestResult, n: int) -> RunRecord:
                     attachments=from_ingest([shot]),
                     limits=HostLimits(wall_clock_s=120.0),
                     run_id=f"run-concurrent-{n:02d}",
+                    approvals=proposals,
                 )
             )
 
@@ -113,4 +118,53 @@ async def test_fifty_concurrent_runs_raise_one_order_per_sku_and_audit_every_ref
         "same order returned (idempotency key)": len(accepted) - len(created),
         "refused (audited)": len(refusals),
         "wall": f"{spent:.1f} s",
+    }
+
+
+async def test_fifty_runs_under_manual_approval_then_every_proposal_approved_at_once(
+    db: Path, screenshot: IngestResult
+) -> None:
+    """Each run proposes instead of writing; then all 250 proposals are approved at the same
+    time, each by its own approver with its own store connections: the live re-check inside
+    each approved write leaves exactly one order per SKU and warehouse, and the other
+    approvals end `failed` with the refusal."""
+    started = time.perf_counter()
+    with SqliteStore(db) as store:
+        queue = StoreProposals(store, ttl=timedelta(hours=1), clock=utc_now)
+        records = await asyncio.wait_for(
+            asyncio.gather(*(one_run(db, screenshot, n, proposals=queue) for n in range(RUNS))),
+            timeout=300,
+        )
+    proposed_in = time.perf_counter() - started
+    assert [r.status for r in records] == ["done"] * RUNS, [r.final for r in records]
+    ids = [p.id for r in records for p in r.proposals]
+    assert len(ids) == RUNS * len(LOW_LIVE)
+    with SqliteStore(db) as store:
+        assert domain.list_orders(store, OrderQuery(limit=10)).orders == []
+
+    async def approve(proposal_id: str) -> str:
+        with SqliteStore(db) as own:
+            orders_server = build_server("orders", own)
+            desk = ApprovalDesk(own, [MemoryTarget("orders", orders_server)], clock=utc_now)
+            return (await desk.approve(proposal_id, by="approver")).outcome
+
+    started = time.perf_counter()
+    outcomes = await asyncio.wait_for(asyncio.gather(*(approve(i) for i in ids)), timeout=300)
+    approved_in = time.perf_counter() - started
+
+    with SqliteStore(db) as store:
+        orders = domain.list_orders(store, OrderQuery(limit=1000)).orders
+        with store.reading() as tx:
+            final = {p.id: p.status for p in tx.proposals(ProposalQuery(limit=1000))}
+    per_sku = Counter((o.sku, o.warehouse_id) for o in orders)
+    assert set(per_sku) == LOW_LIVE and set(per_sku.values()) == {1}
+    assert Counter(outcomes) == {"approved": len(LOW_LIVE), "failed": len(ids) - len(LOW_LIVE)}
+    assert Counter(final.values()) == Counter(outcomes)
+    FIGURES["concurrency: 50 runs under manual approval, then all approved at once"] = {
+        "proposals": len(ids),
+        "orders": len(orders),
+        "per SKU and warehouse": sorted(set(per_sku.values())),
+        "approvals that wrote": outcomes.count("approved"),
+        "approvals refused by the live re-check": outcomes.count("failed"),
+        "wall (runs / approvals)": f"{proposed_in:.1f} s / {approved_in:.1f} s",
     }

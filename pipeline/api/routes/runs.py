@@ -16,7 +16,13 @@ from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.runs import RunState
 from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
 from pipeline.api.service import check_guard_switches, check_model
-from pipeline.bootstrap import enabled_guards, run_agent, utc_now
+from pipeline.bootstrap import (
+    approval_policy,
+    enabled_guards,
+    proposal_queue,
+    run_agent,
+    utc_now,
+)
 from pipeline.contract import HELP, parse_task
 from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
@@ -70,6 +76,8 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
     results = [*earlier, *uploaded]
     starter = services.extra.get("run_agent", run_agent)
     targets = services.targets
+    manual = approval_policy("serve", settings) == "manual" and not run.dry_run
+    proposals = proposal_queue(settings, services.slot) if manual else None
 
     async def start(sink: Callable[[dict[str, Any]], None]) -> RunRecord:
         record: RunRecord = await starter(
@@ -81,6 +89,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
             guard_overrides=run.guards,
             targets=targets,
             on_event=sink,
+            proposals=proposals,
         )
         return record
 

@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
-const state = { ingestId: null, objectUrl: null };
+const state = { ingestId: null, objectUrl: null, runId: null };
 
 function apiKey() {
   return $("#api-key").value.trim();
@@ -320,10 +320,16 @@ async function onEvent(event) {
       step(`Guard ${event.guard}: ${event.action}`, blocked ? "blocked" : "", event.message);
       break;
     }
+    case "proposal":
+      step(`Proposed ${event.id}`, "proposal", `${writeOf(event)}: waits for approval below`);
+      await loadApprovals();
+      break;
     case "run_finished": {
       const ok = event.status === "done";
       step(`Finished (${event.status})`, ok ? "done" : "failed", event.final);
       status("#run-status", `Run ${event.run_id} finished: ${event.status}.`, !ok);
+      state.runId = event.run_id;
+      await loadApprovals();
       await showOrders(event.run_id);
       break;
     }
@@ -332,7 +338,131 @@ async function onEvent(event) {
   }
 }
 
-// ---- 4. orders
+// ---- 4. approvals
+
+function writeOf(proposal) {
+  const a = proposal.arguments;
+  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${a.quantity ?? "?"}`;
+  if (a.order_id) return `cancel ${a.order_id}`;
+  return `${proposal.tool} ${JSON.stringify(a)}`;
+}
+
+function screenOf(proposal) {
+  const seen = proposal.observation;
+  if (!seen || seen.on_hand === null || seen.on_hand === undefined) return "";
+  return `${seen.on_hand} (reorder point ${seen.reorder_point ?? "?"})`;
+}
+
+function liveOf(proposal) {
+  const live = proposal.live;
+  if (!live) return "";
+  return `${live.on_hand} + ${live.on_order} on order (reorder point ${live.reorder_point})`;
+}
+
+function resultOf(proposal) {
+  if (proposal.status === "approved") return `approved: ${proposal.order_id ?? "running"}`;
+  if (proposal.status === "pending") return "pending";
+  return `${proposal.status}: ${proposal.reason ?? ""}`;
+}
+
+function approvalRow(proposal) {
+  const pending = proposal.status === "pending";
+  const box = el("input", { type: "checkbox", "aria-label": `Select ${proposal.id}` });
+  box.dataset.id = proposal.id;
+  box.disabled = !pending;
+  const decide = el("td", {});
+  if (pending) {
+    const yes = el("button", { type: "button", class: "secondary small" }, "Approve");
+    yes.setAttribute("aria-label", `Approve ${proposal.id}`);
+    yes.addEventListener("click", () => decideOne(proposal.id, "approve"));
+    const no = el("button", { type: "button", class: "secondary small deny" }, "Deny");
+    no.setAttribute("aria-label", `Deny ${proposal.id}`);
+    no.addEventListener("click", () => decideOne(proposal.id, "deny"));
+    decide.append(yes, no);
+  }
+  const age = proposal.screenshot_age_s === null ? "" : ago(proposal.screenshot_age_s);
+  const row = el(
+    "tr",
+    { "data-id": proposal.id },
+    el("td", {}, box),
+    el("td", {}, proposal.id),
+    el("td", {}, writeOf(proposal)),
+    el("td", {}, screenOf(proposal)),
+    el("td", {}, liveOf(proposal)),
+    el("td", {}, age),
+    el("td", { class: proposal.status }, resultOf(proposal)),
+    decide,
+  );
+  return row;
+}
+
+async function loadApprovals() {
+  const filter = $("#approval-filter").value;
+  const query = filter ? `?status=${encodeURIComponent(filter)}` : "";
+  let response;
+  try {
+    response = await fetch(`/v1/approvals${query}`, { headers: headers() });
+  } catch (error) {
+    $("#approvals-note").textContent = `The server did not answer: ${error}`;
+    return;
+  }
+  if (!response.ok) {
+    $("#approvals-note").textContent = await failure(response);
+    return;
+  }
+  const { proposals } = await response.json();
+  const table = $("#approvals");
+  table.hidden = proposals.length === 0;
+  $("#approvals-note").textContent = proposals.length
+    ? `${proposals.length} proposal(s)${filter ? ` ${filter}` : ""}.`
+    : `No ${filter || ""} proposals.`.replace("  ", " ");
+  $("#approvals tbody").replaceChildren(...proposals.map(approvalRow));
+}
+
+async function decideOne(id, action) {
+  const row = $(`#approvals tr[data-id="${id}"]`);
+  const cell = row ? row.children[6] : null;
+  if (cell) cell.textContent = action === "approve" ? "approving…" : "denying…";
+  const init = { method: "POST", headers: headers({ "Content-Type": "application/json" }) };
+  if (action === "deny") init.body = JSON.stringify({ reason: "denied in the dashboard" });
+  let text;
+  let cls;
+  try {
+    const response = await fetch(`/v1/approvals/${encodeURIComponent(id)}/${action}`, init);
+    const body = await response.json();
+    if (response.ok) {
+      text = resultOf(body.proposal);
+      cls = body.proposal.status;
+    } else {
+      text = `${body.proposal ? body.proposal.status : "not decided"}: ${body.message}`;
+      cls = "failed";
+    }
+  } catch (error) {
+    text = `the server did not answer: ${error}`;
+    cls = "failed";
+  }
+  if (row) {
+    cell.textContent = text;
+    cell.className = cls;
+    row.children[7].replaceChildren();
+    row.children[0].firstChild.disabled = true;
+  }
+  if (state.runId) await showOrders(state.runId);
+  return cls;
+}
+
+async function decideSelected(action) {
+  const chosen = [...document.querySelectorAll("#approvals tbody input[type=checkbox]:checked")];
+  if (!chosen.length) {
+    $("#approvals-note").textContent = "Select one or more pending proposals first.";
+    return;
+  }
+  for (const box of chosen) await decideOne(box.dataset.id, action);
+  const done = action === "approve" ? "approved or refused" : "denied";
+  $("#approvals-note").textContent = `${chosen.length} proposal(s) ${done}; see each row.`;
+}
+
+// ---- 5. orders
 
 async function showOrders(runId) {
   const response = await fetch(`/v1/orders?run_id=${encodeURIComponent(runId)}`, {
@@ -394,6 +524,12 @@ function wire() {
   $("#run-form").addEventListener("submit", startRun);
   $("#task").addEventListener("input", contractSoon);
   readContract();
+  $("#refresh-approvals").addEventListener("click", loadApprovals);
+  $("#approval-filter").addEventListener("change", loadApprovals);
+  $("#approve-selected").addEventListener("click", () => decideSelected("approve"));
+  $("#deny-selected").addEventListener("click", () => decideSelected("deny"));
+  keyInput.addEventListener("change", loadApprovals);
+  loadApprovals();
   document.body.dataset.ready = "true";
 }
 

@@ -12,24 +12,14 @@ SKU) of an order this run has not seen listed for that SKU.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from pipeline.contract import TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
-from pipeline.host.record import ToolCallRecord
+from pipeline.host.record import executed_facts
 from pipeline.models import ToolCall
-from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL, Facts, ToolResult, read_facts
+from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL
 
-__all__ = ["executed_facts", "scope"]
-
-
-def executed_facts(calls: Sequence[ToolCallRecord]) -> Facts:
-    """What the calls the servers answered in this run established."""
-    return read_facts(
-        ToolResult(c.name, c.arguments, c.is_error, c.result, c.structured)
-        for c in calls
-        if c.executed
-    )
+__all__ = ["scope"]
 
 
 def _block(message: str) -> CallDecision:

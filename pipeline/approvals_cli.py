@@ -1,0 +1,204 @@
+"""`stockshot approvals list|approve|deny`: the approvals inbox at a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import TextIO
+
+from pipeline.approvals import ApprovalDesk, Decision, cli_decider
+from pipeline.settings import Settings
+from servers.errors import Refused
+from servers.models import APPROVAL_STATUSES, Proposal, ProposalQuery
+from servers.store import Store
+
+__all__ = ["ask_each", "describe", "print_decision", "register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "approvals",
+        help="list, approve or deny the writes runs proposed",
+        description="The proposals runs queued for approval (STOCKSHOT_APPROVAL=manual, the "
+        "default of stockshot serve and stockshot watch). Approving runs exactly the stored "
+        "call through the orders tool, which re-checks live stock at that moment.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="proposals, newest first")
+    listing.add_argument("--status", choices=APPROVAL_STATUSES, default=None)
+    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--json", action="store_true", help="one JSON object per line")
+    listing.set_defaults(handler=_list)
+    approve = actions.add_parser("approve", help="approve proposals: their writes run now")
+    approve.add_argument("ids", nargs="+", metavar="ID")
+    approve.set_defaults(handler=_approve)
+    deny = actions.add_parser("deny", help="deny proposals: nothing is written")
+    deny.add_argument("ids", nargs="+", metavar="ID")
+    deny.add_argument("--reason", default=None, help="why, kept on the proposal and audited")
+    deny.set_defaults(handler=_deny)
+
+
+def _desk(settings: Settings) -> tuple[ApprovalDesk, Store]:
+    from pipeline.bootstrap import open_store, server_targets, utc_now
+
+    store = open_store(settings)
+    return ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now), store
+
+
+def _age(captured: str | None, now: datetime) -> str:
+    if not captured:
+        return ""
+    hours = (now - datetime.fromisoformat(captured)).total_seconds() / 3600
+    return f"{hours:.1f} h"
+
+
+def describe(proposal: Proposal) -> str:
+    """`orders_create_replenishment SKU-10232 in WH-01 x202` or `orders_cancel PO-000003`."""
+    args = proposal.arguments
+    if "sku" in args:
+        return (
+            f"{proposal.tool} {args.get('sku')} in {args.get('warehouse_id')} "
+            f"x{args.get('quantity', '?')}"
+        )
+    return f"{proposal.tool} {' '.join(str(v) for v in args.values())}"
+
+
+def _row(proposal: Proposal, now: datetime) -> list[str]:
+    seen = proposal.observation or {}
+    live = proposal.live or {}
+    live_text = (
+        f"{live['on_hand']}+{live['on_order']}/{live['reorder_point']}" if "on_hand" in live else ""
+    )
+    screen_text = (
+        f"{seen.get('on_hand')}/{seen.get('reorder_point')}"
+        if seen.get("on_hand") is not None
+        else ""
+    )
+    return [
+        proposal.id,
+        proposal.status,
+        describe(proposal),
+        screen_text,
+        live_text,
+        _age(seen.get("captured_at"), now),
+        proposal.decided_by or "",
+        proposal.order_id or proposal.reason or "",
+    ]
+
+
+def _print_table(proposals: Sequence[Proposal], out: TextIO, now: datetime) -> None:
+    header = ["id", "status", "write", "screen", "live", "screenshot age", "decided by", "result"]
+    rows = [header, *(_row(p, now) for p in proposals)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for row in rows:
+        out.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
+
+
+def _list(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.bootstrap import utc_now
+
+    desk, store = _desk(settings)
+    try:
+        found = asyncio.run(desk.list(ProposalQuery(status=args.status, limit=args.limit)))
+    finally:
+        store.close()
+    if args.json:
+        for proposal in found:
+            print(json.dumps(proposal.model_dump(mode="json"), ensure_ascii=False))
+    elif found:
+        _print_table(found, sys.stdout, utc_now())
+    else:
+        print("no proposals" + (f" with status {args.status}" if args.status else ""))
+    return 0
+
+
+def print_decision(decision: Decision, out: TextIO) -> None:
+    proposal = decision.proposal
+    if decision.outcome == "approved":
+        out.write(f"{proposal.id} approved: {proposal.order_id} ({describe(proposal)})\n")
+    elif decision.outcome == "failed":
+        out.write(f"{proposal.id} failed, nothing written: {decision.message}\n")
+    else:
+        out.write(f"{proposal.id} denied: {proposal.reason}\n")
+
+
+async def _decide_all(ids: Sequence[str], decide: Callable[[str], Awaitable[Decision]]) -> int:
+    """Each proposal in turn; one that cannot be decided is reported and the rest go on."""
+    failed = 0
+    for proposal_id in ids:
+        try:
+            decision = await decide(proposal_id)
+        except Refused as exc:
+            print(f"{proposal_id}: {exc.message}", file=sys.stderr)
+            failed += 1
+            continue
+        print_decision(decision, sys.stdout)
+        failed += decision.outcome == "failed"
+    return 1 if failed else 0
+
+
+def _approve(args: argparse.Namespace, settings: Settings) -> int:
+    desk, store = _desk(settings)
+    who = cli_decider()
+    try:
+        return asyncio.run(_approve_all(desk, args.ids, who))
+    finally:
+        store.close()
+
+
+async def _approve_all(desk: ApprovalDesk, ids: Sequence[str], who: str) -> int:
+    async with desk:
+        return await _decide_all(ids, lambda i: desk.approve(i, by=who))
+
+
+def _deny(args: argparse.Namespace, settings: Settings) -> int:
+    desk, store = _desk(settings)
+    who = cli_decider()
+    try:
+        return asyncio.run(
+            _decide_all(args.ids, lambda i: desk.deny(i, by=who, reason=args.reason))
+        )
+    finally:
+        store.close()
+
+
+async def ask_each(
+    desk: ApprovalDesk, ids: Sequence[str], *, read: TextIO, out: TextIO
+) -> list[Decision]:
+    """y/N at a terminal for each proposal; anything but y or yes denies it."""
+    decisions: list[Decision] = []
+    who = cli_decider()
+    async with desk:
+        for proposal_id in ids:
+            decisions.append(await _ask(desk, proposal_id, who, read=read, out=out))
+    return decisions
+
+
+async def _ask(
+    desk: ApprovalDesk, proposal_id: str, who: str, *, read: TextIO, out: TextIO
+) -> Decision:
+    proposal = await desk.get(proposal_id)
+    seen = proposal.observation or {}
+    live = proposal.live or {}
+    facts = []
+    if seen.get("on_hand") is not None:
+        facts.append(f"screen {seen['on_hand']} at {seen.get('captured_at')}")
+    if "on_hand" in live:
+        facts.append(
+            f"live {live['on_hand']} + {live['on_order']} on order, reorder point "
+            f"{live['reorder_point']}"
+        )
+    shown = f" ({'; '.join(facts)})" if facts else ""
+    out.write(f"Approve {proposal.id}: {describe(proposal)}{shown}? [y/N] ")
+    out.flush()
+    answer = read.readline().strip().lower()
+    if answer in ("y", "yes"):
+        decision = await desk.approve(proposal_id, by=who)
+    else:
+        decision = await desk.deny(proposal_id, by=who, reason="declined at the terminal")
+    print_decision(decision, out)
+    return decision

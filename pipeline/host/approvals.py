@@ -1,0 +1,119 @@
+"""Writes held for a person: what the loop hands to a proposal queue instead of running a write.
+
+Under manual approval the loop never runs a write tool. Each order a write call would make
+becomes one `ProposalDraft` (exactly the arguments that will run, what the screenshot showed and
+the live numbers the run read), the queue passed in stores it, and the model gets a tool result
+saying it is queued under that id and must not be sent again. Approving it later runs the stored
+call through the same tool; the model is never resumed for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from pipeline.host.context import Attachment
+from pipeline.screentext import parse_screens
+from pipeline.toolfacts import CREATE_TOOL, Facts
+
+__all__ = ["ProposalDraft", "ProposalQueue", "ProposalTicket", "drafts_for", "queued_outcome"]
+
+
+@dataclass(frozen=True)
+class ProposalDraft:
+    run_id: str
+    tool: str
+    arguments: dict[str, Any]
+    observation: dict[str, Any] | None = None
+    live: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ProposalTicket:
+    id: str
+    tool: str
+    arguments: dict[str, Any]
+    expires_at: datetime
+
+
+class ProposalQueue(Protocol):
+    """Stores proposals durably (the store's approvals table, in practice)."""
+
+    async def propose(self, draft: ProposalDraft) -> ProposalTicket: ...
+
+
+def _observation(
+    sku: str, warehouse: str, attachments: Sequence[Attachment]
+) -> dict[str, Any] | None:
+    """What the newest screenshot showing this SKU in this warehouse said about it."""
+    seen: dict[str, Any] | None = None
+    for attachment in attachments:
+        for screen in parse_screens(attachment.content):
+            for row in screen.rows:
+                if row.sku != sku or screen.warehouse_of(row) not in (warehouse, None):
+                    continue
+                if seen is None or screen.captured_at.isoformat() > seen["captured_at"]:
+                    seen = {
+                        "sku": sku,
+                        "warehouse_id": warehouse,
+                        "on_hand": row.on_hand,
+                        "reorder_point": row.reorder_point,
+                        "captured_at": screen.captured_at.isoformat(timespec="seconds"),
+                        "screen": attachment.name,
+                    }
+    return seen
+
+
+def drafts_for(
+    run_id: str,
+    tool: str,
+    arguments: Mapping[str, Any],
+    *,
+    attachments: Sequence[Attachment],
+    facts: Facts,
+) -> list[ProposalDraft]:
+    """One draft per order the call would make. The model's own idempotency key is left out:
+    the approved call runs under a key derived from the proposal's id."""
+    kept = {k: v for k, v in arguments.items() if k != "idempotency_key"}
+    sku, warehouse = kept.get("sku"), kept.get("warehouse_id")
+    observation = live = None
+    if tool == CREATE_TOOL and isinstance(sku, str) and isinstance(warehouse, str):
+        observation = _observation(sku, warehouse, attachments)
+        level = facts.live.get((sku, warehouse))
+        if level is not None:
+            live = {
+                "on_hand": level.on_hand,
+                "on_order": level.on_order,
+                "reorder_point": level.reorder_point,
+            }
+    return [ProposalDraft(run_id, tool, kept, observation, live)]
+
+
+def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, dict[str, Any]]:
+    """The tool result the model reads (JSON, as every tool answers): queued, under which ids,
+    and not to be sent again."""
+    described = "; ".join(f"{t.id}: {t.tool} {_short(t.arguments)}" for t in tickets)
+    message = (
+        f"queued for approval, not executed: {described}. A person approves or denies it; "
+        "do not send it again. Report it as waiting for approval."
+    )
+    structured = {
+        "queued": [
+            {
+                "proposal_id": t.id,
+                "tool": t.tool,
+                "arguments": t.arguments,
+                "expires_at": t.expires_at.isoformat(timespec="seconds"),
+            }
+            for t in tickets
+        ],
+        "message": message,
+    }
+    return json.dumps(structured, ensure_ascii=False), structured
+
+
+def _short(arguments: Mapping[str, Any]) -> str:
+    return json.dumps(arguments, ensure_ascii=False, sort_keys=True)

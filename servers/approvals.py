@@ -1,0 +1,251 @@
+"""Proposals: write calls held for a person's decision, as plain functions over a `Store`.
+
+A proposal keeps exactly the arguments that will run and their SHA-256. A decision is one state
+change in one write transaction, conditional on the state it starts from, so two people deciding
+at once cannot both win: pending → approved (a claim), pending → denied, pending → expired (past
+its expiry, found when anyone looks). A claimed proposal is then settled with what the write
+tool answered when it ran: it stays approved, with its order, or it becomes failed, with the
+refusal. Every step is audited. Running the tool is the caller's: the rules here never write an
+order themselves, so the tool's own live re-check decides at the moment of approval.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from servers.errors import NotPending, UnknownProposal
+from servers.models import (
+    NewAuditEntry,
+    NewProposal,
+    Proposal,
+    ProposalQuery,
+    parse_proposal_id,
+)
+from servers.store import Store, StoreWriter
+
+__all__ = [
+    "APPROVE",
+    "DENY",
+    "EXPIRE",
+    "FAIL",
+    "PROPOSE",
+    "STALE_CLAIM",
+    "arguments_sha256",
+    "claim",
+    "deny",
+    "get_proposal",
+    "list_proposals",
+    "propose",
+    "settle",
+]
+
+PROPOSE = "approval proposed"
+APPROVE = "approval approved"
+DENY = "approval denied"
+EXPIRE = "approval expired"
+FAIL = "approval failed"
+
+STALE_CLAIM = timedelta(minutes=2)
+"""An approval claimed this long ago and never settled (its approver died) may be claimed again;
+the write runs under the same idempotency key, so it still writes once."""
+
+
+def arguments_sha256(arguments: Mapping[str, Any]) -> str:
+    """SHA-256 of the arguments as canonical JSON (sorted keys, no spaces, UTF-8)."""
+    text = json.dumps(arguments, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _audit(
+    tx: StoreWriter,
+    action: str,
+    proposal: Proposal,
+    now: datetime,
+    reason: str,
+    *,
+    refused: bool = False,
+) -> None:
+    tx.append_audit(
+        NewAuditEntry(
+            at=now,
+            action=action,
+            outcome="refused" if refused else "accepted",
+            reason=reason,
+            arguments={
+                "proposal_id": proposal.id,
+                "tool": proposal.tool,
+                "arguments": proposal.arguments,
+                "decided_by": proposal.decided_by,
+            },
+            order_id=proposal.order_id,
+            run_id=proposal.run_id,
+        )
+    )
+
+
+def propose(
+    store: Store,
+    *,
+    tool: str,
+    arguments: Mapping[str, Any],
+    now: datetime,
+    ttl: timedelta,
+    run_id: str | None = None,
+    observation: Mapping[str, Any] | None = None,
+    live: Mapping[str, Any] | None = None,
+) -> Proposal:
+    """Store a pending proposal for `tool` with exactly `arguments`."""
+    new = NewProposal(
+        run_id=run_id,
+        tool=tool,
+        arguments=dict(arguments),
+        arguments_sha256=arguments_sha256(arguments),
+        observation=None if observation is None else dict(observation),
+        live=None if live is None else dict(live),
+        expires_at=now + ttl,
+    )
+    with store.writing() as tx:
+        proposal = tx.insert_proposal(new, now=now)
+        _audit(tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}")
+    return proposal
+
+
+def _expire_due(tx: StoreWriter, proposals: list[Proposal], now: datetime) -> list[Proposal]:
+    out: list[Proposal] = []
+    for proposal in proposals:
+        if proposal.status == "pending" and proposal.expires_at <= now:
+            expired = tx.decide_proposal(
+                proposal.id,
+                expect="pending",
+                status="expired",
+                now=now,
+                reason=f"expired at {proposal.expires_at.isoformat(timespec='seconds')}",
+            )
+            if expired is not None:
+                _audit(tx, EXPIRE, expired, now, expired.reason or "expired")
+                proposal = expired
+        out.append(proposal)
+    return out
+
+
+def list_proposals(store: Store, query: ProposalQuery, *, now: datetime) -> list[Proposal]:
+    """Proposals, newest first; pending ones past their expiry are expired on the way."""
+    with store.writing() as tx:
+        _expire_due(tx, tx.proposals(ProposalQuery(status="pending", limit=1_000_000)), now)
+        return tx.proposals(query)
+
+
+def _known(tx: StoreWriter, proposal_id: str) -> Proposal:
+    proposal = tx.proposal(proposal_id) if parse_proposal_id(proposal_id) is not None else None
+    if proposal is None:
+        raise UnknownProposal(
+            f"no proposal {proposal_id!r}; ids look like AP-000001 "
+            "(stockshot approvals list shows the pending ones)",
+            code="unknown_proposal",
+            field="id",
+        )
+    return proposal
+
+
+def get_proposal(store: Store, proposal_id: str, *, now: datetime) -> Proposal:
+    with store.writing() as tx:
+        return _expire_due(tx, [_known(tx, proposal_id)], now)[0]
+
+
+def _not_pending(proposal: Proposal) -> NotPending:
+    who = f" by {proposal.decided_by}" if proposal.decided_by else ""
+    when = f" at {proposal.decided_at.isoformat(timespec='seconds')}" if proposal.decided_at else ""
+    return NotPending(
+        f"{proposal.id} is {proposal.status}{who}{when}, not pending; it cannot be decided again",
+        code="not_pending",
+        field="id",
+        details={"status": proposal.status, "order_id": proposal.order_id},
+    )
+
+
+def claim(store: Store, proposal_id: str, *, by: str, now: datetime) -> Proposal:
+    """Take the decision to approve: pending → approved, for exactly one caller. The caller then
+    runs the stored call and settles it. An approval claimed long ago and never settled may be
+    taken again (see `STALE_CLAIM`)."""
+    with store.writing() as tx:
+        (proposal,) = _expire_due(tx, [_known(tx, proposal_id)], now)
+        if arguments_sha256(proposal.arguments) != proposal.arguments_sha256:
+            raise NotPending(
+                f"{proposal.id}: the stored arguments no longer match their SHA-256; "
+                "it will not run",
+                code="tampered",
+                field="id",
+            )
+        stale = (
+            proposal.status == "approved"
+            and proposal.order_id is None
+            and proposal.result is None
+            and proposal.decided_at is not None
+            and now - proposal.decided_at >= STALE_CLAIM
+        )
+        if proposal.status != "pending" and not stale:
+            raise _not_pending(proposal)
+        claimed = tx.decide_proposal(
+            proposal.id, expect=proposal.status, status="approved", now=now, by=by
+        )
+        if claimed is None:  # another decider got there between our read and our write
+            latest = tx.proposal(proposal.id)
+            assert latest is not None
+            raise _not_pending(latest)
+        _audit(tx, APPROVE, claimed, now, f"{claimed.id} approved by {by}; running {claimed.tool}")
+    return claimed
+
+
+def settle(
+    store: Store,
+    proposal: Proposal,
+    *,
+    ran: bool,
+    message: str,
+    result: Mapping[str, Any] | None,
+    order_id: str | None,
+    now: datetime,
+) -> Proposal:
+    """Record what the write tool answered for a claimed proposal: approved with its order, or
+    failed with the refusal (`ran` false)."""
+    with store.writing() as tx:
+        settled = tx.decide_proposal(
+            proposal.id,
+            expect="approved",
+            status="approved" if ran else "failed",
+            now=now,
+            reason=None if ran else message,
+            result=dict(result) if result is not None else {"message": message},
+            order_id=order_id,
+        )
+        if settled is None:
+            latest = tx.proposal(proposal.id)
+            assert latest is not None
+            return latest
+        _audit(tx, APPROVE if ran else FAIL, settled, now, message, refused=not ran)
+    return settled
+
+
+def deny(store: Store, proposal_id: str, *, by: str, reason: str | None, now: datetime) -> Proposal:
+    with store.writing() as tx:
+        (proposal,) = _expire_due(tx, [_known(tx, proposal_id)], now)
+        if proposal.status != "pending":
+            raise _not_pending(proposal)
+        denied = tx.decide_proposal(
+            proposal.id,
+            expect="pending",
+            status="denied",
+            now=now,
+            by=by,
+            reason=reason or "denied",
+        )
+        if denied is None:
+            latest = tx.proposal(proposal.id)
+            assert latest is not None
+            raise _not_pending(latest)
+        _audit(tx, DENY, denied, now, f"{denied.id} denied by {by}: {denied.reason}")
+    return denied

@@ -1,0 +1,236 @@
+"""The approvals inbox over the API: runs propose, people approve or deny, the ledger holds
+exactly what was approved, once, re-checked live at the moment of approval."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pipeline.api import create_app
+from pipeline.ingest import Ingestor
+from pipeline.settings import Settings
+from servers import domain
+from servers.models import OrderQuery, StockRecord
+from servers.sqlite_store import SqliteStore
+from tests.api.conftest import BASE_URL, SAMPLE, follow, ingest, open_orders, started
+from tests.api.serve import KEY, serving
+
+TASK = "find the SKUs that are low and raise replenishment orders"
+LOW_LIVE = {"SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501", "SKU-10520"}
+
+
+async def propose(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+    """Run the demo task over the sample; the writes come back as proposals."""
+    (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
+    run = (await client.post("/v1/runs", json={"task": TASK, "ingest_ids": [result["id"]]})).json()
+    await follow(client, run["id"])
+    record = (await client.get(f"/v1/runs/{run['id']}")).json()
+    assert record["approval"] == "manual"
+    return list(record["proposals"])
+
+
+def orders(db: Path) -> list[tuple[str, str, int, str | None]]:
+    with SqliteStore(db) as store:
+        found = domain.list_orders(store, OrderQuery(limit=500)).orders
+    return [(o.sku, o.warehouse_id, o.quantity, o.idempotency_key) for o in found]
+
+
+def by_sku(proposals: list[dict[str, Any]], sku: str) -> str:
+    return next(str(p["id"]) for p in proposals if p["arguments"]["sku"] == sku)
+
+
+async def test_a_run_under_manual_approval_writes_nothing_and_lists_what_it_proposed(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    proposals = await propose(client)
+
+    assert {p["arguments"]["sku"] for p in proposals} == LOW_LIVE
+    assert orders(settings.resolved_db()) == []
+    listed = (await client.get("/v1/approvals", params={"status": "pending"})).json()
+    assert [p["id"] for p in listed["proposals"]] == [p["id"] for p in reversed(proposals)]
+    one = (await client.get(f"/v1/approvals/{by_sku(proposals, 'SKU-10232')}")).json()
+    assert one["status"] == "pending"
+    assert one["arguments"] == {
+        "sku": "SKU-10232",
+        "warehouse_id": "WH-01",
+        "quantity": 202,
+        "observed_on_hand": 38,
+        "observed_at": "2026-11-28T10:05:00+08:00",
+    }
+    assert len(one["arguments_sha256"]) == 64
+    assert one["observation"] == {
+        "sku": "SKU-10232",
+        "warehouse_id": "WH-01",
+        "on_hand": 38,
+        "reorder_point": 120,
+        "captured_at": "2026-11-28T10:05:00+08:00",
+        "screen": SAMPLE.name,
+    }
+    assert one["live"] == {"on_hand": 38, "on_order": 0, "reorder_point": 120}
+    assert one["screenshot_age_s"] > 0
+
+
+async def test_approving_writes_exactly_the_stored_call_once_and_says_who_decided(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    proposals = await propose(client)
+    chosen = by_sku(proposals, "SKU-10232")
+
+    approved = await client.post(f"/v1/approvals/{chosen}/approve")
+    again = await client.post(f"/v1/approvals/{chosen}/approve")
+
+    assert approved.status_code == 200, approved.text
+    body = approved.json()
+    assert body["outcome"] == "approved"
+    assert body["order"]["sku"] == "SKU-10232" and body["order"]["quantity"] == 202
+    assert body["proposal"]["decided_by"] == "api:key-1"
+    assert body["proposal"]["order_id"] == body["order"]["id"]
+    assert again.status_code == 409
+    assert again.json()["error"] == "not_pending"
+    assert "is approved by api:key-1" in again.json()["message"]
+    assert orders(settings.resolved_db()) == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
+    with SqliteStore(settings.resolved_db()) as store:
+        audit = [(e.action, e.outcome) for e in domain.audit_log(store, limit=50)]
+    assert ("approval approved", "accepted") in audit
+    assert ("orders_create_replenishment", "accepted") in audit
+
+
+async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_recorded(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    proposals = await propose(client)
+    chosen = by_sku(proposals, "SKU-10310")
+    with SqliteStore(settings.resolved_db()) as store:
+        domain.import_records(
+            store,
+            [StockRecord(sku="SKU-10310", name="x", warehouse_id="WH-01", on_hand=900,
+                         reorder_point=100, on_order=0)],
+            now=datetime.now(UTC),
+            source="a delivery",
+        )  # fmt: skip
+
+    refused = await client.post(f"/v1/approvals/{chosen}/approve")
+
+    assert refused.status_code == 409
+    body = refused.json()
+    assert body["error"] == "refused" and body["outcome"] == "failed"
+    assert (
+        "SKU-10310 in WH-01 is not low now: on_hand 900 + on_order 0 >= reorder_point 100"
+        in (body["message"])
+    )
+    assert body["proposal"]["status"] == "failed"
+    assert body["proposal"]["result"]["live"]["on_hand"] == 900
+    assert orders(settings.resolved_db()) == []
+    later = (await client.get(f"/v1/approvals/{chosen}")).json()
+    assert later["status"] == "failed" and "not low now" in later["reason"]
+
+
+async def test_deny_keeps_the_reason_writes_nothing_and_cannot_be_approved_after(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    proposals = await propose(client)
+    chosen = by_sku(proposals, "SKU-10520")
+
+    denied = await client.post(f"/v1/approvals/{chosen}/deny", json={"reason": "supplier away"})
+    approve = await client.post(f"/v1/approvals/{chosen}/approve")
+    bare = await client.post(f"/v1/approvals/{by_sku(proposals, 'SKU-10501')}/deny")
+
+    assert denied.status_code == 200
+    assert denied.json()["proposal"]["status"] == "denied"
+    assert denied.json()["proposal"]["reason"] == "supplier away"
+    assert approve.status_code == 409 and "is denied by api:key-1" in approve.json()["message"]
+    assert bare.status_code == 200 and bare.json()["proposal"]["reason"] == "denied"
+    assert orders(settings.resolved_db()) == []
+
+
+async def test_unknown_ids_are_404_and_another_key_is_401(client: httpx.AsyncClient) -> None:
+    for path in ("/v1/approvals/AP-999999", "/v1/approvals/PO-000001"):
+        missing = await client.get(path)
+        assert missing.status_code == 404
+        assert "no proposal" in missing.json()["message"]
+    assert (await client.post("/v1/approvals/AP-999999/approve")).status_code == 404
+    foreign = await client.post(
+        "/v1/approvals/AP-000001/approve", headers={"X-API-Key": "not-ours"}
+    )
+    assert foreign.status_code == 401
+    assert (await client.get("/v1/approvals", params={"status": "maybe"})).status_code == 422
+
+
+async def test_an_expired_proposal_cannot_be_approved(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    short = settings.model_copy(update={"approval_ttl_s": 0.001})
+    async with started(create_app(short, ingestor=ingestor)) as client:
+        proposals = await propose(client)
+        chosen = proposals[0]["id"]
+        late = await client.post(f"/v1/approvals/{chosen}/approve")
+        listed = (await client.get("/v1/approvals", params={"status": "expired"})).json()
+    assert late.status_code == 409 and f"{chosen} is expired" in late.json()["message"]
+    assert {p["id"] for p in listed["proposals"]} == {p["id"] for p in proposals}
+    assert orders(settings.resolved_db()) == []
+
+
+async def test_a_named_key_is_who_decided(settings: Settings, ingestor: Ingestor) -> None:
+    named = settings.model_copy(update={"api_keys": ["alice:alice-secret"]})
+    async with started(create_app(named, ingestor=ingestor)) as client:
+        client.headers["X-API-Key"] = "alice-secret"
+        proposals = await propose(client)
+        decided = await client.post(f"/v1/approvals/{proposals[0]['id']}/deny")
+    assert decided.json()["proposal"]["decided_by"] == "api:alice"
+
+
+# ---- a served process: real HTTP, real concurrency, a restart
+
+
+def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(tmp_path: Path) -> None:
+    with serving(tmp_path / "data", api_workers="2") as server:
+        proposals = asyncio.run(_over_http(server.url, propose))
+        chosen = by_sku(proposals, "SKU-10232")
+
+        async def approve_twenty(client: httpx.AsyncClient) -> list[int]:
+            answers = await asyncio.gather(
+                *(client.post(f"/v1/approvals/{chosen}/approve") for _ in range(20))
+            )
+            return [a.status_code for a in answers]
+
+        statuses = asyncio.run(_over_http(server.url, approve_twenty))
+        written = orders(server.db)
+    assert sorted(statuses) == [200] + [409] * 19
+    assert written == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
+
+
+def test_a_pending_proposal_survives_a_restart_and_is_approved_after_it(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    with serving(data) as server:
+        proposals = asyncio.run(_over_http(server.url, propose))
+    with serving(data) as server:
+        chosen = by_sku(proposals, "SKU-10318")
+
+        async def approve(client: httpx.AsyncClient) -> dict[str, Any]:
+            pending = (await client.get("/v1/approvals", params={"status": "pending"})).json()
+            assert {p["id"] for p in pending["proposals"]} == {p["id"] for p in proposals}
+            answer = await client.post(f"/v1/approvals/{chosen}/approve")
+            assert answer.status_code == 200, answer.text
+            body: dict[str, Any] = answer.json()
+            return body
+
+        body = asyncio.run(_over_http(server.url, approve))
+        assert open_orders(server.db) == {("SKU-10318", "WH-01")}
+    assert body["order"]["quantity"] == 48
+
+
+async def _over_http(url: str, work: Any) -> Any:
+    async with httpx.AsyncClient(base_url=url, headers={"X-API-Key": KEY}, timeout=120) as client:
+        return await work(client)
+
+
+@pytest.mark.parametrize("path", ["/v1/approvals", "/v1/approvals/AP-000001"])
+def test_the_approvals_routes_are_in_the_openapi_document(path: str) -> None:
+    app = create_app(Settings())
+    assert path.replace("AP-000001", "{proposal_id}") in app.openapi()["paths"]
+    assert BASE_URL

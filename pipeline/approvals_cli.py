@@ -57,13 +57,13 @@ def _age(captured: str | None, now: datetime) -> str:
 
 
 def describe(proposal: Proposal) -> str:
-    """`orders_create_replenishment SKU-10232 in WH-01 x202` or `orders_cancel PO-000003`."""
+    """`orders_create_replenishment SKU-10232 in WH-01 x202` (`x policy` when the server's
+    policy decides the quantity at approval) or `orders_cancel PO-000003`."""
     args = proposal.arguments
     if "sku" in args:
-        return (
-            f"{proposal.tool} {args.get('sku')} in {args.get('warehouse_id')} "
-            f"x{args.get('quantity', '?')}"
-        )
+        ordered = ((proposal.result or {}).get("order") or {}).get("quantity")
+        quantity = args.get("quantity", ordered if ordered is not None else " policy")
+        return f"{proposal.tool} {args.get('sku')} in {args.get('warehouse_id')} x{quantity}"
     return f"{proposal.tool} {' '.join(str(v) for v in args.values())}"
 
 

@@ -203,6 +203,23 @@ def read_facts(results: Iterable[ToolResult]) -> Facts:
                 quantity = queued_args.get("quantity")
                 if isinstance(quantity, int):
                     facts.proposed_quantities[proposal] = quantity
+        elif result.name == CREATE_TOOL and data and isinstance(data.get("results"), list):
+            warehouse = str(args.get("warehouse_id"))
+            for item in _items(data, "results"):
+                key = (str(item.get("sku")), warehouse)
+                order = _order(item.get("order") or {})
+                if order is None:
+                    refusal = item.get("refused")
+                    message = refusal.get("message") if isinstance(refusal, Mapping) else None
+                    facts.refusals[key] = f"refused: {message or 'no order'}"
+                    continue
+                facts.refusals.pop(key, None)
+                facts.created[key] = order
+                facts.orders[order.id] = order
+                if item.get("created", True) and order.id not in facts.new_orders:
+                    facts.new_orders.append(order.id)
+                if (level := _live(item.get("live") or {})) is not None:
+                    facts.live.setdefault(key, level)
         elif result.name == CREATE_TOOL:
             key = (str(args.get("sku")), str(args.get("warehouse_id")))
             order = _order(data.get("order", {})) if data and not result.is_error else None

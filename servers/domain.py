@@ -23,6 +23,7 @@ from servers.lookup import (
 )
 from servers.models import (
     AuditEntry,
+    BatchItem,
     CancelResult,
     ImportSummary,
     ItemReport,
@@ -48,15 +49,18 @@ __all__ = [
     "CANCEL",
     "CREATE",
     "IMPORT",
+    "POLICY",
     "SEED",
     "audit_log",
     "cancel_order",
     "create_replenishment",
+    "create_replenishments",
     "get_item",
     "get_warehouse",
     "import_records",
     "list_orders",
     "list_warehouses",
+    "policy_quantity",
     "query_stock",
     "seed",
 ]
@@ -144,6 +148,19 @@ def audit_log(store: Store, *, limit: int = 50) -> list[AuditEntry]:
 # ---- writes
 
 
+POLICY = (
+    "without a quantity, the server orders enough to bring on_hand + on_order up to twice "
+    "the reorder point, at least 1 unit"
+)
+"""The quantity policy, as the tool describes it."""
+
+
+def policy_quantity(level: StockLevel) -> int:
+    """The replenishment quantity when the caller gives none: projected stock (on hand plus on
+    order) up to twice the reorder point, at least one unit."""
+    return max(1, 2 * level.reorder_point - (level.on_hand + level.on_order))
+
+
 def create_replenishment(
     store: Store, request: ReplenishmentRequest, *, max_quantity: int, now: datetime
 ) -> ReplenishmentResult:
@@ -151,13 +168,15 @@ def create_replenishment(
 
     Inside one write transaction: check the ids, the quantity and the idempotency key,
     re-read live stock with open orders counted in `on_order`, and refuse unless
-    `on_hand + on_order < reorder_point`. A second concurrent request for the same SKU
-    and warehouse waits for the first to commit, then sees its order in `on_order`.
+    `on_hand + on_order < reorder_point`. Without a quantity, `policy_quantity` of the live
+    numbers read here decides it. A second concurrent request for the same SKU and warehouse
+    waits for the first to commit, then sees its order in `on_order`.
     """
 
     def decide(tx: StoreWriter) -> tuple[ReplenishmentResult, str, str | None]:
         live = _live_level(tx, request.sku, request.warehouse_id)
-        _check_quantity(request.quantity, max_quantity)
+        if request.quantity is not None:
+            _check_quantity(request.quantity, max_quantity)
         if request.idempotency_key is not None:
             earlier = tx.order_by_key(request.idempotency_key)
             if earlier is not None:
@@ -179,11 +198,14 @@ def create_replenishment(
                 code="not_low",
                 details={"live": live.model_dump(mode="json"), **_observed_details(request)},
             )
+        quantity = request.quantity
+        if quantity is None:
+            quantity = min(policy_quantity(live), max_quantity)
         order = tx.insert_order(
             NewOrder(
                 sku=request.sku,
                 warehouse_id=request.warehouse_id,
-                quantity=request.quantity,
+                quantity=quantity,
                 idempotency_key=request.idempotency_key,
                 run_id=request.run_id,
                 observed_on_hand=request.observed_on_hand,
@@ -191,11 +213,36 @@ def create_replenishment(
             ),
             now=now,
         )
-        reason = f"created {order.id} for {order.quantity}: {numbers}{_observed(request)}"
+        how = " (policy)" if request.quantity is None else ""
+        reason = f"created {order.id} for {order.quantity}{how}: {numbers}{_observed(request)}"
         return ReplenishmentResult(order=order, created=True, live=live), reason, order.id
 
     arguments = request.model_dump(mode="json", exclude={"run_id"}, exclude_none=True)
     return _audited(store, CREATE, arguments, request.run_id, now, decide)
+
+
+def create_replenishments(
+    store: Store,
+    requests: Sequence[ReplenishmentRequest],
+    *,
+    max_quantity: int,
+    now: datetime,
+) -> list[BatchItem]:
+    """Several SKUs of one warehouse, each re-checked and written in its own transaction: one
+    refusal stops only its own SKU."""
+    items: list[BatchItem] = []
+    for request in requests:
+        try:
+            result = create_replenishment(store, request, max_quantity=max_quantity, now=now)
+        except Refused as exc:
+            items.append(BatchItem(sku=request.sku, refused=exc.as_dict()))
+        else:
+            items.append(
+                BatchItem(
+                    sku=request.sku, created=result.created, order=result.order, live=result.live
+                )
+            )
+    return items
 
 
 def cancel_order(
@@ -381,10 +428,10 @@ def _check_quantity(quantity: int, max_quantity: int) -> None:
 
 
 def _check_same_order(earlier: Order, request: ReplenishmentRequest) -> None:
-    same = (earlier.sku, earlier.warehouse_id, earlier.quantity) == (
-        request.sku,
-        request.warehouse_id,
-        request.quantity,
+    """A key comes back with its order only for the same SKU, warehouse and quantity (a retry
+    without a quantity matches whatever the policy decided the first time)."""
+    same = (earlier.sku, earlier.warehouse_id) == (request.sku, request.warehouse_id) and (
+        request.quantity is None or earlier.quantity == request.quantity
     )
     if not same:
         raise InvalidArgument(

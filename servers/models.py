@@ -17,6 +17,7 @@ __all__ = [
     "APPROVAL_STATUSES",
     "ApprovalStatus",
     "AuditEntry",
+    "BatchItem",
     "CancelResult",
     "ImportSummary",
     "ItemReport",
@@ -31,6 +32,7 @@ __all__ = [
     "Outcome",
     "Proposal",
     "ProposalQuery",
+    "ReplenishmentOutput",
     "ReplenishmentRequest",
     "ReplenishmentResult",
     "StockLevel",
@@ -178,11 +180,12 @@ class WarehouseList(_Frozen):
 
 
 class ReplenishmentRequest(_Frozen):
-    """The arguments of `orders_create_replenishment`, unchecked."""
+    """The arguments of `orders_create_replenishment` for one SKU, unchecked. Without a
+    `quantity` the server's policy decides it from the live numbers (`domain.policy_quantity`)."""
 
     sku: str
     warehouse_id: str
-    quantity: int
+    quantity: int | None = None
     observed_on_hand: int | None = None
     observed_at: datetime | None = None
     idempotency_key: str | None = None
@@ -219,6 +222,29 @@ class ReplenishmentResult(_Frozen):
     order: Order
     created: bool = Field(description="false when the idempotency key returned an earlier order")
     live: StockLevel = Field(description="live stock read inside the write, before this order")
+
+
+class BatchItem(_Frozen):
+    """One SKU of a call that orders several: its order, or why it was refused."""
+
+    sku: str
+    created: bool | None = Field(default=None, description="false: an earlier order came back")
+    order: Order | None = None
+    live: StockLevel | None = None
+    refused: dict[str, Any] | None = Field(
+        default=None, description="error, field, message and details, as a single call says them"
+    )
+
+
+class ReplenishmentOutput(_Frozen):
+    """What `orders_create_replenishment` returns: one SKU's `order`, `created` and `live`, or,
+    for several SKUs of one warehouse, one entry per SKU in `results`."""
+
+    order: Order | None = None
+    created: bool | None = None
+    live: StockLevel | None = None
+    warehouse_id: str | None = None
+    results: list[BatchItem] | None = None
 
 
 class OrderList(_Frozen):

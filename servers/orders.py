@@ -11,23 +11,22 @@ from datetime import datetime
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from servers import domain
-from servers.errors import Refused, StoreError
+from servers.errors import InvalidArgument, Refused, StoreError
 from servers.models import (
     CancelResult,
     OrderList,
     OrderQuery,
     OrderStatus,
+    ReplenishmentOutput,
     ReplenishmentRequest,
-    ReplenishmentResult,
 )
 from servers.toolkit import (
     READ_ONLY,
     OrderIdArg,
-    SkuArg,
     ToolDeps,
     WarehouseIdArg,
     group_meta,
@@ -42,11 +41,28 @@ __all__ = ["GROUP", "instructions", "register"]
 GROUP = "orders"
 
 QuantityArg = Annotated[
-    int,
+    int | None,
     Field(
         description="Units to order, a whole number of at least 1 and at most the per-order "
-        "limit given in the tool description, like 200.",
+        "limit given in the tool description, like 200. Leave it out to let the server's "
+        "policy decide from the live numbers (projected stock up to twice the reorder point).",
         json_schema_extra={"minimum": 1},
+    ),
+]
+OptionalOrderSkuArg = Annotated[
+    str | None,
+    Field(
+        description="The SKU to order, like SKU-10402; not a warehouse id. Give sku or skus.",
+        min_length=1,
+        max_length=64,
+    ),
+]
+SkusArg = Annotated[
+    list[str] | None,
+    Field(
+        description='Several SKUs of this one warehouse, like ["SKU-10232", "SKU-10318"]: '
+        "each is re-checked and ordered on its own, with a result per SKU. Give sku or skus.",
+        max_length=100,
     ),
 ]
 ObservedOnHandArg = Annotated[
@@ -120,10 +136,11 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     @server.tool(
         name="orders_create_replenishment",
         title="Create a replenishment order",
-        description="Order more of one SKU for one warehouse. The server re-reads live stock "
-        "and open orders inside the write and refuses unless on_hand + on_order < "
-        f"reorder_point. Quantity from 1 to {deps.max_order_quantity}. Returns the order and "
-        "the live numbers it was checked against.",
+        description="Order more of one SKU (sku) or of several SKUs (skus) for one warehouse. "
+        "The server re-reads live stock and open orders inside the write and refuses a SKU "
+        "unless on_hand + on_order < reorder_point. Quantity from 1 to "
+        f"{deps.max_order_quantity}; {domain.POLICY}. Returns the order and the live numbers "
+        "it was checked against, or for skus one result per SKU.",
         annotations=ToolAnnotations(
             read_only_hint=False,
             destructive_hint=False,
@@ -133,32 +150,64 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         meta=meta,
     )
     def create_replenishment(
-        sku: SkuArg,
         warehouse_id: WarehouseIdArg,
-        quantity: QuantityArg,
         ctx: Context,
+        sku: OptionalOrderSkuArg = None,
+        skus: SkusArg = None,
+        quantity: QuantityArg = None,
         observed_on_hand: ObservedOnHandArg = None,
         observed_at: ObservedAtArg = None,
         idempotency_key: IdempotencyKeyArg = None,
-    ) -> Annotated[CallToolResult, ReplenishmentResult]:
-        request = ReplenishmentRequest(
-            sku=sku,
-            warehouse_id=warehouse_id,
-            quantity=quantity,
-            observed_on_hand=observed_on_hand,
-            observed_at=observed_at,
-            idempotency_key=idempotency_key,
-            run_id=run_id_of(ctx),
-        )
+    ) -> Annotated[CallToolResult, ReplenishmentOutput]:
+        wanted = [sku] if sku is not None else list(dict.fromkeys(skus or []))
+        if (sku is None) == (skus is None) or not wanted:
+            return refused(
+                InvalidArgument(
+                    "give either sku (one SKU) or skus (a list of SKUs of this warehouse), "
+                    "not both and not neither",
+                    code="sku_or_skus",
+                    field="sku",
+                ),
+                write=True,
+            )
+        requests = [
+            ReplenishmentRequest(
+                sku=one,
+                warehouse_id=warehouse_id,
+                quantity=quantity,
+                observed_on_hand=observed_on_hand if sku is not None else None,
+                observed_at=observed_at,
+                idempotency_key=(
+                    idempotency_key
+                    if sku is not None or idempotency_key is None
+                    else f"{idempotency_key}:{one}"
+                ),
+                run_id=run_id_of(ctx),
+            )
+            for one in wanted
+        ]
         try:
-            result = domain.create_replenishment(
-                deps.store, request, max_quantity=deps.max_order_quantity, now=deps.clock()
+            if sku is not None:
+                result = domain.create_replenishment(
+                    deps.store, requests[0], max_quantity=deps.max_order_quantity, now=deps.clock()
+                )
+                return success(result)
+            items = domain.create_replenishments(
+                deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock()
             )
         except Refused as exc:
             return refused(exc, write=True)
         except StoreError as exc:
             return store_failed(exc, write=True)
-        return success(result)
+        output = ReplenishmentOutput(warehouse_id=warehouse_id, results=items)
+        if all(item.refused for item in items):
+            reasons = "; ".join(str((item.refused or {}).get("message")) for item in items)
+            return CallToolResult(
+                content=[TextContent(type="text", text=f"refused: {reasons}")],
+                structured_content=output.model_dump(mode="json", exclude_none=True),
+                is_error=True,
+            )
+        return success(output, exclude_none=True)
 
     @server.tool(
         name="orders_list",

@@ -104,10 +104,10 @@ def run_id_of(ctx: Context) -> str | None:
     return str(value) if value is not None and str(value).strip() else None
 
 
-def success(output: BaseModel) -> CallToolResult:
+def success(output: BaseModel, *, exclude_none: bool = False) -> CallToolResult:
     return CallToolResult(
-        content=[TextContent(type="text", text=output.model_dump_json())],
-        structured_content=output.model_dump(mode="json"),
+        content=[TextContent(type="text", text=output.model_dump_json(exclude_none=exclude_none))],
+        structured_content=output.model_dump(mode="json", exclude_none=exclude_none),
     )
 
 

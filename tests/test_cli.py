@@ -215,9 +215,12 @@ def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
     assert "AP-999999: no proposal 'AP-999999'" in err
     assert main(["approvals", "list"]) == 0
     table = capsys.readouterr().out
-    assert (
-        "AP-000001  approved  orders_create_replenishment SKU-10232 in WH-01 x202  38/120" in table
-    )
+    row = next(line for line in table.splitlines() if line.startswith("AP-000001")).split()
+    assert row[:9] == [
+        "AP-000001", "approved", "orders_create_replenishment", "SKU-10232", "in", "WH-01",
+        "x202", "38/120", "38+0/120",
+    ]  # fmt: skip
+    assert row[-2:] == [f"cli:{row[-2][4:]}", "PO-000001"]
 
 
 def test_run_with_ask_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
@@ -265,7 +268,7 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
         os.close(leader)
     text = seen.decode("utf-8", "replace")
     assert text.count("[y/N]") == 5
-    assert "Approve AP-000001: orders_create_replenishment SKU-10232 in WH-01 x202" in text
+    assert "Approve AP-000001: orders_create_replenishment SKU-10232 in WH-01 x policy" in text
     assert "(screen 38 at 2026-11-28T10:05:00" in text
     assert "AP-000002 denied: declined at the terminal" in text
     assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10520"}

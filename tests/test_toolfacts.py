@@ -1,5 +1,6 @@
 """What tool results established, read from the servers' own JSON, one way for every reader."""
 
+import json
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
@@ -146,3 +147,28 @@ def test_a_conversation_pairs_each_result_with_its_call() -> None:
     ]
     facts = read_facts(from_messages(messages))
     assert facts.warehouses_listed and facts.warehouses is None
+
+
+def test_a_create_for_several_skus_is_read_sku_by_sku() -> None:
+    level_ = level("SKU-10232", "WH-01", 38, 120)
+    data = {
+        "warehouse_id": "WH-01",
+        "results": [
+            {"sku": "SKU-10232", "created": True, "live": level_.model_dump(mode="json"),
+             "order": order("PO-000001", "SKU-10232").model_dump(mode="json")},
+            {"sku": "SKU-10402", "refused": {"error": "not_low", "message": "SKU-10402 in WH-01 is not low now"}},
+        ],
+    }  # fmt: skip
+    facts = read_facts(
+        [
+            ToolResult(
+                "orders_create_replenishment",
+                {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10402"]},
+                False,
+                json.dumps(data),
+            )
+        ]
+    )
+    assert facts.created[("SKU-10232", "WH-01")].id == "PO-000001"
+    assert facts.new_orders == ["PO-000001"]
+    assert facts.refusals == {("SKU-10402", "WH-01"): "refused: SKU-10402 in WH-01 is not low now"}

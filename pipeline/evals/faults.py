@@ -63,7 +63,7 @@ from typing import Any
 
 from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
-from pipeline.vlm.rules import RulesModel, reorder_quantity, screens_in, task_contract
+from pipeline.vlm.rules import RulesModel, screens_in, task_contract
 
 __all__ = [
     "DIALECTS",
@@ -533,7 +533,9 @@ def _previous_reads(view: Sequence[Message], tools: Sequence[ToolSpec]) -> list[
 
 
 def _screen_orders(view: Sequence[Message]) -> list[ToolCall]:
-    """Orders worked out from the screenshot alone, as a model that skips the live read would."""
+    """Orders worked out from the screenshot alone, as a model that skips the live read would:
+    its own quantities from the screen's numbers (twice the reorder point less the on hand it
+    shows)."""
     calls: list[ToolCall] = []
     seen: set[tuple[str, str]] = set()
     for screen in screens_in(view):
@@ -547,7 +549,7 @@ def _screen_orders(view: Sequence[Message]) -> list[ToolCall]:
             arguments: dict[str, Any] = {
                 "sku": row.sku,
                 "warehouse_id": row.warehouse_id,
-                "quantity": reorder_quantity(row.on_hand, 0, row.reorder_point),
+                "quantity": max(1, 2 * row.reorder_point - row.on_hand),
                 "observed_on_hand": row.on_hand,
                 "idempotency_key": f"replenish-{row.sku}-{row.warehouse_id}-{stamp}",
                 "observed_at": stamp,

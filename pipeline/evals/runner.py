@@ -275,7 +275,7 @@ class Workbench:
         started = time.perf_counter()
         try:
             with SqliteStore(path) as db:
-                before = read_ledger(db, keys)
+                before = read_ledger(db, keys, all_stock=dry_run)
                 targets = [MemoryTarget(g, self._server(g, db)) for g in groups]
                 try:
                     model = spec.make(case.id, seed)

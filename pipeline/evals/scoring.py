@@ -17,6 +17,7 @@ from pipeline.evals.scratch import Ledger
 from pipeline.host.guards.common import asks_user
 from pipeline.host.record import RunRecord
 from pipeline.models import ModelResponse, ToolSpec
+from servers import domain
 
 __all__ = [
     "Verdict",
@@ -81,23 +82,40 @@ def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
         if call.name != "orders_create_replenishment":
             problems.append(f"{call.name} {_short(call.arguments)}")
             continue
-        order = _as_order(call.arguments)
-        if order is None:
+        orders = _as_orders(call.arguments, before)
+        if orders is None:
             problems.append(f"a write the server would reject: {_short(call.arguments)}")
         else:
-            written.append(order)
+            written += orders
     return _verdict(case, written, cancelled, problems, before, record)
 
 
-def _as_order(arguments: Mapping[str, Any]) -> WrittenOrder | None:
-    sku, warehouse = arguments.get("sku"), arguments.get("warehouse_id")
-    if not isinstance(sku, str) or not isinstance(warehouse, str):
+def _as_orders(arguments: Mapping[str, Any], before: Ledger) -> list[WrittenOrder] | None:
+    """The orders a create call asks for: one SKU or several (`skus`) of one warehouse, each
+    with the quantity given or, without one, the server's policy over the live numbers the
+    run started from. None when the server would reject the call outright."""
+    warehouse = arguments.get("warehouse_id")
+    sku, skus = arguments.get("sku"), arguments.get("skus")
+    if not isinstance(warehouse, str) or (sku is None) == (skus is None):
         return None
-    try:
-        quantity = _INT.validate_python(arguments.get("quantity"))
-    except ValidationError:
+    wanted = [sku] if sku is not None else skus
+    if not isinstance(wanted, list) or not all(isinstance(s, str) for s in wanted):
         return None
-    return WrittenOrder(sku, warehouse, quantity)
+    given = arguments.get("quantity")
+    orders: list[WrittenOrder] = []
+    for one in wanted:
+        if given is not None:
+            try:
+                quantity = _INT.validate_python(given)
+            except ValidationError:
+                return None
+        else:
+            level = before.live.get((one, warehouse))
+            if level is None:
+                return None
+            quantity = domain.policy_quantity(level)
+        orders.append(WrittenOrder(one, warehouse, quantity))
+    return orders
 
 
 def _verdict(

@@ -32,11 +32,17 @@ class Ledger:
     live: dict[tuple[str, str], StockLevel]
 
 
-def read_ledger(store: SqliteStore, keys: Iterable[tuple[str, str]] = ()) -> Ledger:
+def read_ledger(
+    store: SqliteStore, keys: Iterable[tuple[str, str]] = (), *, all_stock: bool = False
+) -> Ledger:
+    """Every order, and the live rows of `keys` (of every row with `all_stock`)."""
     orders = domain.list_orders(store, OrderQuery(limit=500)).orders
     wanted = set(keys)
     live: dict[tuple[str, str], StockLevel] = {}
-    if wanted:
+    if all_stock:
+        with store.reading() as tx:
+            live = {(lv.sku, lv.warehouse_id): lv for lv in tx.stock_levels()}
+    elif wanted:
         with store.reading() as tx:
             for level in tx.stock_levels(skus=sorted({sku for sku, _ in wanted})):
                 if (level.sku, level.warehouse_id) in wanted:

@@ -75,21 +75,30 @@ def drafts_for(
     attachments: Sequence[Attachment],
     facts: Facts,
 ) -> list[ProposalDraft]:
-    """One draft per order the call would make. The model's own idempotency key is left out:
-    the approved call runs under a key derived from the proposal's id."""
+    """One draft per order the call would make (a create for several SKUs is one per SKU, so
+    each is approved or denied on its own). The model's own idempotency key is left out: the
+    approved call runs under a key derived from the proposal's id."""
     kept = {k: v for k, v in arguments.items() if k != "idempotency_key"}
-    sku, warehouse = kept.get("sku"), kept.get("warehouse_id")
-    observation = live = None
-    if tool == CREATE_TOOL and isinstance(sku, str) and isinstance(warehouse, str):
-        observation = _observation(sku, warehouse, attachments)
-        level = facts.live.get((sku, warehouse))
-        if level is not None:
-            live = {
-                "on_hand": level.on_hand,
-                "on_order": level.on_order,
-                "reorder_point": level.reorder_point,
-            }
-    return [ProposalDraft(run_id, tool, kept, observation, live)]
+    skus, warehouse = kept.pop("skus", None), kept.get("warehouse_id")
+    if tool == CREATE_TOOL and isinstance(skus, list) and skus:
+        singles = [{"sku": sku, **kept} for sku in dict.fromkeys(skus) if isinstance(sku, str)]
+    else:
+        singles = [kept if skus is None else {**kept, "skus": skus}]
+    drafts = []
+    for single in singles:
+        sku = single.get("sku")
+        observation = live = None
+        if tool == CREATE_TOOL and isinstance(sku, str) and isinstance(warehouse, str):
+            observation = _observation(sku, warehouse, attachments)
+            level = facts.live.get((sku, warehouse))
+            if level is not None:
+                live = {
+                    "on_hand": level.on_hand,
+                    "on_order": level.on_order,
+                    "reorder_point": level.reorder_point,
+                }
+        drafts.append(ProposalDraft(run_id, tool, single, observation, live))
+    return drafts
 
 
 def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, dict[str, Any]]:

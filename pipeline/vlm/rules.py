@@ -13,9 +13,9 @@ Plan, re-derived from the conversation at every request:
   contract's warehouses and exclusions; read their live stock per warehouse (a named SKU the
   screen does not place is looked up with `inventory_get_item`); then, unless the task only
   asks to report, order each one still low live (`on_hand + on_order < reorder_point`): the
-  quantity the task gives, or its rule, or the policy (projected stock up to twice the reorder
-  point). A SKU named with an explicit quantity is sent even when it is not low live, so the
-  server's re-check answers for it;
+  quantity the task gives, or its rule, or no quantity at all, so the server's documented
+  policy decides. A SKU named with an explicit quantity is sent even when it is not low live,
+  so the server's re-check answers for it;
 - `cancel`: list the open orders (of the named SKUs), then cancel the ones the task names;
 - answer with what it did, what it skipped and why, with the live numbers.
 """
@@ -43,12 +43,7 @@ from pipeline.toolfacts import (
     read_facts,
 )
 
-__all__ = ["RulesModel", "reorder_quantity", "screens_in", "task_contract"]
-
-
-def reorder_quantity(on_hand: int, on_order: int, reorder_point: int) -> int:
-    """Bring projected stock up to twice the reorder point."""
-    return max(1, 2 * reorder_point - (on_hand + on_order))
+__all__ = ["RulesModel", "screens_in", "task_contract"]
 
 
 def screens_in(messages: Sequence[Message]) -> list[ScreenText]:
@@ -331,8 +326,12 @@ def _reads(
     ]
 
 
+_POLICY = 0
+"""Order, and leave the quantity to the server's policy."""
+
+
 def _quantity(target: _Target, contract: TaskContract, live: Live) -> int | None:
-    """Units to order for `target`, or None when no order should be sent."""
+    """Units to order for `target` (`_POLICY`: the server decides), or None: no order."""
     explicit = contract.quantity_for(target.sku)
     if explicit is not None:
         named = target.sku in contract.skus and target.sku in contract.quantities
@@ -343,7 +342,7 @@ def _quantity(target: _Target, contract: TaskContract, live: Live) -> int | None
     if rule is not None and rule.kind == "up_to":
         wanted = math.ceil(rule.value * live.reorder_point) - live.projected
         return wanted if wanted >= 1 else None
-    return reorder_quantity(live.on_hand, live.on_order, live.reorder_point)
+    return _POLICY
 
 
 def _creates(
@@ -359,11 +358,9 @@ def _creates(
         quantity = _quantity(target, contract, live)
         if quantity is None:
             continue
-        arguments: dict[str, Any] = {
-            "sku": target.sku,
-            "warehouse_id": target.warehouse,
-            "quantity": quantity,
-        }
+        arguments: dict[str, Any] = {"sku": target.sku, "warehouse_id": target.warehouse}
+        if quantity != _POLICY:
+            arguments["quantity"] = quantity
         if target.captured_at:
             suffix = f"-q{quantity}" if contract.quantity_for(target.sku) is not None else ""
             arguments["idempotency_key"] = (

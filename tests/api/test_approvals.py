@@ -58,7 +58,6 @@ async def test_a_run_under_manual_approval_writes_nothing_and_lists_what_it_prop
     assert one["arguments"] == {
         "sku": "SKU-10232",
         "warehouse_id": "WH-01",
-        "quantity": 202,
         "observed_on_hand": 38,
         "observed_at": "2026-11-28T10:05:00+08:00",
     }

@@ -192,23 +192,28 @@ async def test_a_truncated_reply_is_cut_mid_json_and_arrives_whole_once_the_budg
 
 async def test_argument_faults_rename_drop_swap_and_reformat(
     plan: tuple[list[Message], list[ToolSpec]],
+    cases: list[Case],
+    screens: Screens,
+    seeded: SeededStore,
 ) -> None:
-    messages, tools = plan
+    # The demo plan leaves quantities to the server; a task with explicit quantities plans them.
+    record, qty_tools = await _run(RulesModel(), case_by_id(cases, "qty-each"), screens, seeded)
     found: set[str] = set()
-    for kind in ("field_name", "swap", "number_format"):
-        for seed in range(30):
-            replay = _replay(kind, seed)
-            reply = await replay.request(_upto(messages, 1), tools, SETTINGS)
-            found.add(replay.events[-1].detail.split(":")[0])
-            arguments = [c.arguments for c in reply.tool_calls]
-            clean = [
-                c.arguments
-                for c in (
-                    await RulesModel().request(_upto(messages, 1), tools, SETTINGS)
-                ).tool_calls
-            ]
-            changed = [a for a in arguments if a not in clean]
-            assert len(changed) == 1, (kind, seed)
+    for messages, tools in (plan, (record.messages, qty_tools)):
+        for kind in ("field_name", "swap", "number_format"):
+            for seed in range(30):
+                replay = _replay(kind, seed)
+                reply = await replay.request(_upto(messages, 1), tools, SETTINGS)
+                found.add(replay.events[-1].detail.split(":")[0])
+                arguments = [c.arguments for c in reply.tool_calls]
+                clean = [
+                    c.arguments
+                    for c in (
+                        await RulesModel().request(_upto(messages, 1), tools, SETTINGS)
+                    ).tool_calls
+                ]
+                changed = [a for a in arguments if a not in clean]
+                assert len(changed) == 1, (kind, seed)
     assert found >= {
         "warehouse_id->warehouse",
         "drop warehouse_id",

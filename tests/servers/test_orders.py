@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import anyio
+import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
@@ -221,3 +222,71 @@ async def test_a_write_while_another_writer_holds_the_store_says_the_store_is_bu
     assert not read.is_error  # readers are not held up by a writer (WAL)
     assert stored_orders(store) == []
     assert len(domain.audit_log(store, limit=1000)) == audited
+
+
+async def test_without_a_quantity_the_servers_policy_orders_up_to_twice_the_reorder_point(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool(
+            "orders_create_replenishment", {"sku": "SKU-10232", "warehouse_id": "WH-01"}
+        )
+    assert not result.is_error, text_of(result)
+    created = ReplenishmentResult.model_validate(result.structured_content)
+    assert created.order.quantity == 2 * 120 - 38
+
+
+async def test_several_skus_of_one_warehouse_are_each_rechecked_with_a_result_each(
+    connect: Connect, store: SqliteStore
+) -> None:
+    batch = {
+        "warehouse_id": "WH-01",
+        "skus": ["SKU-10232", "SKU-10402", "SKU-10318"],
+        "idempotency_key": "batch-1",
+    }
+    async with connect() as client:
+        result = await client.call_tool("orders_create_replenishment", batch)
+        again = await client.call_tool(
+            "orders_create_replenishment", {**batch, "skus": ["SKU-10232", "SKU-10318"]}
+        )
+    assert not result.is_error, text_of(result)
+    assert result.structured_content is not None
+    by_sku = {r["sku"]: r for r in result.structured_content["results"]}
+    assert by_sku["SKU-10232"]["order"]["quantity"] == 202
+    assert by_sku["SKU-10318"]["order"]["idempotency_key"] == "batch-1:SKU-10318"
+    assert by_sku["SKU-10402"]["refused"]["error"] == "not_low"
+    assert "order" not in by_sku["SKU-10402"]
+    assert again.structured_content is not None
+    assert [r["created"] for r in again.structured_content["results"]] == [False, False]
+    assert len([o for o in stored_orders(store) if o.status == "open"]) == 2
+
+
+async def test_a_batch_where_every_sku_is_refused_is_an_error_naming_each(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool(
+            "orders_create_replenishment",
+            {"warehouse_id": "WH-01", "skus": ["SKU-10402", "SKU-10233"]},
+        )
+    assert result.is_error
+    text = text_of(result)
+    assert text.startswith("refused: SKU-10402 in WH-01 is not low now")
+    assert "SKU-10233 in WH-01 is not low now" in text
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"warehouse_id": "WH-01"},
+        {"warehouse_id": "WH-01", "sku": "SKU-10232", "skus": ["SKU-10318"]},
+    ],
+)
+async def test_sku_and_skus_are_one_or_the_other(
+    connect: Connect, arguments: dict[str, object]
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool("orders_create_replenishment", arguments)
+    assert result.is_error
+    assert result.structured_content is not None
+    assert result.structured_content["error"] == "sku_or_skus"

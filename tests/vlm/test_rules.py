@@ -17,7 +17,7 @@ from pipeline.models import Message, ModelSettings, Table, ToolCall, ToolSpec
 from pipeline.screentext import render_screen
 from pipeline.table.rows import screen_text, to_rows
 from pipeline.vlm import ModelOptions, make_model
-from pipeline.vlm.rules import RulesModel, reorder_quantity, screens_in
+from pipeline.vlm.rules import RulesModel, screens_in
 from servers import catalog, domain
 from servers.factory import build_server
 from servers.models import (
@@ -171,7 +171,7 @@ class FakeServers:
             id=f"PO-{len(self.orders):06d}",
             sku=sku,
             warehouse_id=warehouse,
-            quantity=arguments["quantity"],
+            quantity=arguments.get("quantity") or domain.policy_quantity(level),
             status="open",
             created_at=NOW,
             idempotency_key=arguments.get("idempotency_key"),
@@ -295,14 +295,13 @@ async def test_it_reads_live_stock_per_warehouse_then_orders() -> None:
     ]
 
 
-async def test_an_order_brings_live_stock_up_to_twice_the_reorder_point() -> None:
+async def test_without_a_quantity_in_the_task_it_leaves_the_quantity_to_the_server() -> None:
     run = await drive(opening(MAIN))
 
     assert run.calls("orders_create_replenishment") == [
         {
             "sku": "SKU-10232",
             "warehouse_id": "WH-01",
-            "quantity": 2 * 120 - 38,
             "idempotency_key": f"replenish-SKU-10232-WH-01-{CAPTURED}",
             "observed_on_hand": 38,
             "observed_at": CAPTURED,
@@ -310,7 +309,6 @@ async def test_an_order_brings_live_stock_up_to_twice_the_reorder_point() -> Non
         {
             "sku": "SKU-10318",
             "warehouse_id": "WH-01",
-            "quantity": 2 * 25 - 2,
             "idempotency_key": f"replenish-SKU-10318-WH-01-{CAPTURED}",
             "observed_on_hand": 2,
             "observed_at": CAPTURED,
@@ -318,7 +316,6 @@ async def test_an_order_brings_live_stock_up_to_twice_the_reorder_point() -> Non
         {
             "sku": "SKU-20410",
             "warehouse_id": "WH-02",
-            "quantity": 2 * 40 - (5 + 10),
             "idempotency_key": f"replenish-SKU-20410-WH-02-{CAPTURED}",
             "observed_on_hand": 5,
             "observed_at": CAPTURED,
@@ -326,10 +323,11 @@ async def test_an_order_brings_live_stock_up_to_twice_the_reorder_point() -> Non
     ]
 
 
-async def test_the_quantity_uses_live_numbers_not_the_screenshot() -> None:
+async def test_a_quantity_rule_uses_live_numbers_not_the_screenshot() -> None:
     tools = servers(stock={("SKU-10232", "WH-01"): Live("Hex nut", 20, 30, 120)})
+    text = screen([("SKU-10232", "Hex nut", 38, 120, "WH-01")])
 
-    run = await drive(opening(screen([("SKU-10232", "Hex nut", 38, 120, "WH-01")])), tools)
+    run = await drive(opening(text, task="restock up to twice the reorder point"), tools)
 
     (order,) = run.calls("orders_create_replenishment")
     assert (order["quantity"], order["observed_on_hand"]) == (240 - (20 + 30), 38)
@@ -594,16 +592,6 @@ async def test_the_registry_builds_it() -> None:
     assert model.name == response.model == "rules"
 
 
-@pytest.mark.parametrize(
-    ("on_hand", "on_order", "reorder_point", "quantity"),
-    [(38, 0, 120, 202), (20, 30, 120, 190), (0, 0, 1, 2), (119, 0, 120, 121), (300, 0, 25, 1)],
-)
-def test_the_quantity_policy_is_twice_the_reorder_point_less_projected_stock(
-    on_hand: int, on_order: int, reorder_point: int, quantity: int
-) -> None:
-    assert reorder_quantity(on_hand, on_order, reorder_point) == quantity
-
-
 # ---- agreement with the real ingest and the real servers
 
 
@@ -681,7 +669,6 @@ async def test_against_the_real_servers_it_orders_once_and_skips_on_the_second_r
         {
             "sku": "SKU-10232",
             "warehouse_id": "WH-01",
-            "quantity": 202,
             "idempotency_key": f"replenish-SKU-10232-WH-01-{CAPTURED}",
             "observed_on_hand": 38,
             "observed_at": CAPTURED,

@@ -342,7 +342,7 @@ async function onEvent(event) {
 
 function writeOf(proposal) {
   const a = proposal.arguments;
-  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${a.quantity ?? "?"}`;
+  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${a.quantity ?? "policy (set at approval)"}`;
   if (a.order_id) return `cancel ${a.order_id}`;
   return `${proposal.tool} ${JSON.stringify(a)}`;
 }

@@ -16,29 +16,35 @@ __all__ = ["freshness"]
 
 def freshness(call: ToolCall, state: GuardState) -> CallDecision:
     spec = state.tools.get(call.name)
-    sku, warehouse = call.arguments.get("sku"), call.arguments.get("warehouse_id")
-    if spec is None or spec.read_only or not isinstance(sku, str):
+    if spec is None or spec.read_only:
         return CallDecision()
-    seen = [s for s in state.screens if sku in s.skus and s.captured_at is not None]
-    if not seen:
-        return CallDecision()
-    newest = max(seen, key=lambda s: s.captured_at or state.now)
-    assert newest.captured_at is not None
-    age = (state.now - newest.captured_at).total_seconds()
-    if age <= state.freshness_limit_s:
-        return CallDecision()
-    live = executed_facts(state.calls).live
-    read_live = (
-        (sku, warehouse) in live
-        if isinstance(warehouse, str)
-        else any(key[0] == sku for key in live)
-    )
-    if read_live:
-        return CallDecision()
-    return CallDecision(
-        "block",
-        message=f"Blocked: {sku} is known only from {newest.name}, captured "
-        f"{newest.captured_at.isoformat(timespec='seconds')} ({age / 3600:.1f} h ago). Read its "
-        f"live stock in {warehouse if isinstance(warehouse, str) else 'its warehouse'} with "
-        "inventory_query_stock first, then decide.",
-    )
+    sku, skus = call.arguments.get("sku"), call.arguments.get("skus")
+    warehouse = call.arguments.get("warehouse_id")
+    wanted = [sku] if isinstance(sku, str) else skus if isinstance(skus, list) else []
+    live: set[tuple[str, str]] | None = None
+    for one in (s for s in wanted if isinstance(s, str)):
+        seen = [s for s in state.screens if one in s.skus and s.captured_at is not None]
+        if not seen:
+            continue
+        newest = max(seen, key=lambda s: s.captured_at or state.now)
+        assert newest.captured_at is not None
+        age = (state.now - newest.captured_at).total_seconds()
+        if age <= state.freshness_limit_s:
+            continue
+        if live is None:
+            live = set(executed_facts(state.calls).live)
+        read_live = (
+            (one, warehouse) in live
+            if isinstance(warehouse, str)
+            else any(key[0] == one for key in live)
+        )
+        if read_live:
+            continue
+        where = warehouse if isinstance(warehouse, str) else "its warehouse"
+        return CallDecision(
+            "block",
+            message=f"Blocked: {one} is known only from {newest.name}, captured "
+            f"{newest.captured_at.isoformat(timespec='seconds')} ({age / 3600:.1f} h ago). Read "
+            f"its live stock in {where} with inventory_query_stock first, then decide.",
+        )
+    return CallDecision()

@@ -17,7 +17,7 @@ from pipeline.contract import TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.record import executed_facts
 from pipeline.models import ToolCall
-from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL
+from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL, Live
 
 __all__ = ["scope"]
 
@@ -54,17 +54,11 @@ def scope(call: ToolCall, state: GuardState) -> CallDecision:
 def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDecision:
     if contract.action not in ("replenish", "order"):
         return _block(f"the task asks to {contract.action}, not to create orders.")
-    sku, warehouse = call.arguments.get("sku"), call.arguments.get("warehouse_id")
-    if not isinstance(sku, str) or not isinstance(warehouse, str):
+    warehouse = call.arguments.get("warehouse_id")
+    sku, skus = call.arguments.get("sku"), call.arguments.get("skus")
+    wanted = [sku] if isinstance(sku, str) else skus if isinstance(skus, list) else None
+    if not isinstance(warehouse, str) or not wanted or not all(isinstance(s, str) for s in wanted):
         return CallDecision()  # malformed arguments are the schema's and the server's to refuse
-    if sku in contract.exclude_skus:
-        return _block(f"the task excludes {sku}; do not order it.")
-    if contract.skus and sku not in contract.skus:
-        return _block(f"the task names only {', '.join(contract.skus)}; {sku} is not one of them.")
-    shown = {s for screen in state.screens for s in screen.skus}
-    if contract.screen_only and not contract.skus and sku not in shown:
-        where = "on the screenshot" if state.screens else "named: no screenshot came with the task"
-        return _block(f"{sku} is not {where}; the task is about the SKUs the screen shows.")
     if not contract.allows_warehouse(warehouse):
         allowed = (
             f"only {', '.join(contract.warehouses)}"
@@ -72,21 +66,55 @@ def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDe
             else f"not {', '.join(contract.exclude_warehouses)}"
         )
         return _block(f"{warehouse} is outside the task's warehouses ({allowed}).")
+    facts = executed_facts(state.calls)
+    shown = {s for screen in state.screens for s in screen.skus}
     quantity = call.arguments.get("quantity")
+    for one in wanted:
+        problem = _sku_problem(one, warehouse, quantity, contract, shown, state, facts.live)
+        if problem:
+            return _block(problem)
+    return CallDecision()
+
+
+def _sku_problem(
+    sku: str,
+    warehouse: str,
+    quantity: object,
+    contract: TaskContract,
+    shown: set[str],
+    state: GuardState,
+    live: dict[tuple[str, str], Live],
+) -> str | None:
+    if sku in contract.exclude_skus:
+        return f"the task excludes {sku}; do not order it."
+    if contract.skus and sku not in contract.skus:
+        return f"the task names only {', '.join(contract.skus)}; {sku} is not one of them."
+    if contract.screen_only and not contract.skus and sku not in shown:
+        where = "on the screenshot" if state.screens else "named: no screenshot came with the task"
+        return f"{sku} is not {where}; the task is about the SKUs the screen shows."
     asked = contract.quantity_for(sku)
     if asked is not None and quantity != asked:
-        return _block(f"the task asks for exactly {asked} units of {sku}; send quantity {asked}.")
+        return f"the task asks for exactly {asked} units of {sku}; send quantity {asked}."
     rule = contract.quantity_rule
-    if rule is not None and rule.kind == "up_to" and isinstance(quantity, int):
-        live = executed_facts(state.calls).live.get((sku, warehouse))
-        if live is not None:
-            most = math.ceil(rule.value * live.reorder_point) - live.projected
-            if quantity > most:
-                return _block(
-                    f"the task allows up to {rule.value:g} x the reorder point: at most {most} "
-                    f"units of {sku} in {warehouse} ({live.numbers()})."
+    level = live.get((sku, warehouse))
+    if rule is not None and rule.kind == "up_to" and level is not None:
+        most = math.ceil(rule.value * level.reorder_point) - level.projected
+        if most < 1:
+            return f"the task's rule leaves nothing to order for {sku} ({level.numbers()})."
+        if not isinstance(quantity, int):
+            # Without a quantity the server's policy orders up to twice the reorder point.
+            if rule.value < 2:
+                return (
+                    f"the task orders only up to {rule.value:g} x the reorder point; without a "
+                    f"quantity the server would order more; send quantity {most} for {sku}."
                 )
-    return CallDecision()
+            return None
+        if quantity > most:
+            return (
+                f"the task allows up to {rule.value:g} x the reorder point: at most {most} "
+                f"units of {sku} in {warehouse} ({level.numbers()})."
+            )
+    return None
 
 
 def _cancel(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDecision:

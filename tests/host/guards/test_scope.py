@@ -160,3 +160,27 @@ def test_an_order_is_not_a_cancel_and_a_cancel_is_not_an_order() -> None:
     )
     assert decision.action == "block"
     assert "the task does not ask to cancel anything" in decision.message
+
+
+def test_a_write_for_several_skus_is_held_sku_by_sku() -> None:
+    contract = parse_task("replenish the low items except SKU-10318")
+    batch = call(CREATE, warehouse_id="WH-01", skus=["SKU-10232", "SKU-10318"])
+    allowed = call(CREATE, warehouse_id="WH-01", skus=["SKU-10232"])
+    blocked = scope(batch, state(contract=contract, screens=[SHOWN]))
+    assert blocked.action == "block" and "the task excludes SKU-10318" in blocked.message
+    assert scope(allowed, state(contract=contract, screens=[SHOWN])).action == "allow"
+
+
+def test_without_a_quantity_a_rule_below_the_servers_policy_asks_for_the_number() -> None:
+    live = {
+        "warehouse_id": "WH-01",
+        "items": [
+            {"sku": "SKU-10232", "warehouse_id": "WH-01", "on_hand": 38, "on_order": 0,
+             "reorder_point": 120}
+        ],
+    }  # fmt: skip
+    read = record("inventory_query_stock", {"warehouse_id": "WH-01"}, structured=live)
+    contract = parse_task("top up the low items just to their reorder point")
+    policy = call(CREATE, sku="SKU-10232", warehouse_id="WH-01")
+    decision = scope(policy, state(contract=contract, calls=[read], screens=[SHOWN]))
+    assert decision.action == "block" and "send quantity 82 for SKU-10232" in decision.message

@@ -283,6 +283,8 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
         said = call.result if len(call.result) <= 160 else call.result[:157] + "..."
         out.write(f"  [hop {call.hop}] {mark} {call.name} {arguments}\n      -> {said}\n")
     out.write(f"{record.status}: {record.final}\n")
+    if record.ledger_summary is not None:
+        out.write(record.ledger_summary.text + "\n")
     for proposal in record.proposals:
         shown = json.dumps(proposal.arguments, ensure_ascii=False)
         out.write(f"  proposed {proposal.id}: {proposal.tool} {shown}\n")

@@ -26,6 +26,7 @@ class GuardSettings(BaseModel):
     freshness: bool = True
     scope: bool = True
     """Switchable for an ablation or a local run; never per request over the API."""
+    false_claim: bool = True
 
 
 class Settings(BaseSettings):

@@ -17,6 +17,7 @@ from pipeline.models import Message
 __all__ = [
     "CANCEL_TOOL",
     "CREATE_TOOL",
+    "DRY_RUN",
     "GET_ITEM_TOOL",
     "LIST_ORDERS_TOOL",
     "LIST_WAREHOUSES_TOOL",
@@ -35,6 +36,8 @@ LIST_WAREHOUSES_TOOL = "warehouses_list"
 CREATE_TOOL = "orders_create_replenishment"
 LIST_ORDERS_TOOL = "orders_list"
 CANCEL_TOOL = "orders_cancel"
+DRY_RUN = "dry run: "
+"""How the host's answer to a write it did not run in a dry run begins."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,22 @@ class Facts:
     """Units of each queued order, by proposal id."""
     proposed_cancels: dict[str, str] = field(default_factory=dict)
     """Cancels queued for approval: order id -> proposal id."""
+    dry_run: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    """Writes a dry run recorded without running them: (tool, arguments)."""
+
+    def recorded(self, key: tuple[str, str]) -> bool:
+        """Whether a dry run recorded an order for this (SKU, warehouse)."""
+        return any(
+            tool == CREATE_TOOL
+            and str(args.get("warehouse_id")) == key[1]
+            and key[0] in ([args.get("sku")] + list(args.get("skus") or []))
+            for tool, args in self.dry_run
+        )
+
+    def recorded_cancel(self, order_id: str) -> bool:
+        return any(
+            tool == CANCEL_TOOL and args.get("order_id") == order_id for tool, args in self.dry_run
+        )
 
     def listed_orders(self, **filters: str) -> bool:
         """Whether an `orders_list` covering these filters answered (a listing without a
@@ -190,6 +209,8 @@ def read_facts(results: Iterable[ToolResult]) -> Facts:
             for level in levels:
                 facts.live[(level.sku, level.warehouse_id)] = level
             facts.located[sku] = [level.warehouse_id for level in levels]
+        elif result.name in (CREATE_TOOL, CANCEL_TOOL) and result.text.startswith(DRY_RUN):
+            facts.dry_run.append((result.name, dict(args)))
         elif result.name in (CREATE_TOOL, CANCEL_TOOL) and data and _queued(data):
             for queued in _items(data, "queued"):
                 proposal, queued_args = str(queued.get("proposal_id")), queued.get("arguments")

@@ -159,6 +159,7 @@ def _run_summary(record: RunRecord) -> dict[str, Any]:
         "final": record.final,
         "dry_run": record.dry_run,
         "approval": record.approval,
+        "ledger": record.ledger_summary.text if record.ledger_summary else None,
         "proposals": [p.model_dump(mode="json") for p in record.proposals],
         "tool_calls": [
             {

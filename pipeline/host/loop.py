@@ -39,7 +39,9 @@ from pipeline.host.record import (
 )
 from pipeline.host.references import ReferenceError_, substitute
 from pipeline.host.toolbox import Toolbox, ToolOutcome
+from pipeline.ledger import summarize
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall
+from pipeline.toolfacts import DRY_RUN, from_messages, read_facts
 from pipeline.vlm.base import Model
 
 __all__ = ["HostLimits", "Run", "run_task"]
@@ -260,6 +262,7 @@ async def run_task(run: Run) -> RunRecord:
         message = f"the run failed: {type(exc).__name__}: {exc}"
         _finish(record, "error", message)
         record.error = message
+    record.ledger_summary = summarize(read_facts(from_messages(record.messages)))
     total = clock.elapsed()
     record.timings_ms = {
         "total": round(total * 1000, 2),
@@ -268,7 +271,10 @@ async def run_task(run: Run) -> RunRecord:
         "host": round((total - clock.model - clock.tools) * 1000, 2),
     }
     record.ended_at = run.clock()
-    emit("run_finished", {"status": record.status, "final": record.final})
+    emit(
+        "run_finished",
+        {"status": record.status, "final": record.final, "ledger": record.ledger_summary.text},
+    )
     return record
 
 
@@ -305,7 +311,7 @@ async def _execute(
         return ToolOutcome(True, str(exc))
     if run.dry_run and not spec.read_only:
         shown = json.dumps(call.arguments, ensure_ascii=False)
-        return ToolOutcome(False, f"dry run: {call.name} was not executed (arguments {shown})")
+        return ToolOutcome(False, f"{DRY_RUN}{call.name} was not executed (arguments {shown})")
     if run.approvals is not None and not spec.read_only:
         return await _propose(run, record, emit, hop, call.name, arguments)
     try:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from pipeline.contract import TaskContract
+from pipeline.ledger import LedgerSummary
 from pipeline.models import Message
 from pipeline.toolfacts import Facts, ToolResult, read_facts
 
@@ -86,6 +87,8 @@ class RunRecord(BaseModel):
     task_contract: TaskContract | None = None
     status: RunStatus = "running"
     final: str = ""
+    ledger_summary: LedgerSummary | None = None
+    """What the tool results say was done, built by the host (not the model's words)."""
     error: str | None = None
     dry_run: bool = False
     hops: int = 0

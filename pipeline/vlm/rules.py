@@ -150,6 +150,7 @@ class RulesModel:
             if order_id not in facts.cancelled
             and order_id not in facts.cancel_errors
             and order_id not in facts.proposed_cancels
+            and not facts.recorded_cancel(order_id)
         ]
         if todo:
             return self._call([(CANCEL_TOOL, {"order_id": order_id}) for order_id in todo])
@@ -352,7 +353,12 @@ def _creates(
     for target in targets:
         key = (target.sku, target.warehouse)
         live = facts.live.get(key)
-        done = key in facts.created or key in facts.refusals or key in facts.proposed
+        done = (
+            key in facts.created
+            or key in facts.refusals
+            or key in facts.proposed
+            or facts.recorded(key)
+        )
         if live is None or done:
             continue
         quantity = _quantity(target, contract, live)
@@ -394,6 +400,8 @@ def _summary(
         if key in facts.created:
             order = facts.created[key]
             ordered.append(f"{where}: ordered {order.quantity} ({order.id})")
+        elif facts.recorded(key):
+            ordered.append(f"{where}: recorded in the dry run, not ordered")
         elif key in facts.proposed:
             proposal = facts.proposed[key]
             units = facts.proposed_quantities.get(proposal)

@@ -38,7 +38,7 @@ def test_a_tiny_eval_run_writes_both_reports(
     rules = report["models"][0]
     assert rules["product"]["pass_k"] == 2 and rules["model_track"]["pass_k"] == 2
     assert [row["guard"] for row in rules["ablation"]] == report["guards"]["names"]
-    assert len(rules["ablation"]) == 10
+    assert len(rules["ablation"]) == 11
     assert "## Per family" in markdown
     assert report["k"] == 1 and report["cases"]["total"] == 2
     assert report["fault_policy"]["fault_rate"] == 0.4

@@ -327,6 +327,7 @@ async function onEvent(event) {
     case "run_finished": {
       const ok = event.status === "done";
       step(`Finished (${event.status})`, ok ? "done" : "failed", event.final);
+      if (event.ledger) step("Ledger", "ledger", event.ledger);
       status("#run-status", `Run ${event.run_id} finished: ${event.status}.`, !ok);
       state.runId = event.run_id;
       await loadApprovals();

@@ -1,7 +1,8 @@
 """Host guards: small pure functions between the model and the tools, each with a switch.
 
 Response guards look at a model turn before anything runs, in this order: `truncation` (nothing
-from a cut reply runs), `prose_call` (calls left in the text), `stall` (no call, no question).
+from a cut reply runs), `prose_call` (calls left in the text), `false_claim` (a final answer
+that claims what no tool did), `stall` (no call, no question).
 Call guards look at each proposed call: `arg_repair` reshapes first, so the rest see the
 repaired call; then `scope` (the task contract), `give_up`, `repeat_rejected`, `unchanged_field`,
 `read_loop`, `freshness`.
@@ -20,6 +21,7 @@ from pipeline.host.guards.base import (
     ResponseGuard,
     ScreenEvidence,
 )
+from pipeline.host.guards.false_claim import false_claim
 from pipeline.host.guards.freshness import freshness
 from pipeline.host.guards.give_up import give_up
 from pipeline.host.guards.prose_call import prose_call
@@ -46,6 +48,7 @@ __all__ = [
 RESPONSE_GUARDS: dict[str, ResponseGuard] = {
     "truncation": truncation,
     "prose_call": prose_call,
+    "false_claim": false_claim,
     "stall": stall,
 }
 CALL_GUARDS: dict[str, CallGuard] = {

@@ -232,3 +232,17 @@ async def test_scope_keeps_a_write_out_of_a_task_that_excludes_it(
     assert open_orders(store) == ordered
     if off is None:
         assert record.tool_calls[-1].result.startswith("Blocked by the task contract")
+
+
+@pytest.mark.parametrize("off", [None, "false_claim"])
+async def test_false_claim_keeps_a_made_up_order_out_of_the_final_answer(
+    off: str | None, targets: list[MemoryTarget]
+) -> None:
+    lie = say("All done: I placed orders PO-000042 and PO-000043 for the low SKUs.")
+    record = await run([lie, lie], targets, off)
+    if off is None:
+        assert record.final.startswith("[Written by the host from the tool results")
+        assert "no order was created, refused, proposed or cancelled" in record.final
+    else:
+        assert record.final == lie["content"]
+    assert record.ledger_summary is not None and record.ledger_summary.ordered == []

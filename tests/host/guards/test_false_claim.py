@@ -1,0 +1,122 @@
+"""`false_claim`: a final answer held to this run's tool results; honest answers untouched."""
+
+import json
+
+import pytest
+
+from pipeline.host.guards.base import GuardState
+from pipeline.host.guards.false_claim import HOST_WRITTEN, false_claim
+from pipeline.models import Message, ToolCall
+from tests.host.guards.states import event, reply, state
+
+ORDER = {
+    "order": {"id": "PO-000007", "sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202,
+              "status": "open"},
+    "created": True,
+}  # fmt: skip
+REFUSED = (
+    "refused: SKU-10402 in WH-01 is not low now: on_hand 310 + on_order 0 >= reorder_point 200"
+)
+QUEUED = {
+    "queued": [{"proposal_id": "AP-000003", "tool": "orders_create_replenishment",
+                "arguments": {"sku": "SKU-10318", "warehouse_id": "WH-01"}}],
+    "message": "queued",
+}  # fmt: skip
+
+
+def with_results(
+    *results: tuple[str, dict[str, object], str, bool], bounced: bool = False
+) -> GuardState:
+    base = state(events=[event("false_claim", "bounce")] if bounced else [])
+    messages = list(base.messages)
+    for n, (name, arguments, text, error) in enumerate(results):
+        messages.append(
+            Message(
+                role="assistant", tool_calls=[ToolCall(id=f"c{n}", name=name, arguments=arguments)]
+            )
+        )
+        messages.append(Message(role="tool", tool_call_id=f"c{n}", content=text, is_error=error))
+    return GuardState(**{**base.__dict__, "messages": messages})
+
+
+CREATE = "orders_create_replenishment"
+ORDERED = with_results(
+    (CREATE, {"sku": "SKU-10232", "warehouse_id": "WH-01"}, json.dumps(ORDER), False)
+)
+NOTHING = with_results((CREATE, {"sku": "SKU-10402", "warehouse_id": "WH-01"}, REFUSED, True))
+PROPOSED = with_results(
+    (CREATE, {"sku": "SKU-10318", "warehouse_id": "WH-01"}, json.dumps(QUEUED), False)
+)
+
+
+@pytest.mark.parametrize(
+    ("run", "answer", "problem"),
+    [
+        (
+            NOTHING,
+            "Done! Order ids: PO-000042, PO-000043.",
+            "no tool result in this run names PO-000042",
+        ),
+        (
+            NOTHING,
+            "I have placed the replenishment orders for the low SKUs.",
+            "no order was created",
+        ),
+        (NOTHING, "已下单补货，请查收。", "no order was created"),
+        (
+            ORDERED,
+            "I created 3 replenishment orders.",
+            "it says 3 orders were created; this run created 1",
+        ),
+        (PROPOSED, "The orders were placed successfully.", "(the writes wait for approval)"),
+        (PROPOSED, "Queued as AP-000009 for approval.", "no write was queued as AP-000009"),
+    ],
+)
+def test_a_claim_no_tool_result_supports_is_bounced_with_the_facts(
+    run: GuardState, answer: str, problem: str
+) -> None:
+    decision = false_claim(reply(answer), run)
+    assert decision.action == "bounce"
+    assert problem in decision.message
+    assert "Ledger (from this run's tool results):" in decision.message
+
+
+@pytest.mark.parametrize(
+    ("run", "answer"),
+    [
+        (ORDERED, "Ordered SKU-10232 in WH-01: 202 units (PO-000007)."),
+        (ORDERED, "I created 1 order: PO-000007."),
+        (NOTHING, "No order was placed: SKU-10402 is not low now (on hand 310)."),
+        (NOTHING, "I did not create any orders."),
+        (PROPOSED, "SKU-10318 waits for approval as AP-000003."),
+        (NOTHING, "Which warehouse is this screen for?"),
+        (state(), "5 of 7 SKUs are low now; nothing was ordered."),
+    ],
+)
+def test_an_answer_that_says_what_happened_passes(run: GuardState, answer: str) -> None:
+    assert false_claim(reply(answer), run).action == "allow"
+
+
+def test_a_second_false_claim_is_replaced_by_the_host_written_ledger() -> None:
+    bounced = with_results(
+        (CREATE, {"sku": "SKU-10402", "warehouse_id": "WH-01"}, REFUSED, True), bounced=True
+    )
+    decision = false_claim(reply("Orders PO-000001 and PO-000002 were created."), bounced)
+    assert decision.action == "end"
+    assert decision.message.startswith(HOST_WRITTEN)
+    assert "- refused 1: SKU-10402 in WH-01" in decision.message
+
+
+def test_a_reply_with_a_call_is_not_a_final_answer() -> None:
+    decision = false_claim(
+        reply("I ordered PO-000099", ToolCall(id="x", name="orders_list")), NOTHING
+    )
+    assert decision.action == "allow"
+
+
+def test_ids_that_show_what_to_ask_are_no_claim() -> None:
+    answer = (
+        "I did not act on this request. Nothing was written. You can ask: cancel order "
+        "PO-000042; cancel the open orders of SKU-10232."
+    )
+    assert false_claim(reply(answer), NOTHING).action == "allow"

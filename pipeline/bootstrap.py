@@ -159,14 +159,7 @@ async def run_agent(
     async with httpx.AsyncClient() as http:
         model = make_model(
             model_spec or settings.model,
-            ModelOptions(
-                base_url=base_url or settings.base_url,
-                api_key=settings.api_key,
-                timeout_s=settings.vlm_timeout_s,
-                retries=settings.vlm_retries,
-                http_client=http,
-                allow_remote=settings.allow_remote_models,
-            ),
+            ModelOptions.from_settings(settings, http, base_url=base_url),
         )
         try:
             async with Toolbox(targets or server_targets(settings, groups)) as toolbox:

@@ -138,6 +138,7 @@ class Message(BaseModel):
 class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = Field(default=0, description="prompt tokens the server had cached")
 
 
 class ModelResponse(BaseModel):
@@ -146,6 +147,14 @@ class ModelResponse(BaseModel):
     finish_reason: str = "stop"
     usage: Usage = Field(default_factory=Usage)
     model: str = ""
+    asks: bool = Field(default=False, description="the reply is a question to the user")
+    steps: Literal["native", "schema"] | None = Field(
+        default=None, description="how the adapter asked for this turn (structured steps)"
+    )
+    schema_valid: bool | None = Field(
+        default=None, description="schema steps: whether the reply met the step schema"
+    )
+    note: str = Field(default="", description="what the adapter decided on the way")
 
     @property
     def truncated(self) -> bool:

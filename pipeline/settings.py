@@ -9,7 +9,7 @@ from platformdirs import user_data_dir
 from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-__all__ = ["GuardSettings", "Settings"]
+__all__ = ["GuardSettings", "NarrowingSettings", "Settings"]
 
 
 class GuardSettings(BaseModel):
@@ -27,6 +27,15 @@ class GuardSettings(BaseModel):
     scope: bool = True
     """Switchable for an ablation or a local run; never per request over the API."""
     false_claim: bool = True
+
+
+class NarrowingSettings(BaseModel):
+    """How the step schema is narrowed (`STOCKSHOT_VLM_NARROW__ID_ENUMS=false`)."""
+
+    writes_after_read: bool = True
+    id_enums: bool = True
+    quantity_bounds: bool = True
+    needed_reads: bool = True
 
 
 class Settings(BaseSettings):
@@ -55,6 +64,22 @@ class Settings(BaseSettings):
     api_key: str | None = None
     vlm_timeout_s: float = Field(default=120.0, gt=0)
     vlm_retries: int = Field(default=2, ge=0)
+    vlm_steps: Literal["native", "schema", "auto"] = Field(
+        default="auto",
+        description="native tool calls, one JSON step per request under a schema, or native "
+        "until the model answers in prose and schema steps for the rest of that run",
+    )
+    vlm_schema_wire: Literal["json_schema", "json_object"] = Field(
+        default="json_schema",
+        description="how the step schema is sent: OpenAI's response_format json_schema "
+        "(vLLM, llama.cpp server, Ollama, LM Studio) or json_object with a schema "
+        "(llama-cpp-python)",
+    )
+    vlm_step_max_tokens: int = Field(default=256, gt=0, description="budget of one schema step")
+    vlm_narrow: NarrowingSettings = Field(default_factory=NarrowingSettings)
+    max_order_quantity: int = Field(
+        default=10_000, gt=0, description="the servers' per-order limit (bounds step quantities)"
+    )
     allow_remote_models: bool = True
 
     max_hops: int = Field(default=12, gt=0)

@@ -123,7 +123,7 @@ class Facts:
         return any(
             tool == CREATE_TOOL
             and str(args.get("warehouse_id")) == key[1]
-            and key[0] in ([args.get("sku")] + list(args.get("skus") or []))
+            and key[0] in [args.get("sku"), *list(args.get("skus") or [])]
             for tool, args in self.dry_run
         )
 

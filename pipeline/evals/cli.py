@@ -153,14 +153,7 @@ async def _evaluate(
     configs = guard_configs(RESPONSE_GUARDS, CALL_GUARDS, ablation=not args.no_ablation)
     screens = Screens(ingestor, now=EVAL_CLOCK)
     async with httpx.AsyncClient() as http:
-        options = ModelOptions(
-            base_url=args.base_url or settings.base_url,
-            api_key=settings.api_key,
-            timeout_s=settings.vlm_timeout_s,
-            retries=settings.vlm_retries,
-            http_client=http,
-            allow_remote=settings.allow_remote_models,
-        )
+        options = ModelOptions.from_settings(settings, http, base_url=args.base_url)
         specs = [_spec(text, options, args.temperature) for text in specs_text]
         labels = [s.label for s in specs]
         if len(set(labels)) != len(labels):

@@ -89,6 +89,29 @@ def _tokens(track: TrackRuns) -> int:
     return sum(r.tokens for runs in track.runs.values() for r in runs)
 
 
+def _steps(track: TrackRuns) -> dict[str, Any]:
+    """How the model turns were asked, how many schema replies broke the schema, and the
+    tokens: prompt, generated, and the share of the prompt the server had cached."""
+    runs = [r for runs in track.runs.values() for r in runs if not r.reused]
+    counts: Counter[str] = Counter()
+    usage: Counter[str] = Counter()
+    switched = 0
+    for run in runs:
+        counts.update(run.steps)
+        usage.update(run.usage)
+        switched += any("switched to schema steps" in n for n in run.notes)
+    prompt = usage.get("prompt", 0)
+    return {
+        "native": counts.get("native", 0),
+        "schema": counts.get("schema", 0),
+        "schema_invalid": counts.get("schema_invalid", 0),
+        "runs_switched": switched,
+        "prompt_tokens": prompt,
+        "completion_tokens": usage.get("completion", 0),
+        "cached_share": round(usage.get("cached", 0) / prompt, 3) if prompt else 0.0,
+    }
+
+
 def _mean_hops(track: TrackRuns) -> float:
     hops = [r.hops for runs in track.runs.values() for r in runs]
     return round(sum(hops) / len(hops), 2) if hops else 0.0
@@ -220,6 +243,10 @@ def build_report(
                 "requests": {
                     "model_track": _requests(model_track) if model_track else {"requests": 0},
                     "product_all_on": _requests(all_on) if all_on else {"requests": 0},
+                },
+                "steps": {
+                    "model_track": _steps(model_track) if model_track else {},
+                    "product_all_on": _steps(all_on) if all_on else {},
                 },
                 "model_track": asdict(score(model_track, core_ids)) if model_track else None,
                 "product": asdict(base) if base else None,
@@ -470,6 +497,19 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
         out.append(
             f"Mean hops per run, product track with all guards on: {entry['product_mean_hops']:g}."
         )
+    for label, key in (
+        ("model track", "model_track"),
+        ("product track, all guards on", "product_all_on"),
+    ):
+        steps = entry.get("steps", {}).get(key) or {}
+        if steps.get("native") or steps.get("schema"):
+            out.append(
+                f"Turns, {label}: {steps['native']} native, {steps['schema']} schema steps "
+                f"({steps['schema_invalid']} replies did not meet the step schema, counted, not "
+                f"hidden; {steps['runs_switched']} runs switched from native to schema); "
+                f"{steps['prompt_tokens']} prompt tokens ({steps['cached_share']:.0%} cached by "
+                f"the server where it says so), {steps['completion_tokens']} generated."
+            )
     injected = entry["faults_injected"]
     for label, key in (
         ("model track", "model_track"),

@@ -138,6 +138,11 @@ class CaseRun:
     the start of the final answer."""
     reused: bool = False
     """Not run again: the all-on run, whose trajectory this configuration cannot change."""
+    usage: dict[str, int] = field(default_factory=dict)
+    """prompt, completion and cached prompt tokens over the run."""
+    steps: dict[str, int] = field(default_factory=dict)
+    """Model turns by how they were asked (native, schema) and schema_invalid replies."""
+    notes: list[str] = field(default_factory=list)
 
     def acted(self, guard: str) -> bool:
         return any(key.startswith(f"{guard}:") for key in self.guard_events)
@@ -233,6 +238,16 @@ class Workbench:
             status="done",
             hops=1,
             tokens=response.usage.prompt_tokens + response.usage.completion_tokens,
+            usage={
+                "prompt": response.usage.prompt_tokens,
+                "completion": response.usage.completion_tokens,
+                "cached": response.usage.cached_tokens,
+            },
+            steps={
+                **({response.steps: 1} if response.steps else {}),
+                **({"schema_invalid": 1} if response.schema_valid is False else {}),
+            },
+            notes=[response.note] if response.note else [],
             wall_ms=elapsed_ms,
             model_ms=elapsed_ms,
             faults=faults,
@@ -333,7 +348,10 @@ def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: 
         verdict.reason,
         status=record.status,
         hops=record.hops,
-        tokens=sum(record.tokens.values()),
+        tokens=record.tokens.get("prompt", 0) + record.tokens.get("completion", 0),
+        usage=dict(record.tokens),
+        steps=dict(record.steps),
+        notes=list(record.notes),
         wall_ms=wall * 1000,
         model_ms=record.timings_ms.get("model", 0.0),
         guard_events=dict(Counter(f"{e.guard}:{e.action}" for e in record.guard_events)),

@@ -164,6 +164,13 @@ async def run_task(run: Run) -> RunRecord:
                 clock.model += time.perf_counter() - started
             record.tokens["prompt"] += response.usage.prompt_tokens
             record.tokens["completion"] += response.usage.completion_tokens
+            record.tokens["cached"] = record.tokens.get("cached", 0) + response.usage.cached_tokens
+            if response.steps is not None:
+                record.steps[response.steps] = record.steps.get(response.steps, 0) + 1
+            if response.schema_valid is False:
+                record.steps["schema_invalid"] = record.steps.get("schema_invalid", 0) + 1
+            if response.note:
+                record.notes.append(f"hop {hop}: {response.note}")
             emit(
                 "model_response",
                 {
@@ -171,6 +178,9 @@ async def run_task(run: Run) -> RunRecord:
                     "content": response.content,
                     "tool_calls": [c.model_dump() for c in response.tool_calls],
                     "finish_reason": response.finish_reason,
+                    "steps": response.steps,
+                    "schema_valid": response.schema_valid,
+                    "note": response.note,
                 },
             )
 

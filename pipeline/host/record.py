@@ -99,7 +99,15 @@ class RunRecord(BaseModel):
     approval: Literal["auto", "manual"] = "auto"
     """`manual`: writes were queued as proposals for a person, not run."""
     guard_events: list[GuardEvent] = Field(default_factory=list)
-    tokens: dict[str, int] = Field(default_factory=lambda: {"prompt": 0, "completion": 0})
+    tokens: dict[str, int] = Field(
+        default_factory=lambda: {"prompt": 0, "completion": 0, "cached": 0}
+    )
+    steps: dict[str, int] = Field(
+        default_factory=dict,
+        description="model turns by how they were asked (native, schema) and schema replies "
+        "that did not meet the step schema (schema_invalid)",
+    )
+    notes: list[str] = Field(default_factory=list, description="what the model adapter decided")
     timings_ms: dict[str, float] = Field(default_factory=dict)
     started_at: datetime
     ended_at: datetime | None = None

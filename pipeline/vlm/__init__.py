@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
 import httpx
 
 from pipeline.errors import ConfigError, UnknownNameError
+from pipeline.settings import Settings
 from pipeline.vlm.base import Model
+from pipeline.vlm.steps import Narrowing
 
 __all__ = ["MODELS", "Model", "ModelOptions", "make_model"]
 
@@ -25,6 +27,30 @@ class ModelOptions:
     retries: int = 2
     http_client: httpx.AsyncClient | None = None
     allow_remote: bool = True
+    steps: str = "auto"
+    schema_wire: str = "json_schema"
+    step_max_tokens: int = 256
+    narrowing: Narrowing = field(default_factory=Narrowing)
+    max_quantity: int = 10_000
+
+    @classmethod
+    def from_settings(
+        cls, settings: Settings, http_client: httpx.AsyncClient, *, base_url: str | None = None
+    ) -> ModelOptions:
+        """The options every entry point builds its model with."""
+        return cls(
+            base_url=base_url or settings.base_url,
+            api_key=settings.api_key,
+            timeout_s=settings.vlm_timeout_s,
+            retries=settings.vlm_retries,
+            http_client=http_client,
+            allow_remote=settings.allow_remote_models,
+            steps=settings.vlm_steps,
+            schema_wire=settings.vlm_schema_wire,
+            step_max_tokens=settings.vlm_step_max_tokens,
+            narrowing=Narrowing(**settings.vlm_narrow.model_dump()),
+            max_quantity=settings.max_order_quantity,
+        )
 
 
 def _rules(argument: str, options: ModelOptions) -> Model:
@@ -66,6 +92,11 @@ def _openai(argument: str, options: ModelOptions) -> Model:
         api_key=options.api_key,
         timeout_s=options.timeout_s,
         retries=options.retries,
+        steps=options.steps,
+        schema_wire=options.schema_wire,
+        step_max_tokens=options.step_max_tokens,
+        narrowing=options.narrowing,
+        max_quantity=options.max_quantity,
     )
 
 

@@ -7,9 +7,11 @@ meet in one small class; the host only sees `request()`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -17,8 +19,15 @@ import httpx
 
 from pipeline.errors import VlmError
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+from pipeline.vlm.steps import Narrowing, history, parse_step, step_schema
 
-__all__ = ["OpenAIModel", "to_wire_messages", "to_wire_tools"]
+__all__ = ["SCHEMA_WIRES", "STEP_MODES", "OpenAIModel", "to_wire_messages", "to_wire_tools"]
+
+STEP_MODES = ("native", "schema", "auto")
+SCHEMA_WIRES = ("json_schema", "json_object")
+_CALL_IN_TEXT = re.compile(
+    r"\{\s*\"(?:name|tool|function)\"|```|<tool_call>|<\|tool_call\|>|\[TOOL_CALLS\]|<function="
+)
 
 log = logging.getLogger(__name__)
 _RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -141,6 +150,8 @@ def parse_completion(
     usage = body.get("usage")
     if not isinstance(usage, dict):
         usage = {}
+    details = usage.get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
     return ModelResponse(
         content=_text(message.get("content")),
         tool_calls=calls,
@@ -148,6 +159,7 @@ def parse_completion(
         usage=Usage(
             prompt_tokens=_count(usage.get("prompt_tokens")),
             completion_tokens=_count(usage.get("completion_tokens")),
+            cached_tokens=_count(cached),
         ),
         model=str(body.get("model") or model),
     )
@@ -178,6 +190,32 @@ def _count(value: Any) -> int:
     return 0
 
 
+def _conversation(messages: Sequence[Message]) -> str:
+    """A run's identity as the adapter sees it: its system prompt and opening message."""
+    head = "\n\x00".join(m.content for m in messages[:2])
+    return hashlib.sha256(head.encode("utf-8")).hexdigest()
+
+
+def _prose_instead_of_a_call(response: ModelResponse) -> str | None:
+    if response.tool_calls:
+        return None
+    if response.truncated:
+        return "the reply ran to the token limit without a tool call"
+    if _CALL_IN_TEXT.search(response.content):
+        return "the reply wrote a tool call in its text instead of calling the tool"
+    return None
+
+
+def _envelope(wire: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """The step schema as the endpoint takes it. Never sent beside `tools`."""
+    if wire == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "step", "schema": schema, "strict": True},
+    }
+
+
 class OpenAIModel:
     def __init__(
         self,
@@ -189,6 +227,11 @@ class OpenAIModel:
         timeout_s: float = 120.0,
         retries: int = 2,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        steps: str = "native",
+        schema_wire: str = "json_schema",
+        step_max_tokens: int = 256,
+        narrowing: Narrowing | None = None,
+        max_quantity: int = 10_000,
     ) -> None:
         self.name = f"openai:{model}"
         self.model = model
@@ -199,8 +242,81 @@ class OpenAIModel:
         self._retries = retries
         self._sleep = sleep
         self._images_ok = True
+        if steps not in STEP_MODES or schema_wire not in SCHEMA_WIRES:
+            raise ValueError(f"steps {steps!r} / schema wire {schema_wire!r} unknown")
+        self._steps = steps
+        self._wire = schema_wire
+        self._step_max_tokens = step_max_tokens
+        self._narrowing = narrowing or Narrowing()
+        self._max_quantity = max_quantity
+        self._switched: set[str] = set()
+        self._budgets: dict[str, int] = {}
+        self._steps_made = 0
 
     async def request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+    ) -> ModelResponse:
+        """One model turn: native tool calls, or one schema step (see `pipeline.vlm.steps`).
+        `auto` starts native and, for the rest of that conversation, switches to schema steps
+        the first time the model answers with a call written in its text, or rambles to the
+        token limit, instead of calling a tool."""
+        run = _conversation(messages)
+        if not tools or self._steps == "native":
+            return await self._native(messages, tools, settings)
+        if self._steps == "schema" or run in self._switched:
+            return await self._schema(messages, tools, settings, run)
+        response = await self._native(messages, tools, settings)
+        why = _prose_instead_of_a_call(response)
+        if why is None:
+            return response
+        self._switched.add(run)
+        log.info("switching to schema steps for the rest of the run: %s", why)
+        step = await self._schema(messages, tools, settings, run)
+        usage = Usage(
+            prompt_tokens=response.usage.prompt_tokens + step.usage.prompt_tokens,
+            completion_tokens=response.usage.completion_tokens + step.usage.completion_tokens,
+            cached_tokens=response.usage.cached_tokens + step.usage.cached_tokens,
+        )
+        return step.model_copy(update={"usage": usage, "note": f"switched to schema steps: {why}"})
+
+    async def _schema(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        settings: ModelSettings,
+        run: str,
+    ) -> ModelResponse:
+        schema = step_schema(
+            tools, messages, narrowing=self._narrowing, max_quantity=self._max_quantity
+        )
+        budget = self._budgets.get(run, self._step_max_tokens)
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_wire_messages(history(messages, tools)),
+            "max_tokens": budget,
+            "temperature": settings.temperature,
+            "response_format": _envelope(self._wire, schema),
+        }
+        if settings.seed is not None:
+            payload["seed"] = settings.seed
+        body = await self._send(payload, messages, lambda m: history(m, tools))
+        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+        self._steps_made += 1
+        if reply.truncated:
+            # A cut step runs nothing (the truncation guard); the next one gets twice the room.
+            self._budgets[run] = min(budget * 2, max(settings.max_tokens, budget * 2))
+            return reply.model_copy(update={"steps": "schema", "schema_valid": False})
+        step, valid = parse_step(reply.content, schema, tools, f"step_{self._steps_made}")
+        return step.model_copy(
+            update={
+                "usage": reply.usage,
+                "model": reply.model,
+                "steps": "schema",
+                "schema_valid": valid,
+            }
+        )
+
+    async def _native(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
         payload: dict[str, Any] = {
@@ -213,11 +329,23 @@ class OpenAIModel:
             payload["seed"] = settings.seed
         if tools:
             payload["tools"] = to_wire_tools(tools)
+        body = await self._send(payload, messages, list)
+        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+        return reply.model_copy(update={"steps": "native"}) if tools else reply
+
+    async def _send(
+        self,
+        payload: dict[str, Any],
+        messages: Sequence[Message],
+        shape: Callable[[Sequence[Message]], list[Message]],
+    ) -> dict[str, Any]:
+        """Post the payload; an endpoint that rejects image parts gets it again without them
+        (and no images from then on)."""
         has_images = any(m.images for m in messages)
         if has_images and not self._images_ok:
-            payload["messages"] = to_wire_messages(_without_images(messages))
+            payload["messages"] = to_wire_messages(shape(_without_images(messages)))
         try:
-            body = await self._post(payload)
+            return await self._post(payload)
         except VlmError as exc:
             if not (has_images and self._images_ok and exc.status is not None):
                 raise
@@ -225,9 +353,8 @@ class OpenAIModel:
             # what the screen showed, so the same request goes again without them.
             log.warning("%s; resending without images", exc)
             self._images_ok = False
-            payload["messages"] = to_wire_messages(_without_images(messages))
-            body = await self._post(payload)
-        return parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+            payload["messages"] = to_wire_messages(shape(_without_images(messages)))
+            return await self._post(payload)
 
     async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         attempt = 0

@@ -32,7 +32,7 @@ def stall(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if response.tool_calls or response.truncated:
         return ResponseDecision()
     text = response.content.strip()
-    if asks_user(text) or _REFUSES.search(text):
+    if (response.asks and text) or asks_user(text) or _REFUSES.search(text):
         return ResponseDecision()
     announces = bool(_ANNOUNCES.search(text))
     if tool_results_so_far(state) and text and not announces:

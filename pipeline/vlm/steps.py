@@ -1,0 +1,417 @@
+"""Structured steps: one JSON step per request, under a schema the endpoint applies as a grammar.
+
+For models without reliable native tool calls. Each request carries a JSON Schema for one step
+(a `oneOf` over `{"tool": <name>, "arguments": <that tool's input schema>}` for the offered
+tools, `{"final": text}` and `{"question": text}`), and the reply is validated against it
+before anything runs. The prompt stays the same across steps: the system prompt gains a fixed
+catalogue of every tool and the reply format once; only the schema, which the server turns
+into a grammar, changes from step to step.
+
+The schema is shaped from what the conversation says (the task contract, the screens, the tool
+results), each narrowing switchable:
+- `writes_after_read`: a write appears only once the SKUs it would write were read live in this
+  run (cancels once the orders were listed, or the task names them);
+- `id_enums`: id fields take only the values valid now: the screens' SKUs in the contract's
+  scope, warehouse ids from the screens, the task or `warehouses_list`, order ids listed;
+- `quantity_bounds`: a write carries exactly the quantity the task asks (or its rule gives from
+  the live numbers), or none, so the server's documented policy decides; never a number the
+  model made up;
+- `needed_reads`: a read appears while the task still needs it: the live read of the SKUs it
+  is about that has not happened yet, `inventory_get_item` for a SKU the screen does not place,
+  `warehouses_list` when a row has no warehouse, `orders_list` before a cancel.
+With `id_enums` each write is one alternative per order it could make (SKU and warehouse as
+constants). An invalid, premature or repeated call then cannot be produced at all by a server
+that enforces the schema.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from pipeline.contract import TaskContract, parse_task, read_contract
+from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
+from pipeline.screentext import ScreenRow, ScreenText, parse_screens
+from pipeline.toolfacts import (
+    CANCEL_TOOL,
+    CREATE_TOOL,
+    GET_ITEM_TOOL,
+    LIST_ORDERS_TOOL,
+    LIST_WAREHOUSES_TOOL,
+    QUERY_TOOL,
+    Facts,
+    from_messages,
+    read_facts,
+)
+
+__all__ = [
+    "REPLY_FORMAT",
+    "Narrowing",
+    "catalogue",
+    "history",
+    "parse_step",
+    "step_schema",
+]
+
+REPLY_FORMAT = """\
+## How to answer
+Reply with exactly one JSON object and nothing else:
+- {"tool": "<tool name>", "arguments": {...}} to call one tool;
+- {"final": "<text>"} to give the user your answer;
+- {"question": "<text>"} to ask the user something you need.
+One step per reply; you will see each tool's result before the next step."""
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    writes_after_read: bool = True
+    id_enums: bool = True
+    quantity_bounds: bool = True
+    needed_reads: bool = True
+
+
+def catalogue(tools: Sequence[ToolSpec]) -> str:
+    """Every offered tool with its description and parameters, in the order given."""
+    lines = ["## Tools"]
+    for tool in tools:
+        properties = tool.input_schema.get("properties") or {}
+        required = set(tool.input_schema.get("required") or [])
+        params = ", ".join(
+            f"{name}{'' if name in required else '?'}: {_type(spec)}"
+            for name, spec in properties.items()
+        )
+        lines.append(f"- {tool.name}({params}): {tool.description.strip()}")
+    return "\n".join(lines)
+
+
+def _type(spec: Mapping[str, Any]) -> str:
+    if "anyOf" in spec:
+        kinds = [_type(s) for s in spec["anyOf"] if s.get("type") != "null"]
+        return " | ".join(kinds) or "any"
+    kind = spec.get("type", "any")
+    if kind == "array":
+        return f"list[{_type(spec.get('items') or {})}]"
+    if "enum" in spec:
+        return "|".join(json.dumps(v) for v in spec["enum"])
+    return str(kind)
+
+
+def history(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> list[Message]:
+    """The conversation as a step model reads it: the system prompt with the catalogue and the
+    reply format, each past call as the JSON step it was, each tool result as a user turn."""
+    out: list[Message] = []
+    for message in messages:
+        if message.role == "system":
+            content = f"{message.content}\n\n{catalogue(tools)}\n\n{REPLY_FORMAT}"
+            out.append(message.model_copy(update={"content": content}))
+        elif message.role == "assistant" and message.tool_calls:
+            steps = [
+                json.dumps({"tool": c.name, "arguments": c.arguments}, ensure_ascii=False)
+                for c in message.tool_calls
+            ]
+            out.append(Message(role="assistant", content="\n".join(steps)))
+        elif message.role == "tool":
+            out.append(
+                Message(
+                    role="user",
+                    content=f"Result of {message.name or 'the tool'}: {message.content}",
+                )
+            )
+        else:
+            out.append(message)
+    return out
+
+
+# ---- the schema
+
+
+@dataclass(frozen=True)
+class _View:
+    contract: TaskContract
+    screens: list[ScreenText]
+    facts: Facts
+
+    def rows(self) -> list[tuple[str, str | None, ScreenRow, ScreenText]]:
+        """Every screen row in the contract's scope: (SKU, warehouse or None, row, screen)."""
+        out = []
+        for screen in self.screens:
+            for row in screen.rows:
+                warehouse = screen.warehouse_of(row)
+                if row.sku is None or not self.contract.allows_sku(row.sku):
+                    continue
+                if warehouse is not None and not self.contract.allows_warehouse(warehouse):
+                    continue
+                out.append((row.sku, warehouse, row, screen))
+        return out
+
+    def targets(self) -> list[tuple[str, str | None]]:
+        """What the task is about: the SKUs it names, else the rows the screens show low."""
+        if self.contract.skus:
+            found: list[tuple[str, str | None]] = [
+                (sku, w) for sku, w, _, _ in self.rows() if sku in self.contract.skus and w
+            ]
+            for sku in self.contract.skus:
+                if not any(s == sku for s, _ in found):
+                    homes: list[str | None] = [*self.contract.warehouses] or [None]
+                    found += [(sku, w) for w in homes]
+            return sorted(set(found), key=lambda t: (t[0], t[1] or ""))
+        return list(dict.fromkeys((sku, w) for sku, w, row, _ in self.rows() if row.low))
+
+    def screen_skus(self) -> list[str]:
+        return list(dict.fromkeys([s for s, _, _, _ in self.rows()] + list(self.contract.skus)))
+
+    def warehouses(self) -> list[str]:
+        found = [w for _, w, _, _ in self.rows() if w is not None]
+        found += [w for screen in self.screens if (w := screen.page_warehouse) is not None]
+        found += list(self.contract.warehouses) + list(self.facts.warehouses or [])
+        return sorted({w for w in found if self.contract.allows_warehouse(w)})
+
+    def read(self, sku: str, warehouse: str | None) -> bool:
+        """Read live already, or not readable (its warehouse's read failed, it is not there)."""
+        if warehouse is None:
+            return sku in self.facts.located or sku in self.facts.item_errors
+        return (
+            (sku, warehouse) in self.facts.live
+            or (sku, warehouse) in self.facts.missing
+            or warehouse in self.facts.query_errors
+        )
+
+
+def _view(messages: Sequence[Message]) -> _View:
+    contract = None
+    for message in messages:
+        if message.role == "user":
+            contract = read_contract(message.content)
+            if contract is not None:
+                break
+    if contract is None:
+        task = next((m.content for m in messages if m.role == "user"), "")
+        first = task.splitlines()[0] if task else ""
+        contract = parse_task(first.removeprefix("Task: "))
+    screens = [s for m in messages if m.role == "user" for s in parse_screens(m.content) if s.rows]
+    return _View(contract, screens, read_facts(from_messages(messages)))
+
+
+def _enum(values: Sequence[str]) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[str, Any] | None:
+    """A read's arguments narrowed to what the task still needs; None: not needed now."""
+    raw: dict[str, Any] = copy.deepcopy(dict(tool.input_schema))
+    if not narrowing.id_enums and not narrowing.needed_reads:
+        return raw
+    unread = [(s, w) for s, w in view.targets() if not view.read(s, w)]
+    if tool.name == QUERY_TOOL:
+        by_warehouse: dict[str, list[str]] = {}
+        for sku, warehouse in unread:
+            if warehouse is not None:
+                by_warehouse.setdefault(warehouse, []).append(sku)
+        whole = not view.contract.screen_only and not view.contract.skus
+        if whole:
+            places = [w for w in view.warehouses() if w not in view.facts.queried]
+            if narrowing.needed_reads and not places:
+                return None
+            return _object({"warehouse_id": _enum(places or view.warehouses())}, ["warehouse_id"])
+        if narrowing.needed_reads and not by_warehouse:
+            return None
+        places = sorted(by_warehouse) or view.warehouses()
+        skus = sorted({s for group in by_warehouse.values() for s in group}) or view.screen_skus()
+        if not narrowing.id_enums or not places or not skus:
+            return raw
+        properties = {
+            "warehouse_id": _enum(places),
+            "skus": {"type": "array", "items": _enum(skus)},
+        }
+        return _object(properties, ["warehouse_id", "skus"])
+    if tool.name == GET_ITEM_TOOL:
+        unplaced = sorted({s for s, w in unread if w is None})
+        if narrowing.needed_reads and not unplaced:
+            return None
+        skus = unplaced or view.screen_skus()
+        return _object({"sku": _enum(skus)}, ["sku"]) if narrowing.id_enums and skus else raw
+    if tool.name == LIST_WAREHOUSES_TOOL:
+        homeless = any(w is None for _, w in view.targets()) and not view.contract.warehouses
+        needed = homeless and not view.facts.warehouses_listed
+        return raw if needed or not narrowing.needed_reads else None
+    if tool.name == LIST_ORDERS_TOOL:
+        if view.contract.action != "cancel":
+            return None if narrowing.needed_reads else raw
+        skus = list(view.contract.skus)
+        listed = view.facts.listings
+        if narrowing.needed_reads and listed:
+            return None
+        if narrowing.id_enums and skus:
+            return _object({"sku": _enum(skus), "status": _enum(["open"])}, ["sku", "status"])
+        return _object({"status": _enum(["open"])}, ["status"]) if narrowing.id_enums else raw
+    return None if narrowing.needed_reads else raw
+
+
+def _write_options(
+    tool: ToolSpec, view: _View, narrowing: Narrowing, max_quantity: int
+) -> list[dict[str, Any]]:
+    """The arguments of each write the task allows now: one alternative per order (SKU and
+    warehouse, and the quantity the task asks or its rule gives; none: the server's policy)."""
+    raw: dict[str, Any] = copy.deepcopy(dict(tool.input_schema))
+    if tool.name == CANCEL_TOOL:
+        targets = _cancellable(view)
+        if narrowing.writes_after_read and not targets:
+            return []
+        if narrowing.id_enums and targets:
+            return [_object({"order_id": _enum(targets)}, ["order_id"])]
+        return [raw]
+    if tool.name != CREATE_TOOL:
+        return [raw]
+    writable = _writable(view)
+    if narrowing.writes_after_read and not writable:
+        return []
+    if not narrowing.id_enums:
+        if narrowing.quantity_bounds and "quantity" in raw.get("properties", {}):
+            raw["properties"]["quantity"] = {
+                "anyOf": [
+                    {"type": "integer", "minimum": 1, "maximum": max_quantity},
+                    {"type": "null"},
+                ]
+            }
+        return [raw]
+    pairs = writable or [(s, w) for s in view.screen_skus() for w in view.warehouses()]
+    options = []
+    for sku, warehouse in pairs:
+        properties: dict[str, Any] = {
+            "sku": {"type": "string", "const": sku},
+            "warehouse_id": {"type": "string", "const": warehouse},
+        }
+        required = ["sku", "warehouse_id"]
+        quantity = _quantity(view, sku, warehouse) if narrowing.quantity_bounds else None
+        if quantity is not None:
+            properties["quantity"] = {"type": "integer", "const": quantity}
+            required.append("quantity")
+        elif not narrowing.quantity_bounds:
+            properties["quantity"] = {"type": "integer", "minimum": 1}
+        options.append(_object(properties, required))
+    return options
+
+
+def _quantity(view: _View, sku: str, warehouse: str) -> int | None:
+    """The units the task asks for, or its rule gives with the live numbers; None: the server's
+    policy decides (the task gives no number)."""
+    asked = view.contract.quantity_for(sku)
+    if asked is not None:
+        return asked
+    rule = view.contract.quantity_rule
+    level = view.facts.live.get((sku, warehouse))
+    if rule is not None and rule.kind == "up_to" and level is not None:
+        return max(1, math.ceil(rule.value * level.reorder_point) - level.projected)
+    return None
+
+
+def _writable(view: _View) -> list[tuple[str, str]]:
+    """(SKU, warehouse) pairs read live in this run that the task may still order."""
+    contract, facts = view.contract, view.facts
+    done = set(facts.created) | set(facts.refusals) | set(facts.proposed)
+    out = []
+    for (sku, warehouse), level in sorted(facts.live.items()):
+        if (sku, warehouse) in done or not contract.allows_sku(sku):
+            continue
+        if not contract.allows_warehouse(warehouse):
+            continue
+        if contract.screen_only and not contract.skus:
+            shown = {s for s, w in view.targets() if w in (warehouse, None)}
+            if sku not in shown:
+                continue
+        explicit = sku in contract.skus and contract.quantity_for(sku) is not None
+        if level.needs_reorder or explicit:
+            out.append((sku, warehouse))
+    return out
+
+
+def _cancellable(view: _View) -> list[str]:
+    contract, facts = view.contract, view.facts
+    done = set(facts.cancelled) | set(facts.cancel_errors) | set(facts.proposed_cancels)
+    listed = [
+        o.id
+        for o in facts.orders.values()
+        if o.status == "open"
+        and (o.id in contract.order_ids or o.sku in contract.skus)
+        and contract.allows_warehouse(o.warehouse_id)
+    ]
+    named = list(contract.order_ids)
+    return [o for o in dict.fromkeys([*named, *listed]) if o not in done]
+
+
+def step_schema(
+    tools: Sequence[ToolSpec],
+    messages: Sequence[Message],
+    *,
+    narrowing: Narrowing | None = None,
+    max_quantity: int = 10_000,
+) -> dict[str, Any]:
+    """The schema of the next step: the calls that make sense now, a final answer, a question."""
+    narrowing = narrowing or Narrowing()
+    view = _view(messages)
+    options: list[dict[str, Any]] = []
+    for tool in tools:
+        if tool.read_only:
+            arguments = _read_arguments(tool, view, narrowing)
+            choices = [] if arguments is None else [arguments]
+        else:
+            choices = _write_options(tool, view, narrowing, max_quantity)
+        for arguments in choices:
+            options.append(
+                _object(
+                    {"tool": {"type": "string", "const": tool.name}, "arguments": arguments},
+                    ["tool", "arguments"],
+                )
+            )
+    for key in ("final", "question"):
+        options.append(_object({key: {"type": "string", "minLength": 1}}, [key]))
+    return {"oneOf": options}
+
+
+# ---- the reply
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def parse_step(
+    text: str, schema: Mapping[str, Any], tools: Sequence[ToolSpec], call_id: str
+) -> tuple[ModelResponse, bool]:
+    """The reply as a model turn, and whether it met the step schema. A reply that does not is
+    still read as well as it can be (a known tool with an object of arguments becomes the call,
+    for the guards and the server to judge); anything else stays text."""
+    body = _FENCE.sub(r"\1", text).strip()
+    try:
+        step = json.loads(body)
+    except (ValueError, RecursionError):
+        return ModelResponse(content=text, finish_reason="stop"), False
+    valid = isinstance(step, dict) and not list(
+        jsonschema.Draft202012Validator(dict(schema)).iter_errors(step)
+    )
+    if not isinstance(step, dict):
+        return ModelResponse(content=text, finish_reason="stop"), False
+    names = {t.name for t in tools}
+    if isinstance(step.get("tool"), str) and step["tool"] in names:
+        arguments = step.get("arguments")
+        if isinstance(arguments, dict):
+            call = ToolCall(id=call_id, name=step["tool"], arguments=arguments)
+            return ModelResponse(tool_calls=[call], finish_reason="tool_calls"), valid
+    for key, asks in (("question", True), ("final", False)):
+        if isinstance(step.get(key), str):
+            return ModelResponse(content=step[key], finish_reason="stop", asks=asks), valid
+    return ModelResponse(content=text, finish_reason="stop"), False

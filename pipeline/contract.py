@@ -27,12 +27,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.models import Message
+
 __all__ = [
     "ACTIONS",
     "HELP",
     "Action",
     "QuantityRule",
     "TaskContract",
+    "contract_in",
     "parse_task",
     "read_contract",
     "render_contract",
@@ -224,6 +227,21 @@ def read_contract(text: str) -> TaskContract | None:
     )
 
 
+def contract_in(messages: Sequence[Message]) -> TaskContract:
+    """The contract the host wrote into a conversation's opening message, or (without one) a
+    reading of its `Task:` line, as a model would make it."""
+    for message in messages:
+        if message.role != "user":
+            continue
+        found = read_contract(message.content)
+        if found is not None:
+            return found
+        for line in message.content.splitlines():
+            if line.startswith("Task: "):
+                return parse_task(line[len("Task: ") :])
+    return parse_task("")
+
+
 # ---- parsing the user's words
 
 _EDGE_L = r"(?<![A-Za-z0-9])"
@@ -409,32 +427,31 @@ def _read_negations(clauses: Sequence[str], ids: _Ids) -> _Reading:
     """Negations and exclusions, clause by clause: a negation that names ids excludes them;
     one that names none forbids writes."""
     reading = _Reading()
+
+    def exclude(group: re.Match[str]) -> list[str]:
+        found = _ids_in(group[0], ids, group[1])
+        if group[1] == "S":
+            reading.exclude_skus += found
+        elif group[1] == "W":
+            reading.exclude_warehouses += found
+        return found
+
     for clause in clauses:
         groups = list(_GROUP.finditer(clause))
-        excluded_here: list[str] = []
-        for group in groups:
-            before = clause[: group.start()]
-            after = clause[group.end() :]
-            if _EXCLUDE_BEFORE.search(before) or _EXCLUDE_AFTER.match(after):
-                kind = group[1]
-                found = _ids_in(group[0], ids, kind)
-                if kind == "S":
-                    reading.exclude_skus += found
-                elif kind == "W":
-                    reading.exclude_warehouses += found
-                excluded_here += found
+        excluded_here = [
+            found
+            for group in groups
+            if _EXCLUDE_BEFORE.search(clause[: group.start()])
+            or _EXCLUDE_AFTER.match(clause[group.end() :])
+            for found in exclude(group)
+        ]
         negation = _NEG_EN.search(clause) or _NEG_ZH.search(clause)
         if negation and not excluded_here and not groups and not _ELSE.search(clause):
             reading.negated.append(negation[0].strip())
         elif negation and groups and not excluded_here:
             # "don't order SKU-10402 yet": a negation that names ids excludes those ids.
             for group in groups:
-                kind = group[1]
-                found = _ids_in(group[0], ids, kind)
-                if kind == "S":
-                    reading.exclude_skus += found
-                elif kind == "W":
-                    reading.exclude_warehouses += found
+                exclude(group)
         if match := _REPORT_ONLY.search(clause):
             reading.negated.append(match[0].strip())
     return reading

@@ -28,7 +28,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from pipeline.models import Box
+from pipeline.models import Box, Message
 
 __all__ = [
     "INVENTORY_COLUMNS",
@@ -37,6 +37,7 @@ __all__ = [
     "TextBox",
     "parse_screens",
     "render_screen",
+    "screens_in",
 ]
 
 INVENTORY_COLUMNS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
@@ -223,6 +224,18 @@ class _Builder:
             {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)}
             | {"boxes": tuple(self.boxes)}
         )
+
+
+def screens_in(messages: Sequence[Message]) -> list[ScreenText]:
+    """Every inventory table the user's messages carry, in order (grids without inventory rows
+    are left out)."""
+    return [
+        screen
+        for message in messages
+        if message.role == "user"
+        for screen in parse_screens(message.content)
+        if screen.rows
+    ]
 
 
 def parse_screens(text: str) -> list[ScreenText]:

@@ -324,16 +324,22 @@ def test_the_progress_bar_redraws_one_line_on_a_terminal() -> None:
     assert Summary(done=1, failed=1).total == 2
 
 
-def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _watch_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *flags: str) -> Settings:
+    """`stockshot watch DIR --once --task ...` over the demo page, on a seeded store."""
     monkeypatch.setenv("STOCKSHOT_WATCH_SETTLE_S", "0")
     settings = Settings()
     with SqliteStore(settings.resolved_db()) as store:
         domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
     drop(tmp_path / "w", "erp-light-wh01.png", (SAMPLES / "erp-light-wh01.png").read_bytes())
     task = "find the SKUs that are low and raise replenishment orders"
-    assert main(["watch", str(tmp_path / "w"), "--once", "--task", task, "--apply"]) == 0
+    assert main(["watch", str(tmp_path / "w"), "--once", "--task", task, *flags]) == 0
+    return settings
+
+
+def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = _watch_once(tmp_path, monkeypatch, "--apply")
     body = result(tmp_path / "w", "done", "erp-light-wh01.png")
     with SqliteStore(settings.resolved_db()) as store:
         orders = domain.list_orders(store, OrderQuery(run_id=body["run"]["id"])).orders
@@ -345,13 +351,7 @@ def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
 def test_the_watch_command_with_a_task_queues_the_writes_for_approval_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("STOCKSHOT_WATCH_SETTLE_S", "0")
-    settings = Settings()
-    with SqliteStore(settings.resolved_db()) as store:
-        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
-    drop(tmp_path / "w", "erp-light-wh01.png", (SAMPLES / "erp-light-wh01.png").read_bytes())
-    task = "find the SKUs that are low and raise replenishment orders"
-    assert main(["watch", str(tmp_path / "w"), "--once", "--task", task]) == 0
+    settings = _watch_once(tmp_path, monkeypatch)
     run = result(tmp_path / "w", "done", "erp-light-wh01.png")["run"]
     with SqliteStore(settings.resolved_db()) as store:
         orders = domain.list_orders(store, OrderQuery(limit=50)).orders

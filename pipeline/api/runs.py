@@ -147,6 +147,7 @@ class RunBook:
                         "type": FINISHED,
                         "status": record.status,
                         "final": record.final,
+                        "ledger": record.ledger_summary.text if record.ledger_summary else None,
                     }
                 )
             finally:

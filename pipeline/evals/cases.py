@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -61,22 +61,7 @@ Category = Literal[
     "unsupported",
     "nothing_low",
 ]
-CATEGORIES: tuple[str, ...] = (
-    "core",
-    "stale",
-    "confusion",
-    "unknown_sku",
-    "multi_image",
-    "ask",
-    "report",
-    "scope",
-    "one_sku",
-    "exclusion",
-    "quantity",
-    "cancel",
-    "unsupported",
-    "nothing_low",
-)
+CATEGORIES: tuple[str, ...] = get_args(Category)
 TASK_FAMILIES: tuple[str, ...] = (
     "report",
     "scope",

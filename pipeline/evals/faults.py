@@ -61,9 +61,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.contract import parse_task, render_contract
+from pipeline.contract import contract_in, parse_task, render_contract
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
-from pipeline.vlm.rules import RulesModel, screens_in, task_contract
+from pipeline.screentext import screens_in
+from pipeline.vlm.rules import RulesModel
 
 __all__ = [
     "DIALECTS",
@@ -189,7 +190,7 @@ class FaultReplay:
     def _ignore_task(self, messages: Sequence[Message]) -> None:
         """Start ignoring the task at the first request, or stop after a contract block."""
         if self._requests == 1:
-            contract = task_contract(messages)
+            contract = contract_in(messages)
             plain = parse_task(PLAIN_TASK)
             if contract != plain and self._draw(IGNORE_TASK) < self.policy.ignore_task_rate:
                 self._ignoring = (render_contract(contract), render_contract(plain))

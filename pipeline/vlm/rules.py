@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.contract import HELP, TaskContract, parse_task, read_contract
+from pipeline.contract import HELP, TaskContract, contract_in
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
-from pipeline.screentext import ScreenRow, ScreenText, parse_screens
+from pipeline.screentext import ScreenRow, ScreenText, screens_in
 from pipeline.toolfacts import (
     CANCEL_TOOL,
     CREATE_TOOL,
@@ -43,33 +43,7 @@ from pipeline.toolfacts import (
     read_facts,
 )
 
-__all__ = ["RulesModel", "screens_in", "task_contract"]
-
-
-def screens_in(messages: Sequence[Message]) -> list[ScreenText]:
-    """Every screenshot table the user sent, in order (grids without inventory rows left out)."""
-    return [
-        screen
-        for message in messages
-        if message.role == "user"
-        for screen in parse_screens(message.content)
-        if screen.rows
-    ]
-
-
-def task_contract(messages: Sequence[Message]) -> TaskContract:
-    """The contract the host wrote into the opening message, or (without one) a reading of the
-    task line itself."""
-    for message in messages:
-        if message.role != "user":
-            continue
-        found = read_contract(message.content)
-        if found is not None:
-            return found
-        for line in message.content.splitlines():
-            if line.startswith("Task: "):
-                return parse_task(line[len("Task: ") :])
-    return parse_task("")
+__all__ = ["RulesModel"]
 
 
 @dataclass(frozen=True)
@@ -101,7 +75,7 @@ class RulesModel:
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
         offered = {t.name for t in tools}
-        contract = task_contract(messages)
+        contract = contract_in(messages)
         if not contract.understood:
             return self._say(
                 "I did not act on this request: "

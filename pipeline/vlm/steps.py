@@ -36,9 +36,9 @@ from typing import Any
 
 import jsonschema
 
-from pipeline.contract import TaskContract, parse_task, read_contract
+from pipeline.contract import TaskContract, contract_in
 from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
-from pipeline.screentext import ScreenRow, ScreenText, parse_screens
+from pipeline.screentext import ScreenRow, ScreenText, screens_in
 from pipeline.toolfacts import (
     CANCEL_TOOL,
     CREATE_TOOL,
@@ -185,18 +185,11 @@ class _View:
 
 
 def _view(messages: Sequence[Message]) -> _View:
-    contract = None
-    for message in messages:
-        if message.role == "user":
-            contract = read_contract(message.content)
-            if contract is not None:
-                break
-    if contract is None:
-        task = next((m.content for m in messages if m.role == "user"), "")
-        first = task.splitlines()[0] if task else ""
-        contract = parse_task(first.removeprefix("Task: "))
-    screens = [s for m in messages if m.role == "user" for s in parse_screens(m.content) if s.rows]
-    return _View(contract, screens, read_facts(from_messages(messages)))
+    return _View(contract_in(messages), screens_in(messages), read_facts(from_messages(messages)))
+
+
+_TEXT_LIMIT = 1200
+"""Characters of a final answer or question: enough for a summary, not for rambling."""
 
 
 def _enum(values: Sequence[str]) -> dict[str, Any]:
@@ -237,7 +230,7 @@ def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[s
             return raw
         properties = {
             "warehouse_id": _enum(places),
-            "skus": {"type": "array", "items": _enum(skus)},
+            "skus": {"type": "array", "items": _enum(skus), "maxItems": len(skus)},
         }
         return _object(properties, ["warehouse_id", "skus"])
     if tool.name == GET_ITEM_TOOL:
@@ -380,7 +373,8 @@ def step_schema(
                 )
             )
     for key in ("final", "question"):
-        options.append(_object({key: {"type": "string", "minLength": 1}}, [key]))
+        text = {"type": "string", "minLength": 1, "maxLength": _TEXT_LIMIT}
+        options.append(_object({key: text}, [key]))
     return {"oneOf": options}
 
 

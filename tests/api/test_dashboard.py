@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,9 +35,10 @@ pytestmark = [
 ]
 
 
-def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved_orders(
-    served: Served,
-) -> None:
+@contextlib.contextmanager
+def uploaded(served: Served) -> Iterator[tuple[Any, Any]]:
+    """The dashboard in Chromium with the key given and the demo screenshot read: (page,
+    Playwright's sync API)."""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
     )
@@ -46,49 +50,54 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
             page.set_default_timeout(60_000)
             page.goto(served.url + "/")
             page.wait_for_selector("body[data-ready='true']")
-
             page.get_by_text("API key", exact=True).click()
             page.get_by_label("API key (only when the server asks for one)").fill(KEY)
             page.get_by_label("Choose a screenshot").set_input_files(str(SAMPLE))
-
             table = page.get_by_role("table", name="Rows read from the screenshot")
             sync_api.expect(table.get_by_role("row")).to_have_count(18)
-            low = table.locator("tr.low")
-            sync_api.expect(low).to_have_count(7)
-            sync_api.expect(low.first).to_contain_text("SKU-10232")
-            sync_api.expect(low.first).to_contain_text("LOW")
-            sync_api.expect(page.locator("#capture")).to_contain_text("(png-text)")
-            assert page.locator("#crop-box").get_attribute("width") not in (None, "", "0")
-
-            page.get_by_label("Task").fill(
-                "find the SKUs that are low and raise replenishment orders"
-            )
-            page.get_by_role("button", name="Run").click()
-
-            steps = page.get_by_role("list", name="Run steps")
-            sync_api.expect(steps).to_contain_text("Finished (done)")
-            sync_api.expect(steps.locator("li.tool").first).to_be_visible()
-            sync_api.expect(steps.locator("li.proposal")).to_have_count(5)
-            run_id = page.locator("#run-status").inner_text().split()[1]
-            assert open_orders(served.db, run_id=run_id) == set()
-
-            inbox = page.get_by_role("table", name="Writes waiting for approval")
-            sync_api.expect(inbox.locator("tbody tr")).to_have_count(5)
-            row = inbox.locator("tbody tr", has_text="SKU-10232")
-            sync_api.expect(row).to_contain_text("38 (reorder point 120)")
-            sync_api.expect(row).to_contain_text("38 + 0 on order")
-            denied = inbox.locator("tbody tr", has_text="SKU-10520")
-            denied.get_by_role("button", name="Deny").click()
-            sync_api.expect(denied).to_contain_text("denied")
-            for sku in ("SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501"):
-                inbox.locator("tbody tr", has_text=sku).get_by_role("checkbox").check()
-            page.get_by_role("button", name="Approve selected").click()
-            sync_api.expect(row).to_contain_text("approved: PO-")
-            orders = page.get_by_role("table", name="Replenishment orders raised by the last run")
-            sync_api.expect(orders.locator("tbody tr")).to_have_count(4)
-            sync_api.expect(orders).to_contain_text("SKU-10232")
+            yield page, sync_api
         finally:
             browser.close()
+
+
+def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved_orders(
+    served: Served,
+) -> None:
+    with uploaded(served) as (page, sync_api):
+        table = page.get_by_role("table", name="Rows read from the screenshot")
+        low = table.locator("tr.low")
+        sync_api.expect(low).to_have_count(7)
+        sync_api.expect(low.first).to_contain_text("SKU-10232")
+        sync_api.expect(low.first).to_contain_text("LOW")
+        sync_api.expect(page.locator("#capture")).to_contain_text("(png-text)")
+        assert page.locator("#crop-box").get_attribute("width") not in (None, "", "0")
+
+        page.get_by_label("Task").fill("find the SKUs that are low and raise replenishment orders")
+        page.get_by_role("button", name="Run").click()
+
+        steps = page.get_by_role("list", name="Run steps")
+        sync_api.expect(steps).to_contain_text("Finished (done)")
+        sync_api.expect(steps.locator("li.tool").first).to_be_visible()
+        sync_api.expect(steps.locator("li.proposal")).to_have_count(5)
+        sync_api.expect(steps.locator("li.ledger")).to_contain_text("waiting for approval 5")
+        run_id = page.locator("#run-status").inner_text().split()[1]
+        assert open_orders(served.db, run_id=run_id) == set()
+
+        inbox = page.get_by_role("table", name="Writes waiting for approval")
+        sync_api.expect(inbox.locator("tbody tr")).to_have_count(5)
+        row = inbox.locator("tbody tr", has_text="SKU-10232")
+        sync_api.expect(row).to_contain_text("38 (reorder point 120)")
+        sync_api.expect(row).to_contain_text("38 + 0 on order")
+        denied = inbox.locator("tbody tr", has_text="SKU-10520")
+        denied.get_by_role("button", name="Deny").click()
+        sync_api.expect(denied).to_contain_text("denied")
+        for sku in ("SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501"):
+            inbox.locator("tbody tr", has_text=sku).get_by_role("checkbox").check()
+        page.get_by_role("button", name="Approve selected").click()
+        sync_api.expect(row).to_contain_text("approved: PO-")
+        orders = page.get_by_role("table", name="Replenishment orders raised by the last run")
+        sync_api.expect(orders.locator("tbody tr")).to_have_count(4)
+        sync_api.expect(orders).to_contain_text("SKU-10232")
     assert open_orders(served.db, run_id=run_id) == {
         ("SKU-10232", "WH-01"),
         ("SKU-10310", "WH-01"),
@@ -100,38 +109,21 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
 def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(
     served: Served,
 ) -> None:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed: pip install -e '.[dev]'"
-    )
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page()
-            page.set_default_timeout(60_000)
-            page.goto(served.url + "/")
-            page.wait_for_selector("body[data-ready='true']")
-            page.get_by_text("API key", exact=True).click()
-            page.get_by_label("API key (only when the server asks for one)").fill(KEY)
-            page.get_by_label("Choose a screenshot").set_input_files(str(SAMPLE))
-            table = page.get_by_role("table", name="Rows read from the screenshot")
-            sync_api.expect(table.get_by_role("row")).to_have_count(18)
+    with uploaded(served) as (page, sync_api):
+        contract = page.locator("#contract")
+        page.get_by_label("Task").fill("write me a poem")
+        sync_api.expect(contract).to_contain_text("Not understood")
+        sync_api.expect(contract).to_contain_text("You can ask")
 
-            contract = page.locator("#contract")
-            page.get_by_label("Task").fill("write me a poem")
-            sync_api.expect(contract).to_contain_text("Not understood")
-            sync_api.expect(contract).to_contain_text("You can ask")
+        page.get_by_label("Task").fill("先别下单，看看哪些缺货")
+        sync_api.expect(contract).to_contain_text("Report only")
+        sync_api.expect(contract).to_contain_text("Writes")
+        page.get_by_role("button", name="Run").click()
 
-            page.get_by_label("Task").fill("先别下单，看看哪些缺货")
-            sync_api.expect(contract).to_contain_text("Report only")
-            sync_api.expect(contract).to_contain_text("Writes")
-            page.get_by_role("button", name="Run").click()
-
-            steps = page.get_by_role("list", name="Run steps")
-            sync_api.expect(steps).to_contain_text("Finished (done)")
-            sync_api.expect(steps).to_contain_text("nothing was ordered")
-            note = page.locator("#orders-note")
-            sync_api.expect(note).to_contain_text("raised no orders")
-            run_id = note.inner_text().split()[1]
-        finally:
-            browser.close()
+        steps = page.get_by_role("list", name="Run steps")
+        sync_api.expect(steps).to_contain_text("Finished (done)")
+        sync_api.expect(steps).to_contain_text("nothing was ordered")
+        note = page.locator("#orders-note")
+        sync_api.expect(note).to_contain_text("raised no orders")
+        run_id = note.inner_text().split()[1]
     assert open_orders(served.db, run_id=run_id) == set()

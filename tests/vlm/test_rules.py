@@ -14,10 +14,10 @@ from mcp import Client
 
 from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelSettings, Table, ToolCall, ToolSpec
-from pipeline.screentext import render_screen
+from pipeline.screentext import render_screen, screens_in
 from pipeline.table.rows import screen_text, to_rows
 from pipeline.vlm import ModelOptions, make_model
-from pipeline.vlm.rules import RulesModel, screens_in
+from pipeline.vlm.rules import RulesModel
 from servers import catalog, domain
 from servers.factory import build_server
 from servers.models import (

@@ -18,10 +18,9 @@ from pipeline.models import IngestResult
 from pipeline.settings import Settings
 
 if TYPE_CHECKING:
-    from pipeline.approvals import ApprovalDesk
     from servers.store import Store
 
-__all__ = ["main"]
+__all__ = ["ingest_all", "main", "print_result", "print_run", "utc_now"]
 
 Handler = Callable[[argparse.Namespace, Settings], int]
 SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -29,7 +28,7 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
-    from pipeline import approvals_cli, bench, watch
+    from pipeline import approvals_cli, bench, demo, watch
     from pipeline.api import cli as api_cli
     from pipeline.evals import cli as evals_cli
     from pipeline.ocr import models_cli
@@ -38,7 +37,7 @@ def _registrars() -> list[Callable[[Any], None]]:
     return [
         _register_ingest,
         _register_run,
-        _register_demo,
+        demo.register,
         models_cli.register,
         servers_cli.register,
         approvals_cli.register,
@@ -177,7 +176,7 @@ def _register_run(sub: Any) -> None:
     parser.set_defaults(handler=_run)
 
 
-def _ingest_all(
+def ingest_all(
     settings: Settings, paths: Sequence[Path], strategy: str | None
 ) -> list[IngestResult]:
     from pipeline.bootstrap import build_ingestor
@@ -209,7 +208,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         )
     flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
     manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
-    results = _ingest_all(settings, args.image, args.strategy)
+    results = ingest_all(settings, args.image, args.strategy)
     store = open_store(settings) if manual else None
     try:
         record = asyncio.run(
@@ -291,91 +290,6 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
     timings = record.timings_ms
     spent = ", ".join(f"{k} {timings.get(k, 0):.0f}" for k in ("model", "tools", "host"))
     out.write(f"({record.hops} hops, {timings.get('total', 0):.0f} ms: {spent})\n")
-
-
-DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
-
-
-def _register_demo(sub: Any) -> None:
-    parser = sub.add_parser(
-        "demo",
-        help="the main job on a bundled sample, against a fresh demo store",
-        description="Seed a fresh demo store, read a sample screenshot, let the rules model "
-        "raise replenishment orders through the tool servers, and print what it did.",
-    )
-    parser.add_argument("--image", type=Path, default=SAMPLES_DIR / "erp-light-wh01.png")
-    parser.add_argument("--task", default=DEMO_TASK)
-    parser.add_argument("--model", default="rules")
-    parser.set_defaults(handler=_demo)
-
-
-def _demo(args: argparse.Namespace, settings: Settings) -> int:
-    import asyncio
-    import time
-
-    from pipeline.approvals import ApprovalDesk
-    from pipeline.bootstrap import approval_policy, proposal_queue, run_agent, server_targets
-    from servers import catalog, domain
-    from servers.models import OrderQuery
-    from servers.sqlite_store import SqliteStore
-
-    started = time.perf_counter()
-    demo_dir = settings.data_dir / "demo"
-    db = demo_dir / "stockshot.db"
-    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
-        stale.unlink(missing_ok=True)
-    settings = settings.model_copy(update={"db": db, "run_log": demo_dir / "runs.jsonl"})
-    manual = approval_policy("demo", settings) == "manual"
-    with SqliteStore(db) as store:
-        warehouses, records = catalog.seed_data()
-        domain.seed(store, warehouses, records, now=utc_now())
-        print(
-            f"1. seeded a fresh demo store: {db} ({len(warehouses)} warehouses, "
-            f"{len(records)} rows)"
-        )
-        print(f"2. reading the screenshot {args.image}")
-        results = _ingest_all(settings, [args.image], None)
-        print_result(results[0], sys.stdout)
-        print(f'3. running the {args.model} model: "{args.task}"')
-        record = asyncio.run(
-            run_agent(
-                settings,
-                task=args.task,
-                results=results,
-                model_spec=args.model,
-                proposals=proposal_queue(settings, store) if manual else None,
-            )
-        )
-        print_run(record, [], sys.stdout)
-        if record.proposals:
-            desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
-            asyncio.run(_demo_approvals(desk, record.id))
-        orders = domain.list_orders(store, OrderQuery(status="open")).orders
-    step = 6 if record.proposals else 4
-    print(f"{step}. open orders in the store now: {len(orders)}")
-    for order in orders:
-        print(f"   {order.id}  {order.sku}  {order.warehouse_id}  qty {order.quantity}")
-    print(f"done in {time.perf_counter() - started:.1f} s; run log {settings.resolved_run_log()}")
-    return 0 if record.status == "done" else 1
-
-
-async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
-    from pipeline.approvals_cli import describe, print_decision
-    from servers.models import ProposalQuery
-
-    proposals = await desk.list(ProposalQuery(run_id=run_id))
-    print(f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet:")
-    for proposal in proposals:
-        print(f"   {proposal.id}  {describe(proposal)}  ({proposal.status})")
-    print(
-        "5. approving them here, as the demo's stand-in for a person (in real use: the "
-        "dashboard's approvals inbox, or stockshot approvals approve ID); each approval "
-        "re-checks live stock in the orders tool before it writes:"
-    )
-    async with desk:
-        for proposal in reversed(proposals):
-            print_decision(await desk.approve(proposal.id, by="demo"), sys.stdout)
 
 
 def build_parser() -> argparse.ArgumentParser:

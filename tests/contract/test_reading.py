@@ -1,14 +1,8 @@
-"""The task contract: a request's words read into what it allows, safe side first."""
+"""Reading a request's words into what it allows, safe side first."""
 
 import pytest
 
-from pipeline.contract import (
-    QuantityRule,
-    TaskContract,
-    parse_task,
-    read_contract,
-    render_contract,
-)
+from pipeline.contract import QuantityRule, parse_task
 
 REPORTS = [
     "Which SKUs are low? Do not place any orders, just tell me.",
@@ -178,33 +172,3 @@ def test_what_it_cannot_understand_becomes_a_report_that_says_why(task: str, why
 def test_the_negation_that_made_it_a_report_is_noted_for_the_user() -> None:
     contract = parse_task("Which SKUs are low? Do not place any orders, just tell me.")
     assert contract.notes == ("read as a report: the task says 'do not place'",)
-
-
-@pytest.mark.parametrize(
-    "task",
-    [
-        "replenish the low items in WH-01 except SKU-10232, 30 each",
-        "Order 40 units of SKU-10310 and 25 units of SKU-10520.",
-        "cancel the open orders of SKU-10232 in WH-02",
-        "把缺货的补到警戒值的两倍",
-        "write me a poem",
-        "replenish everything low in the whole warehouse WH-01",
-        "Which SKUs are low? Do not place any orders, just tell me.",
-    ],
-)
-def test_the_rendered_contract_reads_back_as_the_same_contract(task: str) -> None:
-    contract = parse_task(task)
-    text = f"Task: {task}\n\n{render_contract(contract)}\n\nAttachments: ..."
-    assert read_contract(text) == contract
-
-
-def test_text_without_a_contract_block_has_none() -> None:
-    assert read_contract("Task: replenish\n\nno block here") is None
-
-
-def test_the_summary_is_one_line_a_person_reads() -> None:
-    contract = parse_task("replenish the low items in WH-01 except SKU-10402, 30 each")
-    assert contract.summary() == (
-        "replenish · WH-01 · except SKU-10402 · 30 units each · writes allowed"
-    )
-    assert isinstance(contract, TaskContract)

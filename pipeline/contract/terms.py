@@ -1,0 +1,205 @@
+"""The task contract's terms, and its text: rendered below the task for the model and read
+back from a conversation by whoever reads what a model reads. One module owns both ways."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ACTIONS",
+    "HELP",
+    "Action",
+    "QuantityRule",
+    "TaskContract",
+    "read_contract",
+    "render_contract",
+]
+
+Action = Literal["report", "replenish", "order", "cancel"]
+ACTIONS: tuple[Action, ...] = ("report", "replenish", "order", "cancel")
+
+HELP = (
+    "You can ask: which SKUs are low (a report, nothing is written); replenish the low items "
+    "[in WH-01] [except SKU-10402]; order 10 units of SKU-10232; replenish 30 each; cancel "
+    "order PO-000042; cancel the open orders of SKU-10232."
+)
+"""What to say to a user whose request was not understood."""
+
+
+class QuantityRule(BaseModel):
+    """How many units an order is for when the task gives no number for that SKU:
+    `each` (the same number for every SKU) or `up_to` (bring on_hand + on_order up to
+    `value` times the reorder point)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["each", "up_to"]
+    value: float = Field(gt=0)
+
+    def describe(self) -> str:
+        if self.kind == "each":
+            return f"{self.value:g} units each"
+        return f"up to {self.value:g} x the reorder point"
+
+
+class TaskContract(BaseModel):
+    """The host's reading of a task; every write call is checked against it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: Action
+    writes_allowed: bool
+    warehouses: tuple[str, ...] = ()
+    """Only these warehouses; empty: any."""
+    exclude_warehouses: tuple[str, ...] = ()
+    skus: tuple[str, ...] = ()
+    """Only these SKUs; empty: any in scope."""
+    exclude_skus: tuple[str, ...] = ()
+    screen_only: bool = True
+    """Only SKUs the attached screenshots show."""
+    quantities: dict[str, int] = Field(default_factory=dict)
+    """Units asked for, by SKU."""
+    quantity_rule: QuantityRule | None = None
+    order_ids: tuple[str, ...] = ()
+    """Orders to cancel."""
+    notes: tuple[str, ...] = ()
+    """How the reading was reached (a negation, an exclusion...), for the user."""
+    not_understood: tuple[str, ...] = ()
+
+    @property
+    def understood(self) -> bool:
+        return not self.not_understood
+
+    def quantity_for(self, sku: str) -> int | None:
+        """The exact units the task asks for `sku`, if it asks a number."""
+        if sku in self.quantities:
+            return self.quantities[sku]
+        if self.quantity_rule is not None and self.quantity_rule.kind == "each":
+            return int(self.quantity_rule.value)
+        return None
+
+    def allows_sku(self, sku: str) -> bool:
+        return sku not in self.exclude_skus and (not self.skus or sku in self.skus)
+
+    def allows_warehouse(self, warehouse_id: str) -> bool:
+        return warehouse_id not in self.exclude_warehouses and (
+            not self.warehouses or warehouse_id in self.warehouses
+        )
+
+    def summary(self) -> str:
+        """One line for a person: `replenish · WH-01 · except SKU-10402 · writes allowed`."""
+        parts: list[str] = [self.action]
+        if self.warehouses:
+            parts.append(", ".join(self.warehouses))
+        if self.exclude_warehouses:
+            parts.append("not " + ", ".join(self.exclude_warehouses))
+        if self.skus:
+            parts.append("only " + ", ".join(self.skus))
+        if self.exclude_skus:
+            parts.append("except " + ", ".join(self.exclude_skus))
+        if not self.screen_only:
+            parts.append("beyond the screen")
+        if self.quantities:
+            parts.append(", ".join(f"{s} x{q}" for s, q in self.quantities.items()))
+        if self.quantity_rule is not None:
+            parts.append(self.quantity_rule.describe())
+        if self.order_ids:
+            parts.append(", ".join(self.order_ids))
+        parts.append("writes allowed" if self.writes_allowed else "no writes")
+        if self.not_understood:
+            parts.append("not understood: " + "; ".join(self.not_understood))
+        return " · ".join(parts)
+
+
+# ---- rendering for the model, and reading it back
+
+_HEADER = "Task contract (the host's reading of the task; every tool call is checked against it):"
+_ANY = "any"
+
+
+def _listed(values: Sequence[str]) -> str:
+    return ", ".join(values) if values else _ANY
+
+
+def render_contract(contract: TaskContract) -> str:
+    """The block the model reads below the task; `read_contract` reads it back."""
+    quantities = ", ".join(f"{s} = {q}" for s, q in contract.quantities.items())
+    lines = [
+        _HEADER,
+        f"- action: {contract.action}",
+        f"- writes: {'allowed' if contract.writes_allowed else 'none (answer only)'}",
+        f"- warehouses: {_listed(contract.warehouses)}",
+        f"- excluded warehouses: {', '.join(contract.exclude_warehouses) or 'none'}",
+        f"- SKUs: {_listed(contract.skus)}",
+        f"- excluded SKUs: {', '.join(contract.exclude_skus) or 'none'}",
+        f"- only SKUs on the screenshots: {'yes' if contract.screen_only else 'no'}",
+        f"- quantities: {quantities or 'none given'}",
+        "- quantity rule: "
+        + (contract.quantity_rule.describe() if contract.quantity_rule else "none given"),
+        f"- orders to cancel: {', '.join(contract.order_ids) or 'none'}",
+    ]
+    lines += [f"- note: {n}" for n in contract.notes]
+    lines += [f"- not understood: {n}" for n in contract.not_understood]
+    return "\n".join(lines)
+
+
+_RULE = re.compile(r"^(?:(?P<each>[\d.]+) units each|up to (?P<up>[\d.]+) x the reorder point)$")
+
+
+def _items(text: str, empty: str) -> tuple[str, ...]:
+    return () if text in (empty, "") else tuple(v.strip() for v in text.split(","))
+
+
+def read_contract(text: str) -> TaskContract | None:
+    """The contract rendered in `text` by `render_contract`, or None when there is none."""
+    lines = text.splitlines()
+    try:
+        start = lines.index(_HEADER)
+    except ValueError:
+        return None
+    values: dict[str, str] = {}
+    notes: list[str] = []
+    missing: list[str] = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("- "):
+            break
+        key, _, value = line[2:].partition(": ")
+        if key == "note":
+            notes.append(value)
+        elif key == "not understood":
+            missing.append(value)
+        else:
+            values[key] = value
+    action = values.get("action", "")
+    if action not in ACTIONS:
+        return None
+    quantities: dict[str, int] = {}
+    for item in _items(values.get("quantities", ""), "none given"):
+        sku, _, number = item.partition(" = ")
+        if number.isdigit():
+            quantities[sku] = int(number)
+    rule: QuantityRule | None = None
+    if match := _RULE.match(values.get("quantity rule", "")):
+        rule = (
+            QuantityRule(kind="each", value=float(match["each"]))
+            if match["each"]
+            else QuantityRule(kind="up_to", value=float(match["up"]))
+        )
+    return TaskContract(
+        action=action,
+        writes_allowed=values.get("writes") == "allowed",
+        warehouses=_items(values.get("warehouses", ""), _ANY),
+        exclude_warehouses=_items(values.get("excluded warehouses", ""), "none"),
+        skus=_items(values.get("SKUs", ""), _ANY),
+        exclude_skus=_items(values.get("excluded SKUs", ""), "none"),
+        screen_only=values.get("only SKUs on the screenshots", "yes") == "yes",
+        quantities=quantities,
+        quantity_rule=rule,
+        order_ids=_items(values.get("orders to cancel", ""), "none"),
+        notes=tuple(notes),
+        not_understood=tuple(missing),
+    )

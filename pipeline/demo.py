@@ -1,0 +1,98 @@
+"""`stockshot demo`: the main job on a bundled sample, end to end, against a fresh demo store."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from pipeline.approvals import ApprovalDesk
+from pipeline.cli import ingest_all, print_result, print_run, utc_now
+from pipeline.settings import Settings
+
+__all__ = ["DEMO_TASK", "register"]
+
+DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser(
+        "demo",
+        help="the main job on a bundled sample, against a fresh demo store",
+        description="Seed a fresh demo store, read a sample screenshot, let the rules model "
+        "raise replenishment orders through the tool servers, and print what it did.",
+    )
+    parser.add_argument("--image", type=Path, default=SAMPLES_DIR / "erp-light-wh01.png")
+    parser.add_argument("--task", default=DEMO_TASK)
+    parser.add_argument("--model", default="rules")
+    parser.set_defaults(handler=_demo)
+
+
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+    import time
+
+    from pipeline.approvals import ApprovalDesk
+    from pipeline.bootstrap import approval_policy, proposal_queue, run_agent, server_targets
+    from servers import catalog, domain
+    from servers.models import OrderQuery
+    from servers.sqlite_store import SqliteStore
+
+    started = time.perf_counter()
+    demo_dir = settings.data_dir / "demo"
+    db = demo_dir / "stockshot.db"
+    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    settings = settings.model_copy(update={"db": db, "run_log": demo_dir / "runs.jsonl"})
+    manual = approval_policy("demo", settings) == "manual"
+    with SqliteStore(db) as store:
+        warehouses, records = catalog.seed_data()
+        domain.seed(store, warehouses, records, now=utc_now())
+        print(
+            f"1. seeded a fresh demo store: {db} ({len(warehouses)} warehouses, "
+            f"{len(records)} rows)"
+        )
+        print(f"2. reading the screenshot {args.image}")
+        results = ingest_all(settings, [args.image], None)
+        print_result(results[0], sys.stdout)
+        print(f'3. running the {args.model} model: "{args.task}"')
+        record = asyncio.run(
+            run_agent(
+                settings,
+                task=args.task,
+                results=results,
+                model_spec=args.model,
+                proposals=proposal_queue(settings, store) if manual else None,
+            )
+        )
+        print_run(record, [], sys.stdout)
+        if record.proposals:
+            desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+            asyncio.run(_demo_approvals(desk, record.id))
+        orders = domain.list_orders(store, OrderQuery(status="open")).orders
+    step = 6 if record.proposals else 4
+    print(f"{step}. open orders in the store now: {len(orders)}")
+    for order in orders:
+        print(f"   {order.id}  {order.sku}  {order.warehouse_id}  qty {order.quantity}")
+    print(f"done in {time.perf_counter() - started:.1f} s; run log {settings.resolved_run_log()}")
+    return 0 if record.status == "done" else 1
+
+
+async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
+    from pipeline.approvals_cli import describe, print_decision
+    from servers.models import ProposalQuery
+
+    proposals = await desk.list(ProposalQuery(run_id=run_id))
+    print(f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet:")
+    for proposal in proposals:
+        print(f"   {proposal.id}  {describe(proposal)}  ({proposal.status})")
+    print(
+        "5. approving them here, as the demo's stand-in for a person (in real use: the "
+        "dashboard's approvals inbox, or stockshot approvals approve ID); each approval "
+        "re-checks live stock in the orders tool before it writes:"
+    )
+    async with desk:
+        for proposal in reversed(proposals):
+            print_decision(await desk.approve(proposal.id, by="demo"), sys.stdout)

@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples clean chromium tesseract local-model local-model-stop
+.PHONY: demo test check lint format types layers bench eval harden samples corpus clean chromium tesseract local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,14 +50,16 @@ tesseract:
 	else echo "no tesseract and no apt-get; its tests will skip"; fi
 
 format:
-	$(VENV)/bin/ruff format pipeline servers tests samples scripts
+	$(VENV)/bin/ruff format pipeline servers tests samples corpus scripts
 
 lint: $(BASE)
-	$(VENV)/bin/ruff format --check pipeline servers tests samples scripts
-	$(VENV)/bin/ruff check pipeline servers tests samples scripts
+	$(VENV)/bin/ruff format --check pipeline servers tests samples corpus scripts
+	$(VENV)/bin/ruff check pipeline servers tests samples corpus scripts
 
+# corpus/ apart: its generate.py would clash with samples/generate.py as a top-level module.
 types: $(BASE)
 	$(VENV)/bin/mypy pipeline servers tests samples scripts
+	$(VENV)/bin/mypy corpus
 
 layers: $(BASE)
 	$(VENV)/bin/lint-imports
@@ -101,6 +103,10 @@ harden: $(MODELS)
 
 samples: $(BASE)
 	$(PY) samples/generate.py
+
+# Browser-rendered screens: needs /usr/bin/chromium (`make chromium`) and the Debian fonts.
+corpus: $(BASE) chromium
+	$(PY) corpus/generate.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

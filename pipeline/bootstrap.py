@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
@@ -12,7 +13,12 @@ import httpx
 
 from pipeline.cache import IngestCache
 from pipeline.contract import parse_task
-from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
+from pipeline.errors import (
+    ConfigError,
+    EngineNotInstalledError,
+    ToolServerError,
+    UnknownNameError,
+)
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
@@ -22,6 +28,7 @@ from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
+from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
 from pipeline.vlm import ModelOptions, make_model
 
@@ -33,6 +40,8 @@ __all__ = [
     "server_targets",
     "utc_now",
 ]
+
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -70,7 +79,19 @@ def build_ingestor(
         tz=local_zone(settings),
         strategy=settings.strategy,
     )
-    return Ingestor(ocr, config=config, cache=cache, clock=utc_now)
+    return Ingestor(
+        ocr, config=config, cache=cache, clock=utc_now, structure=structure_model(settings)
+    )
+
+
+def structure_model(settings: Settings) -> TableStructureModel | None:
+    """The table-structure model of the ladder's `structure` rung, or None (logged) when it is
+    not installed: ingest then skips that rung."""
+    try:
+        return make_structure_model("rapid_table", EngineOptions(threads=settings.ocr_threads))
+    except EngineNotInstalledError as exc:
+        log.warning("the structure rung is off: %s", exc)
+        return None
 
 
 def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:

@@ -14,10 +14,14 @@ first line may end with " The screen is attached as an image."):
     | SKU-10232 | Shipping carton 40x30 | 38 | 120 | WH-01 | yes |
     [Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):]
     [[612,184,702,204] SKU-10232]
+    [Text on the screen (OCR lines, top to bottom):]
+    [> Stock levels  Home / Inventory]
 
 A table whose columns map onto the inventory schema is written with its schema columns and a
 `low` column (on_hand < reorder_point on the screen); any other table is written as the generic
-grid it is, header first. A message may hold several screens; each starts at its capture line.
+grid it is, header first. A screen without a table (or sent as an image) carries the page's
+OCR lines instead, each after `> `. A message may hold several screens; each starts at its
+capture line.
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ _UNSURE = "OCR of the same screen, unsure (check against the image):"
 _OMITTED = "Other columns on screen (left out): "
 _BOXES = "Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):"
 _BOX_LINE = re.compile(r"^\[(-?\d+),(-?\d+),(-?\d+),(-?\d+)\] (.*)$")
+_LINES = "Text on the screen (OCR lines, top to bottom):"
+_LINE = "> "
 _WAREHOUSE = re.compile(r"\b(WH-\d{1,3})\b")
 _SEPARATOR = " · "
 
@@ -90,6 +96,8 @@ class ScreenText(_Frozen):
     rows: tuple[ScreenRow, ...] = ()
     grid: tuple[tuple[str, ...], ...] = ()
     boxes: tuple[TextBox, ...] = ()
+    lines: tuple[str, ...] = ()
+    """The page's OCR text lines in reading order (a screen without a table, or an image)."""
 
     @property
     def page_warehouse(self) -> str | None:
@@ -142,6 +150,10 @@ def render_screen(screen: ScreenText) -> str:
     if screen.boxes:
         lines.append(_BOXES)
         lines += [f"[{','.join(map(str, b.box))}] {_cell(b.text)}" for b in screen.boxes]
+    texts = [" ".join(t.split()) for t in screen.lines]
+    if any(texts):
+        lines.append(_LINES)
+        lines += [_LINE + t for t in texts if t]
     return "\n".join(lines)
 
 
@@ -185,9 +197,22 @@ class _Builder:
         self.rows: list[ScreenRow] = []
         self.grid: list[tuple[str, ...]] = []
         self.boxes: list[TextBox] = []
+        self.texts: list[str] = []
         self.in_boxes = False
+        self.in_lines = False
+
+    @property
+    def in_block(self) -> bool:
+        return self.in_boxes or self.in_lines
 
     def take(self, line: str) -> None:
+        if line == _LINES:
+            self.in_boxes, self.in_lines = False, True
+            return
+        if self.in_lines:
+            if line.startswith(_LINE):
+                self.texts.append(line[len(_LINE) :])
+            return
         if self.in_boxes:
             if match := _BOX_LINE.match(line):
                 x0, y0, x1, y1 = (int(match[i]) for i in range(1, 5))
@@ -214,14 +239,13 @@ class _Builder:
 
     def build(self) -> ScreenText:
         header = self.header or []
+        extra = {"boxes": tuple(self.boxes), "lines": tuple(self.texts)}
         if _inventory_header(header):
             return ScreenText.model_validate(
-                {**self.fields, "columns": tuple(header[:-1]), "rows": tuple(self.rows)}
-                | {"boxes": tuple(self.boxes)}
+                {**self.fields, "columns": tuple(header[:-1]), "rows": tuple(self.rows)} | extra
             )
         return ScreenText.model_validate(
-            {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)}
-            | {"boxes": tuple(self.boxes)}
+            {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)} | extra
         )
 
 
@@ -243,7 +267,7 @@ def parse_screens(text: str) -> list[ScreenText]:
         if current is None:
             continue
         if not line.strip():
-            if current.header is not None or current.in_boxes:
+            if current.header is not None or current.in_block:
                 screens.append(current.build())
                 current = None
             continue

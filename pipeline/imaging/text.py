@@ -19,6 +19,7 @@ __all__ = ["TextBoxes", "find_text_boxes", "ink_bounds"]
 
 Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
+_INK_CONTRAST = 28
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,19 @@ def _edges(gray: Gray) -> NDArray[np.uint8]:
     return np.asarray(mask, dtype=np.uint8)
 
 
-def _remove_long_lines(mask: NDArray[np.uint8], min_length: int) -> NDArray[np.uint8]:
+def _remove_long_lines(
+    mask: NDArray[np.uint8], min_length: int, min_height: int | None = None
+) -> NDArray[np.uint8]:
+    """Remove horizontal runs of `min_length` and vertical runs of `min_height` pixels: no
+    glyph stroke is much taller than the text, so a shorter vertical run is already a border
+    (a row header's edge broken at every row line)."""
     horizontal = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (min_length, 1))
     )
     vertical = cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_length))
+        mask,
+        cv2.MORPH_OPEN,
+        cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_height or min_length)),
     )
     lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3), np.uint8))
     return np.asarray(cv2.bitwise_and(mask, cv2.bitwise_not(lines)), dtype=np.uint8)
@@ -55,11 +63,21 @@ def _glyph_height(mask: NDArray[np.uint8]) -> float:
     return float(np.median(plausible)) if plausible.size else 12.0
 
 
-def find_text_boxes(gray: Gray) -> TextBoxes:
-    """Phrase boxes on the page, in reading order (top to bottom, left to right)."""
-    raw = _edges(gray)
+def _ink(gray: Gray) -> NDArray[np.uint8]:
+    """Text in a photo (blurred, noisy, unevenly lit): pixels that differ from their
+    neighbourhood's level, either way, by more than the noise does."""
+    smooth = cv2.GaussianBlur(gray, (0, 0), 0.8).astype(np.int16)
+    around = cv2.blur(gray, (31, 31)).astype(np.int16)
+    mask = (np.abs(smooth - around) > _INK_CONTRAST).astype(np.uint8) * 255
+    return np.asarray(mask, dtype=np.uint8)
+
+
+def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
+    """Phrase boxes on the page, in reading order (top to bottom, left to right). A photo's
+    text is found by its contrast with the surroundings instead of sharp edges."""
+    raw = _ink(gray) if photo else _edges(gray)
     text_height = _glyph_height(raw)
-    mask = _remove_long_lines(raw, max(40, int(text_height * 6)))
+    mask = _remove_long_lines(raw, max(40, int(text_height * 6)), max(24, round(text_height * 2.5)))
     join = max(3, round(text_height * 0.6))
     joined = cv2.dilate(
         mask, cv2.getStructuringElement(cv2.MORPH_RECT, (join, max(1, round(text_height * 0.25))))

@@ -115,6 +115,7 @@ def screen_text(
     image_attached: bool = False,
     unsure: bool = False,
     boxes: Sequence[TextBox] = (),
+    lines: Sequence[str] = (),
 ) -> ScreenText:
     """What a model reads of this table: the schema columns and whether each row is low on the
     screen; other columns are named but left out (they stay in `table`). A table without
@@ -125,6 +126,7 @@ def screen_text(
         "image_attached": image_attached,
         "unsure": unsure,
         "boxes": tuple(boxes),
+        "lines": tuple(lines),
     }
     if not mapped.rows:
         return ScreenText.model_validate(

@@ -163,19 +163,31 @@ def _content_score(values: Sequence[str], field: str) -> float:
     return 0.9 * share if share >= 0.8 else 0.0
 
 
-def map_columns(header: Sequence[str], columns: Sequence[Sequence[str]]) -> dict[str, int]:
+def map_columns(
+    header: Sequence[str], columns: Sequence[Sequence[str]], *, headers_only: bool = False
+) -> dict[str, int]:
     """Schema field -> column index; each column serves at most one field, best match first.
 
     Headers decide; a column whose values all look like SKUs or warehouse ids is used when no
-    header claimed that field.
+    header claimed that field (not with `headers_only`, which asks what the header names).
     """
     scored: list[tuple[float, str, int]] = []
     for index, text in enumerate(header):
         values = columns[index] if index < len(columns) else []
+        content = (
+            {field: _content_score(values, field) for field in _PATTERNS}
+            if not headers_only
+            else {}
+        )
+        # Values that are all ids of one kind decide between a header's readings ("Item" over
+        # a column of SKUs is the SKU, not the product name).
+        shaped = next((f for f, c in content.items() if c >= 0.85), None)
         for field in FIELDS:
             score = _header_score(text, field)
-            if score == 0.0:
-                score = _content_score(values, field) * 0.95
+            if shaped is not None and field != shaped and field not in _PATTERNS:
+                score *= 0.5
+            if (score == 0.0 or field == shaped) and not headers_only:
+                score = max(score, content.get(field, 0.0) * 0.95)
             if score > 0.0:
                 scored.append((score, field, index))
     mapping: dict[str, int] = {}

@@ -47,6 +47,7 @@ from pipeline.table.layout import (
 from pipeline.table.rows import (
     MappedRows,
     estimate_text_tokens,
+    fit_budget,
     page_warehouse,
     screen_text,
     to_rows,
@@ -70,6 +71,10 @@ class IngestConfig:
     tz: tzinfo
     strategy: str = "auto"
     vision_max_pixels: int = 1920 * 1080
+    text_share: float | None = 0.3
+    """Most of the full-page image's tokens a `table_ocr` text may cost: beyond it the page
+    context, a warehouse column shared by every row and the product names are left out, in
+    that order (`fit_budget`); None sends everything."""
 
 
 @dataclass
@@ -194,7 +199,12 @@ class Ingestor:
             sources=entry["sources"],
         )
         image = entry["image"]
-        text = _model_text(entry, table, mapped, capture.at)
+        budget = (
+            round(self.config.text_share * entry["full_page_tokens"])
+            if self.config.text_share is not None and entry["strategy"] == "table_ocr"
+            else None
+        )
+        text, left_out = _model_text(entry, table, mapped, capture.at, budget)
         sent = estimate_text_tokens(text) + (entry["image_tokens"] if image else 0)
         timings = dict(entry["timings_ms"]) if state == "miss" else {}
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
@@ -213,7 +223,17 @@ class Ingestor:
             rows=mapped.rows,
             text=text,
             tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
-            warnings=list(entry["warnings"]),
+            warnings=[
+                *entry["warnings"],
+                *(
+                    [
+                        f"text kept within {self.config.text_share:.0%} of the image's tokens: "
+                        f"left out {', '.join(left_out)} (all still in `table`)"
+                    ]
+                    if left_out and self.config.text_share is not None
+                    else []
+                ),
+            ],
             timings_ms=timings,
             image=image,
         )
@@ -693,27 +713,34 @@ def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
 
 
 def _model_text(
-    entry: dict[str, Any], table: Table, mapped: MappedRows, captured_at: datetime
-) -> str:
-    """What the model reads for the chosen tier, stamped with this capture time."""
+    entry: dict[str, Any],
+    table: Table,
+    mapped: MappedRows,
+    captured_at: datetime,
+    budget: int | None,
+) -> tuple[str, list[str]]:
+    """What the model reads for the chosen tier, stamped with this capture time, within
+    `budget` tokens where leaving out context, a shared warehouse column or names gets there."""
     full_page = entry["strategy"] == "full_page"
     boxes = (
         [TextBox(box=tuple(a["box"]), text=a["text"]) for a in entry["annotations"]]
         if entry["strategy"] == "ui_crop"
         else []
     )
-    return render_screen(
-        screen_text(
-            table if table.cells or not full_page else Table(),
-            mapped,
-            captured_at=captured_at,
-            context=entry["context"],
-            image_attached=full_page,
-            unsure=full_page,
-            boxes=boxes,
-            lines=entry.get("lines", []),
-        )
+    screen = screen_text(
+        table if table.cells or not full_page else Table(),
+        mapped,
+        captured_at=captured_at,
+        context=entry["context"],
+        image_attached=full_page,
+        unsure=full_page,
+        boxes=boxes,
+        lines=entry.get("lines", []),
     )
+    left_out: list[str] = []
+    if budget is not None:
+        screen, left_out = fit_budget(screen, budget)
+    return render_screen(screen), left_out
 
 
 @contextmanager

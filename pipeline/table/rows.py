@@ -9,13 +9,14 @@ from dataclasses import field as dataclass_field
 from datetime import datetime
 
 from pipeline.models import Row, Table
-from pipeline.screentext import ScreenRow, ScreenText, TextBox
+from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, parse_quantity, repair_id
 from pipeline.table.schema import FIELDS, map_columns
 
 __all__ = [
     "MappedRows",
     "estimate_text_tokens",
+    "fit_budget",
     "page_warehouse",
     "screen_text",
     "to_rows",
@@ -163,3 +164,48 @@ def estimate_text_tokens(text: str) -> int:
     cjk = len(_CJK.findall(text))
     rest = len(text) - digits - cjk
     return digits + cjk + (rest + 3) // 4
+
+
+def fit_budget(screen: ScreenText, budget: int) -> tuple[ScreenText, list[str]]:
+    """The screen's rows in at most `budget` tokens where leaving things out gets there, in
+    this order: the page context and the list of left-out columns (a warehouse the page names
+    is kept), the warehouse column when every row has the same one (said once instead), the
+    product names. Rows and quantities are never dropped. Returns what was left out."""
+    if not screen.rows or estimate_text_tokens(render_screen(screen)) <= budget:
+        return screen, []
+    left_out: list[str] = []
+    warehouses = [t for t in screen.context if _WAREHOUSE_IN_TEXT.search(t)]
+    current = screen.model_copy(update={"context": tuple(warehouses[:1]), "omitted": ()})
+    left_out.append("the page context")
+    steps = []
+    shared = {r.warehouse_id for r in current.rows}
+    if "warehouse_id" in current.columns and len(shared) == 1 and None not in shared:
+        (warehouse,) = shared
+        steps.append(
+            (
+                f"the warehouse column ({warehouse} on every row)",
+                {
+                    "columns": tuple(c for c in current.columns if c != "warehouse_id"),
+                    "context": (f"Warehouse {warehouse}",),
+                    "rows": tuple(
+                        r.model_copy(update={"warehouse_id": None}) for r in current.rows
+                    ),
+                },
+            )
+        )
+    if "name" in current.columns:
+        steps.append(("the product names", {"drop_name": True}))
+    for label, update in steps:
+        if estimate_text_tokens(render_screen(current)) <= budget:
+            break
+        if update.get("drop_name"):
+            current = current.model_copy(
+                update={
+                    "columns": tuple(c for c in current.columns if c != "name"),
+                    "rows": tuple(r.model_copy(update={"name": None}) for r in current.rows),
+                }
+            )
+        else:
+            current = current.model_copy(update=update)
+        left_out.append(label)
+    return current, left_out

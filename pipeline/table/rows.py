@@ -177,35 +177,35 @@ def fit_budget(screen: ScreenText, budget: int) -> tuple[ScreenText, list[str]]:
     warehouses = [t for t in screen.context if _WAREHOUSE_IN_TEXT.search(t)]
     current = screen.model_copy(update={"context": tuple(warehouses[:1]), "omitted": ()})
     left_out.append("the page context")
-    steps = []
+    steps: list[tuple[str, ScreenText]] = []
     shared = {r.warehouse_id for r in current.rows}
     if "warehouse_id" in current.columns and len(shared) == 1 and None not in shared:
         (warehouse,) = shared
         steps.append(
             (
                 f"the warehouse column ({warehouse} on every row)",
-                {
-                    "columns": tuple(c for c in current.columns if c != "warehouse_id"),
-                    "context": (f"Warehouse {warehouse}",),
-                    "rows": tuple(
-                        r.model_copy(update={"warehouse_id": None}) for r in current.rows
-                    ),
-                },
+                current.model_copy(
+                    update={
+                        "columns": tuple(c for c in current.columns if c != "warehouse_id"),
+                        "context": (f"Warehouse {warehouse}",),
+                        "rows": tuple(
+                            r.model_copy(update={"warehouse_id": None}) for r in current.rows
+                        ),
+                    }
+                ),
             )
         )
-    if "name" in current.columns:
-        steps.append(("the product names", {"drop_name": True}))
-    for label, update in steps:
+    for label, step in steps:
         if estimate_text_tokens(render_screen(current)) <= budget:
             break
-        if update.get("drop_name"):
-            current = current.model_copy(
-                update={
-                    "columns": tuple(c for c in current.columns if c != "name"),
-                    "rows": tuple(r.model_copy(update={"name": None}) for r in current.rows),
-                }
-            )
-        else:
-            current = current.model_copy(update=update)
+        current = step
         left_out.append(label)
+    if "name" in current.columns and estimate_text_tokens(render_screen(current)) > budget:
+        current = current.model_copy(
+            update={
+                "columns": tuple(c for c in current.columns if c != "name"),
+                "rows": tuple(r.model_copy(update={"name": None}) for r in current.rows),
+            }
+        )
+        left_out.append("the product names")
     return current, left_out

@@ -86,7 +86,13 @@ def is_clean_render(rgb: Rgb) -> bool:
     keys = (quantised[..., 0] << 8) | (quantised[..., 1] << 4) | quantised[..., 2]
     counts = np.bincount(keys.ravel(), minlength=4096)
     top = np.sort(counts)[-3:].sum()
-    return bool(top / keys.size > 0.45)
+    if top / keys.size <= 0.45:
+        return False
+    # Flat areas of a render (a JPEG one too) hold exactly equal neighbours; a photo's sensor
+    # noise and blur leave few, however flat the page it shows (a spreadsheet photographed).
+    gray = rgb[::2, ::2].astype(np.int16).sum(axis=2)
+    equal = float(np.mean(np.diff(gray, axis=1) == 0))
+    return equal >= 0.7
 
 
 def estimate_skew(gray: Gray, *, dark: bool) -> float:

@@ -92,6 +92,10 @@ def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
         inner = (int(x) + pad, int(y), int(x + w) - pad, int(y + h))
         if inner[2] - inner[0] < 2:
             continue
+        flat = inner[3] - inner[1] < 0.6 * text_height and inner[2] - inner[0] > 2 * text_height
+        if photo and flat:
+            # What is left of a ruling line or a border in a photo, not a word.
+            continue
         boxes.append(inner)
     boxes.sort(key=lambda b: (b[1], b[0]))
     return TextBoxes(boxes=boxes, text_height=text_height, mask=mask)

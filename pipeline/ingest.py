@@ -395,7 +395,7 @@ class Ingestor:
         region = norm.rgb
         if coarse is not None:
             margin = round(found.text_height * 4)
-            x0, y0, x1, y1 = coarse.box
+            x0, y0, x1, y1 = structure_region(coarse, found.boxes, found.text_height)
             x0, y0 = max(0, x0 - margin), max(0, y0 - margin * 3)
             x1, y1 = min(width, x1 + margin), min(height, y1 + margin)
             region = norm.rgb[y0:y1, x0:x1]
@@ -501,7 +501,7 @@ class Ingestor:
         if not table.cells:
             return _Attempt(rung, reasons=("the structure model found no table",))
         mean = sum(line.confidence for line in inside) / len(inside)
-        texts = [table.header, *table.cells]
+        texts = _deepest_header([table.header, *table.cells])
         confs = [[mean for _ in row] for row in texts]
         region_box = (x0, y0, x1, y1)
         context = [
@@ -580,6 +580,19 @@ def _finish(
         doubts=tuple(doubts),
         region=region,
     )
+
+
+def _deepest_header(rows: list[list[str]]) -> list[list[str]]:
+    """The rows from the header on: a model may miss that a header block spans two rows; the
+    row below that names more schema fields (a group header's sub-headers) is the header."""
+    best, best_count = 0, -1
+    for k in range(min(3, len(rows) - 1)):
+        body = rows[k + 1 :]
+        columns = [[r[c] if c < len(r) else "" for r in body] for c in range(len(rows[k]))]
+        count = len(map_columns(rows[k], columns, headers_only=True))
+        if count > best_count:
+            best, best_count = k, count
+    return rows[best:]
 
 
 def _names_columns_better(texts: list[list[str]]) -> bool:

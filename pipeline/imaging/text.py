@@ -78,7 +78,8 @@ def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
     raw = _ink(gray) if photo else _edges(gray)
     text_height = _glyph_height(raw)
     mask = _remove_long_lines(raw, max(40, int(text_height * 6)), max(24, round(text_height * 2.5)))
-    join = max(3, round(text_height * 0.6))
+    # A photo's thin strokes (a hyphen) can fade out: join a little wider there.
+    join = max(3, round(text_height * (0.85 if photo else 0.6)))
     joined = cv2.dilate(
         mask, cv2.getStructuringElement(cv2.MORPH_RECT, (join, max(1, round(text_height * 0.25))))
     )

@@ -245,7 +245,7 @@ def find_table(
         and table_box[0] - reach <= b[2]
         and b[0] <= table_box[2] + reach
         and not (b[0] >= table_box[0] and b[2] <= table_box[2])
-        and b[2] - b[0] >= 1.5 * text_height
+        and b[2] - b[0] >= max(1.5 * text_height, 1.8 * (b[3] - b[1]))
         and (panel is None or backgrounds is None or abs(backgrounds[i] - panel) <= 24)
         and any(b[3] > boxes[j][1] and b[1] < boxes[j][3] for j in assigned)
     ]

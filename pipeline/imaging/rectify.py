@@ -234,7 +234,7 @@ def find_quad(rgb: Rgb) -> Quad | None:
         return None
     factor = min(1.0, _SMALL_SIDE / max(height, width))
     size = (max(1, round(width * factor)), max(1, round(height * factor)))
-    small = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(rgb, size, interpolation=cv2.INTER_LINEAR)
     gray = np.asarray(cv2.cvtColor(small, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     gray = np.asarray(cv2.GaussianBlur(gray, (5, 5), 0), dtype=np.uint8)
     min_area = _MIN_AREA * gray.size

@@ -29,7 +29,7 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
-from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds
+from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds, restore_spaces
 from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
@@ -376,8 +376,8 @@ class Ingestor:
         recognised = _recognize_unique(self.engine, [*crops, *context_crops], page.memo)
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]
-        for (r, c), (text, conf) in zip(slots, recognised, strict=False):
-            texts[r][c] = clean_text(text)
+        for (r, c), (text, conf), crop in zip(slots, recognised, crops, strict=False):
+            texts[r][c] = clean_text(restore_spaces(text, crop))
             confs[r][c] = conf
         context = _context_texts(context_boxes, [t for t, _ in recognised[len(crops) :]])
         annotations = [
@@ -434,7 +434,13 @@ class Ingestor:
             return _Attempt(rung, reasons=("no table among the detected text",))
         cells = [layout.header, *layout.rows]
         texts = [
-            [" ".join(clean_text(lines[i].text) for i in members) for members in row]
+            [
+                " ".join(
+                    clean_text(restore_spaces(lines[i].text, _box_crop(norm.rgb, lines[i].box)))
+                    for i in members
+                )
+                for members in row
+            ]
             for row in cells
         ]
         confs = [
@@ -707,6 +713,11 @@ def _line_crop(rgb: Rgb, tight: Box, text_height: float) -> Rgb:
     vertical = max(2, round(text_height * 0.45))
     bordered = cv2.copyMakeBorder(region, vertical, vertical, 0, 0, cv2.BORDER_REPLICATE)
     return np.asarray(bordered, dtype=np.uint8)
+
+
+def _box_crop(rgb: Rgb, box: Box) -> Rgb:
+    x0, y0, x1, y1 = box
+    return rgb[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
 
 
 def _pad(box: Box, pad: int) -> Box:

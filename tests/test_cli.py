@@ -104,3 +104,34 @@ def test_a_settings_error_is_one_line_and_exit_code_2(
     monkeypatch.setenv("STOCKSHOT_TIMEZONE", "Mars/Olympus")
     assert main(["ingest", str(SAMPLES / "erp-light-wh01.png")]) == 2
     assert "STOCKSHOT_TIMEZONE='Mars/Olympus' is not a known time zone" in capsys.readouterr().err
+
+
+def test_multi_image_prints_one_merged_view_with_what_changed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    morning, afternoon = SAMPLES / "wh02-morning.png", SAMPLES / "wh02-afternoon.png"
+    code = main(
+        [
+            "ingest",
+            "--no-cache",
+            "--strategy",
+            "multi_image",
+            "--json",
+            str(afternoon),
+            str(morning),
+        ]
+    )
+    assert code == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    view = json.loads(line)
+    assert view["strategy"] == "multi_image"
+    assert [c["file"] for c in view["captures"]] == [str(morning), str(afternoon)]
+    rows = {r["sku"]: r for r in view["rows"]}
+    assert len(rows) == 15 and all(r["warehouse_id"] == "WH-02" for r in rows.values())
+    changed = rows["SKU-10231"]
+    assert changed["file"] == str(afternoon)
+    assert [(c["field"], c["before"], c["after"]) for c in changed["changes"]] == [
+        ("on_hand", 140, 96)
+    ]
+    assert "| seen_at | change |" in view["text"]
+    assert view["tokens_sent"] < view["tokens_separate"]

@@ -7,6 +7,7 @@ to join letters and words into phrases but not neighbouring table columns.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import cv2
@@ -15,7 +16,7 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box
 
-__all__ = ["TextBoxes", "find_text_boxes", "ink_bounds"]
+__all__ = ["TextBoxes", "find_text_boxes", "ink_bounds", "restore_spaces"]
 
 Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
@@ -156,3 +157,40 @@ def ink_bounds(mask: NDArray[np.uint8], box: Box) -> Box | None:
     if xs.size == 0:
         return None
     return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
+
+
+_CJK_THEN_LATIN = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")
+
+
+def restore_spaces(text: str, crop: NDArray[np.uint8]) -> str:
+    """Put back the spaces a recogniser drops between Chinese and following Latin text
+    (`尼龙扎带150mm` for `尼龙扎带 150mm`) where the crop shows word-wide gaps: as many as the
+    gaps outnumber the spaces already read, at those places, in order."""
+    places = [m.start() for m in _CJK_THEN_LATIN.finditer(text)]
+    if not places or crop.size == 0:
+        return text
+    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+    _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if ink.mean() > 0.5:
+        ink = 1 - ink
+    rows = np.nonzero(ink.any(axis=1))[0]
+    cols = ink.any(axis=0)
+    filled = np.nonzero(cols)[0]
+    if rows.size == 0 or filled.size == 0:
+        return text
+    height = int(rows.max() - rows.min() + 1)
+    gaps = 0
+    run = 0
+    for value in cols[filled.min() : filled.max() + 1]:
+        if value:
+            if run >= 0.3 * height:
+                gaps += 1
+            run = 0
+        else:
+            run += 1
+    missing = gaps - text.count(" ")
+    if missing <= 0:
+        return text
+    for at in reversed(places[:missing]):
+        text = text[:at] + " " + text[at:]
+    return text

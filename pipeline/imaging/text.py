@@ -173,8 +173,8 @@ def restore_spaces(text: str, crop: NDArray[np.uint8]) -> str:
     _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if ink.mean() > 0.5:
         ink = 1 - ink
-    rows = np.nonzero(ink.any(axis=1))[0]
-    cols = ink.any(axis=0)
+    rows = np.nonzero(np.asarray(ink.any(axis=1), dtype=bool))[0]
+    cols = np.asarray(ink.any(axis=0), dtype=bool)
     filled = np.nonzero(cols)[0]
     if rows.size == 0 or filled.size == 0:
         return text

@@ -90,8 +90,7 @@ def is_clean_render(rgb: Rgb) -> bool:
         return False
     # Flat areas of a render (a JPEG one too) hold exactly equal neighbours; a photo's sensor
     # noise and blur leave few, however flat the page it shows (a spreadsheet photographed).
-    gray = rgb[::2, ::2].astype(np.int16).sum(axis=2)
-    steps = np.diff(gray, axis=1)
+    steps = np.diff(small.astype(np.int16).sum(axis=2), axis=1)
     if steps.size == 0:
         return True
     return float(np.mean(steps == 0)) >= 0.7
@@ -141,11 +140,12 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
     A photo is rectified first (its screen or page warped to a rectangle), then deskewed."""
     quad, to_photo = None, None
-    if not is_clean_render(np.asarray(image.convert("RGB"), dtype=np.uint8)):
-        photo = np.asarray(image.convert("RGB"), dtype=np.uint8)
-        quad = find_quad(photo)
+    original = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    clean = is_clean_render(original)
+    if not clean:
+        quad = find_quad(original)
         if quad is not None:
-            flat, to_photo = warp_quad(photo, quad)
+            flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)
     scale = working_scale(*image.size)
     if scale != 1.0:
@@ -153,10 +153,11 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
         image = image.resize(
             size, Image.Resampling.BOX if scale >= 0.5 else Image.Resampling.LANCZOS
         )
-    rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    rgb = original if image.mode == "RGB" and quad is None and scale == 1.0 else None
+    if rgb is None:
+        rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
     gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     dark = is_dark(gray)
-    clean = is_clean_render(rgb)
     skew = estimate_skew(gray, dark=dark) if deskew and not clean else 0.0
     if skew:
         fill = int(np.median(gray))

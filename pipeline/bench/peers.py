@@ -275,7 +275,12 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                     "teds": found.teds,
                     "text": found.text,
                     **(
-                        {"strategy": result.strategy, "warnings": result.warnings}
+                        {
+                            "strategy": result.strategy,
+                            "warnings": result.warnings,
+                            "timings_ms": result.timings_ms,
+                            "chosen": _chosen_rung(result),
+                        }
                         if result is not None
                         else {}
                     ),
@@ -287,6 +292,30 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
             | {"totals": _totals(images, list(readers))}
         )
     return {"tools": list(readers), "sets": out_sets, "errors": errors, "rounds": rounds}
+
+
+def _chosen_rung(result: IngestResult) -> str:
+    """The rung whose reading was kept: the last one the ingest timed before its page text."""
+    rungs = [k for k in result.timings_ms if k in ("lines", "structure", "detect", "image")]
+    return rungs[-1] if rungs else "cache"
+
+
+def rung_costs(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
+    """Per rung of our ladder: on how many images it ran, was kept, and its median ms."""
+    costs: dict[str, list[float]] = {}
+    kept: dict[str, int] = {}
+    for image in images:
+        found = image["tools"].get(OURS, {})
+        for rung, ms in found.get("timings_ms", {}).items():
+            if rung in ("lines", "structure", "detect", "image", "page_text", "normalise"):
+                costs.setdefault(rung, []).append(float(ms))
+        chosen = found.get("chosen")
+        if chosen:
+            kept[chosen] = kept.get(chosen, 0) + 1
+    return {
+        rung: {"ran": len(ms), "kept": kept.get(rung, 0), "median_ms": median(ms)}
+        for rung, ms in costs.items()
+    }
 
 
 def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str, Any]:
@@ -305,4 +334,5 @@ def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str,
             "max_ms": max(times) if times else None,
             "texts": [r["text"] for r in rows if r["text"] is not None],
         }
+    totals["rungs"] = rung_costs(images)
     return totals

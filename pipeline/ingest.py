@@ -29,26 +29,37 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
-from pipeline.imaging.text import find_text_boxes, ink_bounds
+from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds, restore_spaces
 from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
 from pipeline.ocr.base import OcrEngine
+from pipeline.ocr.structure import TableStructureModel
 from pipeline.screentext import TextBox, render_screen
 from pipeline.table.cells import clean_text
-from pipeline.table.layout import find_table, union_box
+from pipeline.table.grid import sheet_chrome, strip_icons
+from pipeline.table.html import table_from_html
+from pipeline.table.layout import (
+    TableLayout,
+    find_table,
+    reading_order,
+    structure_region,
+    union_box,
+)
 from pipeline.table.rows import (
     MappedRows,
     estimate_text_tokens,
+    fit_budget,
     page_warehouse,
     screen_text,
     to_rows,
 )
+from pipeline.table.schema import map_columns
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 __all__ = ["PIPELINE_VERSION", "REQUESTABLE", "IngestConfig", "Ingestor"]
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
 Rgb = NDArray[np.uint8]
 
@@ -60,6 +71,26 @@ class IngestConfig:
     tz: tzinfo
     strategy: str = "auto"
     vision_max_pixels: int = 1920 * 1080
+    text_share: float | None = 0.3
+    """Most of the full-page image's tokens a `table_ocr` text may cost: beyond it the page
+    context, a warehouse column shared by every row and the product names are left out, in
+    that order (`fit_budget`); None sends everything."""
+
+
+@dataclass
+class _Page:
+    """One analysis's working image and what the rungs found on it, each computed once."""
+
+    norm: Normalised
+    memo: dict[bytes, tuple[str, float]] = field(default_factory=dict)
+    found: TextBoxes | None = None
+    detected: list[TextLine] | None = None
+    """Text lines the engine detected, boxes in working pixels."""
+
+    def boxes(self) -> TextBoxes:
+        if self.found is None:
+            self.found = find_text_boxes(self.norm.gray, photo=self.norm.quad is not None)
+        return self.found
 
 
 @dataclass
@@ -74,6 +105,10 @@ class _Attempt:
     crop: Box | None = None
     annotations: list[TextLine] = field(default_factory=list)
     reasons: tuple[str, ...] = ()
+    doubts: tuple[str, ...] = ()
+    """Signs from the layout that the grid is not the table's structure."""
+    region: Box | None = None
+    """The table's box in working pixels (what `ui_crop` cuts out)."""
 
     @property
     def score(self) -> float:
@@ -91,8 +126,12 @@ class Ingestor:
         config: IngestConfig,
         cache: IngestCache | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        structure: TableStructureModel | None = None,
     ) -> None:
+        """`structure` is the table-structure model of the `structure` rung; without one that
+        rung is skipped."""
         self.engine = engine
+        self.structure = structure
         self.config = config
         self.cache = cache
         self.clock = clock
@@ -160,7 +199,12 @@ class Ingestor:
             sources=entry["sources"],
         )
         image = entry["image"]
-        text = _model_text(entry, table, mapped, capture.at)
+        budget = (
+            round(self.config.text_share * entry["full_page_tokens"])
+            if self.config.text_share is not None and entry["strategy"] == "table_ocr"
+            else None
+        )
+        text, left_out = _model_text(entry, table, mapped, capture.at, budget)
         sent = estimate_text_tokens(text) + (entry["image_tokens"] if image else 0)
         timings = dict(entry["timings_ms"]) if state == "miss" else {}
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
@@ -179,7 +223,18 @@ class Ingestor:
             rows=mapped.rows,
             text=text,
             tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
-            warnings=list(entry["warnings"]),
+            warnings=[
+                *entry["warnings"],
+                *_zone_note(capture.at, capture.source, self.config),
+                *(
+                    [
+                        f"text kept within {self.config.text_share:.0%} of the image's tokens: "
+                        f"left out {', '.join(left_out)} (all still in `table`)"
+                    ]
+                    if left_out and self.config.text_share is not None
+                    else []
+                ),
+            ],
             timings_ms=timings,
             image=image,
         )
@@ -225,32 +280,44 @@ class Ingestor:
             if requested != "full_page"
             else LADDERS["full_page"]
         )
+        page = _Page(norm)
         attempts: list[_Attempt] = []
         chosen: _Attempt | None = None
         for rung in ladder:
             with _timed(timings, rung.method):
-                attempt = self._climb(rung, norm)
+                attempt = self._climb(rung, page)
             if attempt.rung.method == "image":
                 best = max(attempts, key=lambda a: a.score, default=None)
                 chosen = _escalated(attempt, best)
                 break
             attempts.append(attempt)
-            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows)
+            if attempt.table is None and attempt.reasons:
+                continue
+            doubts = attempt.doubts
+            if norm.quad is not None and attempt.table and not attempt.mapped.rows:
+                # A photo's grid that names no inventory column is as likely misread as not
+                # an inventory table: the next rung reads it another way.
+                doubts = (*doubts, "no inventory columns recognised")
+            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
             attempt.reasons = verdict.reasons
             if verdict.ok:
                 chosen = attempt
                 break
         if chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
-        warnings = _warnings(loaded, norm, attempts, chosen)
+        page_lines: list[str] = []
+        if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
+            with _timed(timings, "page_text"):
+                page_lines = self._page_text(page)
+        warnings = _warnings(loaded, norm, attempts, chosen, bool(page_lines))
         width, height = loaded.image.size
         working = (norm.rgb.shape[1], norm.rgb.shape[0])
         image_payload, payload_tokens = None, 0
         if chosen.rung.strategy in ("full_page", "ui_crop"):
             region = norm.rgb
-            if chosen.rung.strategy == "ui_crop" and chosen.crop:
-                x0, y0, x1, y1 = _to_working(chosen.crop, norm)
-                region = norm.rgb[y0:y1, x0:x1]
+            if chosen.rung.strategy == "ui_crop" and chosen.region:
+                x0, y0, x1, y1 = chosen.region
+                region = norm.rgb[max(0, y0) : y1, max(0, x0) : x1]
             image_payload, payload_tokens = _payload(region, self.config.vision_max_pixels)
         return {
             "strategy": chosen.rung.strategy,
@@ -262,6 +329,7 @@ class Ingestor:
             "mapping": chosen.mapped.mapping,
             "sources": chosen.mapped.sources,
             "context": chosen.context,
+            "lines": page_lines,
             "annotations": [a.model_dump() for a in chosen.annotations],
             "warnings": warnings,
             "image": image_payload,
@@ -273,17 +341,20 @@ class Ingestor:
             "timings_ms": timings,
         }
 
-    def _climb(self, rung: Rung, norm: Normalised) -> _Attempt:
+    def _climb(self, rung: Rung, page: _Page) -> _Attempt:
         if rung.method == "image":
             return _Attempt(rung)
         if rung.method == "lines":
-            return self._by_lines(rung, norm)
-        return self._by_detection(rung, norm)
+            return self._by_lines(rung, page)
+        if rung.method == "structure":
+            return self._by_structure(rung, page)
+        return self._by_detection(rung, page)
 
-    def _by_lines(self, rung: Rung, norm: Normalised) -> _Attempt:
+    def _by_lines(self, rung: Rung, page: _Page) -> _Attempt:
         """Clean render: image processing finds the cells, the engine only recognises them."""
-        found = find_text_boxes(norm.gray)
-        layout = find_table(found.boxes, found.text_height)
+        norm = page.norm
+        found = page.boxes()
+        layout = find_table(found.boxes, found.text_height, norm.gray)
         if layout is None:
             return _Attempt(rung, reasons=("no table found",))
         cells = [layout.header, *layout.rows]
@@ -303,11 +374,11 @@ class Ingestor:
             _line_crop(norm.rgb, tight, found.text_height)
             for tight in (ink_bounds(found.mask, b) or b for b in context_boxes)
         ]
-        recognised = _recognize_unique(self.engine, [*crops, *context_crops])
+        recognised = _recognize_unique(self.engine, [*crops, *context_crops], page.memo)
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]
-        for (r, c), (text, conf) in zip(slots, recognised, strict=False):
-            texts[r][c] = clean_text(text)
+        for (r, c), (text, conf), crop in zip(slots, recognised, crops, strict=False):
+            texts[r][c] = clean_text(restore_spaces(text, crop))
             confs[r][c] = conf
         context = _context_texts(context_boxes, [t for t, _ in recognised[len(crops) :]])
         annotations = [
@@ -315,36 +386,62 @@ class Ingestor:
             for (r, col), (t, c) in zip(slots, recognised, strict=False)
             for i in cells[r][col][:1]
         ]
-        return _finish(rung, texts, confs, context, _to_original(layout.box, norm), annotations)
+        return _finish(rung, texts, confs, context, layout.box, norm, annotations, _strays(layout))
 
-    def _by_detection(self, rung: Rung, norm: Normalised) -> _Attempt:
-        """Photo or clutter: the engine detects text lines; the grid is rebuilt from their boxes."""
-        found = find_text_boxes(norm.gray)
-        coarse = find_table(found.boxes, found.text_height)
+    def _detect(self, page: _Page) -> list[TextLine]:
+        """Every text line the engine detects on the page (or on its table region, when image
+        processing finds one), boxes in working pixels; run once per analysis."""
+        if page.detected is not None:
+            return page.detected
+        norm = page.norm
+        found = page.boxes()
+        coarse = find_table(found.boxes, found.text_height, norm.gray)
         height, width = norm.gray.shape
         offset = (0, 0)
         region = norm.rgb
         if coarse is not None:
             margin = round(found.text_height * 4)
-            x0, y0, x1, y1 = coarse.box
+            x0, y0, x1, y1 = structure_region(coarse, found.boxes, found.text_height)
             x0, y0 = max(0, x0 - margin), max(0, y0 - margin * 3)
             x1, y1 = min(width, x1 + margin), min(height, y1 + margin)
             region = norm.rgb[y0:y1, x0:x1]
             offset = (x0, y0)
-        lines = [line for line in self.engine.read(region) if line.text.strip()]
+        page.detected = [
+            TextLine(
+                text=line.text,
+                box=(
+                    line.box[0] + offset[0],
+                    line.box[1] + offset[1],
+                    line.box[2] + offset[0],
+                    line.box[3] + offset[1],
+                ),
+                confidence=line.confidence,
+            )
+            for line in self.engine.read(region)
+            if line.text.strip()
+        ]
+        return page.detected
+
+    def _by_detection(self, rung: Rung, page: _Page) -> _Attempt:
+        """Photo or clutter: the engine detects text lines; the grid is rebuilt from their boxes."""
+        norm = page.norm
+        lines = self._detect(page)
         if not lines:
             return _Attempt(rung, reasons=("no text detected",))
-        boxes = [
-            (b[0] + offset[0], b[1] + offset[1], b[2] + offset[0], b[3] + offset[1])
-            for b in (line.box for line in lines)
-        ]
+        boxes = [line.box for line in lines]
         text_height = median(b[3] - b[1] for b in boxes) * 0.6
-        layout = find_table(boxes, text_height)
+        layout = find_table(boxes, text_height, norm.gray)
         if layout is None:
             return _Attempt(rung, reasons=("no table among the detected text",))
         cells = [layout.header, *layout.rows]
         texts = [
-            [" ".join(clean_text(lines[i].text) for i in members) for members in row]
+            [
+                " ".join(
+                    clean_text(restore_spaces(lines[i].text, _box_crop(norm.rgb, lines[i].box)))
+                    for i in members
+                )
+                for members in row
+            ]
             for row in cells
         ]
         confs = [
@@ -356,25 +453,104 @@ class Ingestor:
             [" ".join(lines[i].text for i in p) for p in layout.context],
         )
         annotations = [
-            TextLine(text=line.text, box=_to_original(box, norm), confidence=line.confidence)
-            for line, box in zip(lines, boxes, strict=True)
+            TextLine(text=line.text, box=_to_original(line.box, norm), confidence=line.confidence)
+            for line in lines
         ]
-        return _finish(rung, texts, confs, context, _to_original(layout.box, norm), annotations)
+        return _finish(rung, texts, confs, context, layout.box, norm, annotations, _strays(layout))
+
+    def _page_lines(self, page: _Page) -> list[TextLine]:
+        """The page's text lines with their texts, in working pixels: on a rectified photo the
+        ones the engine detects, else the text boxes image processing found (lone dashes and
+        dense columns included), recognised."""
+        if page.norm.quad is not None:
+            # A photo's own text boxes are its weak part: the engine's detection reads it.
+            return self._detect(page)
+        found = page.boxes()
+        crops = [
+            _line_crop(page.norm.rgb, ink_bounds(found.mask, b) or b, found.text_height)
+            for b in found.boxes
+        ]
+        recognised = _recognize_unique(self.engine, crops, page.memo)
+        return [
+            TextLine(text=clean_text(t), box=b, confidence=max(0.0, min(1.0, c)))
+            for b, (t, c) in zip(found.boxes, recognised, strict=True)
+            if t.strip()
+        ]
+
+    def _page_text(self, page: _Page) -> list[str]:
+        """What the page says, line by line in reading order (for a page without a table, and
+        beside the image of a full-page send)."""
+        return reading_order(self._page_lines(page))
+
+    def _by_structure(self, rung: Rung, page: _Page) -> _Attempt:
+        """A table-structure model reads rows, columns and merged cells from the table's pixels;
+        the text comes from the same boxes the other rungs read."""
+        if self.structure is None:
+            return _Attempt(rung, reasons=("no table-structure model",))
+        norm = page.norm
+        lines = self._page_lines(page)
+        if not lines:
+            return _Attempt(rung, reasons=("no text found",))
+        boxes = [line.box for line in lines]
+        text_height = median(b[3] - b[1] for b in boxes) * 0.6
+        layout = find_table(boxes, text_height, norm.gray)
+        if layout is None:
+            return _Attempt(rung, reasons=("no table found",))
+        height, width = norm.gray.shape
+        x0, y0, x1, y1 = structure_region(layout, boxes, text_height)
+        pad = round(text_height)
+        x0, y0 = max(0, x0 - pad), max(0, y0 - pad)
+        x1, y1 = min(width, x1 + pad), min(height, y1 + pad)
+        inside = [
+            TextLine(
+                text=line.text,
+                box=(line.box[0] - x0, line.box[1] - y0, line.box[2] - x0, line.box[3] - y0),
+                confidence=line.confidence,
+            )
+            for line in lines
+            if line.box[0] >= x0 and line.box[1] >= y0 and line.box[2] <= x1 and line.box[3] <= y1
+        ]
+        html = self.structure.structure(np.ascontiguousarray(norm.rgb[y0:y1, x0:x1]), inside)
+        table = table_from_html(html)
+        if not table.cells:
+            return _Attempt(rung, reasons=("the structure model found no table",))
+        mean = sum(line.confidence for line in inside) / len(inside)
+        texts = _deepest_header([table.header, *table.cells])
+        confs = [[mean for _ in row] for row in texts]
+        region_box = (x0, y0, x1, y1)
+        context = [
+            t
+            for t in _context_texts(
+                [b for b in boxes if b[3] <= y0], [ln.text for ln in lines if ln.box[3] <= y0]
+            )
+        ][-8:]
+        annotations = [
+            TextLine(text=line.text, box=_to_original(line.box, norm), confidence=line.confidence)
+            for line in lines
+            if line.box[3] > y0
+        ]
+        return _finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
 
 
-def _recognize_unique(engine: OcrEngine, crops: Sequence[Rgb]) -> list[tuple[str, float]]:
+def _recognize_unique(
+    engine: OcrEngine, crops: Sequence[Rgb], memo: dict[bytes, tuple[str, float]]
+) -> list[tuple[str, float]]:
     """Recognise each distinct crop once: a clean render draws a repeated value (a warehouse
-    column, a status badge) with the very same pixels."""
+    column, a status badge) with the very same pixels, and a later rung reads the same boxes
+    as an earlier one (`memo` keeps what one analysis has read)."""
     keys = [
         hashlib.blake2b(c.tobytes() + bytes(str(c.shape), "ascii"), digest_size=16).digest()
         for c in crops
     ]
     unique: dict[bytes, int] = {}
     for k, key in enumerate(keys):
-        unique.setdefault(key, k)
+        if key not in memo:
+            unique.setdefault(key, k)
     firsts = list(unique.values())
-    results = dict(zip(firsts, engine.recognize([crops[k] for k in firsts]), strict=True))
-    return [results[unique[key]] for key in keys]
+    memo.update(
+        zip((keys[k] for k in firsts), engine.recognize([crops[k] for k in firsts]), strict=True)
+    )
+    return [memo[key] for key in keys]
 
 
 def _finish(
@@ -382,25 +558,106 @@ def _finish(
     texts: list[list[str]],
     confs: list[list[float]],
     context: list[str],
-    crop: Box,
+    region: Box,
+    norm: Normalised,
     annotations: list[TextLine],
+    strays: Sequence[str],
+    html: str | None = None,
 ) -> _Attempt:
+    letters, numbers = sheet_chrome(texts)
+    if letters:
+        texts, confs = texts[1:], confs[1:]
     keep = [
-        c for c in range(len(texts[0])) if any(any(ch.isalnum() for ch in row[c]) for row in texts)
+        c
+        for c in range(len(texts[0]))
+        if c not in numbers and _holds_text([row[c] for row in texts])
     ]
     texts = [[row[c] for c in keep] for row in texts]
     confs = [[row[c] for c in keep] for row in confs]
-    table = Table(header=texts[0], cells=[row for row in texts[1:]])
+    if _names_columns_better(texts):
+        # A filter or caption line above the real header, taken for it.
+        context = [*context, *(t for t in texts[0] if t)]
+        texts, confs = texts[1:], confs[1:]
+    header = [strip_icons(h) for h in texts[0]]
+    table = Table(header=header, cells=[row for row in texts[1:]], html=html)
     body_confs = confs[1:]
     mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))
+    doubts = [*strays, *_blank_headers(table)]
     return _Attempt(
         rung,
         table=table,
         confidences=body_confs,
         mapped=mapped,
         context=context,
-        crop=crop,
+        crop=_to_original(region, norm),
         annotations=annotations,
+        doubts=tuple(doubts),
+        region=region,
+    )
+
+
+def _deepest_header(rows: list[list[str]]) -> list[list[str]]:
+    """The rows from the header on: a model may miss that a header block spans two rows; the
+    row below that names more schema fields (a group header's sub-headers) is the header."""
+    best, best_count = 0, -1
+    for k in range(min(3, len(rows) - 1)):
+        body = rows[k + 1 :]
+        columns = [[r[c] if c < len(r) else "" for r in body] for c in range(len(rows[k]))]
+        count = len(map_columns(rows[k], columns, headers_only=True))
+        if count > best_count:
+            best, best_count = k, count
+    return rows[best:]
+
+
+def _names_columns_better(texts: list[list[str]]) -> bool:
+    """Whether the second row names the table's columns better than the first: more schema
+    fields recognised from its texts, while the first leaves columns blank."""
+    if len(texts) < 3 or all(t.strip() for t in texts[0]):
+        return False
+    body = texts[2:]
+    columns = [[row[c] if c < len(row) else "" for row in body] for c in range(len(texts[0]))]
+    first = len(map_columns(texts[0], columns, headers_only=True))
+    second = len(map_columns(texts[1], columns, headers_only=True))
+    return second > first
+
+
+def _zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:
+    """A capture time stored without a zone (PNG text, a file name, EXIF without an offset) is
+    the local time of the machine that took the screenshot; say which zone it was read in."""
+    if source not in ("exif", "png-text", "filename") or at.tzinfo is not config.tz:
+        return []
+    zone = getattr(config.tz, "key", None) or at.tzname() or str(config.tz)
+    return [
+        f"capture time has no zone: read as {zone} local time (STOCKSHOT_TIMEZONE sets the "
+        "zone screenshots are taken in; unset, this machine's own zone)"
+    ]
+
+
+def _strays(layout: TableLayout) -> tuple[str, ...]:
+    if not layout.strays:
+        return ()
+    return (f"{len(layout.strays)} text boxes beside the table's columns (merged cells?)",)
+
+
+def _blank_headers(table: Table) -> list[str]:
+    """A column whose body is filled under a blank header: its header sits on another line
+    (one spanning two header rows)."""
+    rows = len(table.cells)
+    blank = [
+        c
+        for c, head in enumerate(table.header)
+        if not head.strip()
+        and rows
+        and sum(bool(row[c].strip()) for row in table.cells if c < len(row)) >= 0.5 * rows
+    ]
+    return [f"{len(blank)} filled columns without a header (a multi-row header?)"] if blank else []
+
+
+def _holds_text(column: Sequence[str]) -> bool:
+    """A column of text, not of icons: some letter or digit, and some cell longer than one
+    character (a checkbox, status dot or sort arrow reads as one stray glyph per row)."""
+    return any(any(ch.isalnum() for ch in t) for t in column) and any(
+        len(t.strip()) > 1 for t in column
     )
 
 
@@ -415,13 +672,21 @@ def _escalated(image_attempt: _Attempt, best: _Attempt | None) -> _Attempt:
         context=best.context,
         crop=best.crop,
         reasons=best.reasons,
+        region=best.region,
     )
 
 
 def _warnings(
-    loaded: LoadedImage, norm: Normalised, attempts: Sequence[_Attempt], chosen: _Attempt
+    loaded: LoadedImage,
+    norm: Normalised,
+    attempts: Sequence[_Attempt],
+    chosen: _Attempt,
+    has_text: bool,
 ) -> list[str]:
     notes: list[str] = []
+    if norm.quad is not None:
+        corners = ", ".join(f"({x:.0f},{y:.0f})" for x, y in norm.quad.points)
+        notes.append(f"photo rectified: {norm.quad.kind} corners {corners}")
     if loaded.alpha_background:
         notes.append(f"transparent image flattened onto {loaded.alpha_background}")
     if norm.scale != 1.0:
@@ -438,6 +703,12 @@ def _warnings(
         notes.append("escalated to full_page: the model reads the image itself")
     if chosen.table is not None and chosen.table.cells and not chosen.mapped.rows:
         notes.append("no inventory columns recognised: returned as a generic grid")
+    if not (chosen.table and chosen.table.cells):
+        notes.append(
+            "no table found: the text carries the page's OCR lines in reading order"
+            if has_text
+            else "no table found and no readable text"
+        )
     return notes
 
 
@@ -459,24 +730,17 @@ def _line_crop(rgb: Rgb, tight: Box, text_height: float) -> Rgb:
     return np.asarray(bordered, dtype=np.uint8)
 
 
+def _box_crop(rgb: Rgb, box: Box) -> Rgb:
+    x0, y0, x1, y1 = box
+    return rgb[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)]
+
+
 def _pad(box: Box, pad: int) -> Box:
     return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
 
 
 def _to_original(box: Box, norm: Normalised) -> Box:
-    s = norm.scale
-    return (round(box[0] / s), round(box[1] / s), round(box[2] / s), round(box[3] / s))
-
-
-def _to_working(box: Box, norm: Normalised) -> Box:
-    s = norm.scale
-    h, w = norm.gray.shape
-    return (
-        max(0, round(box[0] * s)),
-        max(0, round(box[1] * s)),
-        min(w, round(box[2] * s)),
-        min(h, round(box[3] * s)),
-    )
+    return norm.to_original(box)
 
 
 def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
@@ -493,26 +757,34 @@ def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
 
 
 def _model_text(
-    entry: dict[str, Any], table: Table, mapped: MappedRows, captured_at: datetime
-) -> str:
-    """What the model reads for the chosen tier, stamped with this capture time."""
+    entry: dict[str, Any],
+    table: Table,
+    mapped: MappedRows,
+    captured_at: datetime,
+    budget: int | None,
+) -> tuple[str, list[str]]:
+    """What the model reads for the chosen tier, stamped with this capture time, within
+    `budget` tokens where leaving out context, a shared warehouse column or names gets there."""
     full_page = entry["strategy"] == "full_page"
     boxes = (
         [TextBox(box=tuple(a["box"]), text=a["text"]) for a in entry["annotations"]]
         if entry["strategy"] == "ui_crop"
         else []
     )
-    return render_screen(
-        screen_text(
-            table if table.cells or not full_page else Table(),
-            mapped,
-            captured_at=captured_at,
-            context=entry["context"],
-            image_attached=full_page,
-            unsure=full_page,
-            boxes=boxes,
-        )
+    screen = screen_text(
+        table if table.cells or not full_page else Table(),
+        mapped,
+        captured_at=captured_at,
+        context=entry["context"],
+        image_attached=full_page,
+        unsure=full_page,
+        boxes=boxes,
+        lines=entry.get("lines", []),
     )
+    left_out: list[str] = []
+    if budget is not None:
+        screen, left_out = fit_budget(screen, budget)
+    return render_screen(screen), left_out
 
 
 @contextmanager

@@ -60,6 +60,11 @@ class Table(BaseModel):
 
     header: list[str] = Field(default_factory=list)
     cells: list[list[str]] = Field(default_factory=list)
+    html: str | None = Field(
+        default=None,
+        description="the table as HTML with its merged cells, when a structure model read it "
+        "(merged values are repeated in `cells`; `header` is the bottom header row)",
+    )
 
 
 class Row(BaseModel):

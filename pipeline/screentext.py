@@ -14,10 +14,14 @@ first line may end with " The screen is attached as an image."):
     | SKU-10232 | Shipping carton 40x30 | 38 | 120 | WH-01 | yes |
     [Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):]
     [[612,184,702,204] SKU-10232]
+    [Text on the screen (OCR lines, top to bottom):]
+    [> Stock levels  Home / Inventory]
 
 A table whose columns map onto the inventory schema is written with its schema columns and a
 `low` column (on_hand < reorder_point on the screen); any other table is written as the generic
-grid it is, header first. A message may hold several screens; each starts at its capture line.
+grid it is, header first. A screen without a table (or sent as an image) carries the page's
+OCR lines instead, each after `> `. A message may hold several screens; each starts at its
+capture line.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pipeline.models import Box, Message
 
 __all__ = [
     "INVENTORY_COLUMNS",
+    "MERGED_COLUMNS",
     "ScreenRow",
     "ScreenText",
     "TextBox",
@@ -42,15 +47,24 @@ __all__ = [
 
 INVENTORY_COLUMNS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
 """The schema columns, in the order they are written; `low` follows them."""
+MERGED_COLUMNS = ("seen_at", "change")
+"""After `low` in a merged view: each row's own capture time and what changed since the
+capture before it."""
 
 _CAPTURED = re.compile(
     r"^Screenshot captured at (\S+) \(a past view\)\.( The screen is attached as an image\.)?$"
 )
 _PAGE = "Page: "
+_MERGED = re.compile(
+    r"^Merged view of \d+ screenshots \(([^)]*)\): one row per SKU and warehouse, "
+    r"from its newest capture\.$"
+)
 _UNSURE = "OCR of the same screen, unsure (check against the image):"
 _OMITTED = "Other columns on screen (left out): "
 _BOXES = "Text boxes on the screen (x0,y0,x1,y1 in screenshot pixels):"
 _BOX_LINE = re.compile(r"^\[(-?\d+),(-?\d+),(-?\d+),(-?\d+)\] (.*)$")
+_LINES = "Text on the screen (OCR lines, top to bottom):"
+_LINE = "> "
 _WAREHOUSE = re.compile(r"\b(WH-\d{1,3})\b")
 _SEPARATOR = " · "
 
@@ -68,6 +82,10 @@ class ScreenRow(_Frozen):
     reorder_point: int | None = None
     warehouse_id: str | None = None
     low: bool = False
+    seen_at: datetime | None = None
+    """In a merged view: the capture this row comes from."""
+    change: str | None = None
+    """In a merged view: what differs from the capture before (`on_hand 60 -> 310`)."""
 
 
 class TextBox(_Frozen):
@@ -91,6 +109,15 @@ class ScreenText(_Frozen):
     rows: tuple[ScreenRow, ...] = ()
     grid: tuple[tuple[str, ...], ...] = ()
     boxes: tuple[TextBox, ...] = ()
+    lines: tuple[str, ...] = ()
+    """The page's OCR text lines in reading order (a screen without a table, or an image)."""
+    merged: tuple[datetime, ...] = ()
+    """A merged view of several screenshots: their capture times, oldest first (the view is
+    stamped with the newest; each row carries its own)."""
+
+    def captured_at_of(self, row: ScreenRow) -> datetime:
+        """When the row was on screen: its own capture in a merged view, else the screen's."""
+        return row.seen_at or self.captured_at
 
     @property
     def page_warehouse(self) -> str | None:
@@ -121,6 +148,12 @@ def render_screen(screen: ScreenText) -> str:
     if screen.image_attached:
         first += " The screen is attached as an image."
     lines = [first]
+    if screen.merged:
+        stamps = ", ".join(m.isoformat(timespec="seconds") for m in screen.merged)
+        lines.append(
+            f"Merged view of {len(screen.merged)} screenshots ({stamps}): one row per SKU and "
+            "warehouse, from its newest capture."
+        )
     if screen.context:
         lines.append(_PAGE + _SEPARATOR.join(_cell(c) for c in screen.context))
     has_table = bool(screen.rows or screen.grid or screen.columns)
@@ -129,11 +162,20 @@ def render_screen(screen: ScreenText) -> str:
     if screen.rows:
         if screen.omitted:
             lines.append(_OMITTED + ", ".join(_cell(o) for o in screen.omitted))
-        header = [*screen.columns, "low"]
+        merged = any(row.seen_at is not None for row in screen.rows)
+        header = [*screen.columns, "low", *(MERGED_COLUMNS if merged else ())]
         body = [
             [
                 *(getattr(row, column) for column in screen.columns),
                 "yes" if row.low else "no",
+                *(
+                    (
+                        row.seen_at.isoformat(timespec="seconds") if row.seen_at else "",
+                        row.change or "",
+                    )
+                    if merged
+                    else ()
+                ),
             ]
             for row in screen.rows
         ]
@@ -143,6 +185,10 @@ def render_screen(screen: ScreenText) -> str:
     if screen.boxes:
         lines.append(_BOXES)
         lines += [f"[{','.join(map(str, b.box))}] {_cell(b.text)}" for b in screen.boxes]
+    texts = [t.replace("\n", " ").strip() for t in screen.lines]
+    if any(texts):
+        lines.append(_LINES)
+        lines += [_LINE + t for t in texts if t]
     return "\n".join(lines)
 
 
@@ -155,13 +201,28 @@ def _int(text: str) -> int | None:
     return int(digits) if digits.lstrip("-").isdigit() else None
 
 
+def _schema_part(header: Sequence[str]) -> list[str]:
+    """The header without the merged view's columns after `low`."""
+    if tuple(header[-len(MERGED_COLUMNS) :]) == MERGED_COLUMNS:
+        return list(header[: -len(MERGED_COLUMNS)])
+    return list(header)
+
+
 def _inventory_header(header: Sequence[str]) -> bool:
+    schema = _schema_part(header)
     return (
-        len(header) >= 2
-        and header[-1] == "low"
-        and all(h in INVENTORY_COLUMNS for h in header[:-1])
-        and "sku" in header
+        len(schema) >= 2
+        and schema[-1] == "low"
+        and all(h in INVENTORY_COLUMNS for h in schema[:-1])
+        and "sku" in schema
     )
+
+
+def _time(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 def _row(header: Sequence[str], cells: Sequence[str]) -> ScreenRow:
@@ -173,6 +234,8 @@ def _row(header: Sequence[str], cells: Sequence[str]) -> ScreenRow:
         reorder_point=_int(values.get("reorder_point", "")),
         warehouse_id=values.get("warehouse_id") or None,
         low=values.get("low", "").lower() == "yes",
+        seen_at=_time(values.get("seen_at", "")),
+        change=values.get("change") or None,
     )
 
 
@@ -186,9 +249,22 @@ class _Builder:
         self.rows: list[ScreenRow] = []
         self.grid: list[tuple[str, ...]] = []
         self.boxes: list[TextBox] = []
+        self.texts: list[str] = []
         self.in_boxes = False
+        self.in_lines = False
+
+    @property
+    def in_block(self) -> bool:
+        return self.in_boxes or self.in_lines
 
     def take(self, line: str) -> None:
+        if line == _LINES:
+            self.in_boxes, self.in_lines = False, True
+            return
+        if self.in_lines:
+            if line.startswith(_LINE):
+                self.texts.append(line[len(_LINE) :])
+            return
         if self.in_boxes:
             if match := _BOX_LINE.match(line):
                 x0, y0, x1, y1 = (int(match[i]) for i in range(1, 5))
@@ -208,6 +284,9 @@ class _Builder:
             self.fields["context"] = tuple(line[len(_PAGE) :].split(_SEPARATOR))
         elif line == _UNSURE:
             self.fields["unsure"] = True
+        elif match := _MERGED.match(line):
+            stamps = [_time(t.strip()) for t in match[1].split(",")]
+            self.fields["merged"] = tuple(t for t in stamps if t is not None)
         elif line.startswith(_OMITTED):
             self.fields["omitted"] = tuple(line[len(_OMITTED) :].split(", "))
         elif line == _BOXES:
@@ -215,14 +294,14 @@ class _Builder:
 
     def build(self) -> ScreenText:
         header = self.header or []
+        extra = {"boxes": tuple(self.boxes), "lines": tuple(self.texts)}
         if _inventory_header(header):
+            columns = tuple(_schema_part(header)[:-1])
             return ScreenText.model_validate(
-                {**self.fields, "columns": tuple(header[:-1]), "rows": tuple(self.rows)}
-                | {"boxes": tuple(self.boxes)}
+                {**self.fields, "columns": columns, "rows": tuple(self.rows)} | extra
             )
         return ScreenText.model_validate(
-            {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)}
-            | {"boxes": tuple(self.boxes)}
+            {**self.fields, "columns": tuple(header), "grid": tuple(self.grid)} | extra
         )
 
 
@@ -256,7 +335,7 @@ def parse_screens(text: str) -> list[ScreenText]:
         if current is None:
             continue
         if not line.strip():
-            if current.header is not None or current.in_boxes:
+            if current.header is not None or current.in_block:
                 screens.append(current.build())
                 current = None
             continue

@@ -22,7 +22,11 @@ __all__ = [
     "judge",
 ]
 
-Method = Literal["lines", "detect", "image"]
+Method = Literal["lines", "structure", "detect", "image"]
+"""How a rung reads the table: `lines` finds text with image processing and only recognises
+it; `structure` gives the same text boxes and the table's pixels to a table-structure model
+(merged cells, multi-row headers, ruled grids); `detect` lets the OCR engine find the text
+lines itself; `image` sends the picture."""
 
 PATCH = 28
 """Qwen2-VL-class vision encoders: 14 px patches merged 2x2, one token per 28x28 pixels."""
@@ -36,15 +40,25 @@ class Rung:
     method: Method
 
 
+def _ladder(strategy: Literal["table_ocr", "ui_crop"], *methods: Method) -> tuple[Rung, ...]:
+    return tuple(Rung(strategy, m) for m in methods)
+
+
 LADDERS: dict[str, tuple[Rung, ...]] = {
-    "auto": (Rung("table_ocr", "lines"), Rung("table_ocr", "detect"), Rung("full_page", "image")),
-    "auto_photo": (Rung("table_ocr", "detect"), Rung("full_page", "image")),
-    "table_ocr": (Rung("table_ocr", "lines"), Rung("table_ocr", "detect")),
-    "table_ocr_photo": (Rung("table_ocr", "detect"),),
-    "ui_crop": (Rung("ui_crop", "lines"), Rung("ui_crop", "detect")),
-    "ui_crop_photo": (Rung("ui_crop", "detect"),),
+    "auto": (*_ladder("table_ocr", "lines", "structure", "detect"), Rung("full_page", "image")),
+    "auto_photo": (
+        *_ladder("table_ocr", "lines", "detect", "structure"),
+        Rung("full_page", "image"),
+    ),
+    "table_ocr": _ladder("table_ocr", "lines", "structure", "detect"),
+    "table_ocr_photo": _ladder("table_ocr", "lines", "detect", "structure"),
+    "ui_crop": _ladder("ui_crop", "lines", "structure", "detect"),
+    "ui_crop_photo": _ladder("ui_crop", "lines", "detect", "structure"),
     "full_page": (Rung("full_page", "image"),),
 }
+"""Clean renders try the structure model before text detection (their text boxes are
+already right; what a line finder misses there is structure); photos, rectified, try
+detection first (their text boxes are the weak part)."""
 
 
 def image_tokens(width: int, height: int) -> int:
@@ -73,12 +87,17 @@ _MIN_CONFIDENCE = 0.80
 
 
 def judge(
-    table: Table | None, confidences: Sequence[Sequence[float]], rows: Sequence[Row]
+    table: Table | None,
+    confidences: Sequence[Sequence[float]],
+    rows: Sequence[Row],
+    layout_doubts: Sequence[str] = (),
 ) -> Verdict:
-    """Is this OCR result trustworthy enough to hand a model as text instead of the image?"""
+    """Is this OCR result trustworthy enough to hand a model as text instead of the image?
+    `layout_doubts` are signs the grid is not the table's structure (text beside the columns,
+    a header cell missing over a filled column): a structure model may read it better."""
     if table is None or not table.cells:
         return Verdict(False, ("no table found",))
-    reasons: list[str] = []
+    reasons: list[str] = list(layout_doubts)
     filled = [
         conf
         for row, confs in zip(table.cells, confidences, strict=True)

@@ -13,6 +13,7 @@ import pytest
 from pipeline.cache import IngestCache
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
+from pipeline.ocr.structure import TableStructureModel, make_structure_model
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -70,9 +71,27 @@ class CountingEngine:
         return self.inner.read(image)
 
 
-def make_ingestor(engine: OcrEngine, cache: IngestCache | None = None) -> Ingestor:
+_STRUCTURE: list[TableStructureModel] = []
+
+
+def structure_model() -> TableStructureModel:
+    """One RapidTable model for the whole test session (it loads at its first table)."""
+    if not _STRUCTURE:
+        _STRUCTURE.append(make_structure_model("rapid_table", EngineOptions()))
+    return _STRUCTURE[0]
+
+
+def make_ingestor(
+    engine: OcrEngine, cache: IngestCache | None = None, *, structure: bool = True
+) -> Ingestor:
     config = IngestConfig(max_bytes=30_000_000, max_pixels=40_000_000, tz=SHANGHAI)
-    return Ingestor(engine, config=config, cache=cache, clock=lambda: NOW)
+    return Ingestor(
+        engine,
+        config=config,
+        cache=cache,
+        clock=lambda: NOW,
+        structure=structure_model() if structure else None,
+    )
 
 
 @pytest.fixture

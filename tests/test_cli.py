@@ -272,3 +272,34 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
     assert "(screen 38 at 2026-11-28T10:05:00" in text
     assert "AP-000002 denied: declined at the terminal" in text
     assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10520"}
+
+
+def test_multi_image_prints_one_merged_view_with_what_changed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    morning, afternoon = SAMPLES / "wh02-morning.png", SAMPLES / "wh02-afternoon.png"
+    code = main(
+        [
+            "ingest",
+            "--no-cache",
+            "--strategy",
+            "multi_image",
+            "--json",
+            str(afternoon),
+            str(morning),
+        ]
+    )
+    assert code == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    view = json.loads(line)
+    assert view["strategy"] == "multi_image"
+    assert [c["file"] for c in view["captures"]] == [str(morning), str(afternoon)]
+    rows = {r["sku"]: r for r in view["rows"]}
+    assert len(rows) == 15 and all(r["warehouse_id"] == "WH-02" for r in rows.values())
+    changed = rows["SKU-10231"]
+    assert changed["file"] == str(afternoon)
+    assert [(c["field"], c["before"], c["after"]) for c in changed["changes"]] == [
+        ("on_hand", 140, 96)
+    ]
+    assert "| seen_at | change |" in view["text"]
+    assert view["tokens_sent"] < view["tokens_separate"]

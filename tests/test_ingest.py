@@ -1,6 +1,7 @@
 """Ingest against the committed samples and their ground truth."""
 
 import base64
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -209,3 +210,83 @@ def test_ui_crop_sends_the_table_region_with_box_coordinates(rapidocr: OcrEngine
 def test_an_unknown_strategy_names_the_known_ones(rapidocr: OcrEngine) -> None:
     with pytest.raises(UnknownNameError, match="known: auto, full_page, table_ocr, ui_crop"):
         make_ingestor(rapidocr).ingest_bytes(b"x", name="a.png", strategy="fast")
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+
+def corpus_truth(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((CORPUS / f"{name}.truth.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="module")
+def report(rapidocr: OcrEngine) -> IngestResult:
+    return make_ingestor(rapidocr).ingest_path(CORPUS / "report-stock-status.png")
+
+
+def test_merged_cells_and_a_two_row_header_are_read_by_the_structure_rung(
+    report: IngestResult,
+) -> None:
+    truth = corpus_truth("report-stock-status.png")
+    assert report.strategy == "table_ocr"
+    assert any(w.startswith("table_ocr/lines unsure") and "merged" in w for w in report.warnings)
+    assert report.table.header == truth["header"]
+    assert report.table.cells == truth["cells"]
+    assert report.table.html is not None and 'rowspan="6"' in report.table.html
+    assert [r.warehouse_id for r in report.rows] == [r["warehouse_id"] for r in truth["rows"]]
+
+
+def test_without_a_structure_model_the_merged_warehouse_column_is_lost(
+    rapidocr: OcrEngine, report: IngestResult
+) -> None:
+    plain = make_ingestor(rapidocr, structure=False).ingest_path(
+        CORPUS / "report-stock-status.png", strategy="table_ocr"
+    )
+    assert "Warehouse" not in plain.table.header
+    assert {r.warehouse_id for r in plain.rows} == {None}
+    assert {r.warehouse_id for r in report.rows} == {"WH-01", "WH-02"}
+
+
+def test_a_rectified_photo_is_read_into_its_rows(rapidocr: OcrEngine) -> None:
+    truth = corpus_truth("photo-grid-wh02.jpg")
+    result = make_ingestor(rapidocr).ingest_path(CORPUS / "photo-grid-wh02.jpg")
+    assert any(w.startswith("photo rectified: screen corners") for w in result.warnings)
+    hits, total = field_matches(result, truth)
+    assert hits >= 0.97 * total, f"{hits}/{total}"
+
+
+def _page_without_a_table(path: Path) -> None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("RGB", (900, 360), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=26)
+    for y, text in enumerate(
+        ("Weekly notes", "The stock count moves to Friday.", "Ask Mei Lin for the keys.")
+    ):
+        draw.text((40, 40 + 90 * y), text, fill="black", font=font)
+    image.save(path)
+
+
+def test_a_page_without_a_table_still_sends_its_text_in_reading_order(
+    rapidocr: OcrEngine, tmp_path: Path
+) -> None:
+    path = tmp_path / "notes.png"
+    _page_without_a_table(path)
+    result = make_ingestor(rapidocr).ingest_path(path, strategy="table_ocr")
+    assert result.table.cells == [] and result.rows == []
+    assert any(w.startswith("no table found: the text carries") for w in result.warnings)
+    lines = [ln[2:] for ln in result.text.splitlines() if ln.startswith("> ")]
+    assert lines == [
+        "Weekly notes",
+        "The stock count moves to Friday.",
+        "Ask Mei Lin for the keys.",
+    ]
+
+
+def test_full_page_sends_the_image_and_the_text_lines(rapidocr: OcrEngine) -> None:
+    result = make_ingestor(rapidocr).ingest_path(SAMPLES[0].path, strategy="full_page")
+    assert result.image is not None
+    assert "Text on the screen (OCR lines, top to bottom):" in result.text
+    assert "SKU-10231" in result.text

@@ -47,6 +47,31 @@ SCREENS = [
             TextBox(box=(5, 5, 60, 15), text="Stock"),
         ),
     ),
+    ScreenText(
+        captured_at=CAPTURED,
+        lines=("Reports", "Nothing to show  Last run 2026-11-28", "| not a table"),
+    ),
+    ScreenText(
+        captured_at=CAPTURED,
+        image_attached=True,
+        unsure=True,
+        columns=("sku", "on_hand"),
+        rows=(ROWS[1].model_copy(update={"name": None, "reorder_point": None}),),
+        lines=("Stock levels", "SKU-10233  1,204"),
+    ),
+    ScreenText(
+        captured_at=CAPTURED,
+        merged=(CAPTURED - timedelta(hours=6), CAPTURED),
+        columns=("sku", "name", "on_hand", "reorder_point", "warehouse_id"),
+        rows=(
+            ROWS[0].model_copy(
+                update={"seen_at": CAPTURED, "change": "on_hand 150 -> 38", "warehouse_id": "WH-02"}
+            ),
+            ROWS[1].model_copy(
+                update={"seen_at": CAPTURED - timedelta(hours=6), "warehouse_id": "WH-02"}
+            ),
+        ),
+    ),
 ]
 
 
@@ -98,3 +123,31 @@ def test_a_pipe_in_a_cell_cannot_break_the_table() -> None:
     (parsed,) = parse_screens(render_screen(screen))
     assert parsed.rows[0].name == "Nut / bolt kit"
     assert parsed.rows[0].on_hand == 38
+
+
+def test_a_screen_without_a_table_carries_its_ocr_lines_in_order() -> None:
+    text = render_screen(SCREENS[6])
+    assert text.splitlines()[1:] == [
+        "Text on the screen (OCR lines, top to bottom):",
+        "> Reports",
+        "> Nothing to show  Last run 2026-11-28",
+        "> | not a table",
+    ]
+    (screen,) = parse_screens(text)
+    assert screen.rows == () and screen.grid == ()
+
+
+def test_a_merged_view_gives_each_row_its_own_capture_time_and_change() -> None:
+    text = render_screen(SCREENS[8])
+    assert (
+        "Merged view of 2 screenshots (2026-11-28T04:05:00+08:00, 2026-11-28T10:05:00+08:00)"
+        in text
+    )
+    assert (
+        "| sku | name | on_hand | reorder_point | warehouse_id | low | seen_at | change |" in text
+    )
+    (screen,) = parse_screens(text)
+    older = screen.rows[1]
+    assert screen.captured_at_of(older) == CAPTURED - timedelta(hours=6)
+    assert screen.captured_at_of(screen.rows[0]) == CAPTURED
+    assert screen.rows[0].change == "on_hand 150 -> 38"

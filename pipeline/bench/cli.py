@@ -39,6 +39,15 @@ def register(sub: Any) -> None:
         help="also measure the images in DIR (ground truth from <file>.truth.json if present)",
     )
     parser.add_argument(
+        "--tables",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also read the table pictures in DIR (truth: NAME.csv beside NAME.jpg, header "
+        "first) with the pipeline and its peers",
+    )
+    parser.add_argument(
         "--repeat",
         type=_positive,
         default=None,
@@ -70,8 +79,13 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         quick=args.quick,
         out=args.out,
         settings=settings,
+        tables=args.tables,
     )
-    argv = [*(f"--images {d}" for d in args.images), f"--repeat {repeat}"]
+    argv = [
+        *(f"--images {d}" for d in args.images),
+        *(f"--tables {d}" for d in args.tables),
+        f"--repeat {repeat}",
+    ]
     if args.quick:
         argv.append("--quick")
     doc = run_bench(options, argv=argv)

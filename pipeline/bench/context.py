@@ -52,6 +52,8 @@ class BenchOptions:
     quick: bool
     out: Path
     settings: Settings
+    tables: Sequence[Path] = ()
+    """Folders of table pictures with a CSV of each beside it, read beside the corpus."""
 
     @property
     def rounds(self) -> Rounds:

@@ -13,6 +13,7 @@ Doc = dict[str, Any]
 SECTIONS = (
     "## Targets",
     "## Ingest per image",
+    "## Tables side by side",
     "## Cold process start vs warm",
     "## Cache",
     "## Tokens",
@@ -419,6 +420,95 @@ def _method(doc: Doc) -> list[str]:
     ]
 
 
+_TOOL_LABELS = {
+    "stockshot": "this pipeline (`table_ocr`, ladder with the structure rung)",
+    "rapidocr+rows": "full-page `RapidOCR()`, lines grouped into rows",
+    "rapid_table": "RapidTable (SLANet-plus) alone, on the page with RapidOCR's lines",
+    "img2table": "img2table (OpenCV) with the same RapidOCR engine",
+}
+
+
+def _teds(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _tables(doc: Doc) -> list[str]:
+    tables = doc.get("tables")
+    out = ["## Tables side by side", ""]
+    if not tables:
+        return [*out, "Not measured."]
+    tools = tables["tools"]
+    out += [
+        f"Every tool on every image set, {tables['rounds']} timed reads per image after one "
+        "warm-up read per tool; accuracy from the last read. Cells: exact match with the "
+        "truth's header and cells. Fields: the tool's grid mapped onto the inventory schema by "
+        "the same code, against the truth rows. TEDS: tree-edit-distance similarity of the "
+        "table HTML with the truth's (its merged cells where it has them), mean per image. "
+        "Times: median over the set of each image's median.",
+        "",
+        "Tools: " + "; ".join(f"`{k}`: {_TOOL_LABELS.get(k, k)}" for k in tools) + ".",
+        "",
+    ]
+    header = ["set"]
+    for key in tools:
+        header += [f"{key} cells", f"{key} fields", f"{key} TEDS", f"{key} ms"]
+    rows = []
+    for table_set in tables["sets"]:
+        row: list[object] = [f"{table_set['label']} ({len(table_set['images'])} images)"]
+        for key in tools:
+            total = table_set["totals"].get(key, {})
+            row += [
+                _acc(total.get("cells")),
+                _acc(total.get("fields")),
+                _teds(total.get("teds")),
+                _s({"median": total["median_ms"], "min": 0, "max": 0, "n": 1})
+                if total.get("median_ms") is not None
+                else "–",
+            ]
+        rows.append(row)
+    out += _table(header, rows)
+    out += [
+        "",
+        "Where this pipeline's time goes, per rung of its ladder (from the last read of each "
+        "image; a rung that ran but was not kept is the cost of its doubt):",
+        "",
+    ]
+    rung_rows = []
+    for table_set in tables["sets"]:
+        for rung, cost in table_set["totals"].get("rungs", {}).items():
+            rung_rows.append(
+                [
+                    table_set["label"],
+                    rung,
+                    cost["ran"],
+                    cost["kept"] if rung in ("lines", "structure", "detect", "image") else "",
+                    f"{cost['median_ms']:.0f} ms",
+                ]
+            )
+    out += _table(["set", "step", "ran on", "kept on", "median"], rung_rows)
+    for table_set in tables["sets"]:
+        out += ["", f"### {table_set['label']}", ""]
+        header = ["image", "size"]
+        for key in tools:
+            header += [f"{key} cells", f"{key} TEDS", f"{key} ms"]
+        rows = []
+        for image in table_set["images"]:
+            row = [image["name"], image["size"]]
+            for key in tools:
+                found = image["tools"].get(key, {})
+                ms = found.get("median_ms")
+                row += [
+                    _acc(found.get("cells")),
+                    _teds(found.get("teds")),
+                    "–" if ms is None else f"{ms:.0f}",
+                ]
+            rows.append(row)
+        out += _table(header, rows)
+    for key, error in tables["errors"].items():
+        out.append(f"\n- `{key}`: {error}")
+    return out
+
+
 def render_markdown(doc: Doc) -> str:
     meta = doc["meta"]
     load0 = ", ".join(f"{x:.2f}" for x in meta["load_avg_start"])
@@ -443,6 +533,8 @@ def render_markdown(doc: Doc) -> str:
         *summary_table(doc),
         "",
         *_ingest(doc),
+        "",
+        *_tables(doc),
         "",
         *_cold(doc),
         "",

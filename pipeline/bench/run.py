@@ -24,6 +24,7 @@ from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
 from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.memory import measure_api
+from pipeline.bench.peers import collect_sets, measure_peers
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
 from pipeline.bench.targets import evaluate, explain_misses
@@ -36,7 +37,16 @@ Doc = dict[str, Any]
 
 def _versions() -> dict[str, str]:
     found = {}
-    for name in ("onnxruntime", "rapidocr", "opencv-python-headless", "paddleocr", "numpy"):
+    for name in (
+        "onnxruntime",
+        "rapidocr",
+        "opencv-python-headless",
+        "paddleocr",
+        "numpy",
+        "rapid-table",
+        "img2table",
+        "table-recognition-metric",
+    ):
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -178,6 +188,10 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
                 for t in tokens
             ],
         }
+
+        with ctx.step("tables: the pipeline vs its peers on every image set"):
+            sets = collect_sets(options.images, options.tables, quick=options.quick)
+            doc["tables"] = measure_peers(ctx, sets, rounds=rounds.images)
 
         with ctx.step("batch: pool vs one process"):
             costs = {

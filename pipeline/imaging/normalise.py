@@ -9,6 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from pipeline.imaging.rectify import Quad, find_quad, warp_quad
+
 __all__ = [
     "Normalised",
     "estimate_skew",
@@ -36,6 +38,25 @@ class Normalised:
     dark: bool
     skew_deg: float
     clean: bool
+    quad: Quad | None = None
+    """The screen or page found in a photo, which the working image is warped from."""
+    to_photo: NDArray[np.float64] | None = None
+    """Homography from the warped image's pixels (before scaling) to the photo's."""
+
+    def to_original(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        """A box in working pixels as the bounding box of its corners in the original image."""
+        s = self.scale
+        x0, y0, x1, y1 = box[0] / s, box[1] / s, box[2] / s, box[3] / s
+        if self.to_photo is None:
+            return (round(x0), round(y0), round(x1), round(y1))
+        corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float64)
+        mapped = cv2.perspectiveTransform(corners, self.to_photo)[0]
+        return (
+            round(float(mapped[:, 0].min())),
+            round(float(mapped[:, 1].min())),
+            round(float(mapped[:, 0].max())),
+            round(float(mapped[:, 1].max())),
+        )
 
 
 def working_scale(width: int, height: int, max_side: int = _MAX_WORKING_SIDE) -> float:
@@ -65,7 +86,14 @@ def is_clean_render(rgb: Rgb) -> bool:
     keys = (quantised[..., 0] << 8) | (quantised[..., 1] << 4) | quantised[..., 2]
     counts = np.bincount(keys.ravel(), minlength=4096)
     top = np.sort(counts)[-3:].sum()
-    return bool(top / keys.size > 0.45)
+    if top / keys.size <= 0.45:
+        return False
+    # Flat areas of a render (a JPEG one too) hold exactly equal neighbours; a photo's sensor
+    # noise and blur leave few, however flat the page it shows (a spreadsheet photographed).
+    steps = np.diff(small.astype(np.int16).sum(axis=2), axis=1)
+    if steps.size == 0:
+        return True
+    return float(np.mean(steps == 0)) >= 0.7
 
 
 def estimate_skew(gray: Gray, *, dark: bool) -> float:
@@ -109,20 +137,39 @@ def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np
 
 
 def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
-    """RGB array at working size, upright; `dark` tells the text finder which polarity to expect."""
+    """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
+    A photo is rectified first (its screen or page warped to a rectangle), then deskewed."""
+    quad, to_photo = None, None
+    original = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    clean = is_clean_render(original)
+    if not clean:
+        quad = find_quad(original)
+        if quad is not None:
+            flat, to_photo = warp_quad(original, quad)
+            image = Image.fromarray(flat)
     scale = working_scale(*image.size)
     if scale != 1.0:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         image = image.resize(
             size, Image.Resampling.BOX if scale >= 0.5 else Image.Resampling.LANCZOS
         )
-    rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    rgb = original if image.mode == "RGB" and quad is None and scale == 1.0 else None
+    if rgb is None:
+        rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
     gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     dark = is_dark(gray)
-    clean = is_clean_render(rgb)
     skew = estimate_skew(gray, dark=dark) if deskew and not clean else 0.0
     if skew:
         fill = int(np.median(gray))
         rgb = rotate(rgb, skew, border=fill)
         gray = rotate(gray, skew, border=fill)
-    return Normalised(rgb=rgb, gray=gray, scale=scale, dark=dark, skew_deg=skew, clean=clean)
+    return Normalised(
+        rgb=rgb,
+        gray=gray,
+        scale=scale,
+        dark=dark,
+        skew_deg=skew,
+        clean=clean and quad is None,
+        quad=quad,
+        to_photo=to_photo,
+    )

@@ -7,6 +7,7 @@ to join letters and words into phrases but not neighbouring table columns.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import cv2
@@ -15,10 +16,11 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box
 
-__all__ = ["TextBoxes", "find_text_boxes", "ink_bounds"]
+__all__ = ["TextBoxes", "find_text_boxes", "ink_bounds", "restore_spaces"]
 
 Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
+_INK_CONTRAST = 28
 
 
 @dataclass(frozen=True)
@@ -35,12 +37,19 @@ def _edges(gray: Gray) -> NDArray[np.uint8]:
     return np.asarray(mask, dtype=np.uint8)
 
 
-def _remove_long_lines(mask: NDArray[np.uint8], min_length: int) -> NDArray[np.uint8]:
+def _remove_long_lines(
+    mask: NDArray[np.uint8], min_length: int, min_height: int | None = None
+) -> NDArray[np.uint8]:
+    """Remove horizontal runs of `min_length` and vertical runs of `min_height` pixels: no
+    glyph stroke is much taller than the text, so a shorter vertical run is already a border
+    (a row header's edge broken at every row line)."""
     horizontal = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (min_length, 1))
     )
     vertical = cv2.morphologyEx(
-        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_length))
+        mask,
+        cv2.MORPH_OPEN,
+        cv2.getStructuringElement(cv2.MORPH_RECT, (1, min_height or min_length)),
     )
     lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3), np.uint8))
     return np.asarray(cv2.bitwise_and(mask, cv2.bitwise_not(lines)), dtype=np.uint8)
@@ -55,12 +64,59 @@ def _glyph_height(mask: NDArray[np.uint8]) -> float:
     return float(np.median(plausible)) if plausible.size else 12.0
 
 
-def find_text_boxes(gray: Gray) -> TextBoxes:
-    """Phrase boxes on the page, in reading order (top to bottom, left to right)."""
-    raw = _edges(gray)
+def _ink(gray: Gray) -> NDArray[np.uint8]:
+    """Text in a photo (blurred, noisy, unevenly lit): pixels that differ from their
+    neighbourhood's level, either way, by more than the noise does."""
+    smooth = cv2.GaussianBlur(gray, (0, 0), 0.8).astype(np.int16)
+    around = cv2.blur(gray, (31, 31)).astype(np.int16)
+    mask = (np.abs(smooth - around) > _INK_CONTRAST).astype(np.uint8) * 255
+    return np.asarray(mask, dtype=np.uint8)
+
+
+def _split_rows(
+    mask: NDArray[np.uint8], x: int, y: int, w: int, h: int, text_height: float
+) -> list[tuple[int, int, int, int, int]]:
+    """A tall blob cut into bands at the rows with (almost) no ink of its own (before the
+    joining dilation), each band with its own extent."""
+    region = mask[y : y + h, x : x + w] > 0
+    profile = region.sum(axis=1)
+    floor = max(1, int(profile.max() * 0.08))
+    bands: list[tuple[int, int]] = []
+    start = None
+    for row, ink in enumerate(profile):
+        if ink > floor and start is None:
+            start = row
+        elif ink <= floor and start is not None:
+            bands.append((start, row))
+            start = None
+    if start is not None:
+        bands.append((start, h))
+    if len(bands) < 2:
+        return []
+    pieces = []
+    for top, bottom in bands:
+        cols = np.nonzero(region[top:bottom].any(axis=0))[0]
+        if cols.size == 0 or bottom - top < 0.4 * text_height:
+            continue
+        left, right = int(cols.min()), int(cols.max()) + 1
+        area = int(region[top:bottom, left:right].sum())
+        pieces.append((x + left, y + top, right - left, bottom - top, area))
+    return pieces
+
+
+def _dash(width: int, height: int, text_height: float) -> bool:
+    """A hyphen or dash on its own: a short, flat stroke, as wide as a narrow letter."""
+    return 0.25 * text_height <= width <= 1.2 * text_height and 1 <= height <= 0.4 * text_height
+
+
+def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
+    """Phrase boxes on the page, in reading order (top to bottom, left to right). A photo's
+    text is found by its contrast with the surroundings instead of sharp edges."""
+    raw = _ink(gray) if photo else _edges(gray)
     text_height = _glyph_height(raw)
-    mask = _remove_long_lines(raw, max(40, int(text_height * 6)))
-    join = max(3, round(text_height * 0.6))
+    mask = _remove_long_lines(raw, max(40, int(text_height * 6)), max(24, round(text_height * 2.5)))
+    # A photo's thin strokes (a hyphen) can fade out: join a little wider there.
+    join = max(3, round(text_height * (0.85 if photo else 0.6)))
     joined = cv2.dilate(
         mask, cv2.getStructuringElement(cv2.MORPH_RECT, (join, max(1, round(text_height * 0.25))))
     )
@@ -68,11 +124,25 @@ def find_text_boxes(gray: Gray) -> TextBoxes:
     boxes: list[Box] = []
     pad = join // 2
     max_height = text_height * 4
+    found: list[tuple[int, int, int, int, int]] = []
     for x, y, w, h, area in stats[1:count]:
-        if h < 4 or h > max_height or area < 12:
+        if h > max_height:
+            # Lines of a dense column touching through descenders: cut at the empty rows.
+            found += _split_rows(mask, int(x), int(y), int(w), int(h), text_height)
+        else:
+            found.append((int(x), int(y), int(w), int(h), int(area)))
+    for x, y, w, h, area in found:
+        if h > max_height:
+            continue
+        # Too small for a word, but a lone dash (a table's "none") is a cell's text.
+        if (h < 4 or area < 12) and (photo or not _dash(int(w) - 2 * pad, int(h), text_height)):
             continue
         inner = (int(x) + pad, int(y), int(x + w) - pad, int(y + h))
         if inner[2] - inner[0] < 2:
+            continue
+        flat = inner[3] - inner[1] < 0.6 * text_height and inner[2] - inner[0] > 2 * text_height
+        if photo and flat:
+            # What is left of a ruling line or a border in a photo, not a word.
             continue
         boxes.append(inner)
     boxes.sort(key=lambda b: (b[1], b[0]))
@@ -87,3 +157,40 @@ def ink_bounds(mask: NDArray[np.uint8], box: Box) -> Box | None:
     if xs.size == 0:
         return None
     return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
+
+
+_CJK_THEN_LATIN = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")
+
+
+def restore_spaces(text: str, crop: NDArray[np.uint8]) -> str:
+    """Put back the spaces a recogniser drops between Chinese and following Latin text
+    (`尼龙扎带150mm` for `尼龙扎带 150mm`) where the crop shows word-wide gaps: as many as the
+    gaps outnumber the spaces already read, at those places, in order."""
+    places = [m.start() for m in _CJK_THEN_LATIN.finditer(text)]
+    if not places or crop.size == 0:
+        return text
+    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+    _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if ink.mean() > 0.5:
+        ink = 1 - ink
+    rows = np.nonzero(np.asarray(ink.any(axis=1), dtype=bool))[0]
+    cols = np.asarray(ink.any(axis=0), dtype=bool)
+    filled = np.nonzero(cols)[0]
+    if rows.size == 0 or filled.size == 0:
+        return text
+    height = int(rows.max() - rows.min() + 1)
+    gaps = 0
+    run = 0
+    for value in cols[filled.min() : filled.max() + 1]:
+        if value:
+            if run >= 0.3 * height:
+                gaps += 1
+            run = 0
+        else:
+            run += 1
+    missing = gaps - text.count(" ")
+    if missing <= 0:
+        return text
+    for at in reversed(places[:missing]):
+        text = text[:at] + " " + text[at:]
+    return text

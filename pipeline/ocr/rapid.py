@@ -14,7 +14,7 @@ from pipeline.errors import EngineError, EngineNotInstalledError
 from pipeline.models import TextLine
 from pipeline.ocr.base import EngineOptions, Image, Recognised, default_threads
 
-__all__ = ["RapidOcrEngine"]
+__all__ = ["RapidOcrEngine", "stop_spinning"]
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class RapidOcrEngine:
             loader = engine._load_rec_model if part == "rec" else engine._load_det_model
             holder = loader().session
             if self._threads > 1:
-                _stop_spinning(holder, self._threads)
+                stop_spinning(holder, self._threads)
             self._settled.add(part)
 
     def recognize(self, crops: Sequence[Image]) -> list[Recognised]:
@@ -110,7 +110,7 @@ class RapidOcrEngine:
         return lines
 
 
-def _stop_spinning(holder: Any, threads: int) -> None:
+def stop_spinning(holder: Any, threads: int) -> None:
     """Swap the `InferenceSession` inside rapidocr's session wrapper for one that does not spin;
     settings otherwise as rapidocr makes them. Keeps rapidocr's own when its layout differs."""
     import onnxruntime as ort

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from statistics import median
 
-from pipeline.models import Box
+import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["TableLayout", "find_table", "union_box"]
+from pipeline.models import Box, TextLine
+
+__all__ = ["TableLayout", "find_table", "reading_order", "structure_region", "union_box"]
+
+Gray = NDArray[np.uint8]
+_PANEL_DIFFERENCE = 48
+"""Grey levels between two panels' backgrounds: a sidebar or a card beside the table."""
 
 _MIN_STACK = 3
 
@@ -32,6 +39,9 @@ class TableLayout:
     header: list[Cell]
     rows: list[list[Cell]]
     context: list[Cell]
+    strays: list[int] = field(default_factory=list)
+    """Boxes on the table's panel and beside its columns, within its rows, that no column
+    took: a merged column's values (one per group of rows) or text the grid does not fit."""
 
 
 def union_box(boxes: Sequence[Box]) -> Box:
@@ -111,17 +121,40 @@ def _share_rows(a: set[int], b: set[int]) -> bool:
     return len(a & b) >= 0.6 * min(len(a), len(b))
 
 
+def _background(gray: Gray, box: Box, text_height: float) -> float:
+    """The grey level a text box sits on: the commonest level of the box grown by a text
+    height, which is mostly panel (a badge's or button's padding is smaller than that)."""
+    height = gray.shape[0]
+    reach = max(2, round(text_height))
+    x0, y0, x1, y1 = box
+    region = gray[max(0, y0 - reach) : min(height, y1 + reach), max(0, x0 - reach) : x1 + reach]
+    if region.size == 0:
+        return 255.0
+    counts = np.bincount((region >> 3).ravel(), minlength=32)
+    return float(int(np.argmax(counts)) * 8 + 4)
+
+
 def _table_stacks(
-    boxes: Sequence[Box], stacks: list[list[int]], line_of: dict[int, int]
+    boxes: Sequence[Box],
+    stacks: list[list[int]],
+    line_of: dict[int, int],
+    backgrounds: list[float] | None = None,
 ) -> list[list[int]]:
-    """The largest group of side-by-side stacks whose rows coincide."""
+    """The largest group of side-by-side stacks whose rows coincide, on one panel: stacks on
+    backgrounds far apart (a sidebar beside the table) are never one table."""
     rows = [{line_of[i] for i in s} for s in stacks]
     spans = [(min(boxes[i][0] for i in s), max(boxes[i][2] for i in s)) for s in stacks]
+    panel = (
+        [float(median(backgrounds[i] for i in s)) for s in stacks]
+        if backgrounds is not None
+        else [0.0 for _ in stacks]
+    )
     union = _Union(len(stacks))
     for a in range(len(stacks)):
         for b in range(a + 1, len(stacks)):
             apart = spans[a][1] <= spans[b][0] or spans[b][1] <= spans[a][0]
-            if apart and _share_rows(rows[a], rows[b]):
+            same_panel = abs(panel[a] - panel[b]) <= _PANEL_DIFFERENCE
+            if apart and same_panel and _share_rows(rows[a], rows[b]):
                 union.join(a, b)
     groups: dict[int, list[int]] = defaultdict(list)
     for a in range(len(stacks)):
@@ -148,14 +181,18 @@ def _runs(lines: list[int], centres: list[float]) -> list[int]:
     return max(runs, key=len)
 
 
-def find_table(boxes: Sequence[Box], text_height: float) -> TableLayout | None:
-    """The page's main table as cell boxes per row and column, or None when there is none."""
+def find_table(
+    boxes: Sequence[Box], text_height: float, gray: Gray | None = None
+) -> TableLayout | None:
+    """The page's main table as cell boxes per row and column, or None when there is none.
+    With the page's grey image, column stacks on different panels are kept apart."""
     if len(boxes) < 4:
         return None
     lines = _lines(boxes, max(2.0, text_height * 0.45))
     line_of = {i: n for n, line in enumerate(lines) for i in line}
     centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
-    chosen = _table_stacks(boxes, _stacks(boxes, lines, text_height), line_of)
+    backgrounds = [_background(gray, b, text_height) for b in boxes] if gray is not None else None
+    chosen = _table_stacks(boxes, _stacks(boxes, lines, text_height), line_of, backgrounds)
     if not chosen:
         return None
     need = max(2, (len(chosen) + 1) // 2)
@@ -167,10 +204,18 @@ def find_table(boxes: Sequence[Box], text_height: float) -> TableLayout | None:
     if len(body) < 2:
         return None
     in_body = set(body)
+    kept = [k for k in ([i for i in stack if line_of[i] in in_body] for stack in chosen) if k]
+    spanning = _spanning(boxes, kept)
+    # A toolbar or caption line on top of the table reaches across columns: not a table row.
+    while len(body) > 2 and any(line_of[i] == body[0] for i in spanning):
+        body.pop(0)
+    in_body = set(body)
     spans = [
-        (min(boxes[i][0] for i in kept), max(boxes[i][2] for i in kept))
-        for kept in ([i for i in stack if line_of[i] in in_body] for stack in chosen)
-        if kept
+        (min(boxes[i][0] for i in inner), max(boxes[i][2] for i in inner))
+        for inner in (
+            [i for i in stack if line_of[i] in in_body and i not in spanning] for stack in kept
+        )
+        if inner
     ]
     columns = _merge_overlapping(spans)
     left, right = columns[0][0], columns[-1][1]
@@ -180,8 +225,11 @@ def find_table(boxes: Sequence[Box], text_height: float) -> TableLayout | None:
         return boxes[i][0] >= left - slack and boxes[i][2] <= right + slack
 
     first = body[0]
-    if first > 0:
-        above = first - 1
+    above = first - 1
+    # Specks between the header and the body (a border's remnants) are not a line of text.
+    while above > 0 and all(boxes[i][3] - boxes[i][1] < 0.6 * text_height for i in lines[above]):
+        above -= 1
+    if first > 0 and above >= 0:
         pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
         candidates = [i for i in lines[above] if inside(i)]
         if len(candidates) >= need and centres[first] - centres[above] <= pitch * 1.9:
@@ -189,9 +237,86 @@ def find_table(boxes: Sequence[Box], text_height: float) -> TableLayout | None:
     grid = [_assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
     context = _context(boxes, table_box, text_height)
+    assigned = {i for row in grid for cell in row for i in cell}
+    panel = float(median(backgrounds[i] for i in assigned)) if backgrounds is not None else None
+    reach = text_height * 8
+    strays = [
+        i
+        for i, b in enumerate(boxes)
+        if i not in assigned
+        and table_box[1] < (b[1] + b[3]) / 2 < table_box[3]
+        and table_box[0] - reach <= b[2]
+        and b[0] <= table_box[2] + reach
+        and not (b[0] >= table_box[0] and b[2] <= table_box[2])
+        and b[2] - b[0] >= max(1.5 * text_height, 1.8 * (b[3] - b[1]))
+        and (panel is None or backgrounds is None or abs(backgrounds[i] - panel) <= 24)
+        and any(b[3] > boxes[j][1] and b[1] < boxes[j][3] for j in assigned)
+    ]
     return TableLayout(
-        box=table_box, columns=columns, header=grid[0], rows=grid[1:], context=context
+        box=table_box,
+        columns=columns,
+        header=grid[0],
+        rows=grid[1:],
+        context=context,
+        strays=strays,
     )
+
+
+def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: float) -> Box:
+    """The table's box grown to what a structure model must see: the stray boxes beside its
+    columns and the header lines just above it (a group header over the column names)."""
+    x0, y0, x1, y1 = union_box([layout.box, *(boxes[i] for i in layout.strays)])
+    rows = [layout.header, *layout.rows]
+    tops = [min(boxes[i][1] for i in cell) for row in rows for cell in row if cell]
+    pitch = (y1 - y0) / max(1, len(rows))
+    above = [
+        b
+        for b in boxes
+        if b[3] <= y0
+        and y0 - b[3] <= max(pitch * 1.6, text_height * 3)
+        and b[0] >= x0
+        and b[2] <= x1
+    ]
+    if above and tops:
+        y0 = min(y0, *(b[1] for b in above))
+    # Text that starts inside and reaches out (a header wider than its column's values).
+    over = [b for b in boxes if b[1] >= y0 and b[3] <= y1 and b[0] < x1 and b[2] > x0]
+    return union_box([(x0, y0, x1, y1), *over])
+
+
+def reading_order(lines: Sequence[TextLine]) -> list[str]:
+    """Texts of a page's lines top to bottom, left to right, the pieces of one visual line
+    joined with wide gaps shown as ` · `."""
+    kept = [line for line in lines if line.text.strip()]
+    if not kept:
+        return []
+    boxes = [line.box for line in kept]
+    height = median(b[3] - b[1] for b in boxes)
+    out = []
+    for row in _lines(boxes, max(2.0, height * 0.45)):
+        out.append("  ".join(kept[i].text.strip() for i in row))
+    return out
+
+
+def _spanning(boxes: Sequence[Box], stacks: list[list[int]]) -> set[int]:
+    """Boxes that reach into the core of another column stack (the span between its median
+    left and right edges): captions, toolbars and merged cells, which must not widen a column."""
+    cores = [
+        (median(boxes[i][0] for i in stack), median(boxes[i][2] for i in stack)) for stack in stacks
+    ]
+    found: set[int] = set()
+    for a, stack in enumerate(stacks):
+        for i in stack:
+            x0, x1 = boxes[i][0], boxes[i][2]
+            if any(b != a and x0 < hi and lo < x1 for b, (lo, hi) in enumerate(cores)):
+                found.add(i)
+    # A box shared by most of its stack is the stack's shape, not an outlier.
+    return {
+        i
+        for stack in stacks
+        for i in stack
+        if i in found and sum(j in found for j in stack) <= max(1, len(stack) // 4)
+    }
 
 
 def _merge_overlapping(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -224,13 +349,20 @@ def _assign(boxes: Sequence[Box], members: list[int], columns: list[tuple[int, i
 
 
 def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]:
-    """Phrases just above the table (title, breadcrumb, filters), top to bottom."""
+    """Phrases just above the table (breadcrumb, filters, caption) and the page's headings
+    above it (text much taller than the table's, e.g. a title naming the warehouse), top to
+    bottom."""
     reach = text_height * 14
-    near = [
-        i
-        for i, b in enumerate(boxes)
-        if b[3] <= table[1] and table[1] - b[3] <= reach and b[2] > table[0] and b[0] < table[2]
+    above = [
+        i for i, b in enumerate(boxes) if b[3] <= table[1] and b[2] > table[0] and b[0] < table[2]
     ]
+    headings = {
+        i
+        for i in above
+        if (tall := boxes[i][3] - boxes[i][1]) >= 1.6 * text_height
+        and boxes[i][2] - boxes[i][0] >= 3 * tall
+    }
+    near = [i for i in above if table[1] - boxes[i][3] <= reach or i in headings]
     phrases: list[Cell] = []
     for line in _lines([boxes[i] for i in near], max(2.0, text_height * 0.45)):
         members = [near[k] for k in line]
@@ -244,4 +376,6 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
                 phrase = [i]
         phrases.append(phrase)
     phrases.sort(key=lambda p: (min(boxes[i][1] for i in p), min(boxes[i][0] for i in p)))
-    return phrases[-8:]
+    nearest = phrases[-8:]
+    titles = [p for p in phrases[:-8] if any(i in headings for i in p)]
+    return titles[-2:] + nearest

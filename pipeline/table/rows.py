@@ -9,13 +9,14 @@ from dataclasses import field as dataclass_field
 from datetime import datetime
 
 from pipeline.models import Row, Table
-from pipeline.screentext import ScreenRow, ScreenText, TextBox
+from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, parse_quantity, repair_id
 from pipeline.table.schema import FIELDS, map_columns
 
 __all__ = [
     "MappedRows",
     "estimate_text_tokens",
+    "fit_budget",
     "page_warehouse",
     "screen_text",
     "to_rows",
@@ -84,6 +85,7 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
     """`SKUJ-10232` among `SKU-...` ids is `SKU-10232`: one letter off the prefix most ids of
     the column share."""
     for field in ("sku", "warehouse_id"):
+        rows = _consensus_separators(rows, field)
         parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
         prefixes = [m[1] for m in parts if m]
         if len(prefixes) < 3:
@@ -95,6 +97,23 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
             if match and match[1] != common and _one_edit(match[1], common):
                 rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
     return rows
+
+
+_LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
+
+
+def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
+    """`WH03`, `WH+-03` or `SKU·10702` among `WH-..`/`SKU-..` ids: the separator most ids of the
+    column share, in place of a lost or misread one."""
+    values = [getattr(r, field) or "" for r in rows]
+    proper = sum(bool(_ID_PARTS.match(v)) for v in values)
+    if proper < 3 or proper < 0.6 * len(values):
+        return rows
+    fixed = []
+    for row, value in zip(rows, values, strict=True):
+        loose = _LOOSE_ID.match(value) if not _ID_PARTS.match(value) else None
+        fixed.append(row.model_copy(update={field: f"{loose[1]}-{loose[2]}"}) if loose else row)
+    return fixed
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -115,6 +134,7 @@ def screen_text(
     image_attached: bool = False,
     unsure: bool = False,
     boxes: Sequence[TextBox] = (),
+    lines: Sequence[str] = (),
 ) -> ScreenText:
     """What a model reads of this table: the schema columns and whether each row is low on the
     screen; other columns are named but left out (they stay in `table`). A table without
@@ -125,6 +145,7 @@ def screen_text(
         "image_attached": image_attached,
         "unsure": unsure,
         "boxes": tuple(boxes),
+        "lines": tuple(lines),
     }
     if not mapped.rows:
         return ScreenText.model_validate(
@@ -161,3 +182,48 @@ def estimate_text_tokens(text: str) -> int:
     cjk = len(_CJK.findall(text))
     rest = len(text) - digits - cjk
     return digits + cjk + (rest + 3) // 4
+
+
+def fit_budget(screen: ScreenText, budget: int) -> tuple[ScreenText, list[str]]:
+    """The screen's rows in at most `budget` tokens where leaving things out gets there, in
+    this order: the page context and the list of left-out columns (a warehouse the page names
+    is kept), the warehouse column when every row has the same one (said once instead), the
+    product names. Rows and quantities are never dropped. Returns what was left out."""
+    if not screen.rows or estimate_text_tokens(render_screen(screen)) <= budget:
+        return screen, []
+    left_out: list[str] = []
+    warehouses = [t for t in screen.context if _WAREHOUSE_IN_TEXT.search(t)]
+    current = screen.model_copy(update={"context": tuple(warehouses[:1]), "omitted": ()})
+    left_out.append("the page context")
+    steps: list[tuple[str, ScreenText]] = []
+    shared = {r.warehouse_id for r in current.rows}
+    if "warehouse_id" in current.columns and len(shared) == 1 and None not in shared:
+        (warehouse,) = shared
+        steps.append(
+            (
+                f"the warehouse column ({warehouse} on every row)",
+                current.model_copy(
+                    update={
+                        "columns": tuple(c for c in current.columns if c != "warehouse_id"),
+                        "context": (f"Warehouse {warehouse}",),
+                        "rows": tuple(
+                            r.model_copy(update={"warehouse_id": None}) for r in current.rows
+                        ),
+                    }
+                ),
+            )
+        )
+    for label, step in steps:
+        if estimate_text_tokens(render_screen(current)) <= budget:
+            break
+        current = step
+        left_out.append(label)
+    if "name" in current.columns and estimate_text_tokens(render_screen(current)) > budget:
+        current = current.model_copy(
+            update={
+                "columns": tuple(c for c in current.columns if c != "name"),
+                "rows": tuple(r.model_copy(update={"name": None}) for r in current.rows),
+            }
+        )
+        left_out.append("the product names")
+    return current, left_out

@@ -132,6 +132,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "warehouse_id": re.compile(r"^(WH|DC|W)-?\d{1,3}$"),
 }
 _FUZZY_MIN = 0.8
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def normalise_header(text: str) -> str:
@@ -151,7 +152,23 @@ def _header_score(header: str, field: str) -> float:
     if any(squashed == s.replace(" ", "") for s in synonyms):
         return 0.98
     best = max(SequenceMatcher(None, value, s).ratio() for s in synonyms)
+    if best < _FUZZY_MIN and _CJK.search(value):
+        best = max(best, _cjk_score(value, synonyms))
     return best if best >= _FUZZY_MIN else 0.0
+
+
+def _cjk_score(value: str, synonyms: Sequence[str]) -> float:
+    """Chinese headers misread by a character (`当航库存`, `赞戒值`, `商品編码`): a synonym of
+    two or more characters, at least two thirds of which the header holds in order, with no
+    more than one character more, scores 0.85."""
+    for synonym in synonyms:
+        if len(synonym) < 2 or not _CJK.search(synonym) or len(value) > len(synonym) + 1:
+            continue
+        blocks = SequenceMatcher(None, value, synonym).get_matching_blocks()
+        matched = sum(b.size for b in blocks)
+        if matched >= 2 and matched >= 2 / 3 * len(synonym):
+            return 0.85
+    return 0.0
 
 
 def _content_score(values: Sequence[str], field: str) -> float:
@@ -163,19 +180,31 @@ def _content_score(values: Sequence[str], field: str) -> float:
     return 0.9 * share if share >= 0.8 else 0.0
 
 
-def map_columns(header: Sequence[str], columns: Sequence[Sequence[str]]) -> dict[str, int]:
+def map_columns(
+    header: Sequence[str], columns: Sequence[Sequence[str]], *, headers_only: bool = False
+) -> dict[str, int]:
     """Schema field -> column index; each column serves at most one field, best match first.
 
     Headers decide; a column whose values all look like SKUs or warehouse ids is used when no
-    header claimed that field.
+    header claimed that field (not with `headers_only`, which asks what the header names).
     """
     scored: list[tuple[float, str, int]] = []
     for index, text in enumerate(header):
         values = columns[index] if index < len(columns) else []
+        content = (
+            {field: _content_score(values, field) for field in _PATTERNS}
+            if not headers_only
+            else {}
+        )
+        # Values that are all ids of one kind decide between a header's readings ("Item" over
+        # a column of SKUs is the SKU, not the product name).
+        shaped = next((f for f, c in content.items() if c >= 0.85), None)
         for field in FIELDS:
             score = _header_score(text, field)
-            if score == 0.0:
-                score = _content_score(values, field) * 0.95
+            if shaped is not None and field != shaped and field not in _PATTERNS:
+                score *= 0.5
+            if (score == 0.0 or field == shaped) and not headers_only:
+                score = max(score, content.get(field, 0.0) * 0.95)
             if score > 0.0:
                 scored.append((score, field, index))
     mapping: dict[str, int] = {}

@@ -180,7 +180,7 @@ def _targets(
                 continue
             if not contract.allows_warehouse(warehouse):
                 continue
-            _add(targets, _Target(row.sku, warehouse, row, _stamp(screen)))
+            _add(targets, _Target(row.sku, warehouse, row, _stamp(screen, row)))
     if unplaced:
         if LIST_WAREHOUSES_TOOL in offered and not facts.warehouses_listed:
             return _Plan(calls=((LIST_WAREHOUSES_TOOL, {}),))
@@ -206,7 +206,7 @@ def _named_targets(
     problems: list[str] = []
     for sku in contract.skus:
         placed = [
-            _Target(sku, warehouse, row, _stamp(screen))
+            _Target(sku, warehouse, row, _stamp(screen, row))
             for screen in screens
             for row in screen.rows
             if row.sku == sku
@@ -261,7 +261,9 @@ def _warehouse_targets(
         if pending:
             return _Plan(calls=tuple((QUERY_TOOL, {"warehouse_id": w}) for w in pending))
     targets: list[_Target] = []
-    rows = {(row.sku, s.warehouse_of(row)): (row, _stamp(s)) for s in screens for row in s.rows}
+    rows = {
+        (row.sku, s.warehouse_of(row)): (row, _stamp(s, row)) for s in screens for row in s.rows
+    }
     for (sku, warehouse), live in sorted(facts.live.items()):
         if warehouse in warehouses and live.needs_reorder and contract.allows_sku(sku):
             row, stamp = rows.get((sku, warehouse), (None, None))
@@ -276,8 +278,9 @@ def _warehouse_targets(
     return _Plan(targets=tuple(targets))
 
 
-def _stamp(screen: ScreenText) -> str:
-    return screen.captured_at.isoformat(timespec="seconds")
+def _stamp(screen: ScreenText, row: ScreenRow) -> str:
+    """When the row was seen: its own capture in a merged view, else the screen's."""
+    return screen.captured_at_of(row).isoformat(timespec="seconds")
 
 
 def _add(targets: list[_Target], target: _Target) -> None:

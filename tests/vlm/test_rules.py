@@ -881,3 +881,42 @@ async def test_without_a_contract_block_it_reads_the_task_line_itself() -> None:
 
     assert run.calls("orders_create_replenishment") == []
     assert "nothing was ordered" in run.answer
+
+
+async def test_a_merged_view_orders_with_each_rows_own_capture_time() -> None:
+    from pipeline.screentext import ScreenRow, ScreenText
+
+    older = datetime.fromisoformat("2026-11-28T08:00:00+08:00")
+    newer = datetime.fromisoformat(CAPTURED)
+    merged = render_screen(
+        ScreenText(
+            captured_at=newer,
+            merged=(older, newer),
+            columns=("sku", "name", "on_hand", "reorder_point", "warehouse_id"),
+            rows=(
+                ScreenRow(
+                    sku="SKU-10232",
+                    name="Hex nut",
+                    on_hand=38,
+                    reorder_point=120,
+                    warehouse_id="WH-01",
+                    low=True,
+                    seen_at=newer,
+                    change="on_hand 90 -> 38",
+                ),
+                ScreenRow(
+                    sku="SKU-10318",
+                    name="Heat-shrink tube kit",
+                    on_hand=2,
+                    reorder_point=25,
+                    warehouse_id="WH-01",
+                    low=True,
+                    seen_at=older,
+                ),
+            ),
+        )
+    )
+    run = await drive(opening(merged))
+
+    stamps = {c["sku"]: c["observed_at"] for c in run.calls("orders_create_replenishment")}
+    assert stamps == {"SKU-10232": CAPTURED, "SKU-10318": "2026-11-28T08:00:00+08:00"}

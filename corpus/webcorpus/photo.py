@@ -1,0 +1,204 @@
+"""A phone photo of a monitor showing a render: keystone and roll, bezel, stand and desk, moiré,
+glare, uneven light, blur and sensor noise.
+
+Pure: numpy arrays in, numpy arrays out, random draws only from the generator passed in. Only
+exact arithmetic runs over arrays (trigonometry is evaluated on scalars, a cosine table is
+indexed by integers), so the output does not depend on the CPU's vector unit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from .model import Photo
+
+Image = NDArray[np.uint8]
+Floats = NDArray[np.float32]
+Pixels = tuple[int, int, int, int]
+Point = tuple[float, float]
+
+_DISTANCE = 1.5
+"""Camera distance in screen widths: how strongly a tilt turns into keystone."""
+_BEZEL = 0.035
+_CHIN = 0.06
+_MOIRE_STEPS = 4096
+
+
+@dataclass(frozen=True)
+class Photographed:
+    image: Image
+    table_box: Pixels
+    quad: tuple[Point, ...]
+    """The screen's corners in the photo: top left, top right, bottom right, bottom left."""
+
+
+def _project(aspect: float, pitch: float, yaw: float) -> list[Point]:
+    """The screen rectangle (width 1, height `aspect`) tilted and seen by a pinhole camera."""
+    p, y = math.radians(pitch), math.radians(yaw)
+    out = []
+    for x0, y0 in ((-0.5, -aspect / 2), (0.5, -aspect / 2), (0.5, aspect / 2), (-0.5, aspect / 2)):
+        x1, z1 = x0 * math.cos(y), x0 * math.sin(y)
+        y2, z2 = y0 * math.cos(p) - z1 * math.sin(p), y0 * math.sin(p) + z1 * math.cos(p)
+        depth = _DISTANCE + z2
+        out.append((x1 / depth, y2 / depth))
+    return out
+
+
+def screen_quad(page: tuple[int, int], photo: Photo) -> tuple[Point, ...]:
+    """Where the screen's corners land in the photo."""
+    w, h = photo.size
+    flat = _project(page[1] / page[0], photo.pitch, photo.yaw)
+    xs, ys = [p[0] for p in flat], [p[1] for p in flat]
+    scale = photo.fill * w / (max(xs) - min(xs))
+    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    ox, oy = w / 2 + photo.shift[0] * w, h / 2 + photo.shift[1] * h
+    r = math.radians(photo.roll)
+    cos, sin = math.cos(r), math.sin(r)
+    quad = []
+    for x, y in flat:
+        dx, dy = (x - cx) * scale, (y - cy) * scale
+        quad.append((ox + dx * cos - dy * sin, oy + dx * sin + dy * cos))
+    return tuple(quad)
+
+
+def _grow(quad: Floats, left: float, top: float, right: float, bottom: float) -> Floats:
+    """The quad pushed outwards along its own edges (fractions of its width / height)."""
+    tl, tr, br, bl = quad
+    across, down = (tr - tl + br - bl) / 2, (bl - tl + br - tr) / 2
+    grown: Floats = np.array(
+        [
+            tl - across * left - down * top,
+            tr + across * right - down * top,
+            br + across * right + down * bottom,
+            bl - across * left + down * bottom,
+        ],
+        dtype=np.float32,
+    )
+    return grown
+
+
+def _scene(size: tuple[int, int], horizon: float, rng: np.random.Generator) -> Floats:
+    """A wall above `horizon` (a fraction of the height) and a wooden desk below it."""
+    w, h = size
+    t = (np.arange(h, dtype=np.float32) / np.float32(h))[:, None]
+    wall = np.array([188, 184, 176], dtype=np.float32) * (np.float32(0.92) + np.float32(0.1) * t)
+    desk = np.array([112, 86, 62], dtype=np.float32)
+    streaks = np.convolve(rng.normal(0.0, 1.0, h), np.full(5, 0.2), mode="same")
+    grain = (streaks.astype(np.float32) * np.float32(8))[:, None]
+    below = (t >= np.float32(horizon)).astype(np.float32)
+    column = wall * (1 - below) + (desk + grain) * below
+    return np.repeat(column[:, None, :], w, axis=1)
+
+
+def _moire(size: tuple[int, int], strength: float, rng: np.random.Generator) -> Floats:
+    """Two interfering fine gratings: slow light and dark bands across the screen."""
+    w, h = size
+    table = np.array(
+        [0.5 + 0.5 * math.cos(2 * math.pi * i / _MOIRE_STEPS) for i in range(_MOIRE_STEPS)],
+        dtype=np.float32,
+    )
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.int64)
+    field = np.zeros((h, w), dtype=np.float32)
+    for _ in range(2):
+        kx, ky = (int(v) for v in rng.integers(3, 19, size=2))
+        if rng.integers(2):
+            ky = -ky
+        field += table[(xs * kx + ys * ky) % _MOIRE_STEPS]
+    out: Floats = np.float32(1) - np.float32(strength) * field / np.float32(2)
+    return out
+
+
+def _glare(
+    size: tuple[int, int], quad: Floats, strength: float, rng: np.random.Generator
+) -> Floats:
+    """A soft bright spot of a window or lamp reflected by the screen."""
+    w, h = size
+    u, v = (float(x) for x in rng.uniform(0.2, 0.8, size=2))
+    tl, tr, _, bl = quad
+    centre = tl + (tr - tl) * u + (bl - tl) * v
+    radius = float(np.linalg.norm(tr - tl)) * 0.22
+    xs = (np.arange(w, dtype=np.float32) - centre[0]) / np.float32(radius)
+    ys = (np.arange(h, dtype=np.float32) - centre[1]) / np.float32(radius * 0.7)
+    r2 = xs[None, :] ** 2 + ys[:, None] ** 2
+    falloff = np.clip(np.float32(1) - r2, 0, 1) ** 2
+    out: Floats = np.float32(255 * strength) * falloff
+    return out
+
+
+def _lighting(size: tuple[int, int]) -> Floats:
+    """Brighter top-left, darker corners."""
+    w, h = size
+    xs = (np.arange(w, dtype=np.float32) / np.float32(w) - np.float32(0.5))[None, :]
+    ys = (np.arange(h, dtype=np.float32) / np.float32(h) - np.float32(0.5))[:, None]
+    radial = np.float32(1) - np.float32(0.5) * (xs * xs + ys * ys)
+    slope = np.float32(1.03) - np.float32(0.08) * (xs + ys)
+    out: Floats = (radial * slope)[:, :, None].astype(np.float32)
+    return out
+
+
+def _warp_box(matrix: NDArray[Any], box: Pixels, size: tuple[int, int]) -> Pixels:
+    x0, y0, x1, y1 = box
+    corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
+    warped = cv2.perspectiveTransform(corners, matrix)[0]
+    w, h = size
+    return (
+        max(0, math.floor(float(warped[:, 0].min()))),
+        max(0, math.floor(float(warped[:, 1].min()))),
+        min(w, math.ceil(float(warped[:, 0].max()))),
+        min(h, math.ceil(float(warped[:, 1].max()))),
+    )
+
+
+def _fill(canvas: Floats, quad: Floats, color: tuple[float, float, float]) -> None:
+    cv2.fillConvexPoly(canvas, np.rint(quad).astype(np.int32), color, lineType=cv2.LINE_AA)
+
+
+def photograph(
+    page: Image, table_box: Pixels, photo: Photo, rng: np.random.Generator
+) -> Photographed:
+    """`page` (an RGB render) shown on a monitor and photographed as `photo` says."""
+    w, h = photo.size
+    quad_points = screen_quad((page.shape[1], page.shape[0]), photo)
+    quad = np.array(quad_points, dtype=np.float32)
+    if not all(0 <= x < w and 0 <= y < h for x, y in quad_points):
+        raise ValueError(f"{photo.file}: the screen does not fit in the photo")
+    longest = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in (0, 2))
+    factor = min(1.0, longest / page.shape[1])
+    small = cv2.resize(
+        page,
+        (round(page.shape[1] * factor), round(page.shape[0] * factor)),
+        interpolation=cv2.INTER_AREA,
+    )
+    sh, sw = small.shape[:2]
+    src = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(src, quad)
+    ph, pw = page.shape[:2]
+    whole = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float32)
+    from_page = cv2.getPerspectiveTransform(whole, quad)
+
+    bezel = _grow(quad, _BEZEL, _BEZEL, _BEZEL, _CHIN)
+    horizon = min(0.97, float(bezel[2:, 1].max()) / h + 0.04)
+    scene = _scene(photo.size, horizon, rng)
+    neck_top = (bezel[2] + bezel[3]) / 2
+    neck = neck_top + np.array([[-40, 0], [40, 0], [60, 70], [-60, 70]], dtype=np.float32)
+    _fill(scene, neck, (40.0, 40.0, 44.0))
+    _fill(scene, bezel, (22.0, 22.0, 25.0))
+
+    screen = cv2.warpPerspective(small, matrix, (w, h), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.full((sh, sw), 255, np.uint8), matrix, (w, h))
+    m = (mask.astype(np.float32) / np.float32(255))[:, :, None]
+    lit = screen.astype(np.float32) * np.array([0.96, 0.98, 1.03], dtype=np.float32)
+    lit = lit * _moire(photo.size, photo.moire, rng)[:, :, None] + np.float32(10)
+    lit = lit + _glare(photo.size, quad, photo.glare, rng)[:, :, None]
+    composed = (scene * (1 - m) + lit * m) * _lighting(photo.size)
+    sharp = np.clip(np.rint(composed), 0, 255).astype(np.uint8)
+    blurred = np.asarray(cv2.GaussianBlur(sharp, (0, 0), photo.blur), dtype=np.uint8)
+    noise = rng.normal(0.0, photo.noise, blurred.shape)
+    out = np.clip(np.rint(blurred.astype(np.float64) + noise), 0, 255).astype(np.uint8)
+    return Photographed(out, _warp_box(from_page, table_box, photo.size), quad_points)

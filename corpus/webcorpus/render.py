@@ -1,0 +1,147 @@
+"""Turn the specs into corpus files: render each page, check the DOM against the truth, photograph
+some renders. The browser comes in as a `Renderer`; everything else here is computation."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from PIL import Image
+
+from .browser import RenderError, Shot
+from .data import Seed, TableData, entry_seed, stock_table
+from .designs import DESIGNS, KINDS
+from .fonts import Face, faces
+from .markup import plain_table
+from .model import Photo, Screen, Spec
+from .output import captured_at, decode_png, jpeg_bytes, png_bytes
+from .photo import photograph
+from .truth import Pixels, dom_mismatches, image_box, truth_record
+
+PHOTO_KIND = "photo"
+
+
+class Renderer(Protocol):
+    version: str
+
+    def render(self, html: str, screen: Screen, faces: tuple[Face, ...]) -> Shot: ...
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One image of the corpus: its encoded bytes, its truth and its manifest line."""
+
+    file: str
+    data: bytes
+    truth: dict[str, Any]
+    manifest: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    entry: Entry
+    image: Image.Image
+    box: Pixels
+    table: TableData
+    table_html: str | None
+
+
+def render_spec(spec: Spec, seed: Seed, renderer: Renderer, corpus_seed: int) -> Rendered:
+    table = stock_table(spec, seed, random.Random(entry_seed(corpus_seed, spec.file)))
+    page = DESIGNS[spec.design](spec, table)
+    shot = renderer.render(page.html, spec.screen, faces(page.fonts))
+    problems = dom_mismatches(table, shot.cells)
+    if problems:
+        raise RenderError(f"{spec.file}: the page does not show its truth: {problems[:5]}")
+    image = decode_png(shot.png)
+    size = (spec.screen.width, spec.screen.height)
+    if image.size != size:
+        raise RenderError(f"{spec.file}: rendered {image.size}, expected {size}")
+    box = image_box(shot.box, spec.screen.scale, size)
+    rows = (*page.table.head, *page.table.body)
+    merged = any(c.rowspan > 1 or c.colspan > 1 for r in rows for c in r.cells)
+    table_html = plain_table(page.table) if merged else None
+    kind = KINDS[spec.design]
+    truth = truth_record(
+        file=spec.file,
+        kind=kind,
+        size=size,
+        captured_at=captured_at(spec.file, spec.capture),
+        captured_at_source=spec.capture.source,
+        box=box,
+        table=table,
+        page_warehouse=spec.page_warehouse,
+        notes=spec.notes,
+        table_html=table_html,
+    )
+    line = {
+        "file": spec.file,
+        "kind": kind,
+        "design": spec.design,
+        "description": spec.description,
+        "truth": truth_name(spec.file),
+        "size": list(size),
+        "dpr": spec.screen.dpr,
+        "zoom": spec.screen.zoom,
+        "photo_of": None,
+    }
+    entry = Entry(spec.file, png_bytes(image, spec.capture), truth, line)
+    return Rendered(entry, image, box, table, table_html)
+
+
+def photo_entry(photo: Photo, source: Spec, rendered: Rendered, corpus_seed: int) -> Entry:
+    rng = np.random.default_rng(entry_seed(corpus_seed, photo.file))
+    shot = photograph(np.asarray(rendered.image), rendered.box, photo, rng)
+    notes = (
+        f"Photo of {source.file} on a monitor: keystone (pitch {photo.pitch:g}°, yaw "
+        f"{photo.yaw:g}°), roll {photo.roll:g}°, blur, noise, moiré and glare; screen_quad "
+        "holds the screen's corners (top left, top right, bottom right, bottom left)."
+    )
+    truth = truth_record(
+        file=photo.file,
+        kind=PHOTO_KIND,
+        size=photo.size,
+        captured_at=captured_at(photo.file, photo.capture),
+        captured_at_source=photo.capture.source,
+        box=shot.table_box,
+        table=rendered.table,
+        page_warehouse=source.page_warehouse,
+        notes=notes,
+        table_html=rendered.table_html,
+        quad=shot.quad,
+    )
+    line = {
+        "file": photo.file,
+        "kind": PHOTO_KIND,
+        "design": source.design,
+        "description": photo.description,
+        "truth": truth_name(photo.file),
+        "size": list(photo.size),
+        "dpr": source.screen.dpr,
+        "zoom": source.screen.zoom,
+        "photo_of": source.file,
+    }
+    data = jpeg_bytes(Image.fromarray(shot.image, "RGB"), photo.capture, photo.quality)
+    return Entry(photo.file, data, truth, line)
+
+
+def truth_name(file: str) -> str:
+    return f"{file}.truth.json"
+
+
+def render_all(
+    specs: tuple[Spec, ...],
+    photos: tuple[Photo, ...],
+    seed: Seed,
+    renderer: Renderer,
+    corpus_seed: int,
+) -> list[Entry]:
+    """Every render, then every photo, in the order the specs list them."""
+    rendered = {s.file: render_spec(s, seed, renderer, corpus_seed) for s in specs}
+    by_file = {s.file: s for s in specs}
+    shots = [r.entry for r in rendered.values()]
+    return shots + [
+        photo_entry(p, by_file[p.source], rendered[p.source], corpus_seed) for p in photos
+    ]

@@ -1,0 +1,347 @@
+"""Generic table reading side by side: this pipeline against what a user would pick instead.
+
+On every image set (the browser corpus's renders and its photos, the samples, any `--tables`
+folder of table pictures with a CSV beside each), per image and tool: cells exactly right, TEDS
+(tree-edit-distance similarity of the table as HTML, merged cells included; `table-recognition-
+metric`), inventory fields right (the tool's grid mapped onto the schema by the same code), and
+warm milliseconds. The peers:
+
+- `rapidocr+rows`: `RapidOCR()` on the whole image, lines grouped into rows and columns by
+  `find_table` (the ten-line baseline of the ingest section);
+- `rapid_table`: RapidTable (SLANet-plus) on the whole image with the same RapidOCR's lines;
+- `img2table`: img2table's OpenCV table finder (bordered and borderless, implicit rows) with the
+  same RapidOCR engine.
+
+A peer that is not installed or fails is reported with its reason, never left out silently.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from pipeline.bench.accuracy import cell_matches, grid_from_lines
+from pipeline.bench.context import BenchContext, quiet_info
+from pipeline.bench.images import SAMPLES_DIR, BenchImage
+from pipeline.bench.speed import baseline_lines
+from pipeline.ingest import Ingestor
+from pipeline.models import IngestResult, Table, TextLine
+from pipeline.ocr.structure import TableStructureModel, make_structure_model
+from pipeline.table.html import grid_html, table_from_html
+from pipeline.table.rows import to_rows
+
+__all__ = ["CORPUS_DIR", "PEERS", "TableSet", "collect_sets", "measure_peers", "teds"]
+
+CORPUS_DIR = SAMPLES_DIR.parent / "corpus"
+OURS = "stockshot"
+PEERS = (OURS, "rapidocr+rows", "rapid_table", "img2table")
+FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+
+Reader = Callable[[BenchImage], tuple[Table, IngestResult | None]]
+
+
+@dataclass(frozen=True)
+class TableSet:
+    key: str
+    label: str
+    images: list[BenchImage]
+
+
+def _csv_truth(path: Path) -> dict[str, Any] | None:
+    beside = path.with_suffix(".csv")
+    if not beside.is_file():
+        return None
+    with beside.open(encoding="utf-8", newline="") as handle:
+        rows = [list(r) for r in csv.reader(handle)]
+    if not rows:
+        return None
+    return {"header": rows[0], "cells": rows[1:], "rows": [], "page_warehouse": None}
+
+
+def _bench_image(path: Path, truth: dict[str, Any] | None) -> BenchImage:
+    with Image.open(path) as opened:
+        width, height = opened.size
+    return BenchImage(path, width, height, truth)
+
+
+def _corpus(photos: bool) -> list[BenchImage]:
+    manifest = CORPUS_DIR / "manifest.json"
+    if not manifest.is_file():
+        return []
+    entries = json.loads(manifest.read_text(encoding="utf-8"))["images"]
+    found = []
+    for entry in entries:
+        if bool(entry.get("photo_of")) != photos:
+            continue
+        truth = json.loads((CORPUS_DIR / entry["truth"]).read_text(encoding="utf-8"))
+        found.append(_bench_image(CORPUS_DIR / entry["file"], truth))
+    return found
+
+
+def collect_sets(
+    samples: Sequence[BenchImage], tables: Sequence[Path], *, quick: bool
+) -> list[TableSet]:
+    """The corpus renders, the corpus photos, the samples with truth, and each tables folder."""
+    sets = [
+        TableSet("corpus", "browser corpus, renders", _corpus(photos=False)),
+        TableSet("photos", "browser corpus, photos", _corpus(photos=True)),
+        TableSet("samples", "samples", [s for s in samples if s.truth is not None]),
+    ]
+    for folder in tables:
+        images = [
+            _bench_image(p, _csv_truth(p))
+            for p in sorted(folder.iterdir())
+            if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".webp"} and _csv_truth(p)
+        ]
+        sets.append(TableSet(f"tables:{folder.name}", f"{folder} (CSV truth)", images))
+    if quick:
+        sets = [TableSet(s.key, s.label, s.images[:1]) for s in sets]
+    return [s for s in sets if s.images]
+
+
+_TEDS: Any = None
+
+
+def teds(table: Table, truth: dict[str, Any]) -> float | None:
+    """TEDS of the table against the truth's HTML (its merged cells when it has them), or None
+    when `table-recognition-metric` is not installed."""
+    global _TEDS
+    if _TEDS is None:
+        try:
+            from table_recognition_metric import TEDS
+        except ImportError:
+            return None
+        _TEDS = TEDS()
+    want = truth.get("table_html") or grid_html(Table(header=truth["header"], cells=truth["cells"]))
+    got = grid_html(table) if table.header or table.cells else ""
+    wrap = "<html><body>{}</body></html>"
+    return float(_TEDS(wrap.format(_plain(got)), wrap.format(_plain(want))))
+
+
+def _plain(html: str) -> str:
+    """Header cells as data cells and no row groups: TEDS then compares rows, cells, spans and
+    texts, not whether a tool writes `<th>` (no tool here marks its header)."""
+    html = re.sub(r"</?(thead|tbody)>", "", html)
+    return re.sub(r"<(/?)th\b", r"<\1td", html)
+
+
+def field_matches(
+    table: Table, rows: Sequence[Any] | None, truth: dict[str, Any]
+) -> tuple[int, int]:
+    """Inventory fields equal to the truth's rows (a row's warehouse may come from its page)."""
+    if rows is None:
+        confs = [[1.0] * len(r) for r in table.cells]
+        rows = to_rows(table, confs).rows
+    hits = total = 0
+    for r, expected in enumerate(truth.get("rows", [])):
+        got = rows[r] if r < len(rows) else None
+        for name in FIELDS:
+            want = expected[name]
+            if name == "warehouse_id" and want is None:
+                want = truth.get("page_warehouse")
+            total += 1
+            hits += got is not None and getattr(got, name) == want
+    return hits, total
+
+
+def _rgb(image: BenchImage) -> np.ndarray:
+    with Image.open(image.path) as opened:
+        return np.asarray(opened.convert("RGB"), dtype=np.uint8)
+
+
+def _readers(ctx: BenchContext, errors: dict[str, str]) -> dict[str, Reader]:
+    readers: dict[str, Reader] = {}
+    engine = ctx.engine("rapidocr")
+    if engine is None:
+        errors[OURS] = ctx.skipped.get("rapidocr", "rapidocr unavailable")
+        return readers
+    structure: TableStructureModel | None = None
+    try:
+        structure = make_structure_model("rapid_table", ctx.engine_options())
+    except Exception as exc:
+        errors["rapid_table"] = f"{type(exc).__name__}: {exc}"
+    ingestor = Ingestor(engine, config=ctx.config(), cache=None, structure=structure)
+
+    def ours(image: BenchImage) -> tuple[Table, IngestResult | None]:
+        result = ingestor.ingest_path(image.path, strategy="table_ocr")
+        return result.table, result
+
+    readers[OURS] = ours
+    from rapidocr import RapidOCR
+
+    with quiet_info():
+        default = RapidOCR()
+
+    def rows(image: BenchImage) -> tuple[Table, IngestResult | None]:
+        return grid_from_lines(baseline_lines(default(str(image.path)))), None
+
+    readers["rapidocr+rows"] = rows
+    if structure is not None:
+        model = structure
+
+        def rapid_table(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            rgb = _rgb(image)
+            lines: list[TextLine] = engine.read(rgb)
+            return table_from_html(model.structure(rgb, lines)), None
+
+        readers["rapid_table"] = rapid_table
+    try:
+        from img2table.document import Image as Document
+        from img2table.ocr import RapidOCR as Img2TableRapid
+    except ImportError as exc:
+        errors["img2table"] = f"not installed ({exc}): pip install 'stockshot[peers]'"
+    else:
+        ocr = Img2TableRapid.__new__(Img2TableRapid)
+        ocr.engine = getattr(engine, "_engine", default)
+
+        def img2table(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            with quiet_info():
+                found = Document(src=str(image.path)).extract_tables(
+                    ocr=ocr, implicit_rows=True, borderless_tables=True, min_confidence=50
+                )
+            if not found:
+                return Table(), None
+            best = max(found, key=lambda t: sum(len(r) for r in t.content.values()))
+            return table_from_html(best.html), None
+
+        readers["img2table"] = img2table
+    return readers
+
+
+@dataclass
+class PeerResult:
+    samples_ms: list[float] = field(default_factory=list)
+    cells: tuple[int, int] = (0, 0)
+    fields: tuple[int, int] = (0, 0)
+    teds: float | None = None
+    text: bool | None = None
+
+
+def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -> dict[str, Any]:
+    """Per set, image and tool: accuracy of the last read, warm times of `rounds` reads after
+    one warm-up read per tool."""
+    errors: dict[str, str] = {}
+    readers = _readers(ctx, errors)
+    first = next((s.images[0] for s in sets if s.images), None)
+    for key, reader in list(readers.items()):
+        if first is None:
+            break
+        try:
+            reader(first)
+        except Exception as exc:
+            errors[key] = f"{type(exc).__name__}: {exc}"
+            del readers[key]
+    out_sets = []
+    for table_set in sets:
+        images = []
+        for image in table_set.images:
+            per: dict[str, dict[str, Any]] = {}
+            for key, reader in readers.items():
+                found = PeerResult()
+                table, result = Table(), None
+                for _ in range(rounds):
+                    started = time.perf_counter()
+                    try:
+                        table, result = reader(image)
+                    except Exception as exc:
+                        errors[f"{key} on {image.name}"] = f"{type(exc).__name__}: {exc}"
+                        break
+                    found.samples_ms.append(round((time.perf_counter() - started) * 1000, 1))
+                truth = image.truth or {}
+                found.cells = cell_matches(table, truth) if truth else (0, 0)
+                found.fields = (
+                    field_matches(table, result.rows if result else None, truth)
+                    if truth.get("rows")
+                    else (0, 0)
+                )
+                found.teds = teds(table, truth) if truth else None
+                if result is not None:
+                    found.text = bool(result.text.strip())
+                per[key] = {
+                    "samples_ms": found.samples_ms,
+                    "median_ms": median(found.samples_ms) if found.samples_ms else None,
+                    "cells": list(found.cells),
+                    "fields": list(found.fields),
+                    "teds": found.teds,
+                    "text": found.text,
+                    **(
+                        {
+                            "tokens": result.tokens.model_dump(),
+                            "strategy": result.strategy,
+                            "warnings": result.warnings,
+                            "timings_ms": result.timings_ms,
+                            "chosen": _chosen_rung(result),
+                        }
+                        if result is not None
+                        else {}
+                    ),
+                }
+            images.append({"name": image.name, "size": image.size, "tools": per})
+        ctx.note(f"tables: {table_set.label} done")
+        out_sets.append(
+            {"key": table_set.key, "label": table_set.label, "images": images}
+            | {"totals": _totals(images, list(readers))}
+        )
+    return {"tools": list(readers), "sets": out_sets, "errors": errors, "rounds": rounds}
+
+
+def _chosen_rung(result: IngestResult) -> str:
+    """The rung whose reading was kept: the last one the ingest timed before its page text."""
+    rungs = [k for k in result.timings_ms if k in ("lines", "structure", "detect", "image")]
+    return rungs[-1] if rungs else "cache"
+
+
+def rung_costs(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
+    """Per rung of our ladder: on how many images it ran, was kept, and its median ms."""
+    costs: dict[str, list[float]] = {}
+    kept: dict[str, int] = {}
+    for image in images:
+        found = image["tools"].get(OURS, {})
+        for rung, ms in found.get("timings_ms", {}).items():
+            if rung in ("lines", "structure", "detect", "image", "page_text", "normalise"):
+                costs.setdefault(rung, []).append(float(ms))
+        chosen = found.get("chosen")
+        if chosen:
+            kept[chosen] = kept.get(chosen, 0) + 1
+    return {
+        rung: {"ran": len(ms), "kept": kept.get(rung, 0), "median_ms": median(ms)}
+        for rung, ms in costs.items()
+    }
+
+
+def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str, Any]:
+    totals: dict[str, Any] = {}
+    for key in tools:
+        rows = [i["tools"][key] for i in images if key in i["tools"]]
+        cells = [sum(r["cells"][0] for r in rows), sum(r["cells"][1] for r in rows)]
+        fields = [sum(r["fields"][0] for r in rows), sum(r["fields"][1] for r in rows)]
+        scores = [r["teds"] for r in rows if r["teds"] is not None]
+        times = [r["median_ms"] for r in rows if r["median_ms"] is not None]
+        totals[key] = {
+            "cells": cells,
+            "fields": fields,
+            "teds": sum(scores) / len(scores) if scores else None,
+            "median_ms": median(times) if times else None,
+            "max_ms": max(times) if times else None,
+            "texts": [r["text"] for r in rows if r["text"] is not None],
+        }
+    totals["rungs"] = rung_costs(images)
+    shares = [
+        (i["name"], t["sent"] / t["full_page_image"])
+        for i in images
+        if (t := i["tools"].get(OURS, {}).get("tokens"))
+        and t["full_page_image"]
+        and i["tools"][OURS].get("fields", [0, 0])[1]
+    ]
+    totals["token_shares"] = shares
+    return totals

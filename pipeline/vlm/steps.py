@@ -188,10 +188,6 @@ def _view(messages: Sequence[Message]) -> _View:
     return _View(contract_in(messages), screens_in(messages), read_facts(from_messages(messages)))
 
 
-_TEXT_LIMIT = 1200
-"""Characters of a final answer or question: enough for a summary, not for rambling."""
-
-
 def _enum(values: Sequence[str]) -> dict[str, Any]:
     return {"type": "string", "enum": list(values)}
 
@@ -373,7 +369,9 @@ def step_schema(
                 )
             )
     for key in ("final", "question"):
-        text = {"type": "string", "minLength": 1, "maxLength": _TEXT_LIMIT}
+        # No maxLength: llama.cpp turns it into one nested optional per character and
+        # refuses (or crashes on) the grammar; the step's max_tokens bounds the text.
+        text = {"type": "string", "minLength": 1}
         options.append(_object({key: text}, [key]))
     return {"oneOf": options}
 

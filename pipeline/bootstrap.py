@@ -21,7 +21,7 @@ from pipeline.errors import (
     UnknownNameError,
 )
 from pipeline.host.approvals import ProposalQueue
-from pipeline.host.attachments import from_ingest
+from pipeline.host.attachments import MergeMode, from_ingest
 from pipeline.host.groups import choose_groups
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
@@ -165,6 +165,7 @@ async def run_agent(
     on_event: Callable[[dict[str, Any]], None] | None = None,
     log_run: bool = True,
     proposals: ProposalQueue | None = None,
+    merge: MergeMode = "auto",
 ) -> RunRecord:
     """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
     `proposals`, writes are queued there for approval instead of running."""
@@ -190,7 +191,7 @@ async def run_agent(
                         model=model,
                         toolbox=toolbox,
                         groups=groups,
-                        attachments=from_ingest(results),
+                        attachments=from_ingest(results, merge),
                         limits=limits,
                         dry_run=dry_run,
                         response_guards=response_guards,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from pipeline import __version__
 from pipeline.errors import InputError, StockshotError
+from pipeline.host.attachments import MERGE_MODES, MERGED_NAME
 from pipeline.host.record import RunRecord
 from pipeline.ingest import REQUESTABLE
 from pipeline.models import IngestResult
@@ -177,6 +178,13 @@ def _register_run(sub: Any) -> None:
     parser.add_argument("--model", default=None, help="rules | openai:NAME | scripted:PATH")
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
     parser.add_argument("--strategy", choices=REQUESTABLE, default=None)
+    parser.add_argument(
+        "--merge",
+        choices=MERGE_MODES,
+        default="auto",
+        help="several inventory screenshots as one merged table, newest capture per SKU and "
+        "warehouse (auto: when every row names its warehouse)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="record write calls, run none")
     approval = parser.add_mutually_exclusive_group()
     approval.add_argument(
@@ -239,6 +247,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
                 dry_run=args.dry_run,
                 guard_overrides=dict(args.guard),
                 proposals=proposal_queue(settings, store) if store is not None else None,
+                merge=args.merge,
             )
         )
         if args.json:
@@ -283,6 +292,9 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
             f"captured {result.captured_at.isoformat(timespec='seconds')} "
             f"({result.captured_at_source}), {result.strategy}, cache {result.cache}\n"
         )
+    for attachment in record.attachments:
+        if attachment.name == MERGED_NAME:
+            out.write(f"the model reads {attachment.description}\n")
     if record.task_contract is not None:
         out.write(f"task contract: {record.task_contract.summary()}\n")
         for note in record.task_contract.notes:

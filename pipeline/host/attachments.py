@@ -1,14 +1,25 @@
-"""Screenshots become attachments the model reads and may pass on as `@name`."""
+"""Screenshots become attachments the model reads and may pass on as `@name`.
+
+Several screenshots of inventory pages (this morning's and this afternoon's, page 1 and page 2)
+become one merged table (`pipeline.table.merge`): the newest capture of a SKU and warehouse
+wins, each row keeps its own capture time and what changed. A model reads one table, not N."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 from pipeline.host.context import Attachment
 from pipeline.models import IngestResult
+from pipeline.table.merge import merge_results
 
-__all__ = ["attachment_name", "from_ingest"]
+__all__ = ["MERGED_NAME", "MERGE_MODES", "MergeMode", "attachment_name", "from_ingest", "mergeable"]
+
+MERGED_NAME = "merged-screens"
+
+MergeMode = Literal["auto", "always", "never"]
+MERGE_MODES: tuple[str, ...] = get_args(MergeMode)
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -25,8 +36,41 @@ def attachment_name(file: str, taken: set[str]) -> str:
     return candidate
 
 
-def from_ingest(results: Sequence[IngestResult]) -> list[Attachment]:
-    taken: set[str] = set()
+def mergeable(results: Sequence[IngestResult]) -> bool:
+    """Two or more inventory tables whose every row names its warehouse: then merging by SKU
+    and warehouse cannot fold two warehouses' rows into one."""
+    return len(results) > 1 and all(
+        r.rows and all(row.sku and row.warehouse_id for row in r.rows) for r in results
+    )
+
+
+def from_ingest(results: Sequence[IngestResult], merge: MergeMode = "auto") -> list[Attachment]:
+    """One attachment per screenshot, or (`merge="auto"` when `mergeable`, `"always"` for
+    every result with rows) one merged table for the inventory screenshots plus the rest."""
+    tables = [r for r in results if r.rows]
+    if len(tables) > 1 and (merge == "always" or (merge == "auto" and mergeable(tables))):
+        rest = [r for r in results if not r.rows]
+        return [_merged(tables), *_each(rest, {MERGED_NAME})]
+    return _each(results, set())
+
+
+def _merged(tables: Sequence[IngestResult]) -> Attachment:
+    view = merge_results(tables)
+    files = ", ".join(c.file.replace("\\", "/").rsplit("/", 1)[-1] for c in view.captures)
+    return Attachment(
+        name=MERGED_NAME,
+        content=view.text,
+        description=f"one table merged from {len(view.captures)} screenshots ({files}), "
+        f"{len(view.rows)} rows, the newest capture of each SKU and warehouse",
+        # The oldest capture stands for the whole table: a row only an older screenshot
+        # shows is never judged fresher than it is.
+        captured_at=min(c.captured_at for c in view.captures),
+        sha256=None,
+        skus=frozenset(r.sku for r in view.rows),
+    )
+
+
+def _each(results: Sequence[IngestResult], taken: set[str]) -> list[Attachment]:
     attachments = []
     for result in results:
         name = attachment_name(result.file, taken)

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from pipeline.contract.numerals import digits_for_words
 from pipeline.contract.terms import Action, QuantityRule, TaskContract
 
 __all__ = ["parse_task"]
@@ -147,7 +148,7 @@ class _Ids:
 
 def _normalise(task: str) -> str:
     text = unicodedata.normalize("NFKC", task)
-    return text.replace("\u2019", "'").replace("\u2018", "'")
+    return digits_for_words(text.replace("\u2019", "'").replace("\u2018", "'"))
 
 
 def _mark_ids(text: str) -> tuple[str, _Ids]:

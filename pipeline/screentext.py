@@ -41,6 +41,7 @@ __all__ = [
     "ScreenText",
     "TextBox",
     "parse_screens",
+    "placement_problem",
     "render_screen",
     "screens_in",
 ]
@@ -315,6 +316,43 @@ def screens_in(messages: Sequence[Message]) -> list[ScreenText]:
         for screen in parse_screens(message.content)
         if screen.rows
     ]
+
+
+def placement_problem(
+    sku: str,
+    warehouse: str,
+    screens: Sequence[ScreenText],
+    named: Sequence[str] = (),
+    screen_only: bool = True,
+) -> str | None:
+    """Why an order for `sku` in `warehouse` is not where the screenshots put it, or None.
+
+    The warehouse of a SKU the screens show comes from the screens (the row's own, else the
+    page's) or from the task (`named`, its warehouses: exactly one places a row without one).
+    A row that neither places is a question for the user, not a guess: the same SKU is often
+    stocked in several warehouses. A task about more than the screen (`screen_only` false) may
+    order a SKU the screen shows elsewhere; a SKU no screen shows is not judged here."""
+    shown = [
+        screen.warehouse_of(row) for screen in screens for row in screen.rows if row.sku == sku
+    ]
+    placed = sorted({w for w in shown if w is not None})
+    if not shown or warehouse in placed:
+        return None
+    if None in shown:
+        if list(named) == [warehouse] or (named and warehouse not in named):
+            return None  # the task's one warehouse places it; another one is the contract's
+        if named:
+            return (
+                f"the screenshot shows {sku} without a warehouse and the task names "
+                f"{', '.join(named)}: ask the user which one it is for; do not pick one."
+            )
+        return (
+            f"the screenshot does not say which warehouse {sku} belongs to, and the task does "
+            f"not either: ask the user which warehouse (a question); do not pick one."
+        )
+    if not screen_only:
+        return None
+    return f"the screenshot shows {sku} in {', '.join(placed)}, not in {warehouse}."
 
 
 def parse_screens(text: str) -> list[ScreenText]:

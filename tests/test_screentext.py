@@ -4,7 +4,14 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from pipeline.screentext import ScreenRow, ScreenText, TextBox, parse_screens, render_screen
+from pipeline.screentext import (
+    ScreenRow,
+    ScreenText,
+    TextBox,
+    parse_screens,
+    placement_problem,
+    render_screen,
+)
 
 CAPTURED = datetime(2026, 11, 28, 10, 5, tzinfo=timezone(timedelta(hours=8)))
 ROWS = (
@@ -151,3 +158,30 @@ def test_a_merged_view_gives_each_row_its_own_capture_time_and_change() -> None:
     assert screen.captured_at_of(older) == CAPTURED - timedelta(hours=6)
     assert screen.captured_at_of(screen.rows[0]) == CAPTURED
     assert screen.rows[0].change == "on_hand 150 -> 38"
+
+
+HOMELESS = ScreenText(
+    captured_at=CAPTURED,
+    columns=("sku", "on_hand", "reorder_point"),
+    rows=(ScreenRow(sku="SKU-10232", on_hand=38, reorder_point=120, low=True),),
+)
+
+
+def test_an_order_goes_to_the_warehouse_the_screen_shows_the_sku_in() -> None:
+    assert placement_problem("SKU-10232", "WH-02", [SCREENS[0]]) is None
+    assert placement_problem("SKU-10232", "WH-01", [SCREENS[0]]) == (
+        "the screenshot shows SKU-10232 in WH-02, not in WH-01."
+    )
+    assert placement_problem("SKU-10232", "WH-01", [SCREENS[0]], ("WH-01",), False) is None
+
+
+def test_a_row_without_a_warehouse_is_a_question_unless_the_task_names_one() -> None:
+    problem = placement_problem("SKU-10232", "WH-02", [HOMELESS])
+    assert problem is not None and "ask the user which warehouse" in problem
+    assert placement_problem("SKU-10232", "WH-02", [HOMELESS], ("WH-02",)) is None
+    two = placement_problem("SKU-10232", "WH-02", [HOMELESS], ("WH-01", "WH-02"))
+    assert two is not None and "names WH-01, WH-02: ask the user which one" in two
+
+
+def test_a_sku_no_screen_shows_is_not_judged_by_the_screens() -> None:
+    assert placement_problem("SKU-99999", "WH-01", [SCREENS[0], HOMELESS]) is None

@@ -38,7 +38,7 @@ import jsonschema
 
 from pipeline.contract import TaskContract, contract_in
 from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
-from pipeline.screentext import ScreenRow, ScreenText, screens_in
+from pipeline.screentext import ScreenRow, ScreenText, placement_problem, screens_in
 from pipeline.toolfacts import (
     CANCEL_TOOL,
     CREATE_TOOL,
@@ -324,6 +324,10 @@ def _writable(view: _View) -> list[tuple[str, str]]:
             shown = {s for s, w in view.targets() if w in (warehouse, None)}
             if sku not in shown:
                 continue
+        if placement_problem(
+            sku, warehouse, view.screens, contract.warehouses, contract.screen_only
+        ):
+            continue
         explicit = sku in contract.skus and contract.quantity_for(sku) is not None
         if level.needs_reorder or explicit:
             out.append((sku, warehouse))

@@ -284,3 +284,18 @@ def test_a_write_already_made_is_not_offered_again() -> None:
     order = ("orders_create_replenishment", {"sku": "SKU-10232", "warehouse_id": "WH-01"}, created)
     schema = step_schema(TOOLS, conversation("replenish what is low", READ, order))
     assert "orders_create_replenishment" not in _tools_in(schema)
+
+
+def test_a_row_the_screen_places_in_no_warehouse_offers_no_write_only_a_question() -> None:
+    homeless = SCREEN.replace("Page: Stock levels · WH-01\n", "").replace(" WH-01 |", " |")
+    task = "replenish what is low"
+    opening = f"Task: {task}\n\n{render_contract(parse_task(task))}\n\n@erp.png:\n{homeless}"
+    messages = conversation(task, READ)
+    messages[1] = Message(role="user", content=opening)
+    schema = step_schema(TOOLS, messages)
+    order = {
+        "tool": "orders_create_replenishment",
+        "arguments": {"warehouse_id": "WH-01", "sku": "SKU-10232"},
+    }
+    assert not valid(schema, order)
+    assert valid(schema, {"question": "Which warehouse is this screen for?"})

@@ -4,8 +4,10 @@ the host; this guard holds every write call to it, whatever the model was told o
 Blocked, with what the task allows: any write when the task only asks to report; an order
 under a cancel or a cancel under an order; an order for an excluded SKU, a SKU the task does
 not name (when it names some), a SKU no screenshot shows (when the task is about the screen),
-another warehouse, or a quantity other than the one asked (or above the task's rule, given the
-live numbers this run read); a cancel of an order the task does not name, or (for a cancel by
+another warehouse (than the task's, or, when the task names none, than the one the screenshot
+shows the SKU in: a row without a warehouse is a question for the user, not a guess), or a
+quantity other than the one asked (or above the task's rule, given the live numbers this run
+read); a cancel of an order the task does not name, or (for a cancel by
 SKU) of an order this run has not seen listed for that SKU.
 """
 
@@ -17,6 +19,7 @@ from pipeline.contract import TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.record import executed_facts
 from pipeline.models import ToolCall
+from pipeline.screentext import placement_problem, screens_in
 from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL, Live
 
 __all__ = ["scope"]
@@ -69,8 +72,11 @@ def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDe
     facts = executed_facts(state.calls)
     shown = {s for screen in state.screens for s in screen.skus}
     quantity = call.arguments.get("quantity")
+    screens = screens_in(state.messages)
     for one in wanted:
-        problem = _sku_problem(one, warehouse, quantity, contract, shown, state, facts.live)
+        problem = _sku_problem(
+            one, warehouse, quantity, contract, shown, state, facts.live
+        ) or placement_problem(one, warehouse, screens, contract.warehouses, contract.screen_only)
         if problem:
             return _block(problem)
     return CallDecision()

@@ -8,7 +8,9 @@ import pytest
 from pipeline.contract import parse_task
 from pipeline.host.guards.scope import scope
 from pipeline.host.record import ToolCallRecord
-from tests.host.guards.states import call, record, screen, state
+from pipeline.models import Message
+from pipeline.screentext import ScreenRow, ScreenText, render_screen
+from tests.host.guards.states import NOW, call, record, screen, state
 
 CREATE = "orders_create_replenishment"
 SHOWN = screen(timedelta(hours=1), "SKU-10232", "SKU-10318", "SKU-20410")
@@ -184,3 +186,39 @@ def test_without_a_quantity_a_rule_below_the_servers_policy_asks_for_the_number(
     policy = call(CREATE, sku="SKU-10232", warehouse_id="WH-01")
     decision = scope(policy, state(contract=contract, calls=[read], screens=[SHOWN]))
     assert decision.action == "block" and "send quantity 82 for SKU-10232" in decision.message
+
+
+def _on_screen(task: str, text: ScreenText, **arguments: object) -> str:
+    base = state(contract=parse_task(task), screens=[SHOWN])
+    messages = [*base.messages, Message(role="user", content=render_screen(text))]
+    decision = scope(call(CREATE, **arguments), replace(base, messages=messages))
+    return decision.message if decision.action == "block" else "allow"
+
+
+NO_WAREHOUSE = ScreenText(
+    captured_at=NOW,
+    columns=("sku", "on_hand", "reorder_point"),
+    rows=(ScreenRow(sku="SKU-10232", on_hand=38, reorder_point=120, low=True),),
+)
+
+
+def test_an_order_for_a_row_the_screen_places_nowhere_is_blocked_until_the_user_says() -> None:
+    message = _on_screen("replenish the low rows", NO_WAREHOUSE, **ORDER)
+    assert "does not say which warehouse SKU-10232 belongs to" in message
+    assert "ask the user which warehouse" in message
+    assert _on_screen("replenish the low rows in WH-01", NO_WAREHOUSE, **ORDER) == "allow"
+
+
+def test_an_order_in_another_warehouse_than_the_screen_shows_is_blocked() -> None:
+    placed = NO_WAREHOUSE.model_copy(
+        update={
+            "columns": (*NO_WAREHOUSE.columns, "warehouse_id"),
+            "rows": (NO_WAREHOUSE.rows[0].model_copy(update={"warehouse_id": "WH-02"}),),
+        }
+    )
+    assert _on_screen("replenish the low rows", placed, **ORDER) == (
+        "Blocked by the task contract: the screenshot shows SKU-10232 in WH-02, not in WH-01."
+    )
+    assert _on_screen("replenish the low rows", placed, **{**ORDER, "warehouse_id": "WH-02"}) == (
+        "allow"
+    )

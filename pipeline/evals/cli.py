@@ -221,13 +221,15 @@ def _policy(policy: FaultPolicy) -> dict[str, Any]:
         "fix_rate": policy.fix_rate,
         "vary_rate": policy.vary_rate,
         "faults": list(policy.faults),
+        "weights": dict(policy.weights),
         "truncation_need": list(policy.truncation_need),
         "ignore_task_rate": policy.ignore_task_rate,
         "faults_known": list(FAULT_KINDS),
         "rule": (
-            "each planned step meets one fault (uniform over those that fit) with probability "
-            "fault_rate the first time it comes up; after feedback (a tool error, a guard "
-            "block, a host message) the replay sends the planned step with probability "
+            "each planned step meets one fault (picked by the weights among those that fit) "
+            "with probability fault_rate the first time it comes up; after feedback (a tool "
+            "error, a guard block, a host message) the replay sends the planned step with "
+            "probability "
             "fix_rate, else repeats itself (same text, or the refused calls again: identically, "
             "or with probability vary_rate with an unrelated field changed); a read loop goes "
             "on until a result says otherwise; with probability ignore_task_rate a run whose "

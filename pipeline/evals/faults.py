@@ -36,7 +36,8 @@ Policy, fixed in advance and the same for every case, seed and guard setting:
   left out, with its result, when it failed or never ran.
 - Faults. A step is a planned reply that makes tool calls; summaries and questions are never
   corrupted. The first time a step comes up, with probability `fault_rate` one failure mode is
-  injected, picked uniformly among those that fit the step (an argument fault needs a call
+  injected, picked among those that fit the step by the weights of `OBSERVED_WEIGHTS` (how
+  often real small models showed each kind) (an argument fault needs a call
   with that argument, `read_loop` a previous reply of reads that succeeded, `skip_read` a
   planned live read before any order and a screen row shown low).
 - Reaction. The request after a faulty reply either carries feedback (a tool error or a guard's
@@ -104,6 +105,26 @@ _WRITE = "orders_create_replenishment"
 _QUERY = "inventory_query_stock"
 
 
+OBSERVED_WEIGHTS: dict[str, float] = {
+    PROSE: 14,
+    TRUNCATION: 9,
+    STALL: 3,
+    SKIP_READ: 3,
+    READ_LOOP: 4,
+    FIELD_NAME: 1,
+    SWAP: 1,
+    NUMBER_FORMAT: 1,
+}
+"""The mix of failure kinds, from what real small models did through this host: in how many
+runs of the 14 core cases each showed, over two runs of them. Qwen2.5-Coder-0.5B with native
+tools (2026-11-30, reports/eval-local.md): calls written as fenced JSON in all 14
+(`prose_call`), replies cut at the token limit in 9 (`truncation`), prose that calls nothing in
+3 (`stall`), writes before the live read in 3 (`freshness` blocked them), the same read again
+in 2; with schema steps (2026-12-01) the same read again in 2 more. Argument faults (a wrong
+field name, swapped ids, numbers as strings) were not seen in those runs; they keep a weight of
+1 each, as the field reports describe them, so that the argument guards still meet them."""
+
+
 @dataclass(frozen=True)
 class FaultPolicy:
     fault_rate: float = 0.4
@@ -114,6 +135,8 @@ class FaultPolicy:
     """When it repeats a call refused for its arguments: chance that it changes an unrelated
     field (and leaves the named one as it was) instead of resending it identically."""
     faults: tuple[str, ...] = FAULT_KINDS
+    weights: tuple[tuple[str, float], ...] = tuple(OBSERVED_WEIGHTS.items())
+    """How often each kind is picked among those that fit a step (see `OBSERVED_WEIGHTS`)."""
     ignore_task_rate: float = 0.3
     """Chance that the replay ignores the task for the run (see `ignore_task`)."""
     truncation_need: tuple[float, float] = (1.3, 2.5)
@@ -211,6 +234,17 @@ class FaultReplay:
     def _pick(self, options: Sequence[str], *parts: object) -> str:
         return options[min(len(options) - 1, int(self._draw(*parts) * len(options)))]
 
+    def _pick_kind(self, kinds: Sequence[str], sig: str) -> str:
+        """One of `kinds`, by the policy's weights (a kind it does not weigh counts 1)."""
+        weights = dict(self.policy.weights)
+        sizes = [max(0.0, weights.get(k, 1.0)) for k in kinds]
+        point = self._draw("kind", sig) * (sum(sizes) or 1.0)
+        for kind, size in zip(kinds, sizes, strict=True):
+            if point < size:
+                return kind
+            point -= size
+        return kinds[-1]
+
     def _log(self, action: str, kind: str, detail: str = "") -> None:
         self.events.append(FaultEvent(self._requests, action, kind, detail))
 
@@ -247,7 +281,7 @@ class FaultReplay:
         kinds = [k for k in self.policy.faults if self._fits(k, plan, view, tools)]
         if not kinds:
             return plan
-        return self._inject(self._pick(kinds, "kind", sig), sig, plan, view, settings)
+        return self._inject(self._pick_kind(kinds, sig), sig, plan, view, settings)
 
     def _fits(
         self,

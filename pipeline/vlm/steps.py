@@ -20,8 +20,9 @@ results), each narrowing switchable:
   is about that has not happened yet, `inventory_get_item` for a SKU the screen does not place,
   `warehouses_list` when a row has no warehouse, `orders_list` before a cancel.
 With `id_enums` each write is one alternative per order it could make (SKU and warehouse as
-constants). An invalid, premature or repeated call then cannot be produced at all by a server
-that enforces the schema.
+constants), plus, for a warehouse with several SKUs to order at the same quantity, one that
+orders them all in one call (a step per warehouse, not per SKU). An invalid, premature or
+repeated call then cannot be produced at all by a server that enforces the schema.
 """
 
 from __future__ import annotations
@@ -280,7 +281,7 @@ def _write_options(
             }
         return [raw]
     pairs = writable or [(s, w) for s in view.screen_skus() for w in view.warehouses()]
-    options = []
+    options = _batches(view, writable) if narrowing.quantity_bounds else []
     for sku, warehouse in pairs:
         properties: dict[str, Any] = {
             "sku": {"type": "string", "const": sku},
@@ -293,6 +294,30 @@ def _write_options(
             required.append("quantity")
         elif not narrowing.quantity_bounds:
             properties["quantity"] = {"type": "integer", "minimum": 1}
+        options.append(_object(properties, required))
+    return options
+
+
+def _batches(view: _View, writable: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """One alternative per warehouse that orders all its writable SKUs in one call, when they
+    take the same quantity: eleven orders in two warehouses are two steps, not eleven."""
+    by_warehouse: dict[str, list[str]] = {}
+    for sku, warehouse in writable:
+        by_warehouse.setdefault(warehouse, []).append(sku)
+    options = []
+    for warehouse, skus in sorted(by_warehouse.items()):
+        quantities = {_quantity(view, sku, warehouse) for sku in skus}
+        if len(skus) < 2 or len(quantities) != 1:
+            continue
+        properties: dict[str, Any] = {
+            "warehouse_id": {"type": "string", "const": warehouse},
+            "skus": {"type": "array", "const": sorted(skus)},
+        }
+        required = ["warehouse_id", "skus"]
+        (quantity,) = quantities
+        if quantity is not None:
+            properties["quantity"] = {"type": "integer", "const": quantity}
+            required.append("quantity")
         options.append(_object(properties, required))
     return options
 

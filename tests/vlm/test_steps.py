@@ -246,7 +246,8 @@ def test_each_write_is_one_alternative_per_order_with_the_quantity_the_task_give
         for o in policy["oneOf"]
         if o["properties"].get("tool", {}).get("const") == "orders_create_replenishment"
     ]
-    assert [(w["properties"]["sku"]["const"], "quantity" in w["properties"]) for w in writes] == [
+    singles = [w for w in writes if "sku" in w["properties"]]
+    assert [(w["properties"]["sku"]["const"], "quantity" in w["properties"]) for w in singles] == [
         ("SKU-10232", False),
         ("SKU-10318", False),
     ]
@@ -299,3 +300,18 @@ def test_a_row_the_screen_places_in_no_warehouse_offers_no_write_only_a_question
     }
     assert not valid(schema, order)
     assert valid(schema, {"question": "Which warehouse is this screen for?"})
+
+
+def test_several_low_skus_of_one_warehouse_can_be_ordered_in_one_step() -> None:
+    both_low = {**LIVE, "items": [{**item, "on_hand": 1} for item in LIVE["items"]]}
+    read = ("inventory_query_stock", READ[1], both_low)
+    schema = step_schema(TOOLS, conversation("replenish what is low", read))
+    batch = {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10318"]}
+    assert valid(schema, {"tool": "orders_create_replenishment", "arguments": batch})
+    one_of_them = {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}
+    assert not valid(schema, {"tool": "orders_create_replenishment", "arguments": one_of_them})
+    per_sku = parse_task("Order 10 units of SKU-10232 and 20 units of SKU-10318")
+    assert per_sku.quantities == {"SKU-10232": 10, "SKU-10318": 20}
+    task = "Order 10 units of SKU-10232 and 20 units of SKU-10318"
+    schema = step_schema(TOOLS, conversation(task, read))
+    assert not valid(schema, {"tool": "orders_create_replenishment", "arguments": batch})

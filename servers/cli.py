@@ -21,7 +21,8 @@ from servers.errors import InputError, ServersError
 from servers.factory import ALL, GROUPS, build_server, group_names
 from servers.models import ImportSummary, Order, OrderQuery
 from servers.settings import ServerSettings, load_settings
-from servers.sqlite_store import SqliteStore
+from servers.store import OpenStore
+from servers.stores import StoreOptions, open_store
 from servers.toolkit import utc_now
 
 __all__ = ["add_serve_arguments", "register", "run", "serve"]
@@ -36,7 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     store = sub.add_parser(
         "store",
         help="import, export or seed the inventory store",
-        description="The inventory store (STOCKSHOT_DB, default under the user data folder).",
+        description="The inventory store (STOCKSHOT_DATABASE_URL: a SQLite path or a "
+        "postgresql:// URL; else STOCKSHOT_DB, default under the user data folder).",
     )
     actions = store.add_subparsers(dest="store_action", metavar="ACTION", required=True)
     importer = actions.add_parser(
@@ -124,7 +126,7 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
     with _open_store(settings) as store:
         if args.transport == "stdio":
             server = build_server(args.group, store, max_order_quantity=limit)
-            _say(f"serving {', '.join(names)} over stdio; store {store.path}")
+            _say(f"serving {', '.join(names)} over stdio; store {store.where}")
             server.run("stdio")
             return 0
 
@@ -146,7 +148,7 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
             auth = "bearer token required" if token else "no token (STOCKSHOT_MCP_TOKEN unset)"
             _say(
                 f"serving {', '.join(names)} over streamable HTTP at "
-                f"{', '.join(base + path for path in paths)}; {auth}; store {store.path}"
+                f"{', '.join(base + path for path in paths)}; {auth}; store {store.where}"
             )
             serve_http(app, sock)
         return 0
@@ -177,7 +179,7 @@ def _import(args: argparse.Namespace, settings: ServerSettings) -> int:
         raise InputError(f"{source}: {exc}; nothing was imported") from None
     with _open_store(settings) as store:
         summary = domain.import_records(store, records, now=utc_now(), source=source)
-        print(f"imported {source} into {store.path}: {_summary_text(summary)}")
+        print(f"imported {source} into {store.where}: {_summary_text(summary)}")
     return 0
 
 
@@ -193,7 +195,7 @@ def _seed(args: argparse.Namespace, settings: ServerSettings) -> int:
     with _open_store(settings) as store:
         summary = domain.seed(store, warehouses, records, now=utc_now())
         print(
-            f"seeded {store.path} with the demo catalogue: {len(warehouses)} warehouses; "
+            f"seeded {store.where} with the demo catalogue: {len(warehouses)} warehouses; "
             f"stock {_summary_text(summary)}"
         )
     return 0
@@ -252,8 +254,8 @@ def _summary_text(summary: ImportSummary) -> str:
     return text
 
 
-def _open_store(settings: ServerSettings) -> SqliteStore:
-    return SqliteStore(settings.resolved_db(), busy_timeout_s=settings.busy_timeout_s)
+def _open_store(settings: ServerSettings) -> OpenStore:
+    return open_store(settings.store_url(), StoreOptions(busy_timeout_s=settings.busy_timeout_s))
 
 
 def _configure_logging() -> None:

@@ -166,14 +166,16 @@ def create_replenishment(
 ) -> ReplenishmentResult:
     """Create a replenishment order if live stock is low now.
 
-    Inside one write transaction: check the ids, the quantity and the idempotency key,
-    re-read live stock with open orders counted in `on_order`, and refuse unless
+    Inside one write transaction: hold the stock row and the key (`lock_stock`), check the
+    ids, the quantity and the idempotency key, re-read live stock with open orders counted
+    in `on_order`, and refuse unless
     `on_hand + on_order < reorder_point`. Without a quantity, `policy_quantity` of the live
     numbers read here decides it. A second concurrent request for the same SKU and warehouse
     waits for the first to commit, then sees its order in `on_order`.
     """
 
     def decide(tx: StoreWriter) -> tuple[ReplenishmentResult, str, str | None]:
+        tx.lock_stock(request.sku, request.warehouse_id, idempotency_key=request.idempotency_key)
         live = _live_level(tx, request.sku, request.warehouse_id)
         if request.quantity is not None:
             _check_quantity(request.quantity, max_quantity)

@@ -14,7 +14,8 @@
     │                           approved or denied now
     └── StoreError          the store cannot be opened, migrated or written
 
-`sqlite3` errors are mapped to `StoreError` once, in `servers.sqlite_store`.
+`sqlite3` and `psycopg` errors are mapped to `StoreError` once, in `servers.sqlite_store` and
+`servers.postgres_store`.
 """
 
 from __future__ import annotations

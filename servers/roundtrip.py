@@ -26,7 +26,7 @@ from mcp import Client, StdioServerParameters
 from servers import domain
 from servers.factory import build_server
 from servers.models import StockRecord
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 
 __all__ = ["READ_TOOL", "TRANSPORTS", "WRITE_TOOL", "RoundTrip", "measure"]
 
@@ -57,14 +57,14 @@ async def measure(
             db = root / f"roundtrip-{transport}.db"
             _prepare(db, skus=calls + _WARMUP)
             if transport == "memory":
-                with SqliteStore(db) as store:
+                with open_store(str(db)) as store:
                     async with Client(build_server("all", store)) as client:
                         results += await _time_tools(client, transport, calls)
             elif transport == "stdio":
                 params = StdioServerParameters(
                     command=sys.executable,
                     args=["-m", "servers", "all", "--transport", "stdio"],
-                    env={"STOCKSHOT_DB": str(db)},
+                    env={"STOCKSHOT_DATABASE_URL": str(db)},
                 )
                 async with Client(params) as client:
                     results += await _time_tools(client, transport, calls)
@@ -85,7 +85,7 @@ def _prepare(db: Path, *, skus: int) -> None:
         )
         for i in range(skus)
     ]
-    with SqliteStore(db) as store:
+    with open_store(str(db)) as store:
         domain.import_records(store, records, now=datetime.now(UTC), source="roundtrip")
 
 

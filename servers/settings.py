@@ -19,6 +19,11 @@ class ServerSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STOCKSHOT_", extra="ignore")
 
     data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
+    database_url: str | None = Field(
+        default=None,
+        description="the store: a SQLite path or sqlite:/// URL, or postgresql://…; "
+        "else the SQLite file `db`",
+    )
     db: Path | None = Field(default=None, description="SQLite store; data_dir/stockshot.db")
     mcp_token: SecretStr | None = Field(
         default=None, description="bearer token required by the HTTP transport when set"
@@ -27,6 +32,11 @@ class ServerSettings(BaseSettings):
     busy_timeout_s: float = Field(
         default=10.0, gt=0, description="how long a write waits for another writer"
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _blank_url_is_no_url(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
 
     @field_validator("mcp_token")
     @classmethod
@@ -37,6 +47,10 @@ class ServerSettings(BaseSettings):
 
     def resolved_db(self) -> Path:
         return self.db or self.data_dir / "stockshot.db"
+
+    def store_url(self) -> str:
+        """`STOCKSHOT_DATABASE_URL`, else the SQLite file (`STOCKSHOT_DB` or the default)."""
+        return self.database_url or str(self.resolved_db())
 
     def token(self) -> str | None:
         return None if self.mcp_token is None else self.mcp_token.get_secret_value()

@@ -139,6 +139,7 @@ class SqliteStore:
 
     def __init__(self, path: Path, *, busy_timeout_s: float = 10.0, max_idle: int = 8) -> None:
         self.path = path
+        self.where = str(path)
         self._busy_timeout_s = busy_timeout_s
         self._max_idle = max_idle
         self._idle: list[sqlite3.Connection] = []
@@ -385,6 +386,11 @@ class _Transaction:
             return None
         rows = self._all("SELECT * FROM proposals WHERE number = ?", (number,))
         return _proposal(rows[0]) if rows else None
+
+    def lock_stock(
+        self, sku: str, warehouse_id: str, *, idempotency_key: str | None = None
+    ) -> None:
+        """Nothing to do: `BEGIN IMMEDIATE` already holds the whole database."""
 
     def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal:
         cursor = self._conn.execute(

@@ -2,8 +2,9 @@
 
 A store hands out transactions: `reading()` for a consistent snapshot, `writing()` for
 one exclusive write transaction that commits when the block ends and rolls back when it
-raises. `servers.sqlite_store.SqliteStore` is the embedded implementation; another
-database needs only these protocols.
+raises. `servers.sqlite_store.SqliteStore` is the embedded implementation and
+`servers.postgres_store.PostgresStore` the one to share between machines; `servers.stores`
+opens either by URL. Another database needs only these protocols.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
@@ -28,7 +29,7 @@ from servers.models import (
     Warehouse,
 )
 
-__all__ = ["Store", "StoreReader", "StoreWriter"]
+__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter"]
 
 
 class StoreReader(Protocol):
@@ -70,6 +71,14 @@ class StoreReader(Protocol):
 
 
 class StoreWriter(StoreReader, Protocol):
+    def lock_stock(
+        self, sku: str, warehouse_id: str, *, idempotency_key: str | None = None
+    ) -> None:
+        """Hold the stock row of `sku` in `warehouse_id` (and `idempotency_key`) until the
+        transaction ends, so what is checked next still holds when it commits: another
+        writer of the same row or key waits for this one."""
+        ...
+
     def add_warehouse(self, warehouse: Warehouse, *, replace: bool) -> bool:
         """Insert a warehouse; with `replace`, overwrite its name and city. True if new."""
         ...
@@ -109,3 +118,16 @@ class Store(Protocol):
     def writing(self) -> AbstractContextManager[StoreWriter]: ...
 
     def close(self) -> None: ...
+
+
+class OpenStore(Store, Protocol):
+    """A store an entry point opened (`servers.stores.open_store`) and will close."""
+
+    @property
+    def where(self) -> str:
+        """The store for messages: the SQLite file, or the database URL without a password."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...

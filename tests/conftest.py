@@ -14,6 +14,7 @@ from pipeline.cache import IngestCache
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
+from tests.postgres import PostgresCluster, find_bin_dir, running_cluster
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -47,6 +48,27 @@ def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
         if key.startswith("STOCKSHOT_"):
             monkeypatch.delenv(key)
     monkeypatch.setenv("STOCKSHOT_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A throwaway PostgreSQL server for the session (skipped only where none is installed)."""
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no initdb and pg_ctl; `make test` installs Debian's "
+            "postgresql-15 with apt where it can)"
+        )
+    with running_cluster(bin_dir) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """The URL of a new, empty database, dropped after the test."""
+    url = postgres_cluster.create_database()
+    yield url
+    postgres_cluster.drop_database(url)
 
 
 @pytest.fixture(scope="session")

@@ -1,24 +1,25 @@
-"""The whole mission through the entry-point wiring: real ingest, stdio tool servers, a store."""
+"""The whole mission through the entry-point wiring: real ingest, stdio tool servers, a store
+(the SQLite file, or a PostgreSQL database named by STOCKSHOT_DATABASE_URL)."""
 
 from pathlib import Path
 
 import pytest
 
-from pipeline.bootstrap import build_ingestor, enabled_guards, run_agent
+from pipeline.bootstrap import build_ingestor, enabled_guards, open_store, run_agent
 from pipeline.errors import UnknownNameError
 from pipeline.host.record import read_run_log
 from pipeline.settings import Settings
 from servers import catalog, domain
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
 from tests.conftest import SAMPLES
 from tests.host.conftest import SEEDED_AT
 
 
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    settings = Settings(data_dir=tmp_path / "data", timezone="Asia/Shanghai")
-    with SqliteStore(settings.resolved_db()) as store:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
+    settings = Settings(data_dir=tmp_path / "data", timezone="Asia/Shanghai", database_url=url)
+    with open_store(settings) as store:
         domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
     return settings
 
@@ -34,7 +35,7 @@ async def test_rules_run_over_stdio_servers_orders_the_still_low_skus_and_skips_
         results=[result],
     )
     assert record.status == "done", record.final
-    with SqliteStore(settings.resolved_db()) as store:
+    with open_store(settings) as store:
         orders = domain.list_orders(store, OrderQuery(status="open")).orders
         ordered = {(o.sku, o.warehouse_id) for o in orders}
         assert all(o.run_id == record.id for o in orders)

@@ -36,12 +36,11 @@ from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
 from pipeline.api.runs import RunBook
 from pipeline.api.service import IngestService
-from pipeline.bootstrap import build_ingestor
+from pipeline.bootstrap import build_ingestor, open_store
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.sqlite_store import SqliteStore
 from servers.store import Store
 
 __all__ = ["create_app"]
@@ -75,7 +74,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             if store is None:
-                opened = await asyncio.to_thread(SqliteStore, settings.resolved_db())
+                opened = await asyncio.to_thread(open_store, settings)
                 stack.callback(opened.close)
                 slot.store = opened
             else:

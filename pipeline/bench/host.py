@@ -26,7 +26,7 @@ from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 
 __all__ = ["TASK", "HostRuns", "StdioRuns", "measure_host", "measure_stdio"]
 
@@ -54,7 +54,7 @@ class StdioRuns:
 
 
 def _seed(db: Path) -> None:
-    with SqliteStore(db) as store:
+    with open_store(str(db)) as store:
         domain.seed(store, *catalog.seed_data(), now=datetime.now(UTC))
 
 
@@ -81,7 +81,7 @@ async def _memory_runs(
     for r in range(rounds + 1):
         db = scratch / f"host-memory-{r}.db"
         _seed(db)
-        with SqliteStore(db) as store:
+        with open_store(str(db)) as store:
             targets: list[Target] = [
                 MemoryTarget(g, build_server(g, store)) for g in choose_groups(parse_task(TASK))
             ]
@@ -113,7 +113,7 @@ async def _stdio_runs(
     for r in range(0 if warm_up else 1, rounds + 1):
         db = scratch / f"host-stdio-{r}.db"
         _seed(db)
-        env = {**os.environ, "STOCKSHOT_DB": str(db)}
+        env = {**os.environ, "STOCKSHOT_DATABASE_URL": str(db)}
         started = time.perf_counter()
         async with Toolbox(stdio_targets(choose_groups(parse_task(TASK)), env)) as toolbox:
             record = await _run(toolbox, results)

@@ -37,7 +37,8 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.settings import GuardSettings
 from pipeline.vlm.base import Model
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
+from servers.stores import open_store
 
 __all__ = [
     "CaseRun",
@@ -192,7 +193,7 @@ class Workbench:
         started = time.perf_counter()
         path = self.store.scratch("model-track")
         try:
-            with SqliteStore(path) as db:
+            with open_store(str(path)) as db:
                 targets = [MemoryTarget(g, self._server(g, db)) for g in ALL_GROUPS]
                 async with Toolbox(targets) as toolbox:
                     for seed in seeds:
@@ -289,7 +290,7 @@ class Workbench:
         path = self.store.scratch(case.id, case.store)
         started = time.perf_counter()
         try:
-            with SqliteStore(path) as db:
+            with open_store(str(path)) as db:
                 before = read_ledger(db, keys, all_stock=dry_run)
                 targets = [MemoryTarget(g, self._server(g, db)) for g in groups]
                 try:
@@ -326,7 +327,7 @@ class Workbench:
             run.faults = dict(Counter(f"{e.action}:{e.kind}" for e in model.events))
         return run
 
-    def _server(self, group: str, db: SqliteStore) -> object:
+    def _server(self, group: str, db: Store) -> object:
         return build_server(
             group, db, max_order_quantity=self.store.max_order_quantity, clock=self.clock
         )

@@ -17,7 +17,8 @@ from servers import catalog, domain
 from servers.errors import Refused
 from servers.models import Order, OrderQuery, ReplenishmentRequest, StockLevel, StockRecord
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
+from servers.stores import open_store
 
 __all__ = ["PRE_RUN_RUN_ID", "Ledger", "SeededStore", "read_ledger"]
 
@@ -33,7 +34,7 @@ class Ledger:
 
 
 def read_ledger(
-    store: SqliteStore, keys: Iterable[tuple[str, str]] = (), *, all_stock: bool = False
+    store: Store, keys: Iterable[tuple[str, str]] = (), *, all_stock: bool = False
 ) -> Ledger:
     """Every order, and the live rows of `keys` (of every row with `all_stock`)."""
     orders = domain.list_orders(store, OrderQuery(limit=500)).orders
@@ -66,7 +67,7 @@ class SeededStore:
         self.path = directory / "seeded.db"
         self._copies = 0
         directory.mkdir(parents=True, exist_ok=True)
-        with SqliteStore(self.path) as store:
+        with open_store(str(self.path)) as store:
             warehouses, records = catalog.seed_data()
             domain.seed(store, warehouses, records, now=now - timedelta(days=7))
         self._check_single_file()
@@ -87,7 +88,7 @@ class SeededStore:
             if change.op == "remove":
                 _remove(path, change)
                 continue
-            with SqliteStore(path) as store:
+            with open_store(str(path)) as store:
                 _apply(store, change, when, self.max_order_quantity)
         return path
 
@@ -97,7 +98,7 @@ class SeededStore:
             path.with_name(path.name + suffix).unlink(missing_ok=True)
 
 
-def _apply(store: SqliteStore, change: StoreChange, when: datetime, max_quantity: int) -> None:
+def _apply(store: Store, change: StoreChange, when: datetime, max_quantity: int) -> None:
     assert change.warehouse_id is not None
     if change.op == "set":
         with store.reading() as tx:

@@ -22,7 +22,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import SAMPLES, make_ingestor
 
@@ -60,8 +60,8 @@ def settings(tmp_path: Path) -> Settings:
     return settings
 
 
-def open_orders(db: Path, run_id: str | None = None) -> set[tuple[str, str]]:
-    with SqliteStore(db) as store:
+def open_orders(store_url: Path | str, run_id: str | None = None) -> set[tuple[str, str]]:
+    with open_store(str(store_url)) as store:
         orders = domain.list_orders(store, OrderQuery(status="open", run_id=run_id, limit=500))
     return {(o.sku, o.warehouse_id) for o in orders.orders}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from servers import catalog, domain
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 from tests.conftest import cli_process
 from tests.host.conftest import SEEDED_AT
 
@@ -23,9 +23,15 @@ KEY = "test-key-1"
 
 def seed(db: Path) -> Path:
     """The demo catalogue in a fresh store file; five of the sample's SKUs are low live."""
-    with SqliteStore(db) as store:
-        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+    seed_store(str(db))
     return db
+
+
+def seed_store(url: str) -> str:
+    """The demo catalogue in the store `url` names (a SQLite path or a database URL)."""
+    with open_store(url) as store:
+        domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
+    return url
 
 
 @dataclass
@@ -34,6 +40,7 @@ class Served:
 
     url: str
     db: Path
+    store_url: str
     process: subprocess.Popen[str]
     stderr: list[str] = field(default_factory=list)
 
@@ -45,12 +52,14 @@ def _drain(stream: IO[str], lines: list[str], first: queue.Queue[str]) -> None:
 
 
 @contextmanager
-def serving(data: Path, **settings: str) -> Iterator[Served]:
-    """Serve a seeded store in `data`; `settings` are STOCKSHOT_* names without the prefix."""
-    seed(data / "stockshot.db")
+def serving(data: Path, store_url: str | None = None, **settings: str) -> Iterator[Served]:
+    """Serve a seeded store (the SQLite file in `data`, or the one `store_url` names);
+    `settings` are STOCKSHOT_* names without the prefix."""
+    store_url = seed_store(store_url or str(data / "stockshot.db"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
     env |= {
         "STOCKSHOT_DATA_DIR": str(data),
+        "STOCKSHOT_DATABASE_URL": store_url,
         "STOCKSHOT_API_KEYS": KEY,
         "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
         **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
@@ -70,7 +79,13 @@ def serving(data: Path, **settings: str) -> Iterator[Served]:
                 raise AssertionError(f"stockshot serve did not start: {''.join(lines)}") from None
             match = re.search(r"stockshot serve: (http://\S+/)", line)
             url = match.group(1).rstrip("/") if match else None
-        yield Served(url=url, db=data / "stockshot.db", process=process, stderr=lines)
+        yield Served(
+            url=url,
+            db=data / "stockshot.db",
+            store_url=store_url,
+            process=process,
+            stderr=lines,
+        )
     finally:
         process.terminate()
         try:

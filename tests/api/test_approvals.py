@@ -12,13 +12,14 @@ import httpx
 import pytest
 
 from pipeline.api import create_app
+from pipeline.bootstrap import open_store as open_settings_store
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import OrderQuery, StockRecord
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 from tests.api.conftest import BASE_URL, SAMPLE, follow, ingest, open_orders, started
-from tests.api.serve import KEY, serving
+from tests.api.serve import KEY, seed_store, serving
 
 TASK = "find the SKUs that are low and raise replenishment orders"
 LOW_LIVE = {"SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501", "SKU-10520"}
@@ -34,10 +35,29 @@ async def propose(client: httpx.AsyncClient) -> list[dict[str, Any]]:
     return list(record["proposals"])
 
 
-def orders(db: Path) -> list[tuple[str, str, int, str | None]]:
-    with SqliteStore(db) as store:
+def orders(store_url: str) -> list[tuple[str, str, int, str | None]]:
+    with open_store(store_url) as store:
         found = domain.list_orders(store, OrderQuery(limit=500)).orders
     return [(o.sku, o.warehouse_id, o.quantity, o.idempotency_key) for o in found]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    """The approvals suite runs on each kind of store: the seeded SQLite file, or a seeded
+    PostgreSQL database named by STOCKSHOT_DATABASE_URL."""
+    if request.param == "sqlite":
+        return settings
+    url = seed_store(request.getfixturevalue("postgres_url"))
+    return settings.model_copy(update={"database_url": url})
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def served_store(request: pytest.FixtureRequest) -> str | None:
+    """The store a served process uses: its SQLite file (None), or a PostgreSQL database."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 def by_sku(proposals: list[dict[str, Any]], sku: str) -> str:
@@ -50,7 +70,7 @@ async def test_a_run_under_manual_approval_writes_nothing_and_lists_what_it_prop
     proposals = await propose(client)
 
     assert {p["arguments"]["sku"] for p in proposals} == LOW_LIVE
-    assert orders(settings.resolved_db()) == []
+    assert orders(settings.store_url()) == []
     listed = (await client.get("/v1/approvals", params={"status": "pending"})).json()
     assert [p["id"] for p in listed["proposals"]] == [p["id"] for p in reversed(proposals)]
     one = (await client.get(f"/v1/approvals/{by_sku(proposals, 'SKU-10232')}")).json()
@@ -92,8 +112,8 @@ async def test_approving_writes_exactly_the_stored_call_once_and_says_who_decide
     assert again.status_code == 409
     assert again.json()["error"] == "not_pending"
     assert "is approved by api:key-1" in again.json()["message"]
-    assert orders(settings.resolved_db()) == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
-    with SqliteStore(settings.resolved_db()) as store:
+    assert orders(settings.store_url()) == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
+    with open_settings_store(settings) as store:
         audit = [(e.action, e.outcome) for e in domain.audit_log(store, limit=50)]
     assert ("approval approved", "accepted") in audit
     assert ("orders_create_replenishment", "accepted") in audit
@@ -104,7 +124,7 @@ async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_re
 ) -> None:
     proposals = await propose(client)
     chosen = by_sku(proposals, "SKU-10310")
-    with SqliteStore(settings.resolved_db()) as store:
+    with open_settings_store(settings) as store:
         domain.import_records(
             store,
             [StockRecord(sku="SKU-10310", name="x", warehouse_id="WH-01", on_hand=900,
@@ -124,7 +144,7 @@ async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_re
     )
     assert body["proposal"]["status"] == "failed"
     assert body["proposal"]["result"]["live"]["on_hand"] == 900
-    assert orders(settings.resolved_db()) == []
+    assert orders(settings.store_url()) == []
     later = (await client.get(f"/v1/approvals/{chosen}")).json()
     assert later["status"] == "failed" and "not low now" in later["reason"]
 
@@ -144,7 +164,7 @@ async def test_deny_keeps_the_reason_writes_nothing_and_cannot_be_approved_after
     assert denied.json()["proposal"]["reason"] == "supplier away"
     assert approve.status_code == 409 and "is denied by api:key-1" in approve.json()["message"]
     assert bare.status_code == 200 and bare.json()["proposal"]["reason"] == "denied"
-    assert orders(settings.resolved_db()) == []
+    assert orders(settings.store_url()) == []
 
 
 async def test_unknown_ids_are_404_and_another_key_is_401(client: httpx.AsyncClient) -> None:
@@ -171,7 +191,7 @@ async def test_an_expired_proposal_cannot_be_approved(
         listed = (await client.get("/v1/approvals", params={"status": "expired"})).json()
     assert late.status_code == 409 and f"{chosen} is expired" in late.json()["message"]
     assert {p["id"] for p in listed["proposals"]} == {p["id"] for p in proposals}
-    assert orders(settings.resolved_db()) == []
+    assert orders(settings.store_url()) == []
 
 
 async def test_a_named_key_is_who_decided(settings: Settings, ingestor: Ingestor) -> None:
@@ -186,8 +206,10 @@ async def test_a_named_key_is_who_decided(settings: Settings, ingestor: Ingestor
 # ---- a served process: real HTTP, real concurrency, a restart
 
 
-def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(tmp_path: Path) -> None:
-    with serving(tmp_path / "data", api_workers="2") as server:
+def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(
+    tmp_path: Path, served_store: str | None
+) -> None:
+    with serving(tmp_path / "data", served_store, api_workers="2") as server:
         proposals = asyncio.run(_over_http(server.url, propose))
         chosen = by_sku(proposals, "SKU-10232")
 
@@ -198,16 +220,18 @@ def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(tmp_path: P
             return [a.status_code for a in answers]
 
         statuses = asyncio.run(_over_http(server.url, approve_twenty))
-        written = orders(server.db)
+        written = orders(server.store_url)
     assert sorted(statuses) == [200] + [409] * 19
     assert written == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
 
 
-def test_a_pending_proposal_survives_a_restart_and_is_approved_after_it(tmp_path: Path) -> None:
+def test_a_pending_proposal_survives_a_restart_and_is_approved_after_it(
+    tmp_path: Path, served_store: str | None
+) -> None:
     data = tmp_path / "data"
-    with serving(data) as server:
+    with serving(data, served_store) as server:
         proposals = asyncio.run(_over_http(server.url, propose))
-    with serving(data) as server:
+    with serving(data, server.store_url) as server:
         chosen = by_sku(proposals, "SKU-10318")
 
         async def approve(client: httpx.AsyncClient) -> dict[str, Any]:
@@ -219,7 +243,7 @@ def test_a_pending_proposal_survives_a_restart_and_is_approved_after_it(tmp_path
             return body
 
         body = asyncio.run(_over_http(server.url, approve))
-        assert open_orders(server.db) == {("SKU-10318", "WH-01")}
+        assert open_orders(server.store_url) == {("SKU-10318", "WH-01")}
     assert body["order"]["quantity"] == 48
 
 

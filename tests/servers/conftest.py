@@ -1,18 +1,22 @@
-"""Fixtures: a seeded scratch store, a fixed clock, and in-memory MCP clients."""
+"""Fixtures: a seeded scratch store of each kind, a fixed clock, and in-memory MCP clients."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
 import pytest
 from mcp import Client
 
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.store import OpenStore, Store
+from servers.stores import open_store, sqlite_path
 
 NOW = datetime(2026, 11, 30, 8, 0, 0, tzinfo=UTC)
 
@@ -38,16 +42,32 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "stockshot.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """An empty store of each kind: the SQLite file `db_path`, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(db_path)
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
-def store(db_path: Path) -> Iterator[SqliteStore]:
+def empty_store(store_url: str) -> Iterator[OpenStore]:
+    """A store of each kind with nothing in it."""
+    with open_store(store_url) as opened:
+        yield opened
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
     """A store holding the demo catalogue (`servers/data`)."""
-    with SqliteStore(db_path) as opened:
+    with open_store(store_url) as opened:
         domain.seed(opened, *catalog.seed_data(), now=NOW)
         yield opened
 
 
 @pytest.fixture
-def set_stock(store: SqliteStore) -> SetStock:
+def set_stock(store: Store) -> SetStock:
     """Overwrite counts of one stock row as an import would: `set_stock(sku, wh, on_hand=500)`."""
 
     def apply(sku: str, warehouse_id: str, **counts: int) -> None:
@@ -61,7 +81,7 @@ def set_stock(store: SqliteStore) -> SetStock:
 
 
 @pytest.fixture(params=["auto", "legacy"])
-def connect(request: pytest.FixtureRequest, store: SqliteStore) -> Callable[[], Client]:
+def connect(request: pytest.FixtureRequest, store: Store) -> Callable[[], Client]:
     """`async with connect() as client:` an in-memory client of the server with every group.
 
     Runs each test in both connection modes. (A client must be entered and left in the
@@ -73,3 +93,53 @@ def connect(request: pytest.FixtureRequest, store: SqliteStore) -> Callable[[], 
         return Client(server, mode=request.param)
 
     return open_client
+
+
+@contextmanager
+def holding_the_write_lock(store_url: str, sku: str, warehouse_id: str) -> Iterator[None]:
+    """Another writer, outside the store, holding what a replenishment of `sku` in
+    `warehouse_id` needs: the whole SQLite file, or the PostgreSQL stock row."""
+    path = sqlite_path(store_url)
+    if path is not None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            yield
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+        return
+    with psycopg.connect(store_url) as pg, pg.transaction():
+        pg.execute(
+            "SELECT 1 FROM stock WHERE sku = %s AND warehouse_id = %s FOR UPDATE",
+            (sku, warehouse_id),
+        )
+        yield
+
+
+def raw_sql(store_url: str, sql: str) -> list[tuple[object, ...]]:
+    """Run one statement on the store's database behind its back; the rows it returns."""
+    path = sqlite_path(store_url)
+    if path is not None:
+        with sqlite3.connect(path) as conn:
+            rows = conn.execute(sql).fetchall()
+        conn.close()
+        return rows
+    with psycopg.connect(store_url) as pg:
+        cursor = pg.execute(sql.encode("utf-8"))
+        return cursor.fetchall() if cursor.description else []
+
+
+def schema_version(store_url: str) -> int:
+    if sqlite_path(store_url) is not None:
+        (row,) = raw_sql(store_url, "PRAGMA user_version")
+    else:
+        (row,) = raw_sql(store_url, "SELECT MAX(version) FROM stockshot_schema")
+    return int(str(row[0]))
+
+
+def set_schema_version(store_url: str, version: int) -> None:
+    if sqlite_path(store_url) is not None:
+        raw_sql(store_url, f"PRAGMA user_version = {version:d}")
+    else:
+        raw_sql(store_url, f"INSERT INTO stockshot_schema (version) VALUES ({version:d})")

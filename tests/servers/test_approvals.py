@@ -1,4 +1,4 @@
-"""Proposals over the real store: one decision wins, expiry, a stale claim, a tampered row."""
+"""Proposals over each real store: one decision wins, expiry, a stale claim, a tampered row."""
 
 from __future__ import annotations
 
@@ -9,27 +9,36 @@ from pathlib import Path
 
 import pytest
 
-from servers import approvals
+from servers import approvals, postgres_schema
 from servers.errors import NotPending, UnknownProposal
 from servers.models import ProposalQuery
-from servers.sqlite_store import SqliteStore
+from servers.store import OpenStore, Store
+from servers.stores import open_store
+from tests.servers.conftest import raw_sql
 
 ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
 DAY = timedelta(days=1)
 
 
-def _propose(store: SqliteStore, now: datetime, ttl: timedelta = DAY) -> str:
+@pytest.fixture
+def store(empty_store: OpenStore) -> OpenStore:
+    """Proposals start from an empty store of each kind."""
+    return empty_store
+
+
+def _propose(store: Store, now: datetime, ttl: timedelta = DAY) -> str:
     return approvals.propose(
         store, tool="orders_create_replenishment", arguments=ARGS, now=now, ttl=ttl, run_id="r1"
     ).id
 
 
-def test_a_proposal_keeps_its_exact_arguments_and_their_hash(db_path: Path, now: datetime) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now)
-        proposal = approvals.get_proposal(store, proposal_id, now=now)
-        with store.reading() as tx:
-            audit = tx.audit(limit=5)
+def test_a_proposal_keeps_its_exact_arguments_and_their_hash(
+    store: OpenStore, now: datetime
+) -> None:
+    proposal_id = _propose(store, now)
+    proposal = approvals.get_proposal(store, proposal_id, now=now)
+    with store.reading() as tx:
+        audit = tx.audit(limit=5)
     assert proposal_id == "AP-000001"
     assert (proposal.status, proposal.arguments, proposal.run_id) == ("pending", ARGS, "r1")
     assert proposal.arguments_sha256 == approvals.arguments_sha256(
@@ -39,50 +48,48 @@ def test_a_proposal_keeps_its_exact_arguments_and_their_hash(db_path: Path, now:
     assert [(e.action, e.outcome) for e in audit] == [("approval proposed", "accepted")]
 
 
-def test_of_many_concurrent_claims_exactly_one_wins(db_path: Path, now: datetime) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now)
-        won: list[str] = []
-        lost: list[str] = []
-        barrier = threading.Barrier(20)
+def test_of_many_concurrent_claims_exactly_one_wins(store: OpenStore, now: datetime) -> None:
+    proposal_id = _propose(store, now)
+    won: list[str] = []
+    lost: list[str] = []
+    barrier = threading.Barrier(20)
 
-        def claim(n: int) -> None:
-            barrier.wait()
-            try:
-                approvals.claim(store, proposal_id, by=f"person-{n}", now=now)
-                won.append(f"person-{n}")
-            except NotPending as exc:
-                lost.append(exc.message)
+    def claim(n: int) -> None:
+        barrier.wait()
+        try:
+            approvals.claim(store, proposal_id, by=f"person-{n}", now=now)
+            won.append(f"person-{n}")
+        except NotPending as exc:
+            lost.append(exc.message)
 
-        threads = [threading.Thread(target=claim, args=(n,)) for n in range(20)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-        final = approvals.get_proposal(store, proposal_id, now=now)
+    threads = [threading.Thread(target=claim, args=(n,)) for n in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    final = approvals.get_proposal(store, proposal_id, now=now)
     assert len(won) == 1 and len(lost) == 19
     assert final.status == "approved" and final.decided_by == won[0]
 
 
 def test_a_settled_approval_keeps_its_order_and_a_refusal_fails_it(
-    db_path: Path, now: datetime
+    store: OpenStore, now: datetime
 ) -> None:
-    with SqliteStore(db_path) as store:
-        first, second = _propose(store, now), _propose(store, now)
-        claimed = approvals.claim(store, first, by="a", now=now)
-        done = approvals.settle(
-            store, claimed, ran=True, message="ok", result={"order": {}}, order_id="PO-000001",
-            now=now,
-        )  # fmt: skip
-        refused = approvals.settle(
-            store,
-            approvals.claim(store, second, by="a", now=now),
-            ran=False,
-            message="refused: not low now",
-            result={"live": {"on_hand": 900}},
-            order_id=None,
-            now=now,
-        )
+    first, second = _propose(store, now), _propose(store, now)
+    claimed = approvals.claim(store, first, by="a", now=now)
+    done = approvals.settle(
+        store, claimed, ran=True, message="ok", result={"order": {}}, order_id="PO-000001",
+        now=now,
+    )  # fmt: skip
+    refused = approvals.settle(
+        store,
+        approvals.claim(store, second, by="a", now=now),
+        ran=False,
+        message="refused: not low now",
+        result={"live": {"on_hand": 900}},
+        order_id=None,
+        now=now,
+    )
     assert (done.status, done.order_id) == ("approved", "PO-000001")
     assert (refused.status, refused.reason, refused.result) == (
         "failed",
@@ -92,68 +99,73 @@ def test_a_settled_approval_keeps_its_order_and_a_refusal_fails_it(
 
 
 def test_a_decided_proposal_cannot_be_denied_or_approved_again(
-    db_path: Path, now: datetime
+    store: OpenStore, now: datetime
 ) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now)
-        approvals.deny(store, proposal_id, by="b", reason="no budget", now=now)
-        with pytest.raises(NotPending, match="is denied by b"):
-            approvals.claim(store, proposal_id, by="a", now=now)
-        with pytest.raises(NotPending, match="is denied by b"):
-            approvals.deny(store, proposal_id, by="a", reason=None, now=now)
+    proposal_id = _propose(store, now)
+    approvals.deny(store, proposal_id, by="b", reason="no budget", now=now)
+    with pytest.raises(NotPending, match="is denied by b"):
+        approvals.claim(store, proposal_id, by="a", now=now)
+    with pytest.raises(NotPending, match="is denied by b"):
+        approvals.deny(store, proposal_id, by="a", reason=None, now=now)
 
 
 def test_an_expired_proposal_is_marked_expired_when_anyone_looks(
-    db_path: Path, now: datetime
+    store: OpenStore, now: datetime
 ) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now, ttl=timedelta(hours=1))
-        assert approvals.list_proposals(store, ProposalQuery(status="pending"), now=now)
-        later = now + timedelta(hours=2)
-        assert approvals.list_proposals(store, ProposalQuery(status="pending"), now=later) == []
-        (expired,) = approvals.list_proposals(store, ProposalQuery(status="expired"), now=later)
-        with pytest.raises(NotPending, match="is expired"):
-            approvals.claim(store, proposal_id, by="a", now=later)
+    proposal_id = _propose(store, now, ttl=timedelta(hours=1))
+    assert approvals.list_proposals(store, ProposalQuery(status="pending"), now=now)
+    later = now + timedelta(hours=2)
+    assert approvals.list_proposals(store, ProposalQuery(status="pending"), now=later) == []
+    (expired,) = approvals.list_proposals(store, ProposalQuery(status="expired"), now=later)
+    with pytest.raises(NotPending, match="is expired"):
+        approvals.claim(store, proposal_id, by="a", now=later)
     assert expired.id == proposal_id
 
 
 def test_a_claim_never_settled_can_be_taken_again_after_a_while(
-    db_path: Path, now: datetime
+    store: OpenStore, now: datetime
 ) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now)
-        approvals.claim(store, proposal_id, by="crashed", now=now)
-        with pytest.raises(NotPending):
-            approvals.claim(store, proposal_id, by="b", now=now + timedelta(seconds=5))
-        again = approvals.claim(store, proposal_id, by="b", now=now + approvals.STALE_CLAIM)
+    proposal_id = _propose(store, now)
+    approvals.claim(store, proposal_id, by="crashed", now=now)
+    with pytest.raises(NotPending):
+        approvals.claim(store, proposal_id, by="b", now=now + timedelta(seconds=5))
+    again = approvals.claim(store, proposal_id, by="b", now=now + approvals.STALE_CLAIM)
     assert again.decided_by == "b"
 
 
 def test_a_proposal_whose_stored_arguments_changed_will_not_run(
-    db_path: Path, now: datetime
+    store: OpenStore, store_url: str, now: datetime
 ) -> None:
-    with SqliteStore(db_path) as store:
-        proposal_id = _propose(store, now)
-    conn = sqlite3.connect(db_path)
-    conn.execute("UPDATE proposals SET arguments = ? WHERE number = 1", ('{"quantity": 9000}',))
-    conn.commit()
-    conn.close()
-    with SqliteStore(db_path) as store, pytest.raises(NotPending, match="no longer match"):
+    proposal_id = _propose(store, now)
+    raw_sql(store_url, """UPDATE proposals SET arguments = '{"quantity": 9000}' WHERE number = 1""")
+    with pytest.raises(NotPending, match="no longer match"):
         approvals.claim(store, proposal_id, by="a", now=now)
 
 
-def test_an_unknown_or_malformed_id_says_what_ids_look_like(db_path: Path, now: datetime) -> None:
-    with SqliteStore(db_path) as store:
-        for bad in ("AP-000042", "PO-000001", "hello"):
-            with pytest.raises(UnknownProposal, match="ids look like AP-000001"):
-                approvals.get_proposal(store, bad, now=now)
+def test_an_unknown_or_malformed_id_says_what_ids_look_like(
+    store: OpenStore, now: datetime
+) -> None:
+    for bad in ("AP-000042", "PO-000001", "hello"):
+        with pytest.raises(UnknownProposal, match="ids look like AP-000001"):
+            approvals.get_proposal(store, bad, now=now)
 
 
-def test_a_store_of_the_first_schema_gains_the_approvals_table(db_path: Path) -> None:
+def test_a_sqlite_store_of_the_first_schema_gains_the_approvals_table(db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
     conn.execute("CREATE TABLE warehouses (warehouse_id TEXT PRIMARY KEY, name TEXT, city TEXT)")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
-    with SqliteStore(db_path) as store, store.reading() as tx:
+    with open_store(str(db_path)) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
+
+
+def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres_url: str) -> None:
+    for statement in postgres_schema.MIGRATIONS[0]:
+        raw_sql(postgres_url, statement)
+    raw_sql(postgres_url, "CREATE TABLE stockshot_schema (version INTEGER PRIMARY KEY, "
+            "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")  # fmt: skip
+    raw_sql(postgres_url, "INSERT INTO stockshot_schema (version) VALUES (1)")
+    with open_store(postgres_url) as store, store.reading() as tx:
+        assert tx.proposals(ProposalQuery()) == []
+    assert raw_sql(postgres_url, "SELECT MAX(version) FROM stockshot_schema") == [(2,)]

@@ -4,7 +4,6 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,37 +17,36 @@ from servers.models import (
     ReplenishmentResult,
     StockRecord,
 )
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
+from servers.stores import open_store
 
 SetStock = Callable[..., None]
 SCREENSHOT_AT = datetime(2026, 11, 27, 9, 14, 52, tzinfo=timezone(timedelta(hours=8)))
 
 
-def order(store: SqliteStore, now: datetime, **fields: Any) -> ReplenishmentResult:
+def order(store: Store, now: datetime, **fields: Any) -> ReplenishmentResult:
     request = ReplenishmentRequest(**{"warehouse_id": "WH-01", "quantity": 100, **fields})
     return domain.create_replenishment(store, request, max_quantity=1000, now=now)
 
 
-def refusal(store: SqliteStore, now: datetime, **fields: Any) -> Refused:
+def refusal(store: Store, now: datetime, **fields: Any) -> Refused:
     with pytest.raises(Refused) as caught:
         order(store, now, **fields)
     return caught.value
 
 
-def orders_of(store: SqliteStore) -> list[Any]:
+def orders_of(store: Store) -> list[Any]:
     return domain.list_orders(store, OrderQuery(limit=1000)).orders
 
 
-def last_audit(store: SqliteStore) -> AuditEntry:
+def last_audit(store: Store) -> AuditEntry:
     return domain.audit_log(store, limit=1)[0]
 
 
 # ---- creating orders
 
 
-def test_a_low_sku_gets_an_order_and_an_accepted_audit_entry(
-    store: SqliteStore, now: datetime
-) -> None:
+def test_a_low_sku_gets_an_order_and_an_accepted_audit_entry(store: Store, now: datetime) -> None:
     result = order(store, now, sku="SKU-10232", run_id="run-1")
     assert result.created
     assert (result.order.sku, result.order.warehouse_id, result.order.quantity) == (
@@ -64,7 +62,7 @@ def test_a_low_sku_gets_an_order_and_an_accepted_audit_entry(
 
 
 def test_a_sku_that_is_not_low_now_is_refused_with_live_and_observed_numbers(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     error = refusal(store, now, sku="SKU-10402", observed_on_hand=60, observed_at=SCREENSHOT_AT)
     assert isinstance(error, NotLow)
@@ -77,7 +75,7 @@ def test_a_sku_that_is_not_low_now_is_refused_with_live_and_observed_numbers(
 
 
 def test_stale_screenshot_write_is_refused_and_audited(
-    store: SqliteStore, now: datetime, set_stock: SetStock
+    store: Store, now: datetime, set_stock: SetStock
 ) -> None:
     set_stock("SKU-10318", "WH-01", on_hand=500)  # the screenshot showed 2; restocked since
     error = refusal(
@@ -117,14 +115,14 @@ def test_stale_screenshot_write_is_refused_and_audited(
     ],
 )
 def test_a_refusal_quotes_only_what_was_observed(
-    store: SqliteStore, now: datetime, observed: dict[str, Any], suffix: str
+    store: Store, now: datetime, observed: dict[str, Any], suffix: str
 ) -> None:
     error = refusal(store, now, sku="SKU-10402", **observed)
     assert error.message.endswith(f">= reorder_point 200{suffix}")
 
 
 def test_an_open_order_counts_in_on_order_so_a_second_order_is_refused(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     order(store, now, sku="SKU-10232", quantity=100)
     error = refusal(store, now, sku="SKU-10232", quantity=100)
@@ -132,15 +130,13 @@ def test_an_open_order_counts_in_on_order_so_a_second_order_is_refused(
     assert len(orders_of(store)) == 1
 
 
-def test_outside_on_order_counts_too(store: SqliteStore, now: datetime) -> None:
+def test_outside_on_order_counts_too(store: Store, now: datetime) -> None:
     # SKU-10403 in WH-01: 95 on hand + 120 on order outside stockshot >= 200
     error = refusal(store, now, sku="SKU-10403")
     assert "on_hand 95 + on_order 120 >= reorder_point 200" in error.message
 
 
-def test_cancelling_an_order_makes_the_sku_orderable_again(
-    store: SqliteStore, now: datetime
-) -> None:
+def test_cancelling_an_order_makes_the_sku_orderable_again(store: Store, now: datetime) -> None:
     first = order(store, now, sku="SKU-10232").order
     domain.cancel_order(store, first.id, now=now)
     second = order(store, now, sku="SKU-10232")
@@ -149,7 +145,7 @@ def test_cancelling_an_order_makes_the_sku_orderable_again(
 
 
 def test_the_same_idempotency_key_returns_the_same_order_without_a_second_row(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     first = order(store, now, sku="SKU-10232", idempotency_key="run-1/SKU-10232")
     again = order(store, now, sku="SKU-10232", idempotency_key="run-1/SKU-10232")
@@ -161,7 +157,7 @@ def test_the_same_idempotency_key_returns_the_same_order_without_a_second_row(
 
 
 def test_an_idempotency_key_reused_for_a_different_order_is_refused(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     order(store, now, sku="SKU-10232", idempotency_key="k")
     error = refusal(store, now, sku="SKU-10310", idempotency_key="k")
@@ -182,7 +178,7 @@ def test_an_idempotency_key_reused_for_a_different_order_is_refused(
     ],
 )
 def test_a_quantity_out_of_range_is_refused_and_audited(
-    store: SqliteStore, now: datetime, quantity: int, message: str
+    store: Store, now: datetime, quantity: int, message: str
 ) -> None:
     error = refusal(store, now, sku="SKU-10232", quantity=quantity)
     assert (error.code, error.field, error.message) == (
@@ -227,7 +223,7 @@ def test_a_quantity_out_of_range_is_refused_and_audited(
     ],
 )
 def test_unknown_or_swapped_ids_are_refused_with_valid_values_and_audited(
-    store: SqliteStore, now: datetime, fields: dict[str, str], code: str, message: str
+    store: Store, now: datetime, fields: dict[str, str], code: str, message: str
 ) -> None:
     error = refusal(store, now, **fields)
     assert isinstance(error, InvalidArgument)
@@ -237,14 +233,14 @@ def test_unknown_or_swapped_ids_are_refused_with_valid_values_and_audited(
 
 
 def test_twenty_concurrent_orders_for_one_low_sku_create_exactly_one(
-    store: SqliteStore, db_path: Path, now: datetime
+    store: Store, store_url: str, now: datetime
 ) -> None:
     callers = 20
     start = threading.Barrier(callers, timeout=30)
 
     def attempt(i: int) -> ReplenishmentResult | Refused:
-        # Each caller has its own store and connection on the same file, as processes would.
-        with SqliteStore(db_path) as own:
+        # Each caller has its own store and connection, as processes would.
+        with open_store(store_url) as own:
             start.wait()
             try:
                 return order(own, now, sku="SKU-10232", quantity=100, run_id=f"caller-{i}")
@@ -266,7 +262,7 @@ def test_twenty_concurrent_orders_for_one_low_sku_create_exactly_one(
     assert sorted(e.outcome for e in audit) == ["accepted"] + ["refused"] * (callers - 1)
 
 
-def test_the_run_id_is_kept_on_the_order(store: SqliteStore, now: datetime) -> None:
+def test_the_run_id_is_kept_on_the_order(store: Store, now: datetime) -> None:
     created = order(store, now, sku="SKU-10232", run_id="run-42").order
     assert created.run_id == "run-42"
     assert domain.list_orders(store, OrderQuery(run_id="run-42")).orders == [created]
@@ -275,9 +271,7 @@ def test_the_run_id_is_kept_on_the_order(store: SqliteStore, now: datetime) -> N
 # ---- cancelling
 
 
-def test_cancelling_twice_changes_nothing_the_second_time(
-    store: SqliteStore, now: datetime
-) -> None:
+def test_cancelling_twice_changes_nothing_the_second_time(store: Store, now: datetime) -> None:
     created = order(store, now, sku="SKU-10232").order
     first = domain.cancel_order(store, created.id, now=now, run_id="run-1")
     second = domain.cancel_order(store, created.id, now=now + timedelta(hours=1))
@@ -293,7 +287,7 @@ def test_cancelling_twice_changes_nothing_the_second_time(
 
 
 def test_cancelling_an_unknown_order_lists_the_open_ones_and_is_audited(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     order(store, now, sku="SKU-10232")
     with pytest.raises(InvalidArgument) as caught:
@@ -302,7 +296,7 @@ def test_cancelling_an_unknown_order_lists_the_open_ones_and_is_audited(
     assert last_audit(store).outcome == "refused"
 
 
-def test_a_sku_given_as_an_order_id_is_named_as_a_sku(store: SqliteStore, now: datetime) -> None:
+def test_a_sku_given_as_an_order_id_is_named_as_a_sku(store: Store, now: datetime) -> None:
     with pytest.raises(InvalidArgument) as caught:
         domain.cancel_order(store, "SKU-10232", now=now)
     assert caught.value.message == (
@@ -313,7 +307,7 @@ def test_a_sku_given_as_an_order_id_is_named_as_a_sku(store: SqliteStore, now: d
 # ---- reads
 
 
-def test_query_stock_returns_live_numbers_as_of_now(store: SqliteStore, now: datetime) -> None:
+def test_query_stock_returns_live_numbers_as_of_now(store: Store, now: datetime) -> None:
     report = domain.query_stock(store, "WH-01", ["SKU-10232", "SKU-10402"], now=now)
     assert report.as_of == now
     assert [
@@ -326,16 +320,14 @@ def test_query_stock_returns_live_numbers_as_of_now(store: SqliteStore, now: dat
 
 
 def test_query_stock_without_skus_returns_every_sku_of_the_warehouse(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     report = domain.query_stock(store, "WH-03", now=now)
     assert len(report.items) == 11
     assert {i.warehouse_id for i in report.items} == {"WH-03"}
 
 
-def test_query_stock_lists_skus_it_cannot_find_with_a_hint(
-    store: SqliteStore, now: datetime
-) -> None:
+def test_query_stock_lists_skus_it_cannot_find_with_a_hint(store: Store, now: datetime) -> None:
     report = domain.query_stock(store, "WH-01", ["SKU-10232", "SKU-10601", "SKU-1023"], now=now)
     assert [i.sku for i in report.items] == ["SKU-10232"]
     assert [(n.sku, n.message) for n in report.not_found] == [
@@ -344,18 +336,18 @@ def test_query_stock_lists_skus_it_cannot_find_with_a_hint(
     ]
 
 
-def test_query_stock_with_a_bad_warehouse_id_is_refused(store: SqliteStore, now: datetime) -> None:
+def test_query_stock_with_a_bad_warehouse_id_is_refused(store: Store, now: datetime) -> None:
     with pytest.raises(InvalidArgument, match="looks like a SKU, not a warehouse id"):
         domain.query_stock(store, "SKU-10232", now=now)
 
 
-def test_get_item_returns_the_sku_in_every_warehouse(store: SqliteStore, now: datetime) -> None:
+def test_get_item_returns_the_sku_in_every_warehouse(store: Store, now: datetime) -> None:
     item = domain.get_item(store, "SKU-10402", now=now)
     assert (item.name, item.total_on_hand) == ("Safety gloves size L (pair)", 310 + 88)
     assert [w.warehouse_id for w in item.warehouses] == ["WH-01", "WH-02"]
 
 
-def test_warehouse_summaries_count_skus_needing_reorder(store: SqliteStore) -> None:
+def test_warehouse_summaries_count_skus_needing_reorder(store: Store) -> None:
     summaries = domain.list_warehouses(store).warehouses
     assert [(s.warehouse_id, s.city, s.skus, s.skus_needing_reorder) for s in summaries] == [
         ("WH-01", "Shanghai", 17, 5),
@@ -365,12 +357,12 @@ def test_warehouse_summaries_count_skus_needing_reorder(store: SqliteStore) -> N
     assert domain.get_warehouse(store, "WH-02") == summaries[1]
 
 
-def test_list_orders_refuses_a_filter_id_that_does_not_exist(store: SqliteStore) -> None:
+def test_list_orders_refuses_a_filter_id_that_does_not_exist(store: Store) -> None:
     with pytest.raises(InvalidArgument, match="looks like a warehouse id, not a SKU"):
         domain.list_orders(store, OrderQuery(sku="WH-01"))
 
 
-def test_list_orders_filters_by_status_and_time(store: SqliteStore, now: datetime) -> None:
+def test_list_orders_filters_by_status_and_time(store: Store, now: datetime) -> None:
     early = order(store, now, sku="SKU-10232").order
     late = order(store, now + timedelta(hours=2), sku="SKU-10310").order
     domain.cancel_order(store, early.id, now=now)
@@ -383,7 +375,7 @@ def test_list_orders_filters_by_status_and_time(store: SqliteStore, now: datetim
 
 
 def test_import_creates_unknown_warehouses_and_upserts_by_sku_and_warehouse(
-    store: SqliteStore, now: datetime
+    store: Store, now: datetime
 ) -> None:
     summary = domain.import_records(
         store,
@@ -417,7 +409,7 @@ def test_import_creates_unknown_warehouses_and_upserts_by_sku_and_warehouse(
 
 
 def test_reseeding_resets_stock_and_cancels_open_orders_on_seeded_rows(
-    store: SqliteStore, now: datetime, set_stock: SetStock
+    store: Store, now: datetime, set_stock: SetStock
 ) -> None:
     created = order(store, now, sku="SKU-10232").order
     set_stock("SKU-10402", "WH-01", on_hand=1)

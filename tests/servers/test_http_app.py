@@ -25,7 +25,7 @@ from starlette.routing import Route
 from servers import domain
 from servers.http_app import BearerAuth
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
 from servers.toolkit import run_meta
 
 TOKEN = "s3cret-token"
@@ -68,9 +68,10 @@ def leaves(error: BaseException) -> Iterator[BaseException]:
 
 
 @contextmanager
-def http_server(group: str, db_path: Path, token: str | None = None) -> Iterator[str]:
-    """Run `python -m servers GROUP --transport http --port 0`; yield its base URL."""
-    env = {**os.environ, "STOCKSHOT_DB": str(db_path)}
+def http_server(group: str, store_url: Path | str, token: str | None = None) -> Iterator[str]:
+    """Run `python -m servers GROUP --transport http --port 0` on the store `store_url` (a
+    SQLite path or a database URL); yield its base URL."""
+    env = {**os.environ, "STOCKSHOT_DATABASE_URL": str(store_url)}
     if token is not None:
         env["STOCKSHOT_MCP_TOKEN"] = token
     command = [sys.executable, "-m", "servers", group, "--transport", "http", "--port", "0"]
@@ -112,9 +113,9 @@ def _wait_for_url(lines: queue.Queue[str | None]) -> str:
 
 
 async def test_all_groups_over_http_need_the_token_and_work_with_it(
-    store: SqliteStore, db_path: Path
+    store: Store, store_url: str
 ) -> None:
-    with http_server("all", db_path, token=TOKEN) as base:
+    with http_server("all", store_url, token=TOKEN) as base:
         with anyio.fail_after(60):
             async with httpx2.AsyncClient() as anonymous:
                 refused = await anonymous.post(f"{base}/orders/mcp", json={})
@@ -151,9 +152,9 @@ async def test_all_groups_over_http_need_the_token_and_work_with_it(
 
 
 async def test_one_group_over_http_without_a_token_serves_at_slash_mcp(
-    store: SqliteStore, db_path: Path
+    store: Store, store_url: str
 ) -> None:
-    with http_server("warehouses", db_path) as base, anyio.fail_after(60):
+    with http_server("warehouses", store_url) as base, anyio.fail_after(60):
         async with Client(f"{base}/mcp") as client:
             listed = await client.call_tool("warehouses_list", {})
             instructions = client.instructions

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -13,8 +12,10 @@ from mcp.types import CallToolResult, TextContent
 from servers import domain
 from servers.factory import build_server
 from servers.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
+from servers.stores import StoreOptions, open_store
 from servers.toolkit import run_meta
+from tests.servers.conftest import holding_the_write_lock
 
 Connect = Callable[[], Client]
 SetStock = Callable[..., None]
@@ -30,12 +31,12 @@ def create_args(sku: str = "SKU-10232", **more: Any) -> dict[str, Any]:
     return {"sku": sku, "warehouse_id": "WH-01", "quantity": 100, **more}
 
 
-def stored_orders(store: SqliteStore) -> list[Any]:
+def stored_orders(store: Store) -> list[Any]:
     return domain.list_orders(store, OrderQuery(limit=1000)).orders
 
 
 async def test_an_order_for_a_low_sku_is_created_with_the_callers_run_id(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     async with connect() as client:
         result = await client.call_tool("orders_create_replenishment", create_args(), meta=RUN)
@@ -54,7 +55,7 @@ async def test_an_order_for_a_low_sku_is_created_with_the_callers_run_id(
 
 
 async def test_stale_screenshot_write_is_refused_and_audited(
-    connect: Connect, store: SqliteStore, set_stock: SetStock
+    connect: Connect, store: Store, set_stock: SetStock
 ) -> None:
     set_stock("SKU-10232", "WH-01", on_hand=500)
     arguments = create_args(observed_on_hand=5, observed_at="2026-11-27T09:14:52+08:00")
@@ -76,7 +77,7 @@ async def test_stale_screenshot_write_is_refused_and_audited(
 
 
 async def test_the_same_idempotency_key_returns_the_same_order(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     arguments = create_args(idempotency_key="run-42/SKU-10232/WH-01")
     async with connect() as client:
@@ -101,7 +102,7 @@ async def test_a_quantity_above_the_configured_ceiling_is_refused(connect: Conne
     assert result.structured_content["field"] == "quantity"
 
 
-async def test_swapped_ids_are_refused_with_the_fix(connect: Connect, store: SqliteStore) -> None:
+async def test_swapped_ids_are_refused_with_the_fix(connect: Connect, store: Store) -> None:
     arguments = {"sku": "WH-01", "warehouse_id": "SKU-10232", "quantity": 10}
     async with connect() as client:
         result = await client.call_tool("orders_create_replenishment", arguments)
@@ -116,7 +117,7 @@ async def test_swapped_ids_are_refused_with_the_fix(connect: Connect, store: Sql
 
 
 async def test_an_observed_at_that_is_not_a_time_is_rejected_before_the_rules_run(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     async with connect() as client:
         result = await client.call_tool(
@@ -128,7 +129,7 @@ async def test_an_observed_at_that_is_not_a_time_is_rejected_before_the_rules_ru
 
 
 async def test_twenty_concurrent_tool_calls_for_one_low_sku_create_exactly_one_order(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     results: list[CallToolResult] = []
 
@@ -174,7 +175,7 @@ async def test_orders_list_with_a_swapped_filter_is_an_error_result(connect: Con
 
 
 async def test_cancelling_an_order_frees_the_sku_for_a_new_order(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     async with connect() as client:
         await client.call_tool("orders_create_replenishment", create_args())
@@ -197,29 +198,26 @@ async def test_cancelling_an_unknown_order_lists_the_open_ones(connect: Connect)
 
 
 async def test_a_write_while_another_writer_holds_the_store_says_the_store_is_busy(
-    store: SqliteStore, now: datetime
+    store: Store, store_url: str, now: datetime
 ) -> None:
     audited = len(domain.audit_log(store, limit=1000))
-    with SqliteStore(store.path, busy_timeout_s=0.2) as impatient:
+    with (
+        open_store(store_url, StoreOptions(busy_timeout_s=0.2)) as impatient,
+        holding_the_write_lock(store_url, "SKU-10232", "WH-01"),
+    ):
         server = build_server("orders", impatient, clock=lambda: now)
-        blocker = sqlite3.connect(store.path, isolation_level=None)
-        try:
-            blocker.execute("BEGIN IMMEDIATE")
-            with anyio.fail_after(30):
-                async with Client(server) as client:
-                    write = await client.call_tool(
-                        "orders_create_replenishment", create_args(), meta=RUN
-                    )
-                    read = await client.call_tool("orders_list", {})
-        finally:
-            blocker.execute("ROLLBACK")
-            blocker.close()
+        with anyio.fail_after(30):
+            async with Client(server) as client:
+                write = await client.call_tool(
+                    "orders_create_replenishment", create_args(), meta=RUN
+                )
+                read = await client.call_tool("orders_list", {})
     assert write.is_error
     assert text_of(write).startswith("the store is busy: ")
     assert "nothing was written; send the call again shortly" in text_of(write)
     assert write.structured_content is not None
     assert write.structured_content["error"] == "store_unavailable"
-    assert not read.is_error  # readers are not held up by a writer (WAL)
+    assert not read.is_error  # readers are not held up by a writer (WAL, MVCC)
     assert stored_orders(store) == []
     assert len(domain.audit_log(store, limit=1000)) == audited
 
@@ -237,7 +235,7 @@ async def test_without_a_quantity_the_servers_policy_orders_up_to_twice_the_reor
 
 
 async def test_several_skus_of_one_warehouse_are_each_rechecked_with_a_result_each(
-    connect: Connect, store: SqliteStore
+    connect: Connect, store: Store
 ) -> None:
     batch = {
         "warehouse_id": "WH-01",

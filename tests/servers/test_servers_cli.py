@@ -12,7 +12,7 @@ import pytest
 from servers import domain
 from servers.cli import register
 from servers.models import ReplenishmentRequest
-from servers.sqlite_store import SqliteStore
+from servers.stores import open_store
 from servers.toolkit import utc_now
 
 SEED_CSV = Path(__file__).parents[2] / "servers" / "data" / "seed.csv"
@@ -28,8 +28,9 @@ def stockshot(*argv: str) -> int:
 
 
 @pytest.fixture(autouse=True)
-def _scratch_store(monkeypatch: pytest.MonkeyPatch, db_path: Path) -> None:
-    monkeypatch.setenv("STOCKSHOT_DB", str(db_path))
+def _scratch_store(monkeypatch: pytest.MonkeyPatch, store_url: str) -> None:
+    """Every command here runs on each kind of store, named by STOCKSHOT_DATABASE_URL."""
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", store_url)
 
 
 def test_seed_then_export_reproduces_the_seed_file(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,13 +41,15 @@ def test_seed_then_export_reproduces_the_seed_file(capsys: pytest.CaptureFixture
 
 
 def test_seeding_again_says_it_reset_the_rows(
-    capsys: pytest.CaptureFixture[str], db_path: Path
+    capsys: pytest.CaptureFixture[str], store_url: str
 ) -> None:
     stockshot("store", "seed")
     first = capsys.readouterr().out
+    with open_store(store_url) as store:
+        where = store.where
     stockshot("store", "seed")
     second = capsys.readouterr().out
-    assert f"seeded {db_path} with the demo catalogue: 3 warehouses; stock 43 rows (43 new" in first
+    assert f"seeded {where} with the demo catalogue: 3 warehouses; stock 43 rows (43 new" in first
     assert "43 rows (0 new, 43 updated)" in second
 
 
@@ -120,10 +123,10 @@ def test_an_unreadable_file_is_an_error_without_a_traceback(
 
 
 def test_orders_json_gives_each_order_with_its_fields(
-    capsys: pytest.CaptureFixture[str], db_path: Path
+    capsys: pytest.CaptureFixture[str], store_url: str
 ) -> None:
     stockshot("store", "seed")
-    with SqliteStore(db_path) as store:
+    with open_store(store_url) as store:
         domain.create_replenishment(
             store,
             ReplenishmentRequest(sku="SKU-10232", warehouse_id="WH-01", quantity=100),
@@ -172,6 +175,7 @@ def test_a_bad_setting_is_an_error_naming_the_variable(
 def test_a_store_path_that_is_a_folder_is_an_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.delenv("STOCKSHOT_DATABASE_URL")
     monkeypatch.setenv("STOCKSHOT_DB", str(tmp_path))
     assert stockshot("orders") == 2
     err = capsys.readouterr().err
@@ -190,3 +194,25 @@ def test_a_port_in_use_is_an_error_naming_it(capsys: pytest.CaptureFixture[str])
         port = taken.getsockname()[1]
         assert stockshot("servers", "orders", "--transport", "http", "--port", str(port)) == 2
     assert f"cannot listen on 127.0.0.1 port {port}" in capsys.readouterr().err
+
+
+def test_a_store_url_of_an_unknown_kind_is_an_error_naming_the_known_ones(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "mysql://db.example/stockshot")
+    assert stockshot("orders") == 2
+    err = capsys.readouterr().err
+    assert "unknown store URL scheme 'mysql'" in err
+    assert "known: sqlite, postgresql" in err
+
+
+def test_a_postgres_store_that_cannot_be_reached_is_an_error_without_its_password(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "STOCKSHOT_DATABASE_URL", "postgresql://stockshot:s3cret@127.0.0.1:1/x?connect_timeout=5"
+    )
+    assert stockshot("store", "export") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stockshot: error: cannot use postgresql://stockshot@127.0.0.1:1/x")
+    assert "s3cret" not in err

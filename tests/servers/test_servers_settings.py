@@ -48,3 +48,21 @@ def test_a_bad_order_ceiling_names_the_variable(
     monkeypatch.setenv("STOCKSHOT_MAX_ORDER_QUANTITY", value)
     with pytest.raises(InputError, match="STOCKSHOT_MAX_ORDER_QUANTITY"):
         load_settings()
+
+
+def test_without_a_database_url_the_store_is_the_sqlite_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert load_settings().store_url() == str(tmp_path / "data" / "stockshot.db")
+    monkeypatch.setenv("STOCKSHOT_DB", str(tmp_path / "x.db"))
+    assert load_settings().store_url() == str(tmp_path / "x.db")
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "  ")
+    assert load_settings().store_url() == str(tmp_path / "x.db")
+
+
+def test_stockshot_database_url_selects_the_store_before_stockshot_db(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_DB", str(tmp_path / "x.db"))
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "postgresql://stockshot@db.example/stockshot")
+    assert load_settings().store_url() == "postgresql://stockshot@db.example/stockshot"

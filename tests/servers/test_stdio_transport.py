@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import anyio
 from mcp import Client, StdioServerParameters
 
 from servers import domain
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.store import Store
 from servers.toolkit import run_meta
 
 
-async def test_the_all_server_answers_over_stdio_from_the_store_in_stockshot_db(
-    store: SqliteStore, db_path: Path
+async def test_the_all_server_answers_over_stdio_from_the_store_the_settings_name(
+    store: Store, store_url: str
 ) -> None:
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "servers", "all", "--transport", "stdio"],
-        env={"STOCKSHOT_DB": str(db_path), "STOCKSHOT_MAX_ORDER_QUANTITY": "300"},
+        env={"STOCKSHOT_DATABASE_URL": store_url, "STOCKSHOT_MAX_ORDER_QUANTITY": "300"},
     )
     with anyio.fail_after(60):
         async with Client(params) as client:

@@ -4,9 +4,11 @@ The failure users of small models report as the worst: the chat says the orders 
 the ledger is empty. A final answer (a reply with no tool call) is held to this run's tool
 results, read as the host's ledger summary: an order id or approval id no result named, a
 claim to have ordered or cancelled when no tool did, or a count of orders created that is not
-the count created. The first such answer is bounced with the facts; a second is replaced by the
-ledger summary, marked as written by the host. Answers that say what happened, or that nothing
-was ordered, pass untouched.
+the count created; and, for a task that asks for a report, an answer that leaves out a SKU the
+run's live reads show low (within the task's scope), such as "no SKU is low" after a read that
+shows five. The first such answer is bounced with the facts; a second is replaced by the ledger
+summary (for a report, the list of what the live reads show low), marked as written by the
+host. Answers that say what happened, or that nothing was ordered, pass untouched.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.common import guard_count
 from pipeline.ledger import LedgerSummary, summarize
 from pipeline.models import ModelResponse
-from pipeline.toolfacts import from_messages, read_facts
+from pipeline.screentext import screens_in
+from pipeline.toolfacts import Facts, from_messages, read_facts
 
-__all__ = ["HOST_WRITTEN", "false_claim"]
+__all__ = ["HOST_REPORT", "HOST_WRITTEN", "false_claim"]
 
 HOST_WRITTEN = (
     "[Written by the host from the tool results; the model's answer claimed actions no tool took.]"
+)
+HOST_REPORT = (
+    "[Written by the host from the live reads; the model's answer left out what they show low.]"
 )
 
 _ORDER_ID = re.compile(r"\bPO-\d{1,12}\b", re.IGNORECASE)
@@ -84,6 +90,29 @@ def _claims(text: str, ledger: LedgerSummary, named: set[str]) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def _low_live(facts: Facts, state: GuardState) -> list[str]:
+    """What a report must name: each SKU and warehouse the live reads show low, in scope."""
+    contract = state.contract
+    if contract is None or contract.action != "report":
+        return []
+    shown = {r.sku for screen in screens_in(state.messages) for r in screen.rows if r.sku}
+    out = []
+    for (sku, warehouse), level in sorted(facts.live.items()):
+        if not level.needs_reorder or not contract.allows_sku(sku):
+            continue
+        if not contract.allows_warehouse(warehouse):
+            continue
+        if contract.screen_only and not contract.skus and shown and sku not in shown:
+            continue
+        out.append(f"{sku} in {warehouse}: {level.numbers()}")
+    return out
+
+
+def _left_out(text: str, low: list[str]) -> list[str]:
+    said = {m.upper() for m in re.findall(r"[A-Za-z]{2,6}-\d{2,12}", text)}
+    return [line for line in low if line.split(" ", 1)[0] not in said]
+
+
 def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if response.tool_calls or response.truncated or not response.content.strip():
         return ResponseDecision()
@@ -91,6 +120,18 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
     problems = _claims(response.content, ledger, named)
+    low = _low_live(facts, state)
+    left_out = _left_out(response.content, low)
+    if left_out and not problems:
+        report = "Low now, by this run's live reads:\n" + "\n".join(f"- {line}" for line in low)
+        if guard_count(state, "false_claim", "bounce") == 0:
+            return ResponseDecision(
+                "bounce",
+                message="Your answer leaves out SKUs this run's live reads show low: "
+                + "; ".join(left_out)
+                + ". Answer again naming each of them with its numbers.",
+            )
+        return ResponseDecision("end", message=f"{HOST_REPORT}\n{report}")
     if not problems:
         return ResponseDecision()
     if guard_count(state, "false_claim", "bounce") == 0:

@@ -4,8 +4,9 @@ import json
 
 import pytest
 
+from pipeline.contract import parse_task
 from pipeline.host.guards.base import GuardState
-from pipeline.host.guards.false_claim import HOST_WRITTEN, false_claim
+from pipeline.host.guards.false_claim import HOST_REPORT, HOST_WRITTEN, false_claim
 from pipeline.models import Message, ToolCall
 from tests.host.guards.states import event, reply, state
 
@@ -120,3 +121,42 @@ def test_ids_that_show_what_to_ask_are_no_claim() -> None:
         "PO-000042; cancel the open orders of SKU-10232."
     )
     assert false_claim(reply(answer), NOTHING).action == "allow"
+
+
+LIVE_READ = {
+    "warehouse_id": "WH-01",
+    "items": [
+        {"sku": "SKU-10232", "warehouse_id": "WH-01", "on_hand": 38, "on_order": 0,
+         "reorder_point": 120},
+        {"sku": "SKU-10318", "warehouse_id": "WH-01", "on_hand": 300, "on_order": 0,
+         "reorder_point": 25},
+    ],
+}  # fmt: skip
+
+
+def read_for(task: str, *, bounced: bool = False) -> GuardState:
+    run = with_results(
+        ("inventory_query_stock", {"warehouse_id": "WH-01"}, json.dumps(LIVE_READ), False),
+        bounced=bounced,
+    )
+    return GuardState(**{**run.__dict__, "contract": parse_task(task)})
+
+
+REPORT = "Which SKUs are low? Do not place any orders, just tell me."
+
+
+def test_a_report_that_leaves_out_what_the_live_read_shows_low_is_bounced_then_replaced() -> None:
+    first = false_claim(reply("No SKUs are low right now."), read_for(REPORT))
+    assert first.action == "bounce"
+    assert "SKU-10232 in WH-01: on_hand 38 + on_order 0 < reorder_point 120" in first.message
+    second = false_claim(reply("Nothing is low."), read_for(REPORT, bounced=True))
+    assert second.action == "end"
+    assert second.message.startswith(HOST_REPORT)
+    assert "- SKU-10232 in WH-01" in second.message and "SKU-10318" not in second.message
+
+
+def test_a_report_that_names_what_is_low_passes_and_a_replenishment_is_not_held_to_it() -> None:
+    named = reply("SKU-10232 is low in WH-01: 38 on hand, reorder point 120.")
+    assert false_claim(named, read_for(REPORT)).action == "allow"
+    silent = reply("I will leave it there.")
+    assert false_claim(silent, read_for("replenish the low items")).action == "allow"

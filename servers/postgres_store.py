@@ -49,6 +49,7 @@ from servers.models import (
     parse_proposal_id,
 )
 from servers.postgres_schema import migrate
+from servers.store import proposals_select
 
 __all__ = ["PostgresStore", "describe_url"]
 
@@ -274,18 +275,7 @@ class _Transaction:
         return [AuditEntry(**{**r, "at": r["at"].astimezone(UTC)}) for r in rows]
 
     def proposals(self, query: ProposalQuery) -> list[Proposal]:
-        where: list[str] = []
-        params: list[Any] = []
-        for column in ("status", "run_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"{column} = %s")
-                params.append(value)
-        sql = "SELECT * FROM proposals"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY number DESC LIMIT %s"
-        params.append(query.limit)
+        sql, params = proposals_select(query, "%s")
         return [_proposal(r) for r in self._all(sql, params)]
 
     def proposal(self, proposal_id: str) -> Proposal | None:

@@ -39,6 +39,7 @@ from servers.models import (
     parse_order_id,
     parse_proposal_id,
 )
+from servers.store import proposals_select
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
@@ -366,18 +367,7 @@ class _Transaction:
         ]
 
     def proposals(self, query: ProposalQuery) -> list[Proposal]:
-        where: list[str] = []
-        params: list[Any] = []
-        for column in ("status", "run_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        sql = "SELECT * FROM proposals"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY number DESC LIMIT ?"
-        params.append(query.limit)
+        sql, params = proposals_select(query, "?")
         return [_proposal(r) for r in self._all(sql, params)]
 
     def proposal(self, proposal_id: str) -> Proposal | None:

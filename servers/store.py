@@ -29,7 +29,7 @@ from servers.models import (
     Warehouse,
 )
 
-__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter"]
+__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter", "proposals_select"]
 
 
 class StoreReader(Protocol):
@@ -131,3 +131,21 @@ class OpenStore(Store, Protocol):
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc_info: object) -> None: ...
+
+
+def proposals_select(query: ProposalQuery, mark: str) -> tuple[str, list[Any]]:
+    """The SQL (with `mark` as the driver's placeholder) and parameters that list the
+    proposals `query` asks for, newest first: one statement for every SQL store."""
+    where: list[str] = []
+    params: list[Any] = []
+    for column in ("status", "run_id"):
+        value = getattr(query, column)
+        if value is not None:
+            where.append(f"{column} = {mark}")
+            params.append(value)
+    sql = "SELECT * FROM proposals"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += f" ORDER BY number DESC LIMIT {mark}"
+    params.append(query.limit)
+    return sql, params

@@ -3,31 +3,13 @@
 from datetime import datetime, timedelta, timezone
 
 from pipeline.host.attachments import MERGED_NAME, from_ingest
-from pipeline.models import IngestResult, Row, Table, Tokens
+from pipeline.models import Row
 from pipeline.screentext import parse_screens
+from tests.ingested import result as shot
 
 SHANGHAI = timezone(timedelta(hours=8))
 MORNING = datetime(2026, 11, 30, 9, 0, tzinfo=SHANGHAI)
 AFTERNOON = datetime(2026, 11, 30, 15, 30, tzinfo=SHANGHAI)
-
-
-def shot(name: str, at: datetime, rows: list[Row]) -> IngestResult:
-    return IngestResult(
-        file=f"/uploads/{name}",
-        sha256="0" * 64,
-        captured_at=at,
-        captured_at_source="caller",
-        age_s=0.0,
-        strategy="table_ocr",
-        engine="rapidocr",
-        cache="miss",
-        size=(1920, 1080),
-        crop=None,
-        table=Table(),
-        rows=rows,
-        text=f"table of {name}",
-        tokens=Tokens(full_page_image=2000, sent=100),
-    )
 
 
 def row(sku: str, on_hand: int, warehouse: str | None = "WH-02") -> Row:

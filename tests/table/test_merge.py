@@ -2,32 +2,14 @@
 
 from datetime import datetime, timedelta, timezone
 
-from pipeline.models import IngestResult, Row, Table, Tokens
+from pipeline.models import Row
 from pipeline.screentext import parse_screens
 from pipeline.table.merge import merge_results
+from tests.ingested import result
 
 SHANGHAI = timezone(timedelta(hours=8))
 MORNING = datetime(2026, 11, 30, 9, 0, tzinfo=SHANGHAI)
 AFTERNOON = datetime(2026, 11, 30, 15, 30, tzinfo=SHANGHAI)
-
-
-def result(name: str, at: datetime, rows: list[Row], sent: int = 100) -> IngestResult:
-    return IngestResult(
-        file=name,
-        sha256="0" * 64,
-        captured_at=at,
-        captured_at_source="caller",
-        age_s=0.0,
-        strategy="table_ocr",
-        engine="rapidocr",
-        cache="miss",
-        size=(1920, 1080),
-        crop=None,
-        table=Table(),
-        rows=rows,
-        text="",
-        tokens=Tokens(full_page_image=2000, sent=sent),
-    )
 
 
 def row(sku: str, on_hand: int, warehouse: str = "WH-02", reorder: int = 100) -> Row:

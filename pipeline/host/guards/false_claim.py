@@ -120,7 +120,7 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
     problems = _claims(response.content, ledger, named)
-    low = _low_live(facts, state)
+    low = [] if response.asks else _low_live(facts, state)  # a question reports nothing yet
     left_out = _left_out(response.content, low)
     if left_out and not problems:
         report = "Low now, by this run's live reads:\n" + "\n".join(f"- {line}" for line in low)

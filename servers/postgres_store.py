@@ -49,7 +49,7 @@ from servers.models import (
     parse_proposal_id,
 )
 from servers.postgres_schema import migrate
-from servers.store import proposals_select
+from servers.store import newest_first, proposals_select
 
 __all__ = ["PostgresStore", "describe_url"]
 
@@ -242,21 +242,13 @@ class _Transaction:
         return [StockRecord(**r) for r in rows]
 
     def orders(self, query: OrderQuery) -> list[Order]:
-        where: list[str] = []
-        params: list[Any] = []
-        for column in ("sku", "warehouse_id", "status", "run_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"{column} = %s")
-                params.append(value)
-        if query.created_since is not None:
-            where.append("created_at >= %s")
-            params.append(_ts(query.created_since))
-        sql = "SELECT * FROM orders"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY number DESC LIMIT %s"
-        params.append(query.limit)
+        since = None if query.created_since is None else _ts(query.created_since)
+        filters = [
+            (f"{c} =", getattr(query, c)) for c in ("sku", "warehouse_id", "status", "run_id")
+        ]
+        sql, params = newest_first(
+            "orders", [*filters, ("created_at >=", since)], query.limit, "%s"
+        )
         return [_order(r) for r in self._all(sql, params)]
 
     def order(self, order_id: str) -> Order | None:

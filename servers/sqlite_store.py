@@ -39,7 +39,7 @@ from servers.models import (
     parse_order_id,
     parse_proposal_id,
 )
-from servers.store import proposals_select
+from servers.store import newest_first, proposals_select
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
@@ -322,21 +322,11 @@ class _Transaction:
         return [StockRecord(**dict(r)) for r in rows]
 
     def orders(self, query: OrderQuery) -> list[Order]:
-        where: list[str] = []
-        params: list[Any] = []
-        for column in ("sku", "warehouse_id", "status", "run_id"):
-            value = getattr(query, column)
-            if value is not None:
-                where.append(f"{column} = ?")
-                params.append(value)
-        if query.created_since is not None:
-            where.append("created_at >= ?")
-            params.append(_ts(query.created_since))
-        sql = "SELECT * FROM orders"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY number DESC LIMIT ?"
-        params.append(query.limit)
+        since = None if query.created_since is None else _ts(query.created_since)
+        filters = [
+            (f"{c} =", getattr(query, c)) for c in ("sku", "warehouse_id", "status", "run_id")
+        ]
+        sql, params = newest_first("orders", [*filters, ("created_at >=", since)], query.limit, "?")
         return [_order(r) for r in self._all(sql, params)]
 
     def order(self, order_id: str) -> Order | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any, Protocol, Self
+from typing import Any, Literal, Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
@@ -29,7 +29,7 @@ from servers.models import (
     Warehouse,
 )
 
-__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter", "proposals_select"]
+__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter", "newest_first", "proposals_select"]
 
 
 class StoreReader(Protocol):
@@ -133,19 +133,27 @@ class OpenStore(Store, Protocol):
     def __exit__(self, *exc_info: object) -> None: ...
 
 
-def proposals_select(query: ProposalQuery, mark: str) -> tuple[str, list[Any]]:
-    """The SQL (with `mark` as the driver's placeholder) and parameters that list the
-    proposals `query` asks for, newest first: one statement for every SQL store."""
-    where: list[str] = []
-    params: list[Any] = []
-    for column in ("status", "run_id"):
-        value = getattr(query, column)
-        if value is not None:
-            where.append(f"{column} = {mark}")
-            params.append(value)
-    sql = "SELECT * FROM proposals"
+_SELECT = {"orders": "SELECT * FROM orders", "proposals": "SELECT * FROM proposals"}
+
+
+def newest_first(
+    table: Literal["orders", "proposals"],
+    filters: Sequence[tuple[str, object]],
+    limit: int,
+    mark: str,
+) -> tuple[str, list[Any]]:
+    """The SQL (with `mark` as the driver's placeholder) and parameters that list `table`'s
+    rows matching every filter whose value is not None (`("sku =", "SKU-1")`), newest first:
+    one statement for every SQL store."""
+    where = [f"{condition} {mark}" for condition, value in filters if value is not None]
+    params: list[Any] = [value for _, value in filters if value is not None]
+    sql = _SELECT[table]
     if where:
         sql += " WHERE " + " AND ".join(where)
-    sql += f" ORDER BY number DESC LIMIT {mark}"
-    params.append(query.limit)
-    return sql, params
+    return f"{sql} ORDER BY number DESC LIMIT {mark}", [*params, limit]
+
+
+def proposals_select(query: ProposalQuery, mark: str) -> tuple[str, list[Any]]:
+    """The statement that lists the proposals `query` asks for, newest first."""
+    filters = [("status =", query.status), ("run_id =", query.run_id)]
+    return newest_first("proposals", filters, query.limit, mark)

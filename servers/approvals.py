@@ -98,7 +98,9 @@ def propose(
     observation: Mapping[str, Any] | None = None,
     live: Mapping[str, Any] | None = None,
 ) -> Proposal:
-    """Store a pending proposal for `tool` with exactly `arguments`."""
+    """Store a pending proposal for `tool` with exactly `arguments`. A run that proposes the
+    same call again (a retried job re-running it) gets its earlier proposal back, not a
+    second one."""
     new = NewProposal(
         run_id=run_id,
         tool=tool,
@@ -109,6 +111,10 @@ def propose(
         expires_at=now + ttl,
     )
     with store.writing() as tx:
+        if run_id is not None:
+            for earlier in tx.proposals(ProposalQuery(run_id=run_id, limit=1000)):
+                if (earlier.tool, earlier.arguments_sha256) == (tool, new.arguments_sha256):
+                    return earlier
         proposal = tx.insert_proposal(new, now=now)
         _audit(tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}")
     return proposal

@@ -115,6 +115,18 @@ LimitArg = Annotated[
 ]
 
 
+def order_key(
+    given: str | None, *, run_id: str | None, warehouse_id: str, sku: str, batch: bool
+) -> str | None:
+    """The idempotency key one order is written under. The caller's own key (a batch's gets
+    `:SKU` appended per SKU); without one, a call made within a run is keyed by run,
+    warehouse and SKU, so a run executed again under the same id (a job retried after its
+    worker died) gets its orders back instead of ordering twice."""
+    if given is not None:
+        return f"{given}:{sku}" if batch else given
+    return None if run_id is None else f"{run_id}:{warehouse_id}:{sku}"
+
+
 def instructions(deps: ToolDeps) -> str:
     return (
         "Order tools create and cancel replenishment orders. Query live stock "
@@ -170,6 +182,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 ),
                 write=True,
             )
+        run_id = run_id_of(ctx)
         requests = [
             ReplenishmentRequest(
                 sku=one,
@@ -177,12 +190,14 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 quantity=quantity,
                 observed_on_hand=observed_on_hand if sku is not None else None,
                 observed_at=observed_at,
-                idempotency_key=(
-                    idempotency_key
-                    if sku is not None or idempotency_key is None
-                    else f"{idempotency_key}:{one}"
+                idempotency_key=order_key(
+                    idempotency_key,
+                    run_id=run_id,
+                    warehouse_id=warehouse_id,
+                    sku=one,
+                    batch=sku is None,
                 ),
-                run_id=run_id_of(ctx),
+                run_id=run_id,
             )
             for one in wanted
         ]

@@ -26,10 +26,23 @@ def store(empty_store: OpenStore) -> OpenStore:
     return empty_store
 
 
-def _propose(store: Store, now: datetime, ttl: timedelta = DAY) -> str:
+def _propose(store: Store, now: datetime, ttl: timedelta = DAY, run_id: str = "r1") -> str:
     return approvals.propose(
-        store, tool="orders_create_replenishment", arguments=ARGS, now=now, ttl=ttl, run_id="r1"
+        store, tool="orders_create_replenishment", arguments=ARGS, now=now, ttl=ttl, run_id=run_id
     ).id
+
+
+def test_a_run_proposing_the_same_call_again_gets_its_earlier_proposal_back(
+    store: OpenStore, now: datetime
+) -> None:
+    first = _propose(store, now)
+    approvals.deny(store, first, by="b", reason="no", now=now)
+    again = _propose(store, now)
+    other_run = _propose(store, now, run_id="r2")
+    pending = approvals.list_proposals(store, ProposalQuery(status="pending"), now=now)
+    assert again == first
+    assert other_run != first
+    assert [p.id for p in pending] == [other_run]
 
 
 def test_a_proposal_keeps_its_exact_arguments_and_their_hash(
@@ -75,7 +88,7 @@ def test_of_many_concurrent_claims_exactly_one_wins(store: OpenStore, now: datet
 def test_a_settled_approval_keeps_its_order_and_a_refusal_fails_it(
     store: OpenStore, now: datetime
 ) -> None:
-    first, second = _propose(store, now), _propose(store, now)
+    first, second = _propose(store, now), _propose(store, now, run_id="r2")
     claimed = approvals.claim(store, first, by="a", now=now)
     done = approvals.settle(
         store, claimed, ran=True, message="ok", result={"order": {}}, order_id="PO-000001",

@@ -93,6 +93,28 @@ async def test_the_same_idempotency_key_returns_the_same_order(
     assert len(stored_orders(store)) == 1
 
 
+async def test_a_run_executed_again_gets_its_orders_back_instead_of_ordering_twice(
+    connect: Connect, store: Store
+) -> None:
+    # No key from the caller: the run id keys each order, so a retried run (same id) that
+    # repeats its calls, one SKU or a batch, never doubles one.
+    batch = {"skus": ["SKU-10232"], "warehouse_id": "WH-01"}
+    async with connect() as client:
+        first = await client.call_tool("orders_create_replenishment", create_args(), meta=RUN)
+        again = await client.call_tool("orders_create_replenishment", create_args(), meta=RUN)
+        as_batch = await client.call_tool("orders_create_replenishment", batch, meta=RUN)
+        other = await client.call_tool(
+            "orders_create_replenishment", create_args(), meta=run_meta("run-43")
+        )
+    assert first.structured_content is not None and again.structured_content is not None
+    assert again.structured_content["created"] is False
+    assert again.structured_content["order"]["id"] == "PO-000001"
+    assert as_batch.structured_content is not None
+    assert as_batch.structured_content["results"][0]["created"] is False
+    assert other.is_error  # another run is held by the live re-check: the SKU is on order
+    assert [o.idempotency_key for o in stored_orders(store)] == ["run-42:WH-01:SKU-10232"]
+
+
 async def test_a_quantity_above_the_configured_ceiling_is_refused(connect: Connect) -> None:
     async with connect() as client:
         result = await client.call_tool("orders_create_replenishment", create_args(quantity=1001))

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import httpx
 
 from pipeline.approvals import StoreProposals
-from pipeline.cache import IngestCache
+from pipeline.cache import CacheLevel, IngestCache
 from pipeline.contract import parse_task
 from pipeline.errors import (
     ConfigError,
@@ -69,14 +69,24 @@ def local_zone(settings: Settings) -> tzinfo:
 
 
 def build_ingestor(
-    settings: Settings, *, engine: str | None = None, use_cache: bool = True
+    settings: Settings,
+    *,
+    engine: str | None = None,
+    use_cache: bool = True,
+    cache_level: CacheLevel | None = None,
 ) -> Ingestor:
+    """The ingestor of the settings; its cache is the in-process LRU in front of the ingest
+    cache directory, or of `cache_level` (the shared table of a PostgreSQL deployment)."""
     ocr = make_engine(
         engine or settings.ocr_engine,
         EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
     )
     cache = (
-        IngestCache(settings.resolved_cache_dir(), memory_items=settings.memory_cache_items)
+        IngestCache(
+            None if cache_level is not None else settings.resolved_cache_dir(),
+            memory_items=settings.memory_cache_items,
+            level=cache_level,
+        )
         if use_cache
         else None
     )
@@ -167,9 +177,11 @@ async def run_agent(
     log_run: bool = True,
     proposals: ProposalQueue | None = None,
     merge: MergeMode = "auto",
+    run_id: str | None = None,
 ) -> RunRecord:
     """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
-    `proposals`, writes are queued there for approval instead of running."""
+    `proposals`, writes are queued there for approval instead of running. `run_id` names the
+    run (a queued run's id is given when it is queued); otherwise a new one is made."""
     contract = parse_task(task)
     groups = choose_groups(contract)
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
@@ -201,12 +213,13 @@ async def run_agent(
                         on_event=on_event,
                         contract=contract,
                         approvals=proposals,
+                        **({"run_id": run_id} if run_id else {}),
                     )
                 )
         except ToolServerError as exc:
             now = utc_now()
             record = RunRecord(
-                id=f"run-{now:%Y%m%d%H%M%S}",
+                id=run_id or f"run-{now:%Y%m%d%H%M%S}",
                 task=task,
                 model=model.name,
                 groups=list(groups),

@@ -1,6 +1,8 @@
-"""The ingest cache: an in-process LRU in front of `diskcache`, keyed by content hash.
+"""The ingest cache: an in-process LRU in front of a shared level, keyed by content hash.
 
-A hit returns the stored structure; the caller stamps it with the new capture time.
+The level behind the LRU is a `diskcache` directory by default, or any `CacheLevel` (the
+scale-out path keeps one table in PostgreSQL that every process reads). A hit returns the
+stored structure; the caller stamps it with the new capture time.
 """
 
 from __future__ import annotations
@@ -9,30 +11,72 @@ import hashlib
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import diskcache
 
 from pipeline.models import CacheState
 
-__all__ = ["IngestCache", "cache_key"]
+__all__ = ["CacheLevel", "DiskLevel", "Entry", "IngestCache", "cache_key"]
 
 Entry = dict[str, Any]
 
 
-def cache_key(sha256: str, *, strategy: str, engine: str, version: str) -> str:
-    """Same bytes, same strategy, same engine, same pipeline version: same structure."""
-    return hashlib.sha256(f"{sha256}|{strategy}|{engine}|{version}".encode()).hexdigest()
+def cache_key(sha256: str, *, strategy: str, engine: str, models: str, version: str) -> str:
+    """Same bytes, strategy, engine, model files and pipeline version: same structure."""
+    text = f"{sha256}|{strategy}|{engine}|{models}|{version}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CacheLevel(Protocol):
+    """Where entries outlive the process; safe to call from several threads."""
+
+    state: CacheState
+
+    def get(self, key: str) -> Entry | None: ...
+
+    def set(self, key: str, entry: Entry) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class DiskLevel:
+    """A `diskcache` directory (SQLite inside), shared by the processes of one machine."""
+
+    state: CacheState = "disk"
+
+    def __init__(self, directory: Path) -> None:
+        self._cache = diskcache.Cache(str(directory))
+
+    def get(self, key: str) -> Entry | None:
+        stored = self._cache.get(key)
+        return stored if isinstance(stored, dict) else None
+
+    def set(self, key: str, entry: Entry) -> None:
+        self._cache.set(key, entry)
+
+    def close(self) -> None:
+        self._cache.close()
 
 
 class IngestCache:
-    """Thread-safe two-level cache. `directory=None` keeps it in memory only."""
+    """Thread-safe two-level cache. `directory=None` and no `level` keeps it in memory only."""
 
-    def __init__(self, directory: Path | None, *, memory_items: int = 256) -> None:
+    def __init__(
+        self,
+        directory: Path | None = None,
+        *,
+        memory_items: int = 256,
+        level: CacheLevel | None = None,
+    ) -> None:
         self._memory: OrderedDict[str, Entry] = OrderedDict()
         self._memory_items = memory_items
         self._lock = threading.Lock()
-        self._disk = diskcache.Cache(str(directory)) if directory is not None else None
+        self._disk = (
+            level
+            if level is not None
+            else (DiskLevel(directory) if directory is not None else None)
+        )
 
     def get(self, key: str) -> tuple[Entry, CacheState] | None:
         with self._lock:
@@ -43,10 +87,10 @@ class IngestCache:
         if self._disk is None:
             return None
         stored = self._disk.get(key)
-        if not isinstance(stored, dict):
+        if stored is None:
             return None
         self._remember(key, stored)
-        return stored, "disk"
+        return stored, self._disk.state
 
     def put(self, key: str, entry: Entry) -> None:
         self._remember(key, entry)

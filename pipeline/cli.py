@@ -32,6 +32,7 @@ def _registrars() -> list[Callable[[Any], None]]:
     from pipeline import approvals_cli, bench, demo, watch
     from pipeline.api import cli as api_cli
     from pipeline.evals import cli as evals_cli
+    from pipeline.jobs import cli as jobs_cli
     from pipeline.ocr import models_cli
     from servers import cli as servers_cli
 
@@ -43,6 +44,7 @@ def _registrars() -> list[Callable[[Any], None]]:
         servers_cli.register,
         approvals_cli.register,
         api_cli.register,
+        jobs_cli.register,
         watch.register,
         evals_cli.register,
         bench.register,

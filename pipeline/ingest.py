@@ -246,9 +246,18 @@ class Ingestor:
             return False
         return self.cache.get(self._cache_key(sha256, strategy or self.config.strategy)) is not None
 
+    def cache_key(self, sha256: str, strategy: str | None = None) -> str:
+        """The cache key the analysis of these bytes with this strategy is kept under."""
+        return self._cache_key(sha256, strategy or self.config.strategy)
+
     def _cache_key(self, sha256: str, strategy: str) -> str:
+        structure = self.structure
         return cache_key(
-            sha256, strategy=strategy, engine=self.engine.name, version=PIPELINE_VERSION
+            sha256,
+            strategy=strategy,
+            engine=self.engine.name,
+            models=self.engine.models + (f"+{structure.models}" if structure else ""),
+            version=PIPELINE_VERSION,
         )
 
     @contextmanager

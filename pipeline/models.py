@@ -43,8 +43,8 @@ CAPTURE_SOURCES: tuple[CaptureSource, ...] = (
 )
 Strategy = Literal["table_ocr", "full_page", "ui_crop", "multi_image"]
 STRATEGIES: tuple[Strategy, ...] = ("table_ocr", "full_page", "ui_crop", "multi_image")
-CacheState = Literal["miss", "memory", "disk"]
-CACHE_STATES: tuple[CacheState, ...] = ("miss", "memory", "disk")
+CacheState = Literal["miss", "memory", "disk", "database"]
+CACHE_STATES: tuple[CacheState, ...] = ("miss", "memory", "disk", "database")
 
 
 class TextLine(BaseModel):

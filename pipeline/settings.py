@@ -126,6 +126,17 @@ class Settings(BaseSettings):
     max_files_per_request: int = Field(default=10, gt=0)
     api_workers: int = Field(default=0, ge=0, description="OCR worker threads; 0 = one per core")
     mount_mcp: bool = Field(default=True, description="serve the MCP servers at /mcp/<group>/")
+    job_wait_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="with a PostgreSQL store: how long an ingest request waits for a worker",
+    )
+    worker_heartbeat_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="how often a worker says it is alive; one silent for 3 times this is "
+        "taken as dead and its jobs are retried",
+    )
     watch_interval_s: float = Field(default=1.0, gt=0, description="watch folder polling")
     watch_settle_s: float = Field(
         default=2.0, ge=0, description="a file must stop changing this long before it is taken"

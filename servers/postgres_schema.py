@@ -96,25 +96,35 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _MIGRATION_LOCK = 0x73746F636B73686F
 
 
-def migrate(conn: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
-    """Apply the migrations `conn`'s database lacks; `where` names it in messages."""
+def migrate(
+    conn: psycopg.Connection[tuple[Any, ...]],
+    where: str,
+    *,
+    migrations: tuple[tuple[str, ...], ...] = MIGRATIONS,
+    table: str = "stockshot_schema",
+    lock: int = _MIGRATION_LOCK,
+) -> None:
+    """Apply the `migrations` `conn`'s database lacks; `where` names it in messages. Other
+    tables of the same database keep their own versions under their own `table` and `lock`
+    (the job queue's, beside the store's)."""
+    known = len(migrations)
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
         conn.execute(
-            """CREATE TABLE IF NOT EXISTS stockshot_schema (
+            f"""CREATE TABLE IF NOT EXISTS {table} (
                    version INTEGER PRIMARY KEY,
                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
                )"""
         )
-        row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM stockshot_schema").fetchone()
+        row = conn.execute(f"SELECT COALESCE(MAX(version), 0) FROM {table}").fetchone()
         version = 0 if row is None else int(row[0])
-        if version > SCHEMA_VERSION:
+        if version > known:
             raise StoreError(
-                f"the store {where} has schema version {version}, newer than this version "
-                f"of stockshot understands ({SCHEMA_VERSION}); upgrade stockshot"
+                f"{where} has {table} version {version}, newer than this version "
+                f"of stockshot understands ({known}); upgrade stockshot"
             )
-        for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
+        for number, statements in enumerate(migrations[version:], start=version + 1):
             for statement in statements:
                 conn.execute(statement)
-            conn.execute("INSERT INTO stockshot_schema (version) VALUES (%s)", (number,))
-            logger.info("store %s migrated to schema version %d", where, number)
+            conn.execute(f"INSERT INTO {table} (version) VALUES (%s)", (number,))
+            logger.info("%s: %s migrated to version %d", where, table, number)

@@ -103,7 +103,7 @@ class PostgresStore:
         self._busy_timeout_s = busy_timeout_s
         try:
             with psycopg.connect(url, connect_timeout=10) as conn:
-                migrate(conn, self.where)
+                migrate(conn, f"the store {self.where}")
         except psycopg.Error as exc:
             raise StoreError(f"cannot use {self.where} as a store: {exc}") from exc
         self._pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(

@@ -82,6 +82,7 @@ class CountingEngine:
     def __init__(self, inner: OcrEngine) -> None:
         self.inner = inner
         self.name = inner.name
+        self.models = inner.models
         self.calls = 0
 
     def recognize(self, crops: Any) -> Any:

@@ -34,14 +34,17 @@ from pipeline.api.errors import install_error_handlers
 from pipeline.api.openapi import MISDIRECTED
 from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
-from pipeline.api.runs import RunBook
-from pipeline.api.service import IngestService
-from pipeline.bootstrap import build_ingestor, open_store
+from pipeline.bootstrap import build_ingestor, open_store, run_agent
 from pipeline.ingest import Ingestor
+from pipeline.jobs.execute import runner
+from pipeline.jobs.ingesting import IngestService
+from pipeline.jobs.local import LocalJobs
+from pipeline.jobs.runbook import RunBook
 from pipeline.settings import Settings
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
+from servers.stores import store_scheme
 
 __all__ = ["create_app"]
 
@@ -80,16 +83,25 @@ def create_app(
             else:
                 slot.store = store
             stack.callback(setattr, slot, "store", None)
-            workers = settings.api_workers or os.cpu_count() or 1
-            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stockshot-ocr")
-            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
-            ready = ingestor
-            if ready is None:
-                ready = await asyncio.to_thread(build_ingestor, settings)
-                if ready.cache is not None:
-                    stack.callback(ready.cache.close)
-            services.ingest = IngestService(ready, pool)
-            stack.callback(setattr, services, "ingest", None)
+            if store_scheme(settings.store_url()) == "postgresql":
+                await _queued_jobs(stack, services, ingestor)
+            else:
+                workers = settings.api_workers or os.cpu_count() or 1
+                pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="stockshot-ocr")
+                stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+                ready = ingestor
+                if ready is None:
+                    ready = await asyncio.to_thread(build_ingestor, settings)
+                    if ready.cache is not None:
+                        stack.callback(ready.cache.close)
+                execute = runner(
+                    settings,
+                    store=slot,
+                    targets=services.targets,
+                    run=services.extra.get("run_agent", run_agent),
+                )
+                services.jobs = LocalJobs(IngestService(ready, pool), services.runs, execute)
+            stack.callback(setattr, services, "jobs", None)
             if settings.mount_mcp:
                 for server in servers.values():
                     await stack.enter_async_context(server.session_manager.run())
@@ -137,3 +149,28 @@ def create_app(
         # Outermost: a page rebound to 127.0.0.1 still sends its own name as Host.
         app.add_middleware(HostGuard, allowed=allowed)
     return app
+
+
+async def _queued_jobs(
+    stack: contextlib.AsyncExitStack, services: AppServices, ingestor: Ingestor | None
+) -> None:
+    """With a PostgreSQL store: jobs go to the queue the workers take them from."""
+    from pipeline.jobs.queue import QueueJobs
+    from pipeline.jobs.shared import Listener, PostgresLevel, Shared
+    from pipeline.jobs.tasks import queue_app
+
+    settings = services.settings
+    url = settings.store_url()
+    shared = await asyncio.to_thread(Shared, url)
+    stack.callback(shared.close)
+    ready = ingestor
+    if ready is None:
+        ready = await asyncio.to_thread(build_ingestor, settings, cache_level=PostgresLevel(shared))
+        if ready.cache is not None:
+            stack.callback(ready.cache.close)
+    queue = queue_app(url)
+    await stack.enter_async_context(queue.open_async())
+    listener = Listener(url)
+    await listener.start()
+    stack.push_async_callback(listener.close)
+    services.jobs = QueueJobs(ready, shared, queue, listener, wait_s=settings.job_wait_s)

@@ -12,11 +12,11 @@ from mcp.server.mcpserver import MCPServer
 from starlette.exceptions import HTTPException
 
 from pipeline.api.auth import key_name
-from pipeline.api.runs import RunBook
-from pipeline.api.service import IngestService
 from pipeline.approvals import ApprovalDesk
 from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
+from pipeline.jobs import Jobs
+from pipeline.jobs.runbook import RunBook
 from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
@@ -51,7 +51,7 @@ class AppServices:
     slot: StoreSlot
     servers: dict[str, MCPServer]
     runs: RunBook
-    ingest: IngestService | None = None
+    jobs: Jobs | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -65,10 +65,11 @@ class AppServices:
             self.slot, [MemoryTarget("orders", self.servers["orders"])], clock=utc_now
         )
 
-    def ingest_service(self) -> IngestService:
-        if self.ingest is None:
+    def job_queue(self) -> Jobs:
+        """Where ingests and runs go: this process (SQLite) or the worker queue (PostgreSQL)."""
+        if self.jobs is None:
             raise HTTPException(503, "the OCR engine is still loading; try again shortly")
-        return self.ingest
+        return self.jobs
 
 
 def _services(request: Request) -> AppServices:

@@ -43,9 +43,9 @@ async def ingest_uploads(
 ) -> list[IngestResult]:
     caller_time = parse_captured_at(captured_at)
     chosen = parse_strategy(strategy)
-    service = services.ingest_service()
+    queue = services.job_queue()
     jobs = [
-        service.ingest(
+        queue.ingest(
             upload.data,
             name=Path(upload.filename).name or "upload",
             caller_time=caller_time,

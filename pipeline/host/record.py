@@ -29,7 +29,7 @@ __all__ = [
     "read_run_log",
 ]
 
-RunStatus = Literal["running", "done", "limit", "error"]
+RunStatus = Literal["queued", "running", "done", "limit", "error"]
 GuardAction = Literal["allow", "repair", "block", "bounce", "end", "note"]
 
 

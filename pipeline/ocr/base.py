@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,7 +15,7 @@ from numpy.typing import NDArray
 
 from pipeline.models import TextLine
 
-__all__ = ["EngineOptions", "OcrEngine", "Recognised", "default_threads"]
+__all__ = ["EngineOptions", "OcrEngine", "Recognised", "default_threads", "files_fingerprint"]
 
 Image = NDArray[np.uint8]
 Recognised = tuple[str, float]
@@ -29,10 +31,27 @@ def default_threads(requested: int) -> int:
     return requested if requested > 0 else max(1, os.cpu_count() or 1)
 
 
+@functools.cache
+def files_fingerprint(*paths: Path) -> str:
+    """A short digest of the files' names and bytes (a folder: every file under it). Cached
+    results keyed by it are kept apart when the model files change."""
+    digest = hashlib.sha256()
+    for path in paths:
+        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            digest.update(file.name.encode())
+            with file.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+    return digest.hexdigest()[:16]
+
+
 class OcrEngine(Protocol):
     """An engine works on RGB arrays. Engines are built once and reused; model loading is slow."""
 
     name: str
+    models: str
+    """A fingerprint of the model files (and version) it reads with; part of the cache key."""
 
     def recognize(self, crops: Sequence[Image]) -> list[Recognised]:
         """Text and confidence for each crop of a single text line, in order."""

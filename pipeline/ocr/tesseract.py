@@ -79,6 +79,8 @@ class TesseractEngine:
         # Tesseract's OpenMP threads make it slower on a few cores, not faster.
         self._env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         self.lang = lang or self._default_lang()
+        version = self._call([self._binary, "--version"], b"").decode("utf-8", "replace")
+        self.models = f"{version.splitlines()[0] if version else 'tesseract'}|{self.lang}"
 
     def _default_lang(self) -> str:
         output = self._call([self._binary, "--list-langs"], b"").decode("utf-8", "replace")

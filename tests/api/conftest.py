@@ -22,9 +22,10 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import OrderQuery
-from servers.stores import open_store
+from servers.stores import open_store, store_scheme
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import SAMPLES, make_ingestor
+from tests.jobs.workers import in_process_worker
 
 OTHER_KEY = "test-key-2"
 BASE_URL = "http://127.0.0.1:8000"
@@ -92,9 +93,22 @@ async def running(app: FastAPI) -> AsyncIterator[None]:
 
 
 @contextlib.asynccontextmanager
+async def with_worker(app: FastAPI) -> AsyncIterator[None]:
+    """On a PostgreSQL store jobs wait for a worker: a real one, in this event loop, lending
+    the app's engine. On SQLite the app runs them itself."""
+    services = app.state.services
+    if store_scheme(services.settings.store_url()) != "postgresql":
+        yield
+        return
+    async with in_process_worker(services.settings, services.jobs.ingestor):
+        yield
+
+
+@contextlib.asynccontextmanager
 async def started(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     async with (
         running(app),
+        with_worker(app),
         httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app),
             base_url=BASE_URL,

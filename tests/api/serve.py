@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
@@ -14,9 +15,10 @@ from pathlib import Path
 from typing import IO
 
 from servers import catalog, domain
-from servers.stores import open_store
+from servers.stores import open_store, store_scheme
 from tests.conftest import cli_process
 from tests.host.conftest import SEEDED_AT
+from tests.jobs.workers import worker_process
 
 KEY = "test-key-1"
 
@@ -64,6 +66,9 @@ def serving(data: Path, store_url: str | None = None, **settings: str) -> Iterat
         "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
         **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
     }
+    workers = contextlib.ExitStack()
+    if store_scheme(store_url) == "postgresql":  # jobs go to a worker process
+        workers.enter_context(worker_process(store_url, str(data), **settings))
     process = cli_process("serve", "--port", "0", env=env)
     assert process.stderr is not None
     lines: list[str] = []
@@ -95,3 +100,4 @@ def serving(data: Path, store_url: str | None = None, **settings: str) -> Iterat
             process.wait(timeout=30)
         reader.join(timeout=30)
         process.stderr.close()
+        workers.close()

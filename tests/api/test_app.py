@@ -93,6 +93,7 @@ class HeldEngine:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.name = inner.name
+        self.models = inner.models
         self.hold = threading.Event()
         self.holding = threading.Event()
         self.release = threading.Event()

@@ -28,11 +28,12 @@ def _readiness(services: AppServices) -> tuple[bool, dict[str, Any]]:
     except StoreError as exc:
         checks["store"] = {"ok": False, "message": str(exc)}
         ready = False
-    if services.ingest is None:
+    if services.jobs is None:
         checks["ocr"] = {"ok": False, "message": "the OCR engine is not loaded"}
         ready = False
     else:
-        checks["ocr"] = {"ok": True, "engine": services.ingest.ingestor.engine.name}
+        checks["ocr"] = {"ok": True, "engine": services.jobs.engine}
+        checks["jobs"] = {"ok": True, "kind": services.jobs.name}
     checks["mcp"] = {"ok": True, "groups": list(services.servers)}
     return ready, checks
 

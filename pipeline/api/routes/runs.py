@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
@@ -13,19 +11,13 @@ from starlette.exceptions import HTTPException
 from pipeline.api.deps import Services
 from pipeline.api.openapi import RUN_BODY
 from pipeline.api.requests import ingest_uploads, read_run_request
-from pipeline.api.runs import RunState
 from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
 from pipeline.api.service import check_guard_switches, check_model
-from pipeline.bootstrap import (
-    approval_policy,
-    enabled_guards,
-    proposal_queue,
-    run_agent,
-    utc_now,
-)
+from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task
 from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
+from pipeline.jobs import RunSpec
 
 __all__ = ["router"]
 
@@ -69,39 +61,26 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
     check_guard_switches(run.guards, settings)
     enabled_guards(settings, run.guards)
     contract = parse_task(run.task)
-    earlier = services.ingest_service().recent(run.ingest_ids)
+    queue = services.job_queue()
+    earlier = await queue.recent(run.ingest_ids)
     uploaded = await ingest_uploads(
         services, ask.files, captured_at=ask.captured_at, strategy=ask.strategy
     )
-    results = [*earlier, *uploaded]
-    starter = services.extra.get("run_agent", run_agent)
-    targets = services.targets
     manual = approval_policy("serve", settings) == "manual" and not run.dry_run
-    proposals = proposal_queue(settings, services.slot) if manual else None
-
-    async def start(sink: Callable[[dict[str, Any]], None]) -> RunRecord:
-        record: RunRecord = await starter(
-            settings,
-            task=run.task,
-            results=results,
-            model_spec=model,
-            dry_run=run.dry_run,
-            guard_overrides=run.guards,
-            targets=targets,
-            on_event=sink,
-            proposals=proposals,
-        )
-        return record
-
-    state = RunState(task=run.task, model=model, dry_run=run.dry_run, started_at=utc_now())
-    await services.runs.start(state, start)
-    status = state.record.status if state.record is not None else "running"
+    spec = RunSpec(
+        task=run.task,
+        model=model,
+        dry_run=run.dry_run,
+        guards=run.guards,
+        manual=manual,
+        results=[*earlier, *uploaded],
+        started_at=utc_now(),
+    )
+    run_id, status = await queue.start_run(spec)
     return JSONResponse(
-        RunStarted(id=state.id or "", status=status, task_contract=contract).model_dump(
-            mode="json"
-        ),
+        RunStarted(id=run_id, status=status, task_contract=contract).model_dump(mode="json"),
         status_code=202,
-        headers={"Location": f"/v1/runs/{state.id}"},
+        headers={"Location": f"/v1/runs/{run_id}"},
     )
 
 
@@ -112,10 +91,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
 )
 async def get_run(run_id: str, services: Services) -> RunRecord:
     """The run record: the finished one, or what happened so far while it runs."""
-    state = services.runs.get(run_id)
-    if state is not None:
-        return state.view()
-    record = await asyncio.to_thread(services.runs.logged, run_id)
+    record = await services.job_queue().record(run_id)
     if record is None:
         raise HTTPException(404, f"no run with id {run_id!r}")
     return record
@@ -146,29 +122,11 @@ async def run_events(run_id: str, request: Request, services: Services) -> Respo
         after = int(request.headers.get("last-event-id", "-1"))
     except ValueError:
         after = -1
-    state = services.runs.get(run_id)
-    if state is None:
-        record = await asyncio.to_thread(services.runs.logged, run_id)
-        if record is None:
-            raise HTTPException(404, f"no run with id {run_id!r}")
-        state = RunState(
-            task=record.task,
-            model=record.model,
-            dry_run=record.dry_run,
-            started_at=record.started_at,
-        )
-        state.id = record.id
-        state.record = record
-        state.add(
-            {
-                "run_id": record.id,
-                "type": "run_finished",
-                "status": record.status,
-                "final": record.final,
-            }
-        )
+    stream = await services.job_queue().events(run_id, after=after)
+    if stream is None:
+        raise HTTPException(404, f"no run with id {run_id!r}")
     return StreamingResponse(
-        state.follow(after=after),
+        stream,
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

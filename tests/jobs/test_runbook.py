@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from pipeline.api.runs import RunBook, RunState, sse_message
 from pipeline.errors import ToolServerError, VlmError
 from pipeline.host.record import RunRecord
+from pipeline.jobs.runbook import RunBook, RunState, sse_message
 from tests.conftest import NOW
 
 Sink = Callable[[dict[str, Any]], None]

@@ -1,0 +1,127 @@
+"""Ingest off the event loop: a worker pool, shared flights, recent results by id.
+
+OCR runs in a worker pool sized to the cores. Concurrent uploads of the same bytes share
+one analysis: the first request runs it, the others wait for it without taking a worker
+and then read the result from the ingest cache. Hashing and cache hits run beside the pool,
+so an upload already analysed never queues behind analyses of other images.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from datetime import datetime
+
+from pipeline.errors import EmptyInputError, InputError, UnsupportedFormatError
+from pipeline.ingest import Ingestor
+from pipeline.models import IngestResult
+
+__all__ = ["IngestService", "check_upload", "looks_like_image", "sha256_of"]
+
+_SIGNATURES = (
+    b"\x89PNG\r\n\x1a\n",
+    b"\xff\xd8\xff",
+    b"GIF87a",
+    b"GIF89a",
+    b"BM",
+    b"II*\x00",
+    b"MM\x00*",
+)
+
+
+def looks_like_image(data: bytes) -> bool:
+    """Whether the bytes start like one of the formats ingest reads (PNG, JPEG, WebP, ...)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return True
+    return any(data.startswith(signature) for signature in _SIGNATURES)
+
+
+def check_upload(data: bytes, *, name: str, max_bytes: int, content_type: str | None) -> None:
+    """Refuse what is not worth queueing: no bytes, or bytes no image format starts with."""
+    if not data:
+        raise EmptyInputError(f"{name}: empty file (0 bytes)")
+    if len(data) <= max_bytes and not looks_like_image(data):
+        declared = f" (sent as {content_type})" if content_type else ""
+        raise UnsupportedFormatError(
+            f"{name}{declared}: not an image type stockshot reads; "
+            "send PNG, JPEG, WebP, BMP, TIFF or GIF"
+        )
+
+
+class IngestService:
+    """The ingestor behind the API: a worker pool, shared flights, recent results by id."""
+
+    def __init__(self, ingestor: Ingestor, pool: Executor, *, keep: int = 256) -> None:
+        self.ingestor = ingestor
+        self._pool = pool
+        self._keep = keep
+        self._flights: dict[str, asyncio.Future[None]] = {}
+        self._recent: OrderedDict[str, IngestResult] = OrderedDict()
+
+    async def ingest(
+        self,
+        data: bytes,
+        *,
+        name: str,
+        caller_time: datetime | None = None,
+        strategy: str | None = None,
+        content_type: str | None = None,
+    ) -> IngestResult:
+        check_upload(
+            data, name=name, max_bytes=self.ingestor.config.max_bytes, content_type=content_type
+        )
+        loop = asyncio.get_running_loop()
+        digest = await asyncio.to_thread(sha256_of, data)
+        key = f"{digest}|{strategy or self.ingestor.config.strategy}"
+        work = functools.partial(
+            self.ingestor.ingest_bytes,
+            data,
+            name=name,
+            caller_time=caller_time,
+            strategy=strategy,
+        )
+        if key not in self._flights and await asyncio.to_thread(
+            self.ingestor.cached, digest, strategy=strategy
+        ):
+            result = await asyncio.to_thread(work)
+            self._remember(result)
+            return result
+        leader = self._flights.get(key)
+        if leader is not None:
+            await asyncio.shield(leader)
+            result = await loop.run_in_executor(self._pool, work)
+        else:
+            flight: asyncio.Future[None] = loop.create_future()
+            self._flights[key] = flight
+            try:
+                result = await loop.run_in_executor(self._pool, work)
+            finally:
+                del self._flights[key]
+                flight.set_result(None)
+        self._remember(result)
+        return result
+
+    def _remember(self, result: IngestResult) -> None:
+        self._recent[result.sha256] = result
+        self._recent.move_to_end(result.sha256)
+        while len(self._recent) > self._keep:
+            self._recent.popitem(last=False)
+
+    def recent(self, ids: Sequence[str]) -> list[IngestResult]:
+        """Results of earlier uploads by id, in the order asked; unknown ids are refused."""
+        missing = [i for i in ids if i not in self._recent]
+        if missing:
+            raise InputError(
+                f"ingest_ids: unknown {', '.join(repr(i) for i in missing)}; upload the image "
+                f"with POST /v1/ingest first (the latest {self._keep} are kept) or send it with "
+                "this request"
+            )
+        return [self._recent[i] for i in ids]
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

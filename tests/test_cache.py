@@ -3,12 +3,16 @@ from pathlib import Path
 from pipeline.cache import IngestCache, cache_key
 
 
-def test_key_changes_with_strategy_engine_and_version() -> None:
-    base = cache_key("abc", strategy="auto", engine="rapidocr", version="1")
-    assert base == cache_key("abc", strategy="auto", engine="rapidocr", version="1")
-    assert base != cache_key("abc", strategy="full_page", engine="rapidocr", version="1")
-    assert base != cache_key("abc", strategy="auto", engine="paddleocr", version="1")
-    assert base != cache_key("abc", strategy="auto", engine="rapidocr", version="2")
+def test_key_changes_with_strategy_engine_model_files_and_version() -> None:
+    def key(**change: str) -> str:
+        parts = {"strategy": "auto", "engine": "rapidocr", "models": "m1", "version": "1"}
+        return cache_key("abc", **(parts | change))
+
+    assert key() == key()
+    assert key() != key(strategy="full_page")
+    assert key() != key(engine="paddleocr")
+    assert key() != key(models="m2")
+    assert key() != key(version="2")
 
 
 def test_a_stored_entry_comes_back_from_memory_then_from_disk_after_restart(tmp_path: Path) -> None:

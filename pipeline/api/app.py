@@ -156,18 +156,17 @@ async def _queued_jobs(
 ) -> None:
     """With a PostgreSQL store: jobs go to the queue the workers take them from."""
     from pipeline.jobs.queue import QueueJobs
-    from pipeline.jobs.shared import Listener, PostgresLevel, Shared
+    from pipeline.jobs.shared import Listener, PostgresLevel, Shared, sharing_cache
     from pipeline.jobs.tasks import queue_app
 
     settings = services.settings
     url = settings.store_url()
     shared = await asyncio.to_thread(Shared, url)
     stack.callback(shared.close)
-    ready = ingestor
-    if ready is None:
+    if ingestor is None:
         ready = await asyncio.to_thread(build_ingestor, settings, cache_level=PostgresLevel(shared))
-        if ready.cache is not None:
-            stack.callback(ready.cache.close)
+    else:  # its loaded engine, caching where every process of the deployment looks
+        ready = sharing_cache(ingestor, shared, memory_items=settings.memory_cache_items)
     queue = queue_app(url)
     await stack.enter_async_context(queue.open_async())
     listener = Listener(url)

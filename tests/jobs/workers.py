@@ -57,7 +57,7 @@ async def in_process_worker(
 
 @contextlib.contextmanager
 def worker_process(
-    store_url: str, data_dir: str, *, concurrency: int = 2, **settings: str
+    store_url: str, data_dir: str, *, concurrency: str = "2", **settings: str
 ) -> Iterator[subprocess.Popen[str]]:
     """`stockshot worker` as its own process on the database `store_url`, started (it has
     registered itself) when the block begins; stopped with SIGTERM at the end."""
@@ -69,7 +69,7 @@ def worker_process(
         **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
     }
     before = live_workers(store_url)
-    process = cli_process("worker", "--concurrency", str(concurrency), env=env)
+    process = cli_process("worker", "--concurrency", concurrency, env=env)
     assert process.stderr is not None
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(process.stderr or ()), daemon=True)

@@ -323,13 +323,13 @@ async def _view(
     """The host answers `screen_view` itself: the picture and its estimated tokens go to
     `images`, for the next request and the run's token report."""
     if VIEW_TOOL not in by_name:
-        if pictures and not run.sees_images:
+        if not run.sees_images:
             return ToolOutcome(True, UNAVAILABLE)
         known = ", ".join(sorted(by_name))
         return ToolOutcome(
             True,
-            f"{VIEW_TOOL} is not offered in this run: no screenshot was sent as text; "
-            f"the tools of this run are: {known}",
+            f"{VIEW_TOOL} is not offered in this run: it has no screenshot sent as text to "
+            f"show; the tools of this run are: {known}",
         )
     view = await asyncio.to_thread(
         look, call.arguments, pictures, run.attachments, max_pixels=run.limits.view_max_pixels

@@ -425,3 +425,15 @@ def test_a_view_message_is_no_screen_the_planner_would_read() -> None:
     assert screens_in([Message(role="user", content=SCREEN), answer.message]) == screens_in(
         [Message(role="user", content=SCREEN)]
     )
+
+
+async def test_a_view_with_nothing_to_show_says_so_and_names_the_tools(
+    targets: list[MemoryTarget],
+) -> None:
+    (sent,) = from_ingest([shot(strategy="full_page", image="data:image/png;base64,AA==")])
+    model = ScriptedModel([view({"image": "erp.png"}), {"content": "Seen."}])
+    record = await run_with(targets, model, [sent], sees_images=True)
+    (looked,) = record.tool_calls
+    assert looked.is_error
+    assert looked.result.startswith("screen_view is not offered in this run: it has no screenshot")
+    assert "inventory_query_stock" in looked.result

@@ -32,7 +32,7 @@ from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
-from pipeline.vlm import ModelOptions, make_model
+from pipeline.vlm import ModelOptions, make_model, sees_images
 from servers.store import OpenStore, Store
 
 __all__ = [
@@ -192,10 +192,9 @@ async def run_agent(
         freshness_limit_s=settings.freshness_limit_s,
     )
     async with httpx.AsyncClient() as http:
-        model = make_model(
-            model_spec or settings.model,
-            ModelOptions.from_settings(settings, http, base_url=base_url),
-        )
+        spec = model_spec or settings.model
+        options = ModelOptions.from_settings(settings, http, base_url=base_url)
+        model = make_model(spec, options)
         try:
             async with Toolbox(targets or server_targets(settings, groups)) as toolbox:
                 record = await run_task(
@@ -213,6 +212,7 @@ async def run_agent(
                         on_event=on_event,
                         contract=contract,
                         approvals=proposals,
+                        sees_images=sees_images(spec, options),
                         **({"run_id": run_id} if run_id else {}),
                     )
                 )

@@ -5,9 +5,7 @@ I/O objects come in from the entry points: the OCR engine, the cache and the clo
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import io
 import logging
 import threading
 import time
@@ -29,6 +27,7 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
+from pipeline.imaging.payload import to_payload
 from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds, restore_spaces
 from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
 from pipeline.ocr.base import OcrEngine
@@ -237,7 +236,7 @@ class Ingestor:
             ],
             timings_ms=timings,
             image=image,
-        )
+        ).with_source(data)
 
     def cached(self, sha256: str, *, strategy: str | None = None) -> bool:
         """Whether the analysis of the bytes with this SHA-256 is cached (ingesting them again
@@ -753,16 +752,8 @@ def _to_original(box: Box, norm: Normalised) -> Box:
 
 
 def _payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
-    image = Image.fromarray(rgb)
-    if image.width * image.height > max_pixels:
-        factor = (max_pixels / (image.width * image.height)) ** 0.5
-        image = image.resize(
-            (int(image.width * factor), int(image.height * factor)), Image.Resampling.LANCZOS
-        )
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
-    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"data:image/png;base64,{encoded}", image_tokens(image.width, image.height)
+    payload = to_payload(Image.fromarray(rgb), max_pixels)
+    return payload.url, image_tokens(payload.width, payload.height)
 
 
 def _model_text(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 __all__ = [
     "CACHE_STATES",
@@ -92,7 +92,11 @@ class Tokens(BaseModel):
 
 
 class IngestResult(BaseModel):
-    """What `stockshot ingest --json` prints per image (DESIGN §1)."""
+    """What `stockshot ingest --json` prints per image (DESIGN §1).
+
+    In the process that ingested it, a result also holds the screenshot's bytes (`source`,
+    never serialised), so a run can show the model the picture a text tier left out
+    (`screen_view`) without reading the file again; a result read back from JSON has none."""
 
     file: str
     sha256: str
@@ -113,6 +117,17 @@ class IngestResult(BaseModel):
     image: str | None = Field(
         default=None, description="data URL of the image a vision model gets (full_page, ui_crop)"
     )
+    _source: bytes | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> bytes | None:
+        """The screenshot's bytes as ingested, in this process only."""
+        return self._source
+
+    def with_source(self, data: bytes) -> IngestResult:
+        """This result holding `data`, the bytes it was read from."""
+        self._source = data
+        return self
 
 
 # --- Conversation with a model: one normalised format; adapters translate to wire formats. ---

@@ -81,6 +81,12 @@ class Settings(BaseSettings):
         "(llama-cpp-python)",
     )
     vlm_step_max_tokens: int = Field(default=256, gt=0, description="budget of one schema step")
+    vlm_images: bool = Field(
+        default=True,
+        description="the endpoint's model reads images: a screenshot sent as text can then be "
+        "looked at with the host's screen_view tool; false for a text-only model (the tool is "
+        "not offered)",
+    )
     vlm_narrow: NarrowingSettings = Field(default_factory=NarrowingSettings)
     max_order_quantity: int = Field(
         default=10_000, gt=0, description="the servers' per-order limit (bounds step quantities)"

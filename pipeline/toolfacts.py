@@ -22,6 +22,7 @@ __all__ = [
     "LIST_ORDERS_TOOL",
     "LIST_WAREHOUSES_TOOL",
     "QUERY_TOOL",
+    "VIEW_TOOL",
     "Facts",
     "Live",
     "OrderFact",
@@ -36,6 +37,8 @@ LIST_WAREHOUSES_TOOL = "warehouses_list"
 CREATE_TOOL = "orders_create_replenishment"
 LIST_ORDERS_TOOL = "orders_list"
 CANCEL_TOOL = "orders_cancel"
+VIEW_TOOL = "screen_view"
+"""The host's own read tool (no server behind it): a screenshot, or a region of it, as an image."""
 DRY_RUN = "dry run: "
 """How the host's answer to a write it did not run in a dry run begins."""
 

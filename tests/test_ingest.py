@@ -290,3 +290,26 @@ def test_full_page_sends_the_image_and_the_text_lines(rapidocr: OcrEngine) -> No
     assert result.image is not None
     assert "Text on the screen (OCR lines, top to bottom):" in result.text
     assert "SKU-10231" in result.text
+
+
+class Blind:
+    """An engine that reads nothing: what ingest keeps besides the OCR."""
+
+    name = "blind"
+
+    def recognize(self, crops: Any) -> list[tuple[str, float]]:
+        return [("", 0.0) for _ in crops]
+
+    def read(self, image: Any) -> list[Any]:
+        return []
+
+
+def test_a_result_holds_its_bytes_in_process_only_and_a_cache_hit_too() -> None:
+    data = SAMPLES[0].path.read_bytes()
+    ingestor = make_ingestor(Blind(), IngestCache(None), structure=False)
+    first = ingestor.ingest_bytes(data, name="erp.png", strategy="full_page")
+    again = ingestor.ingest_bytes(data, name="erp.png", strategy="full_page")
+    assert again.cache == "memory"
+    assert first.source == data and again.source == data
+    assert "source" not in first.model_dump()
+    assert IngestResult.model_validate_json(first.model_dump_json()).source is None

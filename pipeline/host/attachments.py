@@ -6,15 +6,27 @@ wins, each row keeps its own capture time and what changed. A model reads one ta
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Literal, get_args
 
-from pipeline.host.context import Attachment
+from PIL import Image
+
+from pipeline.host.context import Attachment, Picture
+from pipeline.imaging.load import load_image
 from pipeline.models import IngestResult
 from pipeline.table.merge import merge_results
 
-__all__ = ["MERGED_NAME", "MERGE_MODES", "MergeMode", "attachment_name", "from_ingest", "mergeable"]
+__all__ = [
+    "MERGED_NAME",
+    "MERGE_MODES",
+    "MergeMode",
+    "attachment_name",
+    "from_ingest",
+    "mergeable",
+    "picture_of",
+]
 
 MERGED_NAME = "merged-screens"
 
@@ -46,16 +58,45 @@ def mergeable(results: Sequence[IngestResult]) -> bool:
 
 def from_ingest(results: Sequence[IngestResult], merge: MergeMode = "auto") -> list[Attachment]:
     """One attachment per screenshot, or (`merge="auto"` when `mergeable`, `"always"` for
-    every result with rows) one merged table for the inventory screenshots plus the rest."""
+    every result with rows) one merged table for the inventory screenshots plus the rest.
+
+    Each attachment keeps the screenshots it was read from as `pictures` (a merged table one
+    per source screenshot, named like the attachments would be), decoded from the result's
+    `source` bytes only when the model asks to see one; a result without bytes gives none."""
     tables = [r for r in results if r.rows]
     if len(tables) > 1 and (merge == "always" or (merge == "auto" and mergeable(tables))):
         rest = [r for r in results if not r.rows]
-        return [_merged(tables), *_each(rest, {MERGED_NAME})]
+        taken = {MERGED_NAME}
+        return [_merged(tables, taken), *_each(rest, taken)]
     return _each(results, set())
 
 
-def _merged(tables: Sequence[IngestResult]) -> Attachment:
+def picture_of(result: IngestResult, name: str) -> Picture | None:
+    """The screenshot of `result` under `name`, or None when the result holds no bytes."""
+    data = result.source
+    if data is None:
+        return None
+    width, height = result.size
+    return Picture(name, (width, height), functools.cache(functools.partial(_decode, data, result)))
+
+
+def _decode(data: bytes, result: IngestResult) -> Image.Image:
+    """The bytes ingest already accepted, decoded again (no OCR): upright, RGB, flattened."""
+    width, height = result.size
+    loaded = load_image(
+        data, name=result.file, max_bytes=len(data), max_pixels=max(1, width * height)
+    )
+    return loaded.image
+
+
+def _pictures(results: Sequence[IngestResult], names: Sequence[str]) -> tuple[Picture, ...]:
+    found = (picture_of(r, n) for r, n in zip(results, names, strict=True))
+    return tuple(p for p in found if p is not None)
+
+
+def _merged(tables: Sequence[IngestResult], taken: set[str]) -> Attachment:
     view = merge_results(tables)
+    names = [attachment_name(r.file, taken) for r in tables]
     files = ", ".join(c.file.replace("\\", "/").rsplit("/", 1)[-1] for c in view.captures)
     return Attachment(
         name=MERGED_NAME,
@@ -67,6 +108,7 @@ def _merged(tables: Sequence[IngestResult]) -> Attachment:
         captured_at=min(c.captured_at for c in view.captures),
         sha256=None,
         skus=frozenset(r.sku for r in view.rows),
+        pictures=_pictures(tables, names),
     )
 
 
@@ -90,6 +132,7 @@ def _each(results: Sequence[IngestResult], taken: set[str]) -> list[Attachment]:
                 images=(result.image,) if result.image and result.strategy == "full_page" else (),
                 sha256=result.sha256,
                 skus=frozenset(r.sku for r in result.rows if r.sku),
+                pictures=_pictures([result], [name]),
             )
         )
     return attachments

@@ -8,14 +8,18 @@ prefix stays byte-identical and a runtime's prefix cache survives.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pipeline.contract import TaskContract, render_contract
 from pipeline.models import Message
 
-__all__ = ["PRODUCT_RULES", "Attachment", "opening_message", "system_prompt"]
+if TYPE_CHECKING:
+    from PIL import Image
+
+__all__ = ["PRODUCT_RULES", "Attachment", "Picture", "opening_message", "system_prompt"]
 
 PRODUCT_RULES = """\
 You are stockshot, an inventory agent. You act only through the tools you are given.
@@ -37,6 +41,17 @@ Rules:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A screenshot behind an attachment, decoded only when the model asks to see it."""
+
+    name: str
+    size: tuple[int, int]
+    """Width and height in screenshot pixels, the coordinates the screen text uses."""
+    load: Callable[[], Image.Image]
+    """The decoded image, upright, in RGB (as ingest read it)."""
+
+
+@dataclass(frozen=True)
 class Attachment:
     """A file the model may read and pass by reference as `@name`."""
 
@@ -45,8 +60,12 @@ class Attachment:
     description: str
     captured_at: datetime | None = None
     images: tuple[str, ...] = ()
+    """Data URLs sent with the opening message (a tier that sends the image)."""
     sha256: str | None = None
     skus: frozenset[str] = field(default_factory=frozenset)
+    pictures: tuple[Picture, ...] = ()
+    """The screenshots the content was read from (several for a merged table), for the host's
+    `screen_view` tool; empty when the run has no image for it."""
 
 
 def system_prompt(instructions: Mapping[str, str], groups: Sequence[str]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from pipeline.contract import TaskContract, parse_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
 from pipeline.host.approvals import ProposalQueue, drafts_for, queued_outcome
-from pipeline.host.context import Attachment, opening_message, system_prompt
+from pipeline.host.context import Attachment, Picture, opening_message, system_prompt
 from pipeline.host.groups import choose_groups, offered_tools
 from pipeline.host.guards.base import (
     CallDecision,
@@ -38,6 +38,7 @@ from pipeline.host.record import (
     executed_facts,
 )
 from pipeline.host.references import ReferenceError_, substitute
+from pipeline.host.screenview import UNAVAILABLE, VIEW_TOOL, look, view_spec, viewable
 from pipeline.host.toolbox import Toolbox, ToolOutcome
 from pipeline.ledger import summarize
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall
@@ -59,6 +60,8 @@ class HostLimits:
     wall_clock_s: float = 300.0
     freshness_limit_s: float = 900.0
     read_loop_limit: int = 2
+    view_max_pixels: int = 1920 * 1080
+    """Most pixels of an image `screen_view` attaches (larger ones are scaled down)."""
 
 
 @dataclass
@@ -82,6 +85,9 @@ class Run:
     """Default: the task parsed by `pipeline.contract.parse_task`."""
     approvals: ProposalQueue | None = None
     """Manual approval: every write call becomes proposals in this queue instead of running."""
+    sees_images: bool = False
+    """The model endpoint reads image parts: the host then offers `screen_view` for the
+    attachments sent as text (see `pipeline.host.screenview`)."""
 
 
 def _utc_now() -> datetime:
@@ -106,6 +112,9 @@ async def run_task(run: Run) -> RunRecord:
     contract = run.contract or parse_task(run.task)
     groups = list(run.groups) if run.groups is not None else list(choose_groups(contract))
     tools = offered_tools(run.toolbox.tools, groups, contract)
+    pictures = viewable(run.attachments)
+    if pictures and run.sees_images:
+        tools.append(view_spec(pictures))
     by_name = {t.name: t for t in tools}
     record = RunRecord(
         id=run.run_id,
@@ -208,6 +217,9 @@ async def run_task(run: Run) -> RunRecord:
                 break
 
             ended = False
+            # Images `screen_view` attached (with their estimated tokens) join the
+            # conversation after the turn's tool results, so every result follows its call.
+            images: list[tuple[Message, int]] = []
             for call in response.tool_calls:
                 state = _state(
                     run,
@@ -236,9 +248,12 @@ async def run_task(run: Run) -> RunRecord:
                 remaining = run.limits.wall_clock_s - clock.elapsed()
                 started = time.perf_counter()
                 try:
-                    outcome = await _execute(
-                        run, record, emit, hop, call, by_name, contents, max(0.1, remaining)
-                    )
+                    if call.name == VIEW_TOOL:
+                        outcome = await _view(run, call, by_name, pictures, images)
+                    else:
+                        outcome = await _execute(
+                            run, record, emit, hop, call, by_name, contents, max(0.1, remaining)
+                        )
                 finally:
                     clock.tools += time.perf_counter() - started
                 _tool_result(
@@ -256,6 +271,9 @@ async def run_task(run: Run) -> RunRecord:
                 )
             if ended:
                 break
+            for image, tokens in images:
+                messages.append(image)
+                record.tokens["images"] = record.tokens.get("images", 0) + tokens
         else:
             _finish(record, "limit", f"stopped after {run.limits.max_hops} hops without an answer")
     except VlmError as exc:
@@ -293,6 +311,32 @@ class _Write:
 
 
 _WRITE = _Write()
+
+
+async def _view(
+    run: Run,
+    call: ToolCall,
+    by_name: Mapping[str, Any],
+    pictures: Mapping[str, Picture],
+    images: list[tuple[Message, int]],
+) -> ToolOutcome:
+    """The host answers `screen_view` itself: the picture and its estimated tokens go to
+    `images`, for the next request and the run's token report."""
+    if VIEW_TOOL not in by_name:
+        if not run.sees_images:
+            return ToolOutcome(True, UNAVAILABLE)
+        known = ", ".join(sorted(by_name))
+        return ToolOutcome(
+            True,
+            f"{VIEW_TOOL} is not offered in this run: it has no screenshot sent as text to "
+            f"show; the tools of this run are: {known}",
+        )
+    view = await asyncio.to_thread(
+        look, call.arguments, pictures, run.attachments, max_pixels=run.limits.view_max_pixels
+    )
+    if view.message is not None:
+        images.append((view.message, view.tokens))
+    return view.outcome
 
 
 async def _execute(

@@ -100,7 +100,10 @@ class RunRecord(BaseModel):
     """`manual`: writes were queued as proposals for a person, not run."""
     guard_events: list[GuardEvent] = Field(default_factory=list)
     tokens: dict[str, int] = Field(
-        default_factory=lambda: {"prompt": 0, "completion": 0, "cached": 0}
+        default_factory=lambda: {"prompt": 0, "completion": 0, "cached": 0},
+        description="prompt, completion and cached tokens as the endpoint counted them; "
+        "images: the estimated tokens of the images screen_view attached (once per image, "
+        "pipeline.tiers.image_tokens), present when it attached one",
     )
     steps: dict[str, int] = Field(
         default_factory=dict,

@@ -14,7 +14,7 @@ from pipeline.settings import Settings
 from pipeline.vlm.base import Model
 from pipeline.vlm.steps import Narrowing
 
-__all__ = ["MODELS", "Model", "ModelOptions", "make_model"]
+__all__ = ["MODELS", "Model", "ModelOptions", "make_model", "sees_images"]
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
@@ -32,6 +32,8 @@ class ModelOptions:
     step_max_tokens: int = 256
     narrowing: Narrowing = field(default_factory=Narrowing)
     max_quantity: int = 10_000
+    images: bool = True
+    """An `openai` endpoint's model reads image parts (false: a text-only model)."""
 
     @classmethod
     def from_settings(
@@ -50,6 +52,7 @@ class ModelOptions:
             step_max_tokens=settings.vlm_step_max_tokens,
             narrowing=Narrowing(**settings.vlm_narrow.model_dump()),
             max_quantity=settings.max_order_quantity,
+            images=settings.vlm_images,
         )
 
 
@@ -105,6 +108,12 @@ MODELS: dict[str, Callable[[str, ModelOptions], Model]] = {
     "openai": _openai,
     "scripted": _scripted,
 }
+
+
+def sees_images(spec: str, options: ModelOptions) -> bool:
+    """Whether the model `spec` names reads image parts: an `openai` endpoint unless the
+    options say its model is text-only; `rules` and `scripted` read the text."""
+    return spec.partition(":")[0] == "openai" and options.images
 
 
 def make_model(spec: str, options: ModelOptions) -> Model:

@@ -19,6 +19,7 @@ results), each narrowing switchable:
 - `needed_reads`: a read appears while the task still needs it: the live read of the SKUs it
   is about that has not happened yet, `inventory_get_item` for a SKU the screen does not place,
   `warehouses_list` when a row has no warehouse, `orders_list` before a cancel.
+The host's `screen_view` appears whenever the host offers it, whatever the narrowing.
 With `id_enums` each write is one alternative per order it could make (SKU and warehouse as
 constants), plus, for a warehouse with several SKUs to order at the same quantity, one that
 orders them all in one call (a step per warehouse, not per SKU). An invalid, premature or
@@ -47,6 +48,7 @@ from pipeline.toolfacts import (
     LIST_ORDERS_TOOL,
     LIST_WAREHOUSES_TOOL,
     QUERY_TOOL,
+    VIEW_TOOL,
     Facts,
     from_messages,
     read_facts,
@@ -206,6 +208,10 @@ def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, An
 def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[str, Any] | None:
     """A read's arguments narrowed to what the task still needs; None: not needed now."""
     raw: dict[str, Any] = copy.deepcopy(dict(tool.input_schema))
+    if tool.name == VIEW_TOOL:
+        # The host offers it only while there is a screenshot to see; its schema already
+        # names them. Looking is never a step the task's progress rules out.
+        return raw
     if not narrowing.id_enums and not narrowing.needed_reads:
         return raw
     unread = [(s, w) for s, w in view.targets() if not view.read(s, w)]

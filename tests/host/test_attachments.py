@@ -1,6 +1,9 @@
 """Screenshots become what the model reads: one attachment each, or one merged table."""
 
+import io
 from datetime import datetime, timedelta, timezone
+
+from PIL import Image
 
 from pipeline.host.attachments import MERGED_NAME, from_ingest
 from pipeline.models import Row
@@ -49,3 +52,29 @@ def test_merging_can_be_turned_off_and_a_screen_without_rows_stays_its_own_attac
     sign = shot("sign.png", AFTERNOON, [])
     assert [a.name for a in from_ingest([morning, afternoon], "never")] == ["am.png", "pm.png"]
     assert [a.name for a in from_ingest([morning, sign, afternoon])] == [MERGED_NAME, "sign.png"]
+
+
+def test_each_attachment_keeps_the_screenshot_it_was_read_from_for_a_later_look() -> None:
+    data = png_bytes(40, 30)
+    (one,) = from_ingest([shot("erp.png", MORNING, [row("SKU-1", 5)]).with_source(data)])
+    (picture,) = one.pictures
+    assert (picture.name, picture.size) == ("erp.png", (1920, 1080))
+    assert picture.load().size == (40, 30) and picture.load() is picture.load()
+
+
+def test_a_merged_table_keeps_the_screenshots_it_was_merged_from() -> None:
+    morning = shot("shots/am.png", MORNING, [row("SKU-1", 150)]).with_source(png_bytes(4, 4))
+    afternoon = shot("pm.png", AFTERNOON, [row("SKU-1", 60)]).with_source(png_bytes(4, 4))
+    (merged,) = from_ingest([morning, afternoon])
+    assert [p.name for p in merged.pictures] == ["am.png", "pm.png"]
+
+
+def test_a_result_without_its_bytes_gives_no_picture() -> None:
+    (one,) = from_ingest([shot("erp.png", MORNING, [row("SKU-1", 5)])])
+    assert one.pictures == ()
+
+
+def png_bytes(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -25,7 +25,8 @@ from starlette.routing import Route
 
 from pipeline.errors import ConfigError, UnknownNameError, VlmError
 from pipeline.models import Message, ModelSettings, ToolCall, ToolSpec
-from pipeline.vlm import MODELS, Model, ModelOptions, make_model
+from pipeline.settings import Settings
+from pipeline.vlm import MODELS, Model, ModelOptions, make_model, sees_images
 from pipeline.vlm.openai import OpenAIModel, parse_completion
 from pipeline.vlm.steps import Narrowing
 
@@ -944,6 +945,17 @@ def test_every_registered_kind_builds_a_model(tmp_path: Path) -> None:
     names = [make_model(f"{kind}:{arguments[kind]}", options(base_url=URL)).name for kind in MODELS]
 
     assert names == ["rules", "openai:m", "scripted:turns.json"]
+
+
+def test_only_an_openai_endpoint_sees_images_unless_settings_say_its_model_reads_text_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert sees_images("openai:qwen2-vl", options())
+    assert not sees_images("openai:qwen2.5", options(images=False))
+    assert not sees_images("rules", options()) and not sees_images("scripted:x.json", options())
+    monkeypatch.setenv("STOCKSHOT_VLM_IMAGES", "false")
+    client = httpx.AsyncClient(transport=httpx.MockTransport(no_requests))
+    assert not ModelOptions.from_settings(Settings(), client).images
 
 
 async def test_an_endpoint_that_rejects_images_gets_the_same_request_without_them_from_then_on() -> (

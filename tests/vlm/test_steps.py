@@ -7,9 +7,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from PIL import Image
 
 from pipeline.contract import parse_task, render_contract
+from pipeline.host.context import Picture
+from pipeline.host.screenview import view_spec
 from pipeline.models import Message, ToolCall, ToolSpec
+from pipeline.toolfacts import VIEW_TOOL
 from pipeline.vlm.steps import Narrowing, catalogue, history, parse_step, step_schema
 
 SCREEN = """Screenshot captured at 2026-11-28T10:05:00+08:00 (a past view).
@@ -315,3 +319,35 @@ def test_several_low_skus_of_one_warehouse_can_be_ordered_in_one_step() -> None:
     task = "Order 10 units of SKU-10232 and 20 units of SKU-10318"
     schema = step_schema(TOOLS, conversation(task, read))
     assert not valid(schema, {"tool": "orders_create_replenishment", "arguments": batch})
+
+
+VIEW = view_spec({"erp.png": Picture("erp.png", (1200, 800), lambda: Image.new("RGB", (1, 1)))})
+
+
+def test_the_host_s_screen_view_is_a_step_whenever_the_host_offers_it() -> None:
+    region = {"x": 0, "y": 0, "width": 600, "height": 200}
+    for messages in (
+        conversation("replenish what is low"),
+        conversation("replenish what is low", READ),
+        conversation("which SKUs are low? do not order"),
+    ):
+        schema = step_schema([*TOOLS, VIEW], messages)
+        assert valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png"}})
+        assert valid(
+            schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png", "region": region}}
+        )
+        assert not valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "other.png"}})
+        assert not valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png", "page": 2}})
+        without = step_schema(TOOLS, messages)
+        assert all(
+            o["properties"].get("tool", {}).get("const") != VIEW_TOOL for o in without["oneOf"]
+        )
+
+
+def test_a_screen_view_step_is_read_as_its_call() -> None:
+    schema = step_schema([*TOOLS, VIEW], conversation("replenish what is low"))
+    step = json.dumps({"tool": VIEW_TOOL, "arguments": {"image": "erp.png"}})
+    reply, valid_step = parse_step(step, schema, [*TOOLS, VIEW], "s1")
+    assert valid_step
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [(VIEW_TOOL, {"image": "erp.png"})]
+    assert f"- {VIEW_TOOL}(image: " in catalogue([*TOOLS, VIEW])

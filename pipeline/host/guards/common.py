@@ -10,6 +10,7 @@ from typing import Any
 from pipeline.host.guards.base import GuardState
 from pipeline.host.record import ToolCallRecord
 from pipeline.models import ToolCall
+from pipeline.toolfacts import VIEW_TOOL
 
 __all__ = [
     "asks_user",
@@ -66,7 +67,9 @@ def asks_user(text: str) -> bool:
 
 
 def tool_results_so_far(state: GuardState) -> int:
-    return sum(1 for m in state.messages if m.role == "tool")
+    """Results of the run's tools; a look at the screenshot (`screen_view`) is no result that
+    could justify a summary."""
+    return sum(1 for m in state.messages if m.role == "tool" and m.name != VIEW_TOOL)
 
 
 def guard_count(state: GuardState, guard: str, action: str) -> int:

@@ -1,6 +1,10 @@
+from dataclasses import replace
+
 import pytest
 
 from pipeline.host.guards.stall import NUDGE, stall
+from pipeline.models import Message
+from pipeline.toolfacts import VIEW_TOOL
 from tests.host.guards.states import call, event, reply, state
 
 
@@ -52,3 +56,16 @@ def test_a_turn_with_a_call_is_not_a_stall() -> None:
 def test_a_second_stall_ends_the_turn_with_what_the_model_said() -> None:
     decision = stall(reply("I will do it."), state(events=[event("stall", "bounce")]))
     assert (decision.action, decision.message) == ("end", "I will do it.")
+
+
+def test_a_look_at_the_screenshot_is_no_tool_result_that_justifies_a_summary() -> None:
+    looked = state()
+    looked = replace(
+        looked,
+        messages=[
+            *looked.messages,
+            Message(role="tool", content="attached image erp.png", name=VIEW_TOOL),
+        ],
+    )
+    assert stall(reply("SKU-10232 looks low."), looked).action == "bounce"
+    assert stall(reply("SKU-10232 looks low."), state(tool_results=1)).action == "allow"

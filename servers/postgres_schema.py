@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from servers.errors import StoreError
 
@@ -110,13 +111,18 @@ def migrate(
     known = len(migrations)
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock,))
+        name = sql.Identifier(table)
         conn.execute(
-            f"""CREATE TABLE IF NOT EXISTS {table} (
+            sql.SQL(
+                """CREATE TABLE IF NOT EXISTS {} (
                    version INTEGER PRIMARY KEY,
                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
                )"""
+            ).format(name)
         )
-        row = conn.execute(f"SELECT COALESCE(MAX(version), 0) FROM {table}").fetchone()
+        row = conn.execute(
+            sql.SQL("SELECT COALESCE(MAX(version), 0) FROM {}").format(name)
+        ).fetchone()
         version = 0 if row is None else int(row[0])
         if version > known:
             raise StoreError(
@@ -126,5 +132,5 @@ def migrate(
         for number, statements in enumerate(migrations[version:], start=version + 1):
             for statement in statements:
                 conn.execute(statement)
-            conn.execute(f"INSERT INTO {table} (version) VALUES (%s)", (number,))
+            conn.execute(sql.SQL("INSERT INTO {} (version) VALUES (%s)").format(name), (number,))
             logger.info("%s: %s migrated to version %d", where, table, number)

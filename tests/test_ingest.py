@@ -296,6 +296,7 @@ class Blind:
     """An engine that reads nothing: what ingest keeps besides the OCR."""
 
     name = "blind"
+    models = "none"
 
     def recognize(self, crops: Any) -> list[tuple[str, float]]:
         return [("", 0.0) for _ in crops]

@@ -124,8 +124,8 @@ class IngestResult(BaseModel):
         """The screenshot's bytes as ingested, in this process only."""
         return self._source
 
-    def with_source(self, data: bytes) -> IngestResult:
-        """This result holding `data`, the bytes it was read from."""
+    def with_source(self, data: bytes | None) -> IngestResult:
+        """This result holding `data`, the bytes it was read from (None: no longer)."""
         self._source = data
         return self
 

@@ -20,7 +20,7 @@ from pipeline.errors import EmptyInputError, InputError, UnsupportedFormatError
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult
 
-__all__ = ["IngestService", "check_upload", "looks_like_image", "sha256_of"]
+__all__ = ["IngestService", "RecentResults", "check_upload", "looks_like_image", "sha256_of"]
 
 _SIGNATURES = (
     b"\x89PNG\r\n\x1a\n",
@@ -52,15 +52,49 @@ def check_upload(data: bytes, *, name: str, max_bytes: int, content_type: str | 
         )
 
 
+SOURCE_BUDGET = 256 * 1024 * 1024
+"""Bytes of screenshots the recent results keep for `screen_view`, newest first."""
+
+
+class RecentResults:
+    """The latest `keep` results by id. The newest hold their screenshot's bytes (a run that
+    names them can show the model the picture) up to `source_budget` bytes in all; older
+    ones keep their text and table only."""
+
+    def __init__(self, keep: int = 256, *, source_budget: int = SOURCE_BUDGET) -> None:
+        self.keep = keep
+        self._budget = source_budget
+        self._results: OrderedDict[str, IngestResult] = OrderedDict()
+
+    def add(self, result: IngestResult) -> None:
+        self._results[result.sha256] = result
+        self._results.move_to_end(result.sha256)
+        while len(self._results) > self.keep:
+            self._results.popitem(last=False)
+        held = 0
+        for key in reversed(self._results):
+            kept = self._results[key]
+            size = len(kept.source or b"")
+            if size and held + size > self._budget:
+                self._results[key] = kept.model_copy().with_source(None)
+            else:
+                held += size
+
+    def get(self, result_id: str) -> IngestResult | None:
+        return self._results.get(result_id)
+
+    def __contains__(self, result_id: object) -> bool:
+        return result_id in self._results
+
+
 class IngestService:
     """The ingestor behind the API: a worker pool, shared flights, recent results by id."""
 
     def __init__(self, ingestor: Ingestor, pool: Executor, *, keep: int = 256) -> None:
         self.ingestor = ingestor
         self._pool = pool
-        self._keep = keep
         self._flights: dict[str, asyncio.Future[None]] = {}
-        self._recent: OrderedDict[str, IngestResult] = OrderedDict()
+        self._recent = RecentResults(keep)
 
     async def ingest(
         self,
@@ -106,10 +140,7 @@ class IngestService:
         return result
 
     def _remember(self, result: IngestResult) -> None:
-        self._recent[result.sha256] = result
-        self._recent.move_to_end(result.sha256)
-        while len(self._recent) > self._keep:
-            self._recent.popitem(last=False)
+        self._recent.add(result)
 
     def recent(self, ids: Sequence[str]) -> list[IngestResult]:
         """Results of earlier uploads by id, in the order asked; unknown ids are refused."""
@@ -117,10 +148,10 @@ class IngestService:
         if missing:
             raise InputError(
                 f"ingest_ids: unknown {', '.join(repr(i) for i in missing)}; upload the image "
-                f"with POST /v1/ingest first (the latest {self._keep} are kept) or send it with "
-                "this request"
+                f"with POST /v1/ingest first (the latest {self._recent.keep} are kept) or send "
+                "it with this request"
             )
-        return [self._recent[i] for i in ids]
+        return [r for r in (self._recent.get(i) for i in ids) if r is not None]
 
 
 def sha256_of(data: bytes) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -25,7 +24,7 @@ from procrastinate.exceptions import AlreadyEnqueued
 from pipeline.errors import InputError, ToolServerError
 from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
-from pipeline.jobs.ingesting import check_upload, sha256_of
+from pipeline.jobs.ingesting import RecentResults, check_upload, sha256_of
 from pipeline.jobs.runbook import FINISHED, RunState, sse_message
 from pipeline.jobs.shared import Listener, Shared, wait_for
 from pipeline.jobs.spec import RunSpec
@@ -58,8 +57,7 @@ class QueueJobs:
         self._listener = listener
         self._wait_s = wait_s
         self._keepalive_s = keepalive_s
-        self._keep = keep
-        self._recent: OrderedDict[str, IngestResult] = OrderedDict()
+        self._recent = RecentResults(keep)
 
     @property
     def engine(self) -> str:
@@ -97,10 +95,7 @@ class QueueJobs:
         result = await asyncio.to_thread(
             self.ingestor.ingest_bytes, data, name=name, caller_time=caller_time, strategy=strategy
         )
-        self._recent[result.sha256] = result
-        self._recent.move_to_end(result.sha256)
-        while len(self._recent) > self._keep:
-            self._recent.popitem(last=False)
+        self._recent.add(result)
         await asyncio.to_thread(self._shared.remember_result, result)
         return result
 
@@ -136,7 +131,7 @@ class QueueJobs:
             await deferrer.defer_async(key=key, sha256=digest, strategy=strategy, name=name)
 
     async def recent(self, ids: Sequence[str]) -> list[IngestResult]:
-        found = dict(self._recent)
+        found = {i: r for i in ids if (r := self._recent.get(i)) is not None}
         missing = [i for i in ids if i not in found]
         if missing:
             found.update(await asyncio.to_thread(self._shared.results, missing))

@@ -227,10 +227,9 @@ async def test_a_worker_killed_mid_run_has_it_executed_again_without_a_second_or
     with open_store(url) as store:
         orders = domain.list_orders(store, OrderQuery(limit=50)).orders
     assert [(o.sku, o.warehouse_id, o.run_id) for o in orders] == [(SKU, WAREHOUSE, run_id)]
-    creates = [
-        e
-        for _, e in events
-        if e["type"] == "tool_call" and e["name"] == "orders_create_replenishment"
-    ]
-    assert len(creates) == 2  # once per attempt; the second got the first one's order back
+    # The attempt that finished got the first attempt's order back (the dead attempt's last
+    # events may not have been written before the kill: its order is in the store either way).
+    ledger = record["ledger_summary"]
+    assert ledger["ordered"] == []
+    assert [e["order_id"] for e in ledger["returned"]] == [orders[0].id]
     assert endpoint.steps.count(1) == 2

@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval harden samples corpus clean chromium tesseract postgresql local-model local-model-stop
+.PHONY: demo test check lint format types layers bench eval scale harden samples corpus clean chromium tesseract postgresql local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -83,6 +83,11 @@ check: lint types layers test
 TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
 bench: $(MODELS)
 	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
+
+# reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
+# process (about 5 minutes on 2 cores).
+scale: $(BASE) postgresql
+	$(PY) scripts/scale.py --out reports
 
 # Offline: the rules model and the fault replay on both tracks, each guard off in turn, 4 seeds;
 # writes reports/eval.md and reports/eval.json.

@@ -56,8 +56,15 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def one_round(
-    url: str, key: str | None, image: bytes, requests: int, concurrency: int, misses: int, tag: int
+    urls: list[str],
+    key: str | None,
+    image: bytes,
+    requests: int,
+    concurrency: int,
+    misses: int,
+    tag: int,
 ) -> dict[str, Any]:
+    """`requests` uploads, `concurrency` at a time, over `urls` in turn."""
     every = max(1, requests // misses) if misses else 0
     gate = asyncio.Semaphore(concurrency)
     by_kind: dict[bool, list[float]] = {True: [], False: []}
@@ -77,7 +84,8 @@ async def one_round(
                 started = time.perf_counter()
                 try:
                     response = await http.post(
-                        f"{url}/v1/ingest", files={"file": (f"load-{n}.png", body, "image/png")}
+                        f"{urls[n % len(urls)]}/v1/ingest",
+                        files={"file": (f"load-{n}.png", body, "image/png")},
                     )
                 except httpx.HTTPError as exc:
                     errors.append(f"{type(exc).__name__}: {exc}")
@@ -115,7 +123,7 @@ async def run(args: argparse.Namespace, image: bytes) -> dict[str, Any]:
     report: dict[str, Any] = {"rss_kib_before": rss_kib(args.pid), "rounds": []}
     for tag in range(args.rounds):
         result = await one_round(
-            args.url.rstrip("/"),
+            [args.url.rstrip("/")],
             args.key,
             image,
             args.requests,

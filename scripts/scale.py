@@ -1,7 +1,7 @@
 """The scale-out measurements (reports/scale.md): the embedded SQLite setup beside 2 API
 processes and 3 worker processes on one PostgreSQL, on this machine.
 
-    .venv/bin/python scripts/scale.py [--out reports]
+    make scale        (or: .venv/bin/python scripts/scale.py [--out reports])
 
 It starts a throwaway PostgreSQL cluster (Debian's postgresql-15, as the tests do), seeds
 the demo catalogue, and starts real `stockshot serve` and `stockshot worker` processes:
@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from load_ingest import percentile, rss_kib, variant  # noqa: E402
+from load_ingest import one_round, rss_kib  # noqa: E402
 
 from servers import catalog, domain  # noqa: E402
 from servers.models import OrderQuery  # noqa: E402
@@ -185,62 +185,15 @@ async def until(check: Callable[[], bool], timeout_s: float = 120.0) -> None:
         await asyncio.sleep(0.02)
 
 
-def summary(latencies: list[float]) -> dict[str, float]:
-    return {
-        "p50_ms": round(percentile(latencies, 0.50) * 1000, 1),
-        "p95_ms": round(percentile(latencies, 0.95) * 1000, 1),
-        "max_ms": round(max(latencies, default=0.0) * 1000, 1),
-    }
-
-
 async def ingest_load(
     urls: list[str], *, requests: int, misses: int, tag: int, image: bytes
 ) -> dict[str, Any]:
     """`requests` uploads at once over `urls` in turn; `misses` of them new bytes."""
-    every = max(1, requests // misses) if misses else 0
-    latencies: list[float] = []
-    errors: list[str] = []
-    caches: dict[str, int] = {}
-    limits = httpx.Limits(max_connections=requests, max_keepalive_connections=requests)
-    async with httpx.AsyncClient(
-        limits=limits, timeout=httpx.Timeout(600.0, connect=60.0), headers={"X-API-Key": KEY}
-    ) as http:
+    async with httpx.AsyncClient(timeout=600.0, headers={"X-API-Key": KEY}) as http:
         # Each API has the picture once before the load: hits are hits from the start.
         for url in urls:
             await http.post(f"{url}/v1/ingest", files={"file": ("warm.png", image, "image/png")})
-
-        async def send(n: int) -> None:
-            miss = bool(every) and n % every == every // 2
-            body = variant(image, tag * 1_000_000 + n) if miss else image
-            started = time.perf_counter()
-            try:
-                response = await http.post(
-                    f"{urls[n % len(urls)]}/v1/ingest",
-                    files={"file": (f"load-{n}.png", body, "image/png")},
-                )
-            except httpx.HTTPError as exc:
-                errors.append(f"{type(exc).__name__}: {exc}")
-                return
-            latencies.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                errors.append(f"HTTP {response.status_code}: {response.text[:200]}")
-                return
-            cache = response.json()["results"][0]["cache"]
-            caches[cache] = caches.get(cache, 0) + 1
-
-        started = time.perf_counter()
-        await asyncio.gather(*(send(n) for n in range(requests)))
-        wall = time.perf_counter() - started
-    return {
-        "requests": requests,
-        "misses": misses,
-        "errors": len(errors),
-        "first_errors": errors[:3],
-        "cache": caches,
-        "wall_s": round(wall, 2),
-        "throughput_rps": round(requests / wall, 1),
-        **summary(latencies),
-    }
+    return await one_round(urls, KEY, image, requests, requests, misses, tag)
 
 
 async def misses_only(urls: list[str], count: int, tag: int, image: bytes) -> dict[str, Any]:

@@ -128,6 +128,18 @@ def disk_cache(tmp_path: Path) -> Iterator[IngestCache]:
         yield cache
 
 
+def stop_process(process: subprocess.Popen[str], timeout_s: float = 30) -> None:
+    """SIGTERM, then SIGKILL after `timeout_s`; waits for the end either way."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=timeout_s)
+
+
 def cli_process(*args: str, env: Mapping[str, str]) -> subprocess.Popen[str]:
     """`python -m pipeline.cli ARGS` from the repository root, with its stderr piped as text."""
     process = subprocess.Popen(

@@ -79,8 +79,19 @@ class TesseractEngine:
         # Tesseract's OpenMP threads make it slower on a few cores, not faster.
         self._env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         self.lang = lang or self._default_lang()
-        version = self._call([self._binary, "--version"], b"").decode("utf-8", "replace")
-        self.models = f"{version.splitlines()[0] if version else 'tesseract'}|{self.lang}"
+        self.models = f"{self._version()}|{self.lang}"
+
+    def _version(self) -> str:
+        """Its first `--version` line (the cache key changes with the engine's version)."""
+        try:
+            done = subprocess.run(
+                [self._binary, "--version"], capture_output=True, env=self._env, timeout=30,
+                check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            return "tesseract"
+        lines = done.stdout.decode("utf-8", "replace").splitlines()
+        return lines[0] if lines else "tesseract"
 
     def _default_lang(self) -> str:
         output = self._call([self._binary, "--list-langs"], b"").decode("utf-8", "replace")

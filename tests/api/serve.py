@@ -16,7 +16,7 @@ from typing import IO
 
 from servers import catalog, domain
 from servers.stores import open_store, store_scheme
-from tests.conftest import cli_process
+from tests.conftest import cli_process, stop_process
 from tests.host.conftest import SEEDED_AT
 from tests.jobs.workers import worker_process
 
@@ -92,12 +92,7 @@ def serving(data: Path, store_url: str | None = None, **settings: str) -> Iterat
             stderr=lines,
         )
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=30)
+        stop_process(process)
         reader.join(timeout=30)
         process.stderr.close()
         workers.close()

@@ -16,7 +16,7 @@ import psycopg
 from pipeline.ingest import Ingestor
 from pipeline.jobs.worker import serve_worker
 from pipeline.settings import Settings
-from tests.conftest import cli_process
+from tests.conftest import cli_process, stop_process
 
 __all__ = ["in_process_worker", "live_workers", "worker_process"]
 
@@ -82,12 +82,6 @@ def worker_process(
             time.sleep(0.1)
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=30)
+        stop_process(process)
         reader.join(timeout=30)
         process.stderr.close()

@@ -21,13 +21,15 @@ from tests.conftest import cli_process, stop_process
 __all__ = ["in_process_worker", "live_workers", "worker_process"]
 
 
-def live_workers(url: str) -> int:
+def live_workers(url: str) -> set[int]:
+    """The ids of the registered workers (a dead one's stays until another prunes it, so a
+    new worker is a new id, not a higher count)."""
     with psycopg.connect(url, autocommit=True) as conn:
         exists = conn.execute("SELECT to_regclass('procrastinate_workers')").fetchone()
         if exists is None or exists[0] is None:
-            return 0
-        row = conn.execute("SELECT count(*) FROM procrastinate_workers").fetchone()
-    return 0 if row is None else int(row[0])
+            return set()
+        rows = conn.execute("SELECT id FROM procrastinate_workers").fetchall()
+    return {int(row[0]) for row in rows}
 
 
 @contextlib.asynccontextmanager
@@ -42,7 +44,7 @@ async def in_process_worker(
         )
     )
     deadline = time.monotonic() + 60
-    while await asyncio.to_thread(live_workers, url) <= before:
+    while not await asyncio.to_thread(live_workers, url) - before:
         if task.done():
             task.result()
         assert time.monotonic() < deadline, "the worker did not start within 60 s"
@@ -76,7 +78,7 @@ def worker_process(
     reader.start()
     try:
         deadline = time.monotonic() + 120
-        while live_workers(store_url) <= before:
+        while not live_workers(store_url) - before:
             assert process.poll() is None, f"the worker exited: {''.join(lines)}"
             assert time.monotonic() < deadline, f"the worker did not start: {''.join(lines)}"
             time.sleep(0.1)

@@ -362,6 +362,7 @@ def _summary(
 ) -> str:
     report = contract.action == "report"
     ordered: list[str] = []
+    earlier: list[str] = []
     proposed: list[str] = []
     lines: list[str] = []
     low_now = 0
@@ -374,7 +375,12 @@ def _summary(
             else ""
         )
         live = facts.live.get(key)
-        if key in facts.created:
+        if key in facts.created and facts.created[key].id not in facts.new_orders:
+            # The request's idempotency key returned an order made before, not by this run.
+            order = facts.created[key]
+            state = ", since cancelled" if order.status == "cancelled" else ""
+            earlier.append(f"{where}: {order.id} for {order.quantity} (made before{state})")
+        elif key in facts.created:
             order = facts.created[key]
             ordered.append(f"{where}: ordered {order.quantity} ({order.id})")
         elif facts.recorded(key):
@@ -421,10 +427,13 @@ def _summary(
         head = (
             f"Proposed {len(proposed)} for approval, ordered {len(ordered)}, skipped {len(lines)}."
         )
+    if earlier:
+        head += f" Already ordered by this same request before: {len(earlier)}."
     return "\n".join(
         [
             head,
             *(f"- ordered: {o}" for o in ordered),
+            *(f"- already ordered: {e}" for e in earlier),
             *(f"- proposed: {p}" for p in proposed),
             *(f"- skipped: {s}" for s in lines),
         ]

@@ -78,9 +78,7 @@ def worker_parts(
             if ingestor is None
             else sharing_cache(ingestor, shared, memory_items=settings.memory_cache_items)
         )
-        servers = {
-            g: build_server(g, store, max_order_quantity=DEFAULT_MAX_ORDER_QUANTITY) for g in GROUPS
-        }
+        servers = {g: build_server(g, store, max_order_quantity=max_order_quantity) for g in GROUPS}
         targets = [MemoryTarget(group, server) for group, server in servers.items()]
         execute = runner(settings, store=store, targets=targets, run=run_agent, log_run=False)
         yield WorkerParts(settings, shared, ingestor, store, execute)
@@ -92,7 +90,7 @@ def ingest_one(parts: WorkerParts, *, key: str, sha256: str, strategy: str, name
     if ingestor.cache_key(sha256, strategy) != key:
         parts.shared.ingest_done(
             key,
-            StockshotError(
+            ConfigError(
                 f"{name}: this worker reads with other model files or another version of "
                 "stockshot than the API that queued it; run the same version and models "
                 "on every machine"

@@ -245,7 +245,8 @@ async function startRun(event) {
     }
     const run = await response.json();
     showContract(run.task_contract);
-    status("#run-status", `Run ${run.id} is running…`);
+    const state = run.status === "queued" ? "queued for a worker" : "running";
+    status("#run-status", `Run ${run.id} is ${state}…`);
     await follow(run.id);
   } catch (error) {
     status("#run-status", `The run could not be followed: ${error}`, true);

@@ -85,7 +85,7 @@ bench: $(MODELS)
 	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
 
 # reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
-# process (about 5 minutes on 2 cores).
+# process (about 3 minutes on 2 cores).
 scale: $(BASE) postgresql
 	$(PY) scripts/scale.py --out reports
 

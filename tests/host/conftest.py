@@ -1,8 +1,10 @@
 """A seeded scratch store and in-memory tool servers, one per group, as the host connects them."""
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +32,17 @@ def targets(store: SqliteStore) -> list[MemoryTarget]:
 def open_orders(store: SqliteStore) -> dict[tuple[str, str], int]:
     orders = domain.list_orders(store, OrderQuery(status="open", limit=500)).orders
     return {(o.sku, o.warehouse_id): o.quantity for o in orders}
+
+
+def call(name: str, arguments: dict[str, Any], id_: str = "c1") -> dict[str, Any]:
+    """A scripted model reply that makes one tool call."""
+    return {
+        "content": "",
+        "tool_calls": [
+            {
+                "id": id_,
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(arguments)},
+            }
+        ],
+    }

@@ -22,7 +22,7 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sqlite_store import SqliteStore
-from tests.host.conftest import open_orders
+from tests.host.conftest import call, open_orders
 
 GROUPS = ("inventory", "orders", "warehouses")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -43,19 +43,6 @@ TABLE = Attachment(
     skus=frozenset({"SKU-10231", "SKU-10232", "SKU-10318", "SKU-10402", "SKU-10403"}),
 )
 TASK = "find the SKUs that are low and raise replenishment orders"
-
-
-def call(name: str, arguments: dict[str, Any], id_: str = "c1") -> dict[str, Any]:
-    return {
-        "content": "",
-        "tool_calls": [
-            {
-                "id": id_,
-                "type": "function",
-                "function": {"name": name, "arguments": json.dumps(arguments)},
-            }
-        ],
-    }
 
 
 async def run_with(

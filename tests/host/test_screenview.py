@@ -22,7 +22,7 @@ from pipeline.tiers import image_tokens
 from pipeline.vlm.openai import OpenAIModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sqlite_store import SqliteStore
-from tests.host.conftest import open_orders
+from tests.host.conftest import call, open_orders
 from tests.ingested import result
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -55,19 +55,6 @@ def shot(name: str = "erp.png", data: bytes | None = None, **update: Any) -> Any
 
 def decoded(url: str) -> Image.Image:
     return Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
-
-
-def call(name: str, arguments: dict[str, Any], id_: str) -> dict[str, Any]:
-    return {
-        "content": "",
-        "tool_calls": [
-            {
-                "id": id_,
-                "type": "function",
-                "function": {"name": name, "arguments": json.dumps(arguments)},
-            }
-        ],
-    }
 
 
 def view(arguments: dict[str, Any], id_: str = "v1") -> dict[str, Any]:

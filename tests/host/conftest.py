@@ -1,14 +1,16 @@
 """A seeded scratch store and in-memory tool servers, one per group, as the host connects them."""
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pipeline.host.toolbox import MemoryTarget
+from pipeline.host.context import Attachment
+from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.toolbox import MemoryTarget, Toolbox
 from servers import catalog, domain
 from servers.factory import build_server
 from servers.models import OrderQuery
@@ -46,3 +48,32 @@ def call(name: str, arguments: dict[str, Any], id_: str = "c1") -> dict[str, Any
             }
         ],
     }
+
+
+HOST_NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+HOST_GROUPS = ("inventory", "orders", "warehouses")
+HOST_TASK = "find the SKUs that are low and raise replenishment orders"
+
+
+async def run_host(
+    targets: list[MemoryTarget],
+    model: Any,
+    *,
+    attachments: Sequence[Attachment],
+    limits: HostLimits | None = None,
+    **options: Any,
+) -> Any:
+    """One host run over `targets` with the default task, groups and clock unless given."""
+    async with Toolbox(targets) as toolbox:
+        return await run_task(
+            Run(
+                task=options.pop("task", HOST_TASK),
+                model=model,
+                toolbox=toolbox,
+                groups=options.pop("groups", HOST_GROUPS),
+                attachments=attachments,
+                limits=limits or HostLimits(),
+                clock=lambda: HOST_NOW,
+                **options,
+            )
+        )

@@ -22,7 +22,7 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sqlite_store import SqliteStore
-from tests.host.conftest import call, open_orders
+from tests.host.conftest import call, open_orders, run_host
 
 GROUPS = ("inventory", "orders", "warehouses")
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -45,22 +45,8 @@ TABLE = Attachment(
 TASK = "find the SKUs that are low and raise replenishment orders"
 
 
-async def run_with(
-    targets: list[MemoryTarget], model: Any, *, limits: HostLimits | None = None, **options: Any
-) -> Any:
-    async with Toolbox(targets) as toolbox:
-        return await run_task(
-            Run(
-                task=options.pop("task", TASK),
-                model=model,
-                toolbox=toolbox,
-                groups=options.pop("groups", GROUPS),
-                attachments=options.pop("attachments", [TABLE]),
-                limits=limits or HostLimits(),
-                clock=lambda: NOW,
-                **options,
-            )
-        )
+async def run_with(targets: list[MemoryTarget], model: Any, **options: Any) -> Any:
+    return await run_host(targets, model, **{"attachments": [TABLE], **options})
 
 
 async def test_rules_run_orders_only_what_is_still_low_live(

@@ -13,16 +13,15 @@ from PIL import Image
 from pipeline.host.attachments import MERGED_NAME, from_ingest
 from pipeline.host.context import Attachment
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
-from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.screenview import UNAVAILABLE, VIEW_TOOL, look, view_spec, viewable
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host.toolbox import MemoryTarget
 from pipeline.models import Message, ModelResponse, ModelSettings, Row, ToolSpec
 from pipeline.screentext import screens_in
 from pipeline.tiers import image_tokens
 from pipeline.vlm.openai import OpenAIModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sqlite_store import SqliteStore
-from tests.host.conftest import call, open_orders
+from tests.host.conftest import call, open_orders, run_host
 from tests.ingested import result
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -76,24 +75,9 @@ class Offered(ScriptedModel):
 
 
 async def run_with(
-    targets: list[MemoryTarget],
-    model: Any,
-    attachments: list[Attachment],
-    **options: Any,
+    targets: list[MemoryTarget], model: Any, attachments: list[Attachment], **options: Any
 ) -> Any:
-    async with Toolbox(targets) as toolbox:
-        return await run_task(
-            Run(
-                task=options.pop("task", TASK),
-                model=model,
-                toolbox=toolbox,
-                groups=GROUPS,
-                attachments=attachments,
-                limits=options.pop("limits", HostLimits()),
-                clock=lambda: NOW,
-                **options,
-            )
-        )
+    return await run_host(targets, model, attachments=attachments, **options)
 
 
 # ---- the tool itself

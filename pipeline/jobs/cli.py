@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import sys
 from typing import Any
 
 from pipeline.errors import InputError
@@ -49,10 +48,5 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
     queues = [q.strip() for q in str(args.queues).split(",") if q.strip()]
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("procrastinate").setLevel(logging.WARNING)
-    print(
-        f"stockshot worker: taking {', '.join(queues)} jobs, {args.concurrency} at a time",
-        file=sys.stderr,
-        flush=True,
-    )
     asyncio.run(serve_worker(settings, concurrency=args.concurrency, queues=queues))
     return 0

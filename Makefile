@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval scale harden samples corpus clean chromium tesseract postgresql local-model local-model-stop
+.PHONY: demo test check lint format types layers bench eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -127,6 +127,24 @@ samples: $(BASE)
 # Browser-rendered screens: needs /usr/bin/chromium (`make chromium`) and the Debian fonts.
 corpus: $(BASE) chromium
 	$(PY) corpus/generate.py
+
+# Screens styled with real UI kits (corpus/uikits/README.md): the kits' tarballs come from the
+# npm registry (`npm pack`, checked against corpus/uikits/kits.lock.json) into the ignored
+# corpus/uikits/.kits/; the pages are drawn by Debian's Chromium with Debian's fonts.
+uikits: $(BASE) chromium fonts
+	$(PY) corpus/uikits_generate.py
+
+# The Debian font packages both browser corpora draw with (missing ones are installed with apt).
+CORPUS_FONTS := fonts-dejavu-core fonts-liberation fonts-lato fonts-roboto-unhinted \
+	fonts-open-sans fonts-noto-cjk fonts-wqy-microhei fonts-inter fonts-noto-core
+fonts:
+	@missing=$$(for p in $(CORPUS_FONTS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -z "$$missing" ]; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		{ $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing >/dev/null; } \
+			|| echo "could not install the fonts $$missing"; \
+	else echo "missing the font packages $$missing and no apt-get to install them"; fi
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

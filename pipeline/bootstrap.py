@@ -22,7 +22,7 @@ from pipeline.errors import (
 )
 from pipeline.host.approvals import ProposalQueue
 from pipeline.host.attachments import MergeMode, from_ingest
-from pipeline.host.groups import choose_groups
+from pipeline.host.groups import ALL_GROUPS, choose_groups
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, append_run_log
@@ -182,8 +182,6 @@ async def run_agent(
     """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
     `proposals`, writes are queued there for approval instead of running. `run_id` names the
     run (a queued run's id is given when it is queued); otherwise a new one is made."""
-    contract = parse_task(task)
-    groups = choose_groups(contract)
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
     limits = HostLimits(
         max_hops=settings.max_hops,
@@ -196,13 +194,16 @@ async def run_agent(
         options = ModelOptions.from_settings(settings, http, base_url=base_url)
         model = make_model(spec, options)
         try:
-            async with Toolbox(targets or server_targets(settings, groups)) as toolbox:
+            # Every group is connected: the contract (and so the groups the run gets) is read
+            # with the store's warehouse names, and with the model's own reading, once the
+            # servers answer.
+            named: dict[str, Any] = {"run_id": run_id} if run_id else {}
+            async with Toolbox(targets or server_targets(settings, ALL_GROUPS)) as toolbox:
                 record = await run_task(
                     Run(
                         task=task,
                         model=model,
                         toolbox=toolbox,
-                        groups=groups,
                         attachments=from_ingest(results, merge),
                         limits=limits,
                         dry_run=dry_run,
@@ -210,19 +211,20 @@ async def run_agent(
                         call_guards=call_guards,
                         clock=utc_now,
                         on_event=on_event,
-                        contract=contract,
                         approvals=proposals,
                         sees_images=sees_images(spec, options),
-                        **({"run_id": run_id} if run_id else {}),
+                        model_reads_task=settings.vlm_read_task,
+                        **named,
                     )
                 )
         except ToolServerError as exc:
             now = utc_now()
+            contract = parse_task(task)
             record = RunRecord(
                 id=run_id or f"run-{now:%Y%m%d%H%M%S}",
                 task=task,
                 model=model.name,
-                groups=list(groups),
+                groups=list(choose_groups(contract)),
                 task_contract=contract,
                 status="error",
                 final=str(exc),

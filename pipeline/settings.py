@@ -81,6 +81,11 @@ class Settings(BaseSettings):
         "(llama-cpp-python)",
     )
     vlm_step_max_tokens: int = Field(default=256, gt=0, description="budget of one schema step")
+    vlm_read_task: bool = Field(
+        default=True,
+        description="an openai model also reads the task before the run, under a JSON Schema; "
+        "the run's contract is the meet of its reading and the reader's (it can only narrow)",
+    )
     vlm_images: bool = Field(
         default=True,
         description="the endpoint's model reads images: a screenshot sent as text can then be "

@@ -26,6 +26,8 @@ __all__ = [
 
 STOCK_COLUMNS = ("sku", "name", "warehouse_id", "on_hand", "reorder_point", "on_order")
 WAREHOUSE_COLUMNS = ("warehouse_id", "name", "city")
+WAREHOUSE_OPTIONAL = ("aliases",)
+"""`aliases`: other names of the warehouse, separated by `|` (北方仓|north warehouse)."""
 _COUNT_COLUMNS = ("on_hand", "reorder_point", "on_order")
 _WHOLE_NUMBER = re.compile(r"\d{1,12}")
 
@@ -60,10 +62,10 @@ def parse_stock_csv(lines: Iterable[str]) -> list[StockRecord]:
 
 
 def parse_warehouses_csv(lines: Iterable[str]) -> list[Warehouse]:
-    """Rows of `warehouse_id,name,city`."""
+    """Rows of `warehouse_id,name,city[,aliases]`."""
     warehouses: list[Warehouse] = []
     seen: dict[str, int] = {}
-    for line, row in _rows(lines, WAREHOUSE_COLUMNS):
+    for line, row in _rows(lines, WAREHOUSE_COLUMNS, WAREHOUSE_OPTIONAL):
         for column in ("warehouse_id", "name"):
             if not row[column]:
                 raise CsvRowError(line, f"{column} is empty")
@@ -73,7 +75,12 @@ def parse_warehouses_csv(lines: Iterable[str]) -> list[Warehouse]:
             )
         seen[row["warehouse_id"]] = line
         warehouses.append(
-            Warehouse(warehouse_id=row["warehouse_id"], name=row["name"], city=row["city"])
+            Warehouse(
+                warehouse_id=row["warehouse_id"],
+                name=row["name"],
+                city=row["city"],
+                aliases=tuple(a.strip() for a in row.get("aliases", "").split("|") if a.strip()),
+            )
         )
     return warehouses
 
@@ -96,7 +103,9 @@ def seed_data() -> tuple[list[Warehouse], list[StockRecord]]:
     )
 
 
-def _rows(lines: Iterable[str], columns: Sequence[str]) -> Iterable[tuple[int, dict[str, str]]]:
+def _rows(
+    lines: Iterable[str], columns: Sequence[str], optional: Sequence[str] = ()
+) -> Iterable[tuple[int, dict[str, str]]]:
     reader = csv.reader(lines)
     try:
         header = next(reader, None)
@@ -104,7 +113,7 @@ def _rows(lines: Iterable[str], columns: Sequence[str]) -> Iterable[tuple[int, d
             raise InputError(f"the file is empty; expected a header: {','.join(columns)}")
         names = [h.strip().lower() for h in header]
         missing = [c for c in columns if c not in names]
-        unexpected = [n for n in names if n not in columns]
+        unexpected = [n for n in names if n not in columns and n not in optional]
         if missing or unexpected or len(set(names)) != len(names):
             problems = []
             if missing:

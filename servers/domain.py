@@ -150,7 +150,7 @@ def audit_log(store: Store, *, limit: int = 50) -> list[AuditEntry]:
 
 POLICY = (
     "without a quantity, the server orders enough to bring on_hand + on_order up to twice "
-    "the reorder point, at least 1 unit"
+    "the reorder point, at least 1 unit (and at most at_most units, when given)"
 )
 """The quantity policy, as the tool describes it."""
 
@@ -179,6 +179,8 @@ def create_replenishment(
         live = _live_level(tx, request.sku, request.warehouse_id)
         if request.quantity is not None:
             _check_quantity(request.quantity, max_quantity)
+        if request.at_most is not None:
+            _check_at_most(request)
         if request.idempotency_key is not None:
             earlier = tx.order_by_key(request.idempotency_key)
             if earlier is not None:
@@ -202,7 +204,7 @@ def create_replenishment(
             )
         quantity = request.quantity
         if quantity is None:
-            quantity = min(policy_quantity(live), max_quantity)
+            quantity = min(policy_quantity(live), max_quantity, request.at_most or max_quantity)
         order = tx.insert_order(
             NewOrder(
                 sku=request.sku,
@@ -215,7 +217,13 @@ def create_replenishment(
             ),
             now=now,
         )
-        how = " (policy)" if request.quantity is None else ""
+        how = (
+            ""
+            if request.quantity is not None
+            else f" (policy, at most {request.at_most})"
+            if request.at_most is not None
+            else " (policy)"
+        )
         reason = f"created {order.id} for {order.quantity}{how}: {numbers}{_observed(request)}"
         return ReplenishmentResult(order=order, created=True, live=live), reason, order.id
 
@@ -429,6 +437,22 @@ def _check_quantity(quantity: int, max_quantity: int) -> None:
         )
 
 
+def _check_at_most(request: ReplenishmentRequest) -> None:
+    at_most = request.at_most
+    if at_most is None:
+        return
+    if at_most < 1:
+        raise InvalidArgument(
+            f"at_most must be at least 1, got {at_most}", code="bad_at_most", field="at_most"
+        )
+    if request.quantity is not None and request.quantity > at_most:
+        raise InvalidArgument(
+            f"quantity {request.quantity} is more than at_most {at_most}",
+            code="bad_at_most",
+            field="quantity",
+        )
+
+
 def _check_same_order(earlier: Order, request: ReplenishmentRequest) -> None:
     """A key comes back with its order only for the same SKU, warehouse and quantity (a retry
     without a quantity matches whatever the policy decided the first time)."""
@@ -492,6 +516,7 @@ def _summary(warehouse: Warehouse, levels: Sequence[StockLevel]) -> WarehouseSum
         warehouse_id=warehouse.warehouse_id,
         name=warehouse.name,
         city=warehouse.city,
+        aliases=warehouse.aliases,
         skus=len(here),
         skus_needing_reorder=sum(level.needs_reorder for level in here),
     )

@@ -92,6 +92,9 @@ class Warehouse(_Frozen):
     warehouse_id: str = Field(description="like WH-01")
     name: str
     city: str = ""
+    aliases: tuple[str, ...] = Field(
+        default=(), description="other names people give it (北方仓, the north warehouse)"
+    )
 
 
 class StockRecord(_Frozen):
@@ -171,6 +174,7 @@ class WarehouseSummary(_Frozen):
     warehouse_id: str
     name: str
     city: str
+    aliases: tuple[str, ...] = ()
     skus: int = Field(description="SKUs stocked here")
     skus_needing_reorder: int
 
@@ -186,6 +190,8 @@ class ReplenishmentRequest(_Frozen):
     sku: str
     warehouse_id: str
     quantity: int | None = None
+    at_most: int | None = None
+    """The most units the order may be for (the policy's quantity is limited to it)."""
     observed_on_hand: int | None = None
     observed_at: datetime | None = None
     idempotency_key: str | None = None

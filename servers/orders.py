@@ -49,6 +49,15 @@ QuantityArg = Annotated[
         json_schema_extra={"minimum": 1},
     ),
 ]
+AtMostArg = Annotated[
+    int | None,
+    Field(
+        description="Without a quantity: the most units the policy's quantity may come to, "
+        "like 20 (the task said 'at most 20 each'). With a quantity, that quantity must not "
+        "exceed it.",
+        json_schema_extra={"minimum": 1},
+    ),
+]
 OptionalOrderSkuArg = Annotated[
     str | None,
     Field(
@@ -167,6 +176,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         sku: OptionalOrderSkuArg = None,
         skus: SkusArg = None,
         quantity: QuantityArg = None,
+        at_most: AtMostArg = None,
         observed_on_hand: ObservedOnHandArg = None,
         observed_at: ObservedAtArg = None,
         idempotency_key: IdempotencyKeyArg = None,
@@ -188,6 +198,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 sku=one,
                 warehouse_id=warehouse_id,
                 quantity=quantity,
+                at_most=at_most,
                 observed_on_hand=observed_on_hand if sku is not None else None,
                 observed_at=observed_at,
                 idempotency_key=order_key(

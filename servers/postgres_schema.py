@@ -90,6 +90,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX proposals_by_status ON proposals (status, number)",
         "CREATE INDEX proposals_by_run ON proposals (run_id)",
     ),
+    ("ALTER TABLE warehouses ADD COLUMN aliases TEXT NOT NULL DEFAULT ''",),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

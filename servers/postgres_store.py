@@ -49,7 +49,7 @@ from servers.models import (
     parse_proposal_id,
 )
 from servers.postgres_schema import migrate
-from servers.store import newest_first, proposals_select
+from servers.store import join_aliases, newest_first, proposals_select, split_aliases
 
 __all__ = ["PostgresStore", "describe_url"]
 
@@ -69,12 +69,13 @@ _ORDER_FOR_UPDATE = _ORDER + " FOR UPDATE"
 
 # `xmax = 0` holds for a row this statement inserted, not for one it updated.
 _ADD_WAREHOUSE = """
-    INSERT INTO warehouses (warehouse_id, name, city) VALUES (%s, %s, %s)
+    INSERT INTO warehouses (warehouse_id, name, city, aliases) VALUES (%s, %s, %s, %s)
     ON CONFLICT (warehouse_id) DO NOTHING RETURNING (xmax = 0) AS inserted
 """
 _REPLACE_WAREHOUSE = """
-    INSERT INTO warehouses (warehouse_id, name, city) VALUES (%s, %s, %s)
-    ON CONFLICT (warehouse_id) DO UPDATE SET name = excluded.name, city = excluded.city
+    INSERT INTO warehouses (warehouse_id, name, city, aliases) VALUES (%s, %s, %s, %s)
+    ON CONFLICT (warehouse_id) DO UPDATE SET
+        name = excluded.name, city = excluded.city, aliases = excluded.aliases
     RETURNING (xmax = 0) AS inserted
 """
 
@@ -200,8 +201,10 @@ class _Transaction:
         return self._conn.execute(sql, params).fetchall()
 
     def warehouses(self) -> list[Warehouse]:
-        rows = self._all("SELECT warehouse_id, name, city FROM warehouses ORDER BY warehouse_id")
-        return [Warehouse(**r) for r in rows]
+        rows = self._all(
+            "SELECT warehouse_id, name, city, aliases FROM warehouses ORDER BY warehouse_id"
+        )
+        return [Warehouse(**{**r, "aliases": split_aliases(r["aliases"])}) for r in rows]
 
     def skus(self) -> list[str]:
         return [r["sku"] for r in self._all("SELECT sku FROM items ORDER BY sku")]
@@ -343,7 +346,7 @@ class _Transaction:
     def add_warehouse(self, warehouse: Warehouse, *, replace: bool) -> bool:
         row = self.execute(
             _REPLACE_WAREHOUSE if replace else _ADD_WAREHOUSE,
-            (warehouse.warehouse_id, warehouse.name, warehouse.city),
+            (warehouse.warehouse_id, warehouse.name, warehouse.city, join_aliases(warehouse)),
         ).fetchone()
         return row is not None and bool(row["inserted"])
 

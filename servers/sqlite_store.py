@@ -39,7 +39,7 @@ from servers.models import (
     parse_order_id,
     parse_proposal_id,
 )
-from servers.store import newest_first, proposals_select
+from servers.store import join_aliases, newest_first, proposals_select, split_aliases
 
 __all__ = ["SCHEMA_VERSION", "SqliteStore"]
 
@@ -114,6 +114,7 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX proposals_by_status ON proposals (status, number)",
         "CREATE INDEX proposals_by_run ON proposals (run_id)",
     ),
+    ("ALTER TABLE warehouses ADD COLUMN aliases TEXT NOT NULL DEFAULT ''",),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -280,8 +281,13 @@ class _Transaction:
         return self._conn.execute(sql, params).fetchall()
 
     def warehouses(self) -> list[Warehouse]:
-        rows = self._all("SELECT warehouse_id, name, city FROM warehouses ORDER BY warehouse_id")
-        return [Warehouse(warehouse_id=r[0], name=r[1], city=r[2]) for r in rows]
+        rows = self._all(
+            "SELECT warehouse_id, name, city, aliases FROM warehouses ORDER BY warehouse_id"
+        )
+        return [
+            Warehouse(warehouse_id=r[0], name=r[1], city=r[2], aliases=split_aliases(r[3]))
+            for r in rows
+        ]
 
     def skus(self) -> list[str]:
         return [r[0] for r in self._all("SELECT sku FROM items ORDER BY sku")]
@@ -431,10 +437,10 @@ class _Transaction:
         if exists and not replace:
             return False
         self._conn.execute(
-            """INSERT INTO warehouses (warehouse_id, name, city) VALUES (?, ?, ?)
-               ON CONFLICT (warehouse_id)
-               DO UPDATE SET name = excluded.name, city = excluded.city""",
-            (warehouse.warehouse_id, warehouse.name, warehouse.city),
+            """INSERT INTO warehouses (warehouse_id, name, city, aliases) VALUES (?, ?, ?, ?)
+               ON CONFLICT (warehouse_id) DO UPDATE SET
+                   name = excluded.name, city = excluded.city, aliases = excluded.aliases""",
+            (warehouse.warehouse_id, warehouse.name, warehouse.city, join_aliases(warehouse)),
         )
         return not exists
 

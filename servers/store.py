@@ -29,7 +29,25 @@ from servers.models import (
     Warehouse,
 )
 
-__all__ = ["OpenStore", "Store", "StoreReader", "StoreWriter", "newest_first", "proposals_select"]
+__all__ = [
+    "OpenStore",
+    "Store",
+    "StoreReader",
+    "StoreWriter",
+    "join_aliases",
+    "newest_first",
+    "proposals_select",
+    "split_aliases",
+]
+
+
+def join_aliases(warehouse: Warehouse) -> str:
+    """A warehouse's aliases as one stored text (`|` between them)."""
+    return "|".join(warehouse.aliases)
+
+
+def split_aliases(text: str | None) -> tuple[str, ...]:
+    return tuple(a for a in (text or "").split("|") if a)
 
 
 class StoreReader(Protocol):

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
@@ -93,6 +93,17 @@ class Shot:
     cells: tuple[DomCell, ...]
 
 
+@dataclass(frozen=True)
+class Captured:
+    """What `Chromium.capture` returns: the screenshot (when asked for) and the measurement."""
+
+    png: bytes | None
+    measured: dict[str, Any]
+
+
+ColorScheme = Literal["light", "dark", "no-preference"]
+
+
 class Chromium:
     """Renders pages one browser process each; `version` is the Chromium that drew them."""
 
@@ -102,6 +113,14 @@ class Chromium:
         self.version = ""
 
     def render(self, html: str, screen: Screen, faces: tuple[Face, ...]) -> Shot:
+        with self._launch(html, screen, "en-US", "light") as (context, page_file):
+            return self._shoot(context, page_file, screen, faces)
+
+    @contextmanager
+    def _launch(
+        self, html: str, screen: Screen, locale: str, color_scheme: ColorScheme
+    ) -> Iterator[tuple[BrowserContext, Path]]:
+        """A fresh profile and browser process at the screen's viewport, the page on disk."""
         width, height = screen.viewport
         with tempfile.TemporaryDirectory(prefix="corpus-") as tmp:
             page_file = Path(tmp) / "page.html"
@@ -113,16 +132,52 @@ class Chromium:
                 viewport={"width": width, "height": height},
                 screen={"width": width, "height": height},
                 device_scale_factor=screen.scale,
-                locale="en-US",
+                locale=locale,
                 timezone_id="Asia/Shanghai",
-                color_scheme="light",
+                color_scheme=color_scheme,
                 reduced_motion="reduce",
                 accept_downloads=False,
             )
             try:
-                return self._shoot(context, page_file, screen, faces)
+                yield context, page_file
             finally:
                 context.close()
+
+    def capture(
+        self,
+        html: str,
+        screen: Screen,
+        faces: tuple[Face, ...],
+        script: str,
+        *,
+        screenshot: bool = True,
+        locale: str = "en-US",
+        color_scheme: ColorScheme = "light",
+    ) -> Captured:
+        """Render `html` like `render` (same profile, fonts and request checks) but measure it
+        with the page function `script`; the screenshot is taken after the measurement."""
+        with self._launch(html, screen, locale, color_scheme) as (context, page_file):
+            browser = context.browser
+            self.version = browser.version if browser else "unknown"
+            page = context.pages[0] if context.pages else context.new_page()
+            page.set_default_timeout(_TIMEOUT_MS)
+            requests: list[str] = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto(page_file.as_uri(), wait_until="load")
+            failed = [f for f in page.evaluate(_LOAD_FONTS) if f[2] != "loaded"]
+            if failed:
+                raise RenderError(f"font faces did not load: {failed}")
+            _check_platform_fonts(context, page, {f.postscript for f in faces})
+            measured: dict[str, Any] = page.evaluate(script)
+            foreign = [u for u in requests if not u.startswith("file://")]
+            if foreign:
+                raise RenderError(f"the page requested {foreign}")
+            png = None
+            if screenshot:
+                png = page.screenshot(
+                    type="png", animations="disabled", caret="hide", scale="device"
+                )
+            return Captured(png, measured)
 
     def _shoot(
         self, context: BrowserContext, page_file: Path, screen: Screen, faces: tuple[Face, ...]

@@ -32,7 +32,8 @@ class Face:
         if self.collection:
             source = f'local("{self.postscript}")'
         else:
-            source = f'url("{self.file.as_uri()}") format("truetype")'
+            kind = "opentype" if self.path.endswith(".otf") else "truetype"
+            source = f'url("{self.file.as_uri()}") format("{kind}")'
         return (
             f'@font-face{{font-family:"{self.family}";font-weight:{self.weight};'
             f"font-style:normal;src:{source};}}"
@@ -42,6 +43,7 @@ class Face:
 _DEJAVU = "truetype/dejavu/"
 _ROBOTO = "truetype/roboto/unhinted/"
 _NOTO = "opentype/noto/"
+_INTER = "opentype/inter/"
 
 
 def _faces(family: str, package: str, *faces: tuple[int, str, str]) -> tuple[Face, ...]:
@@ -114,6 +116,26 @@ FAMILIES: dict[str, tuple[Face, ...]] = {
             "WenQuanYiMicroHei",
             collection=True,
         ),
+    ),
+    "inter": _faces(
+        "cs-inter",
+        "fonts-inter",
+        (400, _INTER + "Inter-Regular.otf", "Inter-Regular"),
+        (500, _INTER + "Inter-Medium.otf", "Inter-Medium"),
+        (600, _INTER + "Inter-SemiBold.otf", "Inter-SemiBold"),
+        (700, _INTER + "Inter-Bold.otf", "Inter-Bold"),
+    ),
+    "noto-sans": _faces(
+        "cs-noto-sans",
+        "fonts-noto-core",
+        (400, "truetype/noto/NotoSans-Regular.ttf", "NotoSans-Regular"),
+        (700, "truetype/noto/NotoSans-Bold.ttf", "NotoSans-Bold"),
+    ),
+    "dejavu-mono": _faces(
+        "cs-dejavu-mono",
+        "fonts-dejavu-core",
+        (400, _DEJAVU + "DejaVuSansMono.ttf", "DejaVuSansMono"),
+        (700, _DEJAVU + "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Bold"),
     ),
 }
 SYMBOLS = "dejavu-sans"

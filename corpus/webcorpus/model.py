@@ -21,6 +21,8 @@ Field = Literal[
     "action",
 ]
 CaptureSource = Literal["exif", "png-text", "filename"]
+Bezel = Literal["dark", "silver", "none"]
+Mount = Literal["monitor", "laptop"]
 Language = Literal["en", "zh"]
 
 
@@ -130,3 +132,8 @@ class Photo:
     glare: float
     quality: int
     capture: Capture
+    bezel: Bezel = "dark"
+    """The frame around the screen: a dark or a light silver bezel, or none (the screen fills
+    the photo, which may cut off its edges; the table must stay in the photo)."""
+    mount: Mount = "monitor"
+    """A monitor on a stand, or a laptop with its keyboard deck below the screen."""

@@ -159,6 +159,80 @@ def _fill(canvas: Floats, quad: Floats, color: tuple[float, float, float]) -> No
     cv2.fillConvexPoly(canvas, np.rint(quad).astype(np.int32), color, lineType=cv2.LINE_AA)
 
 
+_BEZEL_COLOR = {"dark": (22.0, 22.0, 25.0), "silver": (203.0, 205.0, 209.0)}
+_LAPTOP_BEZEL = 0.018
+_LAPTOP_CHIN = 0.035
+_DECK_DEPTH = 0.42
+"""How far the laptop's keyboard deck reaches below the screen, in screen heights."""
+_DECK_COLOR = {"dark": (46.0, 47.0, 51.0), "silver": (178.0, 180.0, 185.0)}
+_KEY_COLOR = {"dark": (24.0, 24.0, 27.0), "silver": (92.0, 94.0, 99.0)}
+_KEY_ROWS, _KEY_COLUMNS = 5, 14
+
+
+def _surround(photo: Photo, quad: Floats, rng: np.random.Generator) -> Floats:
+    """What the photo shows around the screen: the wall, the desk and the monitor's bezel and
+    stand, a laptop's bezel and keyboard, or (no bezel) the screen's own black edge."""
+    w, h = photo.size
+    if photo.bezel == "none":
+        edge: Floats = np.full((h, w, 3), 14.0, dtype=np.float32)
+        return edge
+    color = _BEZEL_COLOR[photo.bezel]
+    if photo.mount == "laptop":
+        side = _LAPTOP_BEZEL
+        bezel = _grow(quad, side, side, side, _LAPTOP_CHIN)
+        horizon = min(0.97, float(bezel[2:, 1].max()) / h + 0.02)
+        scene = _scene(photo.size, horizon, rng)
+        _laptop_deck(scene, bezel, photo.bezel)
+        _fill(scene, bezel, color)
+        return scene
+    bezel = _grow(quad, _BEZEL, _BEZEL, _BEZEL, _CHIN)
+    horizon = min(0.97, float(bezel[2:, 1].max()) / h + 0.04)
+    scene = _scene(photo.size, horizon, rng)
+    neck_top = (bezel[2] + bezel[3]) / 2
+    neck = neck_top + np.array([[-40, 0], [40, 0], [60, 70], [-60, 70]], dtype=np.float32)
+    _fill(scene, neck, (40.0, 40.0, 44.0))
+    _fill(scene, bezel, color)
+    return scene
+
+
+def _laptop_deck(scene: Floats, bezel: Floats, finish: str) -> None:
+    """The keyboard half of a laptop, hinged at the bottom edge of the screen's bezel."""
+    tl, tr, br, bl = bezel
+    across, down = (tr - tl + br - bl) / 2, (bl - tl + br - tr) / 2
+    near_l = bl + down * _DECK_DEPTH - across * 0.07
+    near_r = br + down * _DECK_DEPTH + across * 0.07
+    deck = np.array([bl, br, near_r, near_l], dtype=np.float32)
+    _fill(scene, deck, _DECK_COLOR[finish])
+
+    def at(u: float, v: float) -> Floats:
+        top = bl + (br - bl) * np.float32(u)
+        bottom = near_l + (near_r - near_l) * np.float32(u)
+        point: Floats = top + (bottom - top) * np.float32(v)
+        return point
+
+    key = _KEY_COLOR[finish]
+    for row in range(_KEY_ROWS):
+        v0 = 0.08 + 0.1 * row
+        for col in range(_KEY_COLUMNS):
+            u0 = 0.1 + 0.8 * col / _KEY_COLUMNS
+            u1 = u0 + 0.8 / _KEY_COLUMNS * 0.84
+            cap = np.array([at(u0, v0), at(u1, v0), at(u1, v0 + 0.08), at(u0, v0 + 0.08)])
+            _fill(scene, cap.astype(np.float32), key)
+    pad = np.array([at(0.38, 0.62), at(0.62, 0.62), at(0.62, 0.92), at(0.38, 0.92)])
+    r, g, b = _DECK_COLOR[finish]
+    _fill(scene, pad.astype(np.float32), (r * 0.92, g * 0.92, b * 0.92))
+
+
+def _inside_photo(matrix: NDArray[Any], box: Pixels, photo: Photo) -> None:
+    """A screen that fills the photo may be cut at the edges, but never the table."""
+    x0, y0, x1, y1 = box
+    corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
+    warped = cv2.perspectiveTransform(corners, matrix)[0]
+    w, h = photo.size
+    if not all(0 <= float(x) < w and 0 <= float(y) < h for x, y in warped):
+        raise ValueError(f"{photo.file}: the table does not fit in the photo")
+
+
 def photograph(
     page: Image, table_box: Pixels, photo: Photo, rng: np.random.Generator
 ) -> Photographed:
@@ -166,7 +240,8 @@ def photograph(
     w, h = photo.size
     quad_points = screen_quad((page.shape[1], page.shape[0]), photo)
     quad = np.array(quad_points, dtype=np.float32)
-    if not all(0 <= x < w and 0 <= y < h for x, y in quad_points):
+    inside = all(0 <= x < w and 0 <= y < h for x, y in quad_points)
+    if not inside and photo.bezel != "none":
         raise ValueError(f"{photo.file}: the screen does not fit in the photo")
     longest = max(float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in (0, 2))
     factor = min(1.0, longest / page.shape[1])
@@ -182,13 +257,9 @@ def photograph(
     whole = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float32)
     from_page = cv2.getPerspectiveTransform(whole, quad)
 
-    bezel = _grow(quad, _BEZEL, _BEZEL, _BEZEL, _CHIN)
-    horizon = min(0.97, float(bezel[2:, 1].max()) / h + 0.04)
-    scene = _scene(photo.size, horizon, rng)
-    neck_top = (bezel[2] + bezel[3]) / 2
-    neck = neck_top + np.array([[-40, 0], [40, 0], [60, 70], [-60, 70]], dtype=np.float32)
-    _fill(scene, neck, (40.0, 40.0, 44.0))
-    _fill(scene, bezel, (22.0, 22.0, 25.0))
+    scene = _surround(photo, quad, rng)
+    if photo.bezel == "none":
+        _inside_photo(from_page, table_box, photo)
 
     screen = cv2.warpPerspective(small, matrix, (w, h), flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full((sh, sw), 255, np.uint8), matrix, (w, h))

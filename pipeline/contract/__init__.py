@@ -1,48 +1,77 @@
 """The task contract: what a request allows, read from its words before anything runs.
 
-`parse_task` turns the user's task (English or simplified Chinese) into a `TaskContract`:
-the action, whether writes are allowed, the scope (warehouses, SKUs, exclusions, the screen),
-explicit quantities or a quantity rule, and what it could not understand. The host enforces the
-contract (tool list, `scope` guard); the model reads it in its opening message, rendered by
-`render_contract`, and the embedded planner reads it back with `read_contract`. Pure: no I/O.
+`read_task` turns the user's task (English or simplified Chinese) into a `TaskReading`: the
+contract the reader alone allows, the fallback of its understood clauses, and the words it
+did not understand; `parse_task` is its contract. The reader is total
+(`pipeline.contract.reading`): every word is accounted for by the closed vocabulary of
+`pipeline.contract.lexicon`, and what is left over can only narrow. A model's reading of the
+same task meets the reader's (`pipeline.contract.meet`): it may narrow, never widen. The host
+enforces the final contract (tool list, `scope` guard); the model reads it in its opening
+message, rendered by `render_contract`, and the embedded planner reads it back with
+`read_contract`. Pure: no I/O.
 
 Reading rules, safe side first:
 - a negated write ("don't order", "do not place any orders", "without ordering", "just tell
   me", "先别下单", "不要", "只看", "暂不") is a `report`, unless the negation names ids: then
   those ids are excluded ("don't order SKU-10402", "SKU-10402 先别补");
+- a deferral, self-action or hypothetical ("later", "I will order", "what would you", "下周再",
+  "我自己", "如果") is a `report`;
+- an id in a clause that was not understood is excluded, and any word not understood makes
+  the reader's contract a `report` that says what it did not understand;
 - `cancel` needs named orders (`PO-000042`) or SKUs whose open orders go;
 - explicit quantities belong to the SKU they stand next to ("10 units of SKU-10232",
-  "SKU-10232 x 10", "SKU-10232 补 10 件"), or to every SKU ("30 each", "每个 30"); a quantity
-  that belongs to nothing, a request for two actions at once, or no request at all is not
-  understood, and a contract that did not understand something is a `report` with no writes.
+  "SKU-10232 x 10", "SKU-10232 补 10 件"), or to every SKU ("30 each", "每个 30"), or cap the
+  server's policy ("at most 20 each"); a quantity that belongs to nothing, a request for two
+  actions at once, or no request at all is not understood;
+- a warehouse named by its name ("North hub", "北方仓", "the north warehouse") is a scope when
+  the store's `warehouses_list` answers to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.contract.reading import parse_task
+from pipeline.contract.meet import meet, settle, widenings
+from pipeline.contract.reading import parse_task, read_task
 from pipeline.contract.terms import (
     ACTIONS,
     HELP,
+    UNCLEAR,
     Action,
+    ContractAnswer,
+    ContractReading,
     QuantityRule,
+    ReadingSource,
     TaskContract,
+    TaskReading,
+    only_unclear,
     read_contract,
     render_contract,
+    unclear,
 )
 from pipeline.models import Message
 
 __all__ = [
     "ACTIONS",
     "HELP",
+    "UNCLEAR",
     "Action",
+    "ContractAnswer",
+    "ContractReading",
     "QuantityRule",
+    "ReadingSource",
     "TaskContract",
+    "TaskReading",
     "contract_in",
+    "meet",
+    "only_unclear",
     "parse_task",
     "read_contract",
+    "read_task",
     "render_contract",
+    "settle",
+    "unclear",
+    "widenings",
 ]
 
 

@@ -1,20 +1,35 @@
-"""Reading a task's words (English or simplified Chinese) into a `TaskContract`.
+"""Reading a task's words (English or simplified Chinese) into a `TaskContract`, every word
+accounted for.
 
-See `pipeline.contract` for the rules; the safe side always wins: a negated write, anything not
-understood or two actions at once are a report with no writes.
+The reader is total: each clause is cut into tokens, and each token is an id, a quantity, a
+date, or a word of the closed vocabulary (`pipeline.contract.lexicon`); anything else is not
+understood. A clause is understood when every token is, and its ids have a role (the object
+of an action, a scope, an exclusion). What is left over can only narrow:
+
+- an id in a clause that was not understood is excluded ("left SKU-10232 out: I did not
+  understand 'leave … alone'");
+- a clause that defers, hands the action to the user or asks hypothetically ("later", "I will
+  order", "what would you", "如果", "我自己", "下周再") makes the task a `report`, whatever else
+  it says;
+- any other leftover makes the reader's contract a `report` with no writes. The *fallback* (what
+  the understood clauses allow, with the ids of the others excluded) is kept beside it: a
+  model's reading of the same task may recover it, never widen it (`pipeline.contract.meet`).
+
+Writes are allowed only by understood clauses, and a negation that names ids excludes them.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from pipeline.contract.lexicon import EN, ZH
 from pipeline.contract.numerals import digits_for_words
-from pipeline.contract.terms import Action, QuantityRule, TaskContract
+from pipeline.contract.terms import Action, QuantityRule, TaskContract, TaskReading, unclear
 
-__all__ = ["parse_task"]
+__all__ = ["parse_task", "read_task"]
 
 _EDGE_L = r"(?<![A-Za-z0-9])"
 _EDGE_R = r"(?![A-Za-z0-9])"
@@ -24,31 +39,49 @@ _SKU_ID = re.compile(_EDGE_L + r"([A-Za-z]{2,6})[-_](\d{2,12})" + _EDGE_R)
 _SKU_BARE = re.compile(_EDGE_L + r"SKU ?(\d{3,12})" + _EDGE_R, re.IGNORECASE)
 _DATES = re.compile(
     r"\d{4}[-/年.]\d{1,2}[-/月.]\d{1,2}日?(?:[ T]\d{1,2}[:：]\d{2}(?:[:：]\d{2})?)?"
-    r"|\d{1,2}[:：]\d{2}"
+    r"|\d{1,2}[:：]\d{2}(?:\s*(?:am|pm))?"
 )
+_GENERIC_PLACE = "warehouse|warehouses|hub|depot|dc|site|centre|center|location|store|distribution"
+_GENERIC_PLACE_ZH = ("仓库", "仓", "库", "中心", "库房")
 
-_PLACEHOLDER = re.compile(r"<([SWO])(\d+)>")
-_GROUP = re.compile(r"<([SWO])\d+>(?:\s*(?:,|、|/|&|\band\b|\bor\b|和|及|与|以及|或)\s*<\1\d+>)*")
-_CLAUSE = re.compile(r"[.;!?。！？；,，\n]+")
+_UNIT = (
+    r"(?:\s*(?:(?:units?|pcs|pieces?|items?|boxes|box|cases?|packs?|ea)(?![a-z])"
+    r"|件|个|箱|盒|包|台|只|套|份|条|瓶|卷|袋|双|把|米))"
+)
+_EACH_WORDS = r"(?:each|apiece|a piece|per (?:sku|item|product|line|row|one)|for each|of each)"
+_VERBS_ZH = ("补货", "下单", "采购", "补", "订", "买")
 
-_UNIT = r"(?:\s*(?:units?|pcs|pieces?|items?|boxes|box|cases?|ea|件|个|箱|盒|包|台|只|套|份|条))"
 _QTY_BEFORE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for|x|×)?\s*<S(\d+)>")
 _QTY_AFTER = re.compile(
-    r"<S(\d+)>\s*(?:[x×*:=]|qty|quantity|数量|补|订|下单|要)?\s*(\d{1,7})(?![\d>])"
+    r"<S(\d+)>\s*(?:[x×*:=]|qty|quantity|数量|补|订|下单|要)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+)
+_CAP = (
+    re.compile(
+        r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"
+        r"at the most|capped at|limit(?:ed)? to)\s*(\d{1,7})(?![\d.x])"
+        + _UNIT
+        + r"?(?:\s*"
+        + _EACH_WORDS
+        + r")?(?!\s*(?:x|times)\b)"
+    ),
+    re.compile(
+        r"(?:最多不超过|最多|不超过|至多|顶多|上限)\s*(?:补|订|买)?\s*(\d{1,7})(?![\d>])"
+        + _UNIT
+        + "?"
+    ),
 )
 _QTY_EACH = (
+    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
     re.compile(
-        r"(?<![\d<])(\d{1,7})"
-        + _UNIT
-        + r"?\s*(?:each|apiece|a piece|per (?:sku|item|product|line|row))\b"
+        r"\beach\s*(?:sku|item|one|product)?\s*(?:gets?|to|:)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
     ),
-    re.compile(r"\beach\s*(?:sku|item|one|product)?\s*(?:gets?|to|:)?\s*(\d{1,7})(?![\d>])"),
-    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for) (?:each|every)\b"),
+    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for) every\b(?:\s*(?:sku|item|one))?"),
     re.compile(
-        r"(?:每个|每样|每种|每项|每个sku|各)\s*(?:都)?\s*(?:补|订|下单|买|要)?\s*(\d{1,7})(?![\d>])"
+        r"(?:每个sku|每个|每样|每种|每项|各)\s*(?:都)?\s*(?:补|订|下单|买|要)?\s*(\d{1,7})(?![\d>])"
+        + _UNIT
+        + "?"
     ),
 )
-_QTY_LOOSE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT)
 _MULTIPLES = {
     "twice": 2.0,
     "double": 2.0,
@@ -59,81 +92,632 @@ _MULTIPLES = {
     "二": 2.0,
     "三": 3.0,
 }
+_LEVEL_EN = r"(?:reorder point|reorder level|minimum|min|threshold|safety stock)s?"
+_LEVEL_ZH = r"(?:警戒值|最低库存|安全库存|再订货点|补货点)"
 _UP_TO = (
     re.compile(
         r"(?:up )?to (?P<m>twice|double|two times|triple|three times"
         r"|(?P<n>\d+(?:\.\d+)?) ?(?:x|times))"
-        r" (?:the |its |their )?(?:reorder point|minimum|min|threshold|safety stock)"
+        r" (?:the |its |their )?" + _LEVEL_EN
     ),
+    re.compile(r"(?P<m>double|triple) (?:the |its |their )?" + _LEVEL_EN),
     re.compile(
-        r"(?:补到|补至|补足到|到|至)\s*(?:警戒值|最低库存|安全库存|再订货点|补货点)\s*的?\s*"
+        r"(?:补到|补至|补足到|到|至)\s*" + _LEVEL_ZH + r"\s*的?\s*"
         r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍"
     ),
-    re.compile(
-        r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍(?:的)?\s*(?:警戒值|最低库存|安全库存|再订货点)"
-    ),
+    re.compile(r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍(?:的)?\s*" + _LEVEL_ZH),
 )
 _UP_TO_ONE = re.compile(
-    r"(?:up )?to (?:the |its |their )?(?:reorder point|minimum|threshold)\b(?! ?x)"
-    r"|(?:补到|补至|补足到)\s*(?:警戒值|最低库存|安全库存|再订货点|补货点)(?!\s*的?\s*[\d两二三]+\s*倍)"
+    r"(?:(?:up |back )?to|(?:bring|get) (?:them |it |those |these )?(?:up |back )?to)"
+    r" (?:the |its |their )?(?:reorder point|reorder level|minimum|threshold)s?\b(?! ?x)"
+    r"|(?:补到|补至|补足到)\s*" + _LEVEL_ZH + r"(?!\s*的?\s*[\d两二三]+\s*倍)"
 )
+_QTY_LOOSE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT)
+_TARGET = re.compile(r"(?:\b(?:up )?to|\bup|到|至|补到|补至|达到)\s*$")
+"""Before a quantity, a stock level to reach ("top up to 200 units", "补到 200 件"), which no
+contract term says: such a quantity is not understood, never read as an order's size."""
 
-_WRITE_VERBS_EN = (
-    r"replenish\w*|re-?order(?:s|ing)?|restock\w*|top(?:ping)?[- ]?up|purchase|buy|order(?:ing)?"
-    r"|raise|place|create|make|submit|issue|write|change|modify|touch|do anything|act|cancel\w*"
-    r"|proceed|execute"
-)
-_NEG_EN = re.compile(
-    r"\b(?:don'?t|do not|does not|never|no need to|not|without|must not|mustn'?t|shouldn'?t|"
-    r"should not|won'?t|cannot|can'?t|avoid|hold off(?: on)?|refrain from|stop)\b"
-    r"(?:\s+\w+){0,3}?\s+(?:" + _WRITE_VERBS_EN + r")\b"
-    r"|\bwithout (?:" + _WRITE_VERBS_EN + r")\b"
-)
-_NEG_ZH = re.compile(
-    r"(?:先别|先不要|先不|不要|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|"
-    r"(?<![分区类特个级识告派差])别(?![的人处]))"
-    r"\s*(?:急着|着急|马上|立即|去|帮我|给我|再)?\s*"
-    r"(?:下单|订货|补货|补|采购|买|订|动|改|操作|执行|提交|创建|建|取消|写)"
-)
-_REPORT_ONLY = re.compile(
-    r"\b(?:just|only|simply) (?:tell|show|list|report|check|look|see|give)\b"
-    r"|\b(?:report|look|tell me|list|check) only\b|\bread[- ]only\b|\bno (?:new )?orders?\b"
-    r"|\bnothing (?:should|must|may) be (?:ordered|written|changed)\b"
-    r"|只看|只是看看|看看就行|看看就好|只查|只需查|仅查看|仅查询|只要告诉|只需告诉|告诉我就行|"
-    r"只报告|只列出|只汇报|不下单|别下单"
-)
-_ELSE = re.compile(
-    r"\b(?:anything|nothing|everything) else\b|\bother(?:s| items| skus)?\b|其他|别的|其余"
-)
-
-_CANCEL = re.compile(r"\b(?:cancel\w*|void|revoke|withdraw|call off)\b|取消|撤销|作废|撤回")
-_WRITE_EN = re.compile(
-    r"\b(?:replenish\w*|re-?order(?:s|ing)?|restock\w*|top(?:ping)?[- ]?up|purchase|buy)\b"
-    r"|\b(?:raise|place|create|make|submit|issue|put in|send)\s+(?:\w+\s+){0,3}?"
-    r"(?:orders?|pos?|purchase orders?|replenishments?)\b"
-    r"|(?:^|\b(?:please|pls|kindly|and|then|also|now|go ahead and)\s+)order\b"
-    r"|\border\s+(?=\d|<S|more|some|them|it\b|these|those|what|whatever|everything|all\b|any\b|"
-    r"enough|new\b|up\b|replacements?)"
-)
-_WRITE_ZH = re.compile(
-    r"补货|补充|下单|订货|采购|购买|进货|补单|"
-    r"补(?=\s*\d|\s*<S|到|至|足|上|一下|齐|满|了)|(?:都|全|全部|统一|也)补|"
-    r"订(?=\s*\d|\s*<S)|买(?=\s*\d|\s*<S)"
-)
-_REPORT = re.compile(
-    r"\b(?:which|what|list|show|tell|report|check|look|see|find|how many|how much|is|are|any|"
-    r"summari[sz]e|summary|view|status)\b"
-    r"|哪些|哪个|看看|看一下|查看|查一下|查询|列出|告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总"
-)
+_PLACEHOLDER = re.compile(r"<([SWOQRLDT])(\d*)>")
+_ID_LIST = re.compile(r"(<[SWOQ]\d+>)\s*[,，、/&]\s*(?=<[SWOQ]\d+>)")
+_CLAUSE = re.compile(r"([.;!?。！？；\n]+|[,，]+)")
+_EN_WORD = re.compile(r"[a-z]+(?:[-'][a-z]+)*'?")
+_MAX_PHRASE_WORDS = 8
+_MAX_PHRASE_CHARS = max(len(k) for k in ZH)
 _ALL_ORDERS = re.compile(r"\ball (?:the |open |of the )*orders\b|全部订单|所有订单|全部取消|都取消")
-_BEYOND_SCREEN = re.compile(
-    r"\b(?:whole|entire|all of the|everything in the) warehouse\b"
-    r"|\bnot (?:just|only) (?:the|this) (?:screen|screenshot|page)\b"
-    r"|\bbeyond the (?:screen|screenshot)\b|整个仓库|全仓|不只是截图|不仅是截图"
+_NOTHING = "the task asks for nothing stockshot does (report, replenish, order, cancel)"
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+# ---- marking: ids, names, quantities and dates become placeholders
+
+
+@dataclass
+class _Marks:
+    skus: list[str] = field(default_factory=list)
+    warehouses: list[str] = field(default_factory=list)
+    orders: list[str] = field(default_factory=list)
+    quantities: list[tuple[str, int]] = field(default_factory=list)
+    """(sku, units) of each `<Q#>`."""
+    rules: list[QuantityRule] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    """Stock levels to reach (`<T#>`), which are not understood."""
+
+    def of(self, kind: str) -> list[str]:
+        return {"S": self.skus, "W": self.warehouses, "O": self.orders}[kind]
+
+    def add(self, kind: str, value: str) -> str:
+        known = self.of(kind)
+        if value not in known:
+            known.append(value)
+        return f" <{kind}{known.index(value)}> "
+
+
+def _normalise(task: str) -> str:
+    text = unicodedata.normalize("NFKC", task)
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2026", "...")
+    return digits_for_words(text)
+
+
+def _distinctive(name: str) -> list[str]:
+    words = re.findall(r"[a-z]+", name.lower())
+    return [w for w in words if not re.fullmatch(_GENERIC_PLACE, w) and len(w) > 2]
+
+
+def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], str]]:
+    """Patterns for the warehouses' names and aliases, longest first: the name itself, and for
+    English a distinctive word of it before a generic place noun ("the north warehouse" for
+    "North hub"), when that word belongs to one warehouse only; for Chinese the name's stem
+    before 仓 / 仓库 ("北方仓库" for "北方仓")."""
+    found: list[tuple[str, str]] = []
+    owners: dict[str, set[str]] = {}
+    for name, warehouse in names.items():
+        if not name.strip():
+            continue
+        found.append((re.escape(name.strip().lower()), warehouse))
+        for word in _distinctive(name):
+            owners.setdefault(word, set()).add(warehouse)
+        stem = name.strip()
+        for suffix in _GENERIC_PLACE_ZH:
+            if stem.endswith(suffix) and len(stem) > len(suffix) and _is_cjk(stem[0]):
+                base = re.escape(stem[: -len(suffix)])
+                found.append((base + "(?:仓库|仓|库)", warehouse))
+                break
+    for word, warehouses in owners.items():
+        if len(warehouses) == 1:
+            found.append((rf"(?:the )?{word} (?:{_GENERIC_PLACE})", next(iter(warehouses))))
+    found.sort(key=lambda item: len(item[0]), reverse=True)
+    patterns = []
+    for text, warehouse in found:
+        edge_l = r"(?<![a-z0-9])" if text[:1].isascii() else ""
+        edge_r = r"(?![a-z0-9])" if text[-1:].isascii() else ""
+        patterns.append((re.compile(edge_l + text + edge_r), warehouse))
+    return patterns
+
+
+def _mark(task: str, names: Mapping[str, str]) -> tuple[str, _Marks]:
+    """The task lower-cased with every id, name, quantity and date as a placeholder."""
+    marks = _Marks()
+    text = _normalise(task)
+    text = _ORDER_ID.sub(lambda m: marks.add("O", f"PO-{int(m[1]):06d}"), text)
+    text = _WAREHOUSE_ID.sub(lambda m: marks.add("W", f"WH-{int(m[1]):02d}"), text)
+    text = _SKU_BARE.sub(lambda m: marks.add("S", f"SKU-{m[1]}"), text)
+
+    def sku(match: re.Match[str]) -> str:
+        prefix = match[1].upper()
+        if prefix in ("WH", "PO"):
+            return match[0]
+        return marks.add("S", f"{prefix}-{match[2]}")
+
+    text = _SKU_ID.sub(sku, text)
+    text = text.lower()
+    text = re.sub(r"<([swo])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
+    for pattern, warehouse in _name_patterns(names):
+        text = pattern.sub(_adder(marks, warehouse), text)
+    text = _DATES.sub(" <D> ", text)
+    text = _ID_LIST.sub(r"\1 and ", text)
+    text = _mark_quantities(text, marks)
+    return text, marks
+
+
+def _adder(marks: _Marks, warehouse: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: marks.add("W", warehouse)
+
+
+def _verbs_in(text: str) -> str:
+    """The Chinese write verbs a quantity phrase carried, put back beside its placeholder."""
+    for verb in _VERBS_ZH:
+        if verb in text:
+            return f" {verb} "
+    return " "
+
+
+def _mark_quantities(text: str, marks: _Marks) -> str:
+    def per_sku(match: re.Match[str], sku_group: int, qty_group: int) -> str:
+        marks.quantities.append((marks.skus[int(match[sku_group])], int(match[qty_group])))
+        return f" <Q{len(marks.quantities) - 1}> " + _verbs_in(match[0])
+
+    text = _QTY_BEFORE.sub(lambda m: per_sku(m, 2, 1), text)
+    text = _QTY_AFTER.sub(lambda m: per_sku(m, 1, 2), text)
+
+    def rule(match: re.Match[str], kind: str, value: float) -> str:
+        marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
+        return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
+
+    for pattern in _CAP:
+        text = pattern.sub(lambda m: rule(m, "at_most", float(m[1])), text)
+    for pattern in _QTY_EACH:
+        text = pattern.sub(lambda m: rule(m, "each", float(m[1])), text)
+    for pattern in _UP_TO:
+
+        def up_to(match: re.Match[str]) -> str:
+            factor = float(match["n"]) if match["n"] else _MULTIPLES.get(match["m"], 0.0)
+            return rule(match, "up_to", factor)
+
+        text = pattern.sub(up_to, text)
+    text = _UP_TO_ONE.sub(lambda m: rule(m, "up_to", 1.0), text)
+
+    def loose(match: re.Match[str]) -> str:
+        if _TARGET.search(match.string[: match.start()]):
+            marks.targets.append(match[0].strip())
+            return f" <T{len(marks.targets) - 1}> "
+        marks.loose.append(match[0].strip())
+        return f" <L{len(marks.loose) - 1}> "
+
+    return _QTY_LOOSE.sub(loose, text)
+
+
+_ZERO = QuantityRule(kind="each", value=1e-9)
+"""Stands for a rule of 0 units (which orders nothing): read, then refused as such."""
+
+
+# ---- tokens
+
+
+@dataclass
+class _Token:
+    text: str
+    tag: str
+    start: int
+    end: int
+    kind: str = ""
+    """For a placeholder: S, W, O, Q, R, L, D or N."""
+    index: int = -1
+
+
+def _tokens(clause: str) -> list[_Token]:
+    """The clause cut into placeholders, numbers, English phrases and Chinese words; a word
+    outside the vocabulary is a token tagged `unknown`."""
+    found: list[_Token] = []
+    pos = 0
+    while pos < len(clause):
+        char = clause[pos]
+        match = _PLACEHOLDER.match(clause, pos)
+        if char.isspace() or not (char.isalnum() or match):
+            pos += 1
+            continue
+        if match:
+            tag = "unknown" if match[1] == "T" else "placeholder"
+            index = int(match[2]) if match[2] else -1
+            found.append(_Token(match[0], tag, pos, match.end(), match[1], index))
+            pos = match.end()
+        elif char.isdigit():
+            end = pos
+            while end < len(clause) and (clause[end].isdigit() or clause[end] == "."):
+                end += 1
+            found.append(_Token(clause[pos:end], "number", pos, end))
+            pos = end
+        elif char.isascii():
+            end = pos
+            while end < len(clause) and (
+                clause[end].isascii() and (clause[end].isalpha() or clause[end] in " '-")
+            ):
+                end += 1
+            found += _english(clause, pos, end)
+            pos = end
+        elif _is_cjk(char):
+            found.append(_chinese(clause, pos))
+            pos = found[-1].end
+        else:
+            found.append(_Token(char, "unknown", pos, pos + 1))
+            pos += 1
+    return found
+
+
+def _english(clause: str, start: int, end: int) -> list[_Token]:
+    words = [
+        (m[0], start + m.start(), start + m.end()) for m in _EN_WORD.finditer(clause[start:end])
+    ]
+    bases = [_base(w) for w, _, _ in words]
+    tokens: list[_Token] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(_MAX_PHRASE_WORDS, len(words) - i), 0, -1):
+            for phrase in {" ".join(w for w, _, _ in words[i : i + n]), " ".join(bases[i : i + n])}:
+                if phrase in EN:
+                    tokens.append(_Token(phrase, EN[phrase], words[i][1], words[i + n - 1][2]))
+                    break
+            else:
+                continue
+            i += n
+            break
+        else:
+            tokens.append(_Token(words[i][0], "unknown", words[i][1], words[i][2]))
+            i += 1
+    return tokens
+
+
+def _base(word: str) -> str:
+    """A word without its possessive: morning's -> morning, warehouses' -> warehouses."""
+    if word.endswith("'s") and word not in EN:
+        return word[:-2]
+    return word.rstrip("'")
+
+
+def _chinese(clause: str, start: int) -> _Token:
+    for n in range(min(_MAX_PHRASE_CHARS, len(clause) - start), 0, -1):
+        piece = clause[start : start + n]
+        if piece in ZH:
+            return _Token(piece, ZH[piece], start, start + n)
+    return _Token(clause[start], "unknown", start, start + 1)
+
+
+# ---- one clause
+
+
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "open",
+        "any",
+        "all",
+        "new",
+        "my",
+        "your",
+        "its",
+        "their",
+        "our",
+        "each",
+        "every",
+        "no",
+    ]
 )
-_ORDER_NOUNS = re.compile(
-    r"\b(?:replenishment|purchase|restock|reorder)s? orders?\b|(?:补货|采购|订货)(?:申请)?(?:订)?单"
+_VERB_OBJECTS = frozenset(
+    [
+        "them",
+        "it",
+        "what",
+        "whatever",
+        "everything",
+        "all",
+        "any",
+        "some",
+        "more",
+        "enough",
+        "new",
+        "the",
+        "those",
+        "these",
+        "this",
+        "that",
+        "up",
+        "replacements",
+    ]
 )
+_WRITE_LIKE = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
+
+
+@dataclass
+class _Clause:
+    text: str
+    tokens: list[_Token]
+    question: bool
+    leftover: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the words not understood."""
+    acts: set[str] = field(default_factory=set)
+    negated: str | None = None
+    """The words that forbid writes ("do not place", "just tell")."""
+    stop: str | None = None
+    """The words that defer, hand over or ask hypothetically ("later", "I will", "if")."""
+    positive: list[_Token] = field(default_factory=list)
+    excluded: list[_Token] = field(default_factory=list)
+    rules: list[int] = field(default_factory=list)
+    loose: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """Warehouse names no warehouse of the store answers to."""
+    beyond: bool = False
+
+    @property
+    def understood(self) -> bool:
+        return not self.leftover
+
+    def quote(self, spans: Iterable[tuple[int, int]]) -> str:
+        return " … ".join(_join_spans(self.text, spans))
+
+    def span(self, first: _Token, last: _Token) -> str:
+        return self.text[first.start : last.end].strip()
+
+
+def _join_spans(text: str, spans: Iterable[tuple[int, int]]) -> list[str]:
+    """Adjacent spans (only spaces between them) joined into one piece of text."""
+    pieces: list[list[int]] = []
+    for start, end in sorted(spans):
+        if pieces and not text[pieces[-1][1] : start].strip():
+            pieces[-1][1] = end
+        else:
+            pieces.append([start, end])
+    return [text[a:b].strip() for a, b in pieces]
+
+
+def _names(tokens: list[_Token], clause: str) -> list[_Token]:
+    """A run of words outside the vocabulary right before a warehouse noun ("north
+    warehouse", "东区仓") is a warehouse's name the store did not answer to: one token."""
+    out: list[_Token] = []
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens) and tokens[j].tag == "unknown":
+            j += 1
+        if j > i and j - i <= 4 and j < len(tokens) and tokens[j].tag == "warehouse_noun":
+            start, end = tokens[i].start, tokens[j].end
+            out.append(_Token(clause[start:end], "placeholder", start, end, "N"))
+            i = j + 1
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _resolve(tokens: list[_Token]) -> None:
+    """Tags that depend on their place: `order` (verb or noun), `req_modal`, `but`, number
+    words, and words understood only beside a negation or an order noun."""
+    for i, token in enumerate(tokens):
+        before = [t for t in tokens[:i] if t.tag != "polite"]
+        after = tokens[i + 1 :]
+        nxt = next((t for t in after if t.tag != "filler" or t.text in _VERB_OBJECTS), None)
+        if token.tag == "req_modal":
+            token.tag = "polite" if all(t.tag == "filler" for t in before) else "hypo"
+        elif token.tag == "order":
+            token.tag = "write" if _order_is_verb(token, tokens[:i], nxt) else "order_noun"
+        elif token.tag == "but":
+            token.tag = "excl" if nxt is not None and nxt.kind in ("S", "W", "Q") else "filler"
+        elif token.tag in ("number_word", "number"):
+            target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
+            fine = target is not None and (
+                target.tag in ("context", "warehouse_noun", "object")
+                or target.kind in ("S", "W", "Q", "N")
+            )
+            token.tag = "filler" if fine else "unknown"
+    has = {t.tag for t in tokens}
+    for token in tokens:
+        if token.tag in ("neg_companion", "modify") and "neg" not in has:
+            token.tag = "unknown"
+        elif token.tag == "neg_companion":
+            token.tag = "filler"
+        elif token.tag == "make" and not ({"order_noun", "write"} & has):
+            token.tag = "report" if "report" in has else "unknown"
+        elif token.kind == "D":
+            writes = "write" in has and "context" not in has
+            token.tag = "defer" if writes else "context"
+
+
+def _order_is_verb(token: _Token, before: Sequence[_Token], nxt: _Token | None) -> bool:
+    if token.text == "ordering":
+        return True
+    prev = next((t for t in reversed(before) if t.tag != "polite"), None)
+    if (
+        prev is None
+        or prev.tag in ("only", "neg", "advice", "self", "hypo")
+        or prev.text
+        in (
+            "and",
+            "then",
+            "also",
+            "now",
+            "to",
+            "so",
+            "first",
+            "just",
+        )
+    ):
+        return True
+    if prev.tag in ("make", "cancel", "status", "write") or prev.text in _DETERMINERS:
+        return False
+    if nxt is None:
+        return False
+    return nxt.kind in ("S", "Q", "L", "R") or nxt.tag == "object" or nxt.text in _VERB_OBJECTS
+
+
+def _read_clause(text: str, question: bool) -> _Clause:
+    tokens = _names(_tokens(text), text)
+    _resolve(tokens)
+    clause = _Clause(text, tokens, question)
+    has = {t.tag for t in tokens}
+    clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
+    ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
+    clause.names = [t.text for t in tokens if t.kind == "N"]
+
+    # What the clause does, and whether it stops the task from writing at all. A verb under
+    # a negation is not asked for ("SKU-20111 先别补"), unless "other" / "but" comes between
+    # ("不要补 SKU-1，其他都补").
+    free = _free_of_negation(tokens)
+    writes = any(t.tag == "write" and ok for t, ok in zip(tokens, free, strict=True)) or (
+        any(t.tag == "make" and ok for t, ok in zip(tokens, free, strict=True))
+        and "order_noun" in has
+    )
+    cancels = any(t.tag == "cancel" and ok for t, ok in zip(tokens, free, strict=True))
+    past = "write_past" in has and not writes
+    stop = next((t for t in tokens if t.tag in ("defer", "self", "hypo", "advice")), None)
+    agent = next((t for t in tokens if t.tag == "agent"), None)
+    modal = next((t for t in tokens if t.tag == "modal"), None)
+    if stop is not None:
+        clause.stop = stop.text
+    elif question and "polite" not in has and (writes or cancels):
+        clause.stop = text.strip() + "?"
+    elif agent is not None and writes:
+        clause.stop = agent.text
+    elif modal is not None and writes and agent is None:
+        clause.stop = modal.text
+
+    negation = next((t for t in tokens if t.tag == "neg"), None)
+    if negation is not None and not ids and not any(t.tag == "else" for t in tokens):
+        clause.negated = _negated_write(clause, tokens, negation)
+        if clause.negated is None:
+            # A negation of nothing the reader knows ("the items that are not low").
+            clause.leftover.append((negation.start, negation.end))
+    if "only" in has and "report" in has and not writes and not cancels:
+        first = next(t for t in tokens if t.tag == "only")
+        last = next(t for t in tokens if t.tag == "report")
+        clause.negated = clause.negated or clause.span(*sorted((first, last), key=_at))
+
+    if writes:
+        clause.acts.add("write")
+    if cancels:
+        clause.acts.add("cancel")
+    if "report" in has or question:
+        clause.acts.add("report")
+    clause.beyond = "beyond" in has
+
+    # The roles of its ids.
+    _assign_roles(clause, tokens, ids, negated=negation is not None or past or agent is not None)
+    clause.rules = [t.index for t in tokens if t.kind == "R"]
+    clause.loose = [t.index for t in tokens if t.kind == "L"]
+
+    # Structure: an exclusion needs ids, and a SKU or an order needs something that gives it
+    # a role; otherwise the clause is not understood.
+    for token in tokens:
+        if token.tag == "excl" and not _ids_after(tokens, token):
+            clause.leftover.append((token.start, token.end))
+        if token.tag == "excl_post" and not _ids_before(tokens, token):
+            clause.leftover.append((token.start, token.end))
+    anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
+    anchors |= {"write_past", "agent"}
+    anchored = bool(anchors & has) or question
+    if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
+        clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
+    return clause
+
+
+def _free_of_negation(tokens: Sequence[_Token]) -> list[bool]:
+    """For each token: no negation before it in the clause, or "other" / "but" since."""
+    free = []
+    negated = False
+    for token in tokens:
+        if token.tag == "neg":
+            negated = True
+        elif token.tag == "else" or token.text == "but":
+            negated = False
+        free.append(not negated)
+    return free
+
+
+def _at(token: _Token) -> int:
+    return token.start
+
+
+def _negated_write(clause: _Clause, tokens: Sequence[_Token], negation: _Token) -> str | None:
+    """The words that forbid writes: the negation up to the write it negates (after it, or
+    before it: "replenish nothing")."""
+    start = tokens.index(negation)
+    for token in tokens[start:]:
+        if token.tag in _WRITE_LIKE:
+            return clause.span(negation, token)
+    for token in reversed(tokens[:start]):
+        if token.tag in _WRITE_LIKE:
+            return clause.span(token, negation)
+    for token in tokens[start:]:
+        if token.tag == "object" and token.text in ("anything", "everything"):
+            return clause.span(negation, token)
+    return None
+
+
+def _ids_after(tokens: Sequence[_Token], marker: _Token) -> bool:
+    start = tokens.index(marker)
+    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[start + 1 :])
+
+
+def _ids_before(tokens: Sequence[_Token], marker: _Token) -> bool:
+    start = tokens.index(marker)
+    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[:start])
+
+
+def _assign_roles(
+    clause: _Clause, tokens: Sequence[_Token], ids: Sequence[_Token], *, negated: bool
+) -> None:
+    """Each id is positive (the object of the action, a scope) or excluded: after an exclusion
+    marker (until the next verb), before a postposed one (除外, 以外), or anywhere in a clause
+    with a negation, a write that already happened or someone else's action."""
+    if negated:
+        clause.excluded += ids
+        return
+    excluded: set[int] = set()
+    mode_excluding = False
+    for i, token in enumerate(tokens):
+        if token.tag == "excl":
+            mode_excluding = True
+        elif token.tag in ("write", "make", "cancel", "report"):
+            mode_excluding = False
+        elif token.kind in ("S", "W", "O", "Q") and mode_excluding:
+            excluded.add(i)
+        elif token.tag == "excl_post":
+            j = i - 1
+            while j >= 0 and (tokens[j].kind in ("S", "W", "O", "Q") or tokens[j].tag == "filler"):
+                if tokens[j].kind:
+                    excluded.add(j)
+                j -= 1
+    for i, token in enumerate(tokens):
+        if not token.kind or token.kind not in ("S", "W", "O", "Q"):
+            continue
+        (clause.excluded if i in excluded else clause.positive).append(token)
+
+
+# ---- the whole task
+
+
+def _clauses(text: str) -> list[_Clause]:
+    parts = _CLAUSE.split(text)
+    clauses = []
+    for i in range(0, len(parts), 2):
+        body = parts[i].strip()
+        if not body:
+            continue
+        end = parts[i + 1] if i + 1 < len(parts) else ""
+        clauses.append(_read_clause(body, question="?" in end or "？" in end))
+    return clauses
+
+
+def _shown(text: str, marks: _Marks) -> str:
+    """Text with its placeholders written back as the ids and quantities they stand for."""
+
+    def value(match: re.Match[str]) -> str:
+        kind, index = match[1], int(match[2]) if match[2] else -1
+        if kind in ("S", "W", "O"):
+            return marks.of(kind)[index]
+        if kind == "Q":
+            sku, units = marks.quantities[index]
+            return f"{units} x {sku}"
+        if kind == "R":
+            return marks.rules[index].describe()
+        if kind == "L":
+            return marks.loose[index]
+        if kind == "T":
+            return marks.targets[index]
+        return "(a date)"
+
+    return " ".join(_PLACEHOLDER.sub(value, text).split())
+
+
+def _unique(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(values))
 
 
 @dataclass
@@ -141,183 +725,99 @@ class _Ids:
     skus: list[str] = field(default_factory=list)
     warehouses: list[str] = field(default_factory=list)
     orders: list[str] = field(default_factory=list)
+    quantities: dict[str, int] = field(default_factory=dict)
 
-    def of(self, kind: str) -> list[str]:
-        return {"S": self.skus, "W": self.warehouses, "O": self.orders}[kind]
-
-
-def _normalise(task: str) -> str:
-    text = unicodedata.normalize("NFKC", task)
-    return digits_for_words(text.replace("\u2019", "'").replace("\u2018", "'"))
-
-
-def _mark_ids(text: str) -> tuple[str, _Ids]:
-    """The text with every id replaced by a placeholder (`<S0>`, `<W0>`, `<O0>`), and the ids."""
-    ids = _Ids()
-
-    def placeholder(kind: str, value: str) -> str:
-        known = ids.of(kind)
-        if value not in known:
-            known.append(value)
-        return f" <{kind}{known.index(value)}> "
-
-    text = _ORDER_ID.sub(lambda m: placeholder("O", f"PO-{int(m[1]):06d}"), text)
-    text = _WAREHOUSE_ID.sub(lambda m: placeholder("W", f"WH-{int(m[1]):02d}"), text)
-    text = _SKU_BARE.sub(lambda m: placeholder("S", f"SKU-{m[1]}"), text)
-
-    def sku(match: re.Match[str]) -> str:
-        prefix = match[1].upper()
-        if prefix in ("WH", "PO"):
-            return match[0]
-        return placeholder("S", f"{prefix}-{match[2]}")
-
-    text = _SKU_ID.sub(sku, text)
-    return text, ids
+    def take(self, token: _Token, marks: _Marks) -> None:
+        if token.kind == "Q":
+            sku, units = marks.quantities[token.index]
+            self.skus.append(sku)
+            self.quantities.setdefault(sku, units)
+        elif token.kind == "S":
+            self.skus.append(marks.skus[token.index])
+        elif token.kind == "W":
+            self.warehouses.append(marks.warehouses[token.index])
+        elif token.kind == "O":
+            self.orders.append(marks.orders[token.index])
 
 
-def _ids_in(text: str, ids: _Ids, kind: str) -> list[str]:
-    return [ids.of(k)[int(n)] for k, n in _PLACEHOLDER.findall(text) if k == kind]
+def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
+    """How `task` reads: the contract the reader alone allows, the fallback a model's reading
+    may recover, and the words it did not understand (see the module docstring). `names` maps
+    the store's warehouse names and aliases to their ids (`warehouses_list`)."""
+    text, marks = _mark(task, names or {})
+    clauses = _clauses(text)
+    understood = [c for c in clauses if c.understood]
+    missed = [c for c in clauses if not c.understood]
 
-
-@dataclass
-class _Reading:
-    negated: list[str] = field(default_factory=list)
-    exclude_skus: list[str] = field(default_factory=list)
-    exclude_warehouses: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-
-_EXCLUDE_BEFORE = re.compile(
-    r"\b(?:except(?: for)?|excluding|exclude|other than|apart from|but not|not including|besides|"
-    r"skip(?:ping)?|leave out|leaving out|ignore|ignoring|without|not|no)\s+(?:\w+\s+){0,2}?$"
-    r"|(?:除了|除|不包括|不含|排除|跳过|去掉|不算|不要|别|不用)\s*$"
-)
-_EXCLUDE_AFTER = re.compile(r"^\s*(?:除外|以外不|之外不|不要|不用|先别|别|不补|不订|暂不)")
-
-
-def _read_negations(clauses: Sequence[str], ids: _Ids) -> _Reading:
-    """Negations and exclusions, clause by clause: a negation that names ids excludes them;
-    one that names none forbids writes."""
-    reading = _Reading()
-
-    def exclude(group: re.Match[str]) -> list[str]:
-        found = _ids_in(group[0], ids, group[1])
-        if group[1] == "S":
-            reading.exclude_skus += found
-        elif group[1] == "W":
-            reading.exclude_warehouses += found
-        return found
-
+    positive, excluded = _Ids(), _Ids()
+    for clause in understood:
+        for token in clause.positive:
+            positive.take(token, marks)
     for clause in clauses:
-        groups = list(_GROUP.finditer(clause))
-        excluded_here = [
-            found
-            for group in groups
-            if _EXCLUDE_BEFORE.search(clause[: group.start()])
-            or _EXCLUDE_AFTER.match(clause[group.end() :])
-            for found in exclude(group)
-        ]
-        negation = _NEG_EN.search(clause) or _NEG_ZH.search(clause)
-        if negation and not excluded_here and not groups and not _ELSE.search(clause):
-            reading.negated.append(negation[0].strip())
-        elif negation and groups and not excluded_here:
-            # "don't order SKU-10402 yet": a negation that names ids excludes those ids.
-            for group in groups:
-                exclude(group)
-        if match := _REPORT_ONLY.search(clause):
-            reading.negated.append(match[0].strip())
-    return reading
+        for token in clause.excluded:
+            excluded.take(token, marks)
+    for clause in missed:
+        for token in clause.positive:
+            excluded.take(token, marks)
 
-
-def _quantities(text: str, ids: _Ids) -> tuple[dict[str, int], QuantityRule | None, list[str]]:
-    """Per-SKU quantities, a rule for all, and quantities that belong to nothing."""
-    per_sku: dict[str, int] = {}
-    used: list[tuple[int, int]] = []
-    for match in _QTY_BEFORE.finditer(text):
-        per_sku.setdefault(ids.skus[int(match[2])], int(match[1]))
-        used.append(match.span(1))
-    for match in _QTY_AFTER.finditer(text):
-        sku = ids.skus[int(match[1])]
-        if sku not in per_sku:
-            per_sku[sku] = int(match[2])
-        used.append(match.span(2))
-    rule: QuantityRule | None = None
-    for pattern in _QTY_EACH:
-        if each := pattern.search(text):
-            rule = QuantityRule(kind="each", value=float(each[1]))
-            used.append(each.span(1))
-            break
-    if rule is None:
-        for pattern in _UP_TO:
-            if up := pattern.search(text):
-                factor = float(up["n"]) if up["n"] else _MULTIPLES.get(up["m"], 0.0)
-                if factor > 0:
-                    rule = QuantityRule(kind="up_to", value=factor)
-                    if up["n"]:
-                        used.append(up.span("n"))
-                    break
-    if rule is None and _UP_TO_ONE.search(text):
-        rule = QuantityRule(kind="up_to", value=1.0)
-    loose = [
-        match[0].strip()
-        for match in _QTY_LOOSE.finditer(text)
-        if not any(a <= match.start(1) < b for a, b in used)
-    ]
-    return per_sku, rule, loose
-
-
-def parse_task(task: str) -> TaskContract:
-    """The contract of `task` (see the module docstring for how it reads)."""
-    marked, ids = _mark_ids(_normalise(task))
-    work = _DATES.sub(" ", marked.lower())
-    work = re.sub(r"<([swo])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", work)
-    clauses = [c.strip() for c in _CLAUSE.split(work) if c.strip()]
-    reading = _read_negations(clauses, ids)
-    per_sku, rule, loose = _quantities(work, ids)
+    notes: list[str] = []
     missing: list[str] = []
-    notes = list(reading.notes)
+    leftovers: list[str] = []
+    for clause in missed:
+        quote = _shown(clause.quote(clause.leftover), marks)
+        leftovers.append(quote)
+        dropped = _Ids()
+        for token in [*clause.positive, *clause.excluded]:
+            dropped.take(token, marks)
+        left = [*dropped.skus, *dropped.warehouses, *dropped.orders]
+        if left:
+            notes.append(f"left {', '.join(_unique(left))} out: {unclear(quote)}")
 
-    wants_cancel = any(_CANCEL.search(c) for c in clauses)
-    # Next to a cancel, "the replenishment order" and "补货单" name what goes, not a new order.
-    verbs = [_ORDER_NOUNS.sub(" ", c) for c in clauses] if wants_cancel else clauses
-    wants_write = any(_WRITE_EN.search(c) or _WRITE_ZH.search(c) for c in verbs)
-    asks = any(_REPORT.search(c) for c in clauses)
+    stops = [_shown(c.stop, marks) for c in clauses if c.stop is not None]
+    negated = [_shown(c.negated, marks) for c in clauses if c.negated is not None]
+    acts = set().union(*(c.acts for c in understood)) if understood else set()
+    asked = any(c.acts for c in clauses)
+    wants_cancel, wants_write = "cancel" in acts, "write" in acts
+    rules = [marks.rules[i] for c in understood for i in c.rules]
+    loose = [marks.loose[i] for c in understood for i in c.loose]
+    unresolved = [name for c in clauses for name in c.names]
 
-    exclude_skus = tuple(dict.fromkeys(reading.exclude_skus))
-    exclude_warehouses = tuple(dict.fromkeys(reading.exclude_warehouses))
-    skus = tuple(s for s in ids.skus if s not in exclude_skus)
-    warehouses = tuple(w for w in ids.warehouses if w not in exclude_warehouses)
-    per_sku = {s: q for s, q in per_sku.items() if s in skus}
-    screen_only = not _BEYOND_SCREEN.search(work)
+    exclude_skus = _unique(excluded.skus)
+    exclude_warehouses = _unique(excluded.warehouses)
+    skus = tuple(s for s in _unique(positive.skus) if s not in exclude_skus)
+    warehouses = tuple(w for w in _unique(positive.warehouses) if w not in exclude_warehouses)
+    per_sku = {s: q for s, q in positive.quantities.items() if s in skus}
+    rule = rules[0] if rules else None
+    screen_only = not any(c.beyond for c in understood)
 
     action: Action
-    if reading.negated:
+    if stops:
         action = "report"
-        notes.append(f"read as a report: the task says {reading.negated[0]!r}")
+        notes.append(f"read as a report: the task says {stops[0]!r}")
+    elif negated:
+        action = "report"
+        notes.append(f"read as a report: the task says {negated[0]!r}")
     elif wants_cancel and wants_write:
         action = "report"
         missing.append("the task asks to cancel and to order at once; ask for one at a time")
     elif wants_cancel:
         action = "cancel"
-        if not ids.orders and not skus:
-            what = "all orders" if _ALL_ORDERS.search(work) else "no order"
+        if not positive.orders and not skus:
+            what = "all orders" if any(_ALL_ORDERS.search(c.text) for c in clauses) else "no order"
             missing.append(
                 f"the task names {what} to cancel; name the orders (like PO-000042) or the "
                 "SKUs whose open orders should go"
             )
     elif wants_write:
         action = "order" if per_sku else "replenish"
-    elif asks:
-        action = "report"
     else:
         action = "report"
-        missing.append(
-            "the task asks for nothing stockshot does (report, replenish, order, cancel)"
-        )
+        if not asked:
+            missing.append(_NOTHING)
 
     if action in ("replenish", "order"):
         zero = [s for s, q in per_sku.items() if q < 1]
-        if zero or (rule is not None and rule.kind == "each" and rule.value < 1):
+        if zero or (rule is not None and rule.value < 1):
             missing.append("a quantity of 0 orders nothing; give at least 1 unit")
         if loose and not per_sku and rule is None:
             if len(skus) == 1:
@@ -328,6 +828,10 @@ def parse_task(task: str) -> TaskContract:
                     f"{loose[0]!r} does not say which SKU it is for; write '{loose[0]} each' "
                     "or name the SKU (10 units of SKU-10232)"
                 )
+        if unresolved:
+            missing.append(
+                f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
+            )
     if action == "cancel" and (per_sku or rule is not None):
         missing.append("a cancel takes no quantity")
     if exclude_skus:
@@ -335,28 +839,53 @@ def parse_task(task: str) -> TaskContract:
     if exclude_warehouses:
         notes.append("excluded " + ", ".join(exclude_warehouses))
 
+    scope = {
+        "warehouses": warehouses,
+        "exclude_warehouses": exclude_warehouses,
+        "skus": skus,
+        "exclude_skus": exclude_skus,
+        "screen_only": screen_only,
+    }
     if missing:
-        return TaskContract(
+        fallback = TaskContract(
             action="report",
             writes_allowed=False,
-            warehouses=warehouses,
-            exclude_warehouses=exclude_warehouses,
-            skus=skus,
-            exclude_skus=exclude_skus,
-            screen_only=screen_only,
             notes=tuple(notes),
             not_understood=tuple(missing),
+            **scope,
         )
-    return TaskContract(
-        action=action,
-        writes_allowed=action != "report",
-        warehouses=warehouses,
-        exclude_warehouses=exclude_warehouses,
-        skus=skus,
-        exclude_skus=exclude_skus,
-        screen_only=screen_only,
-        quantities=per_sku if action in ("order", "replenish") else {},
-        quantity_rule=rule if action in ("order", "replenish") else None,
-        order_ids=tuple(ids.orders) if action == "cancel" else (),
-        notes=tuple(notes),
+    else:
+        fallback = TaskContract(
+            action=action,
+            writes_allowed=action != "report",
+            quantities=per_sku if action in ("order", "replenish") else {},
+            quantity_rule=rule if action in ("order", "replenish") else None,
+            order_ids=tuple(positive.orders) if action == "cancel" else (),
+            notes=tuple(notes),
+            **scope,
+        )
+    contract = fallback
+    if leftovers:
+        unclear_words = [unclear(quote) for quote in leftovers]
+        contract = fallback.model_copy(
+            update={
+                "action": "report",
+                "writes_allowed": False,
+                "quantities": {},
+                "quantity_rule": None,
+                "order_ids": (),
+                "not_understood": (*fallback.not_understood, *unclear_words),
+            }
+        )
+    return TaskReading(
+        task=task,
+        contract=contract,
+        fallback=fallback,
+        not_understood=tuple(leftovers),
+        stop=stops[0] if stops else None,
     )
+
+
+def parse_task(task: str, names: Mapping[str, str] | None = None) -> TaskContract:
+    """The contract of `task` as the reader alone reads it (see the module docstring)."""
+    return read_task(task, names).contract

@@ -12,11 +12,19 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "ACTIONS",
     "HELP",
+    "UNCLEAR",
     "Action",
+    "ContractAnswer",
+    "ContractReading",
     "QuantityRule",
+    "ReadingSource",
+    "SkuQuantity",
     "TaskContract",
+    "TaskReading",
+    "only_unclear",
     "read_contract",
     "render_contract",
+    "unclear",
 ]
 
 Action = Literal["report", "replenish", "order", "cancel"]
@@ -32,17 +40,20 @@ HELP = (
 
 class QuantityRule(BaseModel):
     """How many units an order is for when the task gives no number for that SKU:
-    `each` (the same number for every SKU) or `up_to` (bring on_hand + on_order up to
-    `value` times the reorder point)."""
+    `each` (the same number for every SKU), `up_to` (bring on_hand + on_order up to
+    `value` times the reorder point) or `at_most` (the server's policy quantity, limited to
+    `value` units: "at most 20 each")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["each", "up_to"]
+    kind: Literal["each", "up_to", "at_most"]
     value: float = Field(gt=0)
 
     def describe(self) -> str:
         if self.kind == "each":
             return f"{self.value:g} units each"
+        if self.kind == "at_most":
+            return f"at most {self.value:g} units each"
         return f"up to {self.value:g} x the reorder point"
 
 
@@ -115,6 +126,101 @@ class TaskContract(BaseModel):
         return " · ".join(parts)
 
 
+class TaskReading(BaseModel):
+    """How the reader read a task: `contract` is what it alone allows (a report when any of
+    the task was not understood); `fallback` what the understood clauses allow, the ids of the
+    other clauses excluded (what a model's reading may recover, see `pipeline.contract.meet`);
+    `not_understood` the words it could not account for; `stop` the words that defer, hand
+    the action to the user or ask hypothetically (a report whatever any reading says)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task: str
+    contract: TaskContract
+    fallback: TaskContract
+    not_understood: tuple[str, ...] = ()
+    stop: str | None = None
+
+
+class SkuQuantity(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sku: str
+    quantity: int
+
+
+class ContractAnswer(BaseModel):
+    """A model's reading of a task, in the shape its JSON Schema asks for
+    (`ContractAnswer.model_json_schema()`); `to_contract` makes it a `TaskContract`.
+    `deferred`: the request puts the action off, leaves it to the user or asks what would
+    happen: a report whatever else the answer says."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    action: Action
+    writes_allowed: bool
+    deferred: bool
+    warehouses: list[str]
+    exclude_warehouses: list[str]
+    skus: list[str]
+    exclude_skus: list[str]
+    quantities: list[SkuQuantity]
+    quantity_rule: QuantityRule | None
+    order_ids: list[str]
+
+    def to_contract(self) -> TaskContract:
+        def ids(values: Sequence[str]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(v.strip().upper() for v in values if v.strip()))
+
+        writes = self.writes_allowed and not self.deferred and self.action != "report"
+        excluded = ids(self.exclude_skus)
+        quantities = {q.sku.strip().upper(): q.quantity for q in self.quantities if q.sku.strip()}
+        return TaskContract(
+            action=self.action if writes else "report",
+            writes_allowed=writes,
+            warehouses=ids(self.warehouses),
+            exclude_warehouses=ids(self.exclude_warehouses),
+            skus=tuple(s for s in ids(self.skus) if s not in excluded),
+            exclude_skus=excluded,
+            quantities=quantities if writes and self.action in ("order", "replenish") else {},
+            quantity_rule=self.quantity_rule if writes else None,
+            order_ids=ids(self.order_ids) if writes and self.action == "cancel" else (),
+            notes=("read by the model as deferred or hypothetical",) if self.deferred else (),
+        )
+
+
+UNCLEAR = "I did not understand "
+"""How a reason for words the reader could not account for begins (`unclear`)."""
+
+
+def unclear(quote: str) -> str:
+    """The reason given for words the reader could not account for."""
+    return f"{UNCLEAR}{quote!r}"
+
+
+def only_unclear(contract: TaskContract) -> bool:
+    """The contract was narrowed only for words it could not account for (not for asking
+    nothing stockshot does, two actions at once, a quantity for nothing...)."""
+    return bool(contract.not_understood) and all(
+        reason.startswith(UNCLEAR) for reason in contract.not_understood
+    )
+
+
+ReadingSource = Literal["reader", "fallback", "model", "final"]
+
+
+class ContractReading(BaseModel):
+    """One reading of a run's task, as the run record keeps it: the reader's, its fallback, a
+    model's, and the final contract (their meet); `note` says what happened (a model that did
+    not answer, a widening the meet blocked)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: ReadingSource
+    contract: TaskContract | None = None
+    note: str = ""
+
+
 # ---- rendering for the model, and reading it back
 
 _HEADER = "Task contract (the host's reading of the task; every tool call is checked against it):"
@@ -147,7 +253,10 @@ def render_contract(contract: TaskContract) -> str:
     return "\n".join(lines)
 
 
-_RULE = re.compile(r"^(?:(?P<each>[\d.]+) units each|up to (?P<up>[\d.]+) x the reorder point)$")
+_RULE = re.compile(
+    r"^(?:(?P<each>[\d.]+) units each|up to (?P<up>[\d.]+) x the reorder point"
+    r"|at most (?P<most>[\d.]+) units each)$"
+)
 
 
 def _items(text: str, empty: str) -> tuple[str, ...]:
@@ -184,11 +293,12 @@ def read_contract(text: str) -> TaskContract | None:
             quantities[sku] = int(number)
     rule: QuantityRule | None = None
     if match := _RULE.match(values.get("quantity rule", "")):
-        rule = (
-            QuantityRule(kind="each", value=float(match["each"]))
-            if match["each"]
-            else QuantityRule(kind="up_to", value=float(match["up"]))
-        )
+        if match["each"]:
+            rule = QuantityRule(kind="each", value=float(match["each"]))
+        elif match["most"]:
+            rule = QuantityRule(kind="at_most", value=float(match["most"]))
+        else:
+            rule = QuantityRule(kind="up_to", value=float(match["up"]))
     return TaskContract(
         action=action,
         writes_allowed=values.get("writes") == "allowed",

@@ -26,7 +26,10 @@ __all__ = [
     "CASES_DIR",
     "CATEGORIES",
     "CORE_SIZE",
+    "READINGS_FILE",
     "SAMPLES_DIR",
+    "SEALED_DIR",
+    "SPLITS",
     "TASK_FAMILIES",
     "Case",
     "Expectation",
@@ -36,12 +39,19 @@ __all__ = [
     "SampleTruth",
     "StoreChange",
     "first_calls",
+    "load_all_cases",
     "load_cases",
     "load_truth",
     "select_cases",
 ]
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
+SEALED_DIR = Path(__file__).resolve().parent / "sealed"
+"""The sealed set: cases (and `readings.json`, requests for the reader alone) that no test
+under `tests/contract/` and no code of the reader quotes, and that no tuning loop looks at; a
+case added to fix a miss goes into `cases/`, never here."""
+READINGS_FILE = "readings.json"
+SPLITS = ("tuning", "sealed")
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 CORE_SIZE = 14
 
@@ -190,6 +200,8 @@ class Case(_Strict):
     expect: Expectation
     first_calls: tuple[FirstCall, ...] | None = None
     notes: str = ""
+    split: Literal["tuning", "sealed"] = "tuning"
+    """Set by the loader from the folder the case came from; never written in a case file."""
 
     @property
     def language(self) -> str:
@@ -273,14 +285,21 @@ def first_calls(case: Case, samples_dir: Path = SAMPLES_DIR) -> tuple[FirstCall,
     )
 
 
-def load_cases(directory: Path = CASES_DIR, samples_dir: Path = SAMPLES_DIR) -> list[Case]:
-    """Every case in `directory/*.json` (each file a JSON list of cases), in file order.
+def load_cases(
+    directory: Path = CASES_DIR,
+    samples_dir: Path = SAMPLES_DIR,
+    *,
+    split: Literal["tuning", "sealed"] = "tuning",
+) -> list[Case]:
+    """Every case in `directory/*.json` (each file a JSON list of cases), in file order,
+    marked with `split`.
 
     Raises `InputError` naming the file and case for anything malformed: a duplicate id, an
-    image that is not a sample with a truth file, or a core subset that is not 14 cases.
+    image that is not a sample with a truth file, a case that names its own split, or (for the
+    tuning set) a core subset that is not 14 cases; the sealed set has no core cases.
     """
     cases: list[Case] = []
-    files = sorted(directory.glob("*.json"))
+    files = sorted(p for p in directory.glob("*.json") if p.name != READINGS_FILE)
     if not files:
         raise InputError(f"no case files (*.json) in {directory}")
     for path in files:
@@ -291,16 +310,31 @@ def load_cases(directory: Path = CASES_DIR, samples_dir: Path = SAMPLES_DIR) -> 
         if not isinstance(raw, list):
             raise InputError(f"{path.name} must hold a JSON list of cases")
         for index, item in enumerate(raw):
+            label = item.get("id", f"#{index + 1}") if isinstance(item, dict) else index + 1
+            if isinstance(item, dict) and "split" in item:
+                raise InputError(f"{path.name}, case {label}: the split comes from the folder")
             try:
-                cases.append(Case.model_validate(item))
-            except ValidationError as exc:
-                label = item.get("id", f"#{index + 1}") if isinstance(item, dict) else index + 1
+                cases.append(Case.model_validate({**item, "split": split}))
+            except (ValidationError, TypeError) as exc:
                 raise InputError(f"{path.name}, case {label}: {exc}") from None
-    _check(cases, samples_dir)
+    _check(cases, samples_dir, core_size=CORE_SIZE if split == "tuning" else 0)
     return cases
 
 
-def _check(cases: Sequence[Case], samples_dir: Path) -> None:
+def load_all_cases(
+    tuning: Path = CASES_DIR, sealed: Path = SEALED_DIR, samples_dir: Path = SAMPLES_DIR
+) -> list[Case]:
+    """The tuning set, then the sealed set; ids unique across both."""
+    cases = load_cases(tuning, samples_dir) + load_cases(sealed, samples_dir, split="sealed")
+    seen: set[str] = set()
+    for case in cases:
+        if case.id in seen:
+            raise InputError(f"case id {case.id!r} appears in both the tuning and sealed sets")
+        seen.add(case.id)
+    return cases
+
+
+def _check(cases: Sequence[Case], samples_dir: Path, *, core_size: int) -> None:
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
@@ -311,17 +345,25 @@ def _check(cases: Sequence[Case], samples_dir: Path) -> None:
                 raise InputError(f"case {case.id}: no sample image {image.file!r}")
             load_truth(image.file, samples_dir)
     core = sum(case.core for case in cases)
-    if core != CORE_SIZE:
-        raise InputError(f"the core subset has {core} cases; it must have {CORE_SIZE}")
+    if core != core_size:
+        raise InputError(f"the core subset has {core} cases; it must have {core_size}")
 
 
 def select_cases(
-    cases: Sequence[Case], *, subset: str = "all", ids: Sequence[str] = ()
+    cases: Sequence[Case],
+    *,
+    subset: str = "all",
+    ids: Sequence[str] = (),
+    splits: Sequence[str] = SPLITS,
 ) -> list[Case]:
-    """`subset` is `core` or `all`; `ids` (if any) keep only those cases, in the order given."""
+    """`subset` is `core` or `all`; `splits` the sets to keep (`tuning`, `sealed`); `ids` (if
+    any) keep only those cases, in the order given."""
     if subset not in ("core", "all"):
         raise InputError(f"unknown case subset {subset!r}; known: all, core")
-    chosen = [c for c in cases if subset == "all" or c.core]
+    unknown = [s for s in splits if s not in SPLITS]
+    if unknown:
+        raise InputError(f"unknown split {unknown[0]!r}; known: {', '.join(SPLITS)}")
+    chosen = [c for c in cases if (subset == "all" or c.core) and c.split in splits]
     if ids:
         by_id = {c.id: c for c in chosen}
         missing = [i for i in ids if i not in by_id]

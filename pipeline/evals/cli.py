@@ -14,15 +14,15 @@ from typing import Any
 import httpx
 
 from pipeline.errors import ConfigError
-from pipeline.evals.cases import Case, load_cases, select_cases
+from pipeline.evals.cases import SPLITS, Case, load_all_cases, select_cases
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
 from pipeline.evals.report import build_report, render_summary, write_reports
 from pipeline.evals.runner import (
     ModelSpec,
-    SeededModel,
     Workbench,
     guard_configs,
     run_suite,
+    seeded,
 )
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, SAMPLES_ZONE, Screens
@@ -75,6 +75,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--track", choices=("model", "product", "both"), default="both")
     parser.add_argument(
+        "--split",
+        choices=("tuning", "sealed", "both"),
+        default="both",
+        help="the tuning cases (tests quote them), the sealed ones (nothing quotes them), or "
+        "both, reported apart (default both)",
+    )
+    parser.add_argument(
         "--dry-run",
         action="store_true",
         help="product track records write calls instead of running them; scored on those",
@@ -108,7 +115,8 @@ def _positive(text: str) -> int:
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
     specs_text: Sequence[str] = args.model or DEFAULT_MODELS
     subset = args.cases or default_cases(specs_text)
-    cases = select_cases(load_cases(), subset=subset, ids=args.case)
+    splits = SPLITS if args.split == "both" else (args.split,)
+    cases = select_cases(load_all_cases(), subset=subset, ids=args.case, splits=splits)
     started = time.perf_counter()
     report = asyncio.run(_evaluate(args, settings, cases, specs_text, started))
     json_path, md_path = write_reports(report, args.out)
@@ -211,7 +219,7 @@ def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelS
     model = make_model(text, options)
     greedy = not temperature
     return ModelSpec(
-        text, lambda case_id, seed: SeededModel(model, seed, temperature), deterministic=greedy
+        text, lambda case_id, seed: seeded(model, seed, temperature), deterministic=greedy
     )
 
 

@@ -171,6 +171,45 @@ def _families(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[
     return out
 
 
+def _splits(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[str, Any]]:
+    """Per split (tuning, sealed): cases, passes (mean over seeds), pass^k, the failed runs
+    that wrote what the task did not ask (wrong writes) and those that only did less (safe
+    misses), and what the model's reading of the task did."""
+    if track is None:
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for case in cases:
+        runs = track.runs.get(case.id)
+        if not runs:
+            continue
+        split = out.setdefault(
+            case.split,
+            {
+                "cases": 0,
+                "runs": 0,
+                "mean": 0.0,
+                "pass_k": 0,
+                "wrong_writes": 0,
+                "safe_misses": 0,
+                "reading": Counter(),
+                "wrong": [],
+            },
+        )
+        split["cases"] += 1
+        split["runs"] += len(runs)
+        split["mean"] = round(split["mean"] + sum(r.passed for r in runs) / len(runs), 2)
+        split["pass_k"] += all(r.passed for r in runs)
+        wrong = [r for r in runs if not r.passed and r.wrong_write]
+        split["wrong_writes"] += len(wrong)
+        split["safe_misses"] += sum(not r.passed and not r.wrong_write for r in runs)
+        split["reading"].update(e for r in runs for e in r.reading.split("+") if e)
+        if wrong:
+            split["wrong"].append(case.id)
+    for split in out.values():
+        split["reading"] = dict(split["reading"])
+    return out
+
+
 def build_report(
     tracks: Sequence[TrackRuns],
     cases: Sequence[Case],
@@ -225,6 +264,10 @@ def build_report(
         entries.append(
             {
                 "model": model,
+                "splits": {
+                    "model_track": _splits(model_track, cases),
+                    "product_all_on": _splits(all_on, cases),
+                },
                 "families": {
                     "model_track": _families(model_track, cases),
                     "product_all_on": _families(all_on, cases),
@@ -271,6 +314,7 @@ def build_report(
             }
         )
     by_category = Counter(c.category for c in cases)
+    by_split = Counter(c.split for c in cases)
     return {
         "k": k,
         "seeds": list(range(k)),
@@ -283,10 +327,12 @@ def build_report(
             "core": len(core_ids),
             "core_ids": [c.id for c in cases if c.core],
             "by_category": dict(by_category),
+            "by_split": dict(by_split),
             "list": [
                 {
                     "id": c.id,
                     "category": c.category,
+                    "split": c.split,
                     "core": c.core,
                     "language": c.language,
                     "images": [i.file + (" (table crop)" if i.crop else "") for i in c.images],
@@ -377,6 +423,41 @@ def _rows(report: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
+_SPLIT_HEADER = (
+    "model",
+    "track",
+    "split",
+    "passes (mean)",
+    "pass^k",
+    "wrong writes (runs)",
+    "safe misses (runs)",
+    "model reading",
+)
+
+
+def _split_rows(report: Mapping[str, Any]) -> list[list[str]]:
+    """The tuning and the sealed set side by side, per model and track."""
+    rows: list[list[str]] = []
+    for entry in report["models"]:
+        for key, label in (("model_track", "model track"), ("product_all_on", "product")):
+            for split, figures in (entry.get("splits", {}).get(key) or {}).items():
+                reading = ", ".join(f"{n} {e}" for e, n in sorted(figures["reading"].items()))
+                rows.append(
+                    [
+                        entry["model"],
+                        label,
+                        split,
+                        _frac(figures["mean"], figures["cases"]),
+                        f"{figures['pass_k']}/{figures['cases']}",
+                        f"{figures['wrong_writes']}/{figures['runs']}"
+                        + (f" ({', '.join(figures['wrong'])})" if figures["wrong"] else ""),
+                        f"{figures['safe_misses']}/{figures['runs']}",
+                        reading or "-",
+                    ]
+                )
+    return rows
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(str(v)) for v in col) for col in zip(header, *rows, strict=False)]
     lines = ["  ".join(str(v).ljust(w) for v, w in zip(header, widths, strict=False)).rstrip()]
@@ -402,6 +483,10 @@ def render_summary(report: Mapping[str, Any]) -> str:
         f"{report['mode']} scoring, {report['wall_s']:.0f} s",
         *_table(header, _rows(report)),
     ]
+    split_rows = _split_rows(report)
+    if split_rows:
+        lines += ["", "tuning set (tests may quote it) and sealed set (nothing quotes it):"]
+        lines += _table(_SPLIT_HEADER, split_rows)
     missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
     if missing:
         lines.append(f"guards not registered (their rows measure nothing): {', '.join(missing)}")
@@ -451,12 +536,32 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "Δ vs all on",
     ]
     out += _markdown_table(header, _rows(report))
+    split_rows = _split_rows(report)
+    if split_rows:
+        by_split = report["cases"].get("by_split", {})
+        out += [
+            "",
+            "## Tuning set and sealed set",
+            "",
+            f"The tuning set ({by_split.get('tuning', 0)} cases, `pipeline/evals/cases/`) is "
+            "what tests may quote and what the reader was built on; the sealed set "
+            f"({by_split.get('sealed', 0)} cases, `pipeline/evals/sealed/`) was written "
+            "before the reader that reads it, and no test or tuning loop quotes it. A wrong "
+            "write is a failed run that wrote what the task did not ask (an unexpected order or "
+            "cancel, another quantity); a safe miss is a failed run that only did less. "
+            "Model reading: in how many runs the model's own reading of the task recovered what "
+            "the reader alone left undone (`recovered`), was kept by the meet from widening "
+            "the reader's reading (`blocked`), or could not be had (`failed`).",
+            "",
+        ]
+        out += _markdown_table(list(_SPLIT_HEADER), split_rows)
     missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
     if missing:
         out += ["", f"Guards not registered when this ran: {', '.join(missing)}."]
     out += _families_section(report)
+    sealed = frozenset(c["id"] for c in report["cases"]["list"] if c.get("split") == "sealed")
     for entry in report["models"]:
-        out += _model_section(entry, k)
+        out += _model_section(entry, k, sealed)
     out += _cases_section(report)
     policy = report.get("fault_policy")
     if policy:
@@ -465,7 +570,9 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
+def _model_section(
+    entry: Mapping[str, Any], k: int, sealed: frozenset[str] = frozenset()
+) -> list[str]:
     out = ["", f"## {entry['model']}", ""]
     tokens = entry["tokens"]
     out.append(
@@ -578,14 +685,33 @@ def _model_section(entry: Mapping[str, Any], k: int) -> list[str]:
                     f"recovered later. Mean hops {r['mean_hops']:g} with it off, {hops:g} "
                     "with all guards on.",
                 ]
+    wrong = {
+        case
+        for figures in (entry.get("splits", {}).get("product_all_on") or {}).values()
+        for case in figures["wrong"]
+    }
     for label, key in (("Model track", "model_track"), ("Product track, all guards on", "product")):
         track = entry[key]
         if track and track["failures"]:
             out += ["", f"### {label}: failures", ""]
+            if any(case in sealed for case in track["failures"]):
+                out += [
+                    "Sealed cases are listed without their reasons (which quote the task): "
+                    "only whether the run wrote what the task did not ask.",
+                    "",
+                ]
             out += _markdown_table(
                 ["case", f"seeds passed of {k}", "first failure"],
                 [
-                    [case, str(track["passes"][case]), reason.replace("|", "\\|")]
+                    [
+                        case,
+                        str(track["passes"][case]),
+                        (
+                            "sealed: " + ("wrong write" if case in wrong else "safe miss")
+                            if case in sealed
+                            else reason.replace("|", "\\|")
+                        ),
+                    ]
                     for case, reason in track["failures"].items()
                 ],
             )
@@ -635,6 +761,7 @@ def _cases_section(report: Mapping[str, Any]) -> list[str]:
         [
             c["id"],
             c["category"],
+            c.get("split", "tuning"),
             "yes" if c["core"] else "",
             c["language"],
             ", ".join(c["images"]),
@@ -642,7 +769,9 @@ def _cases_section(report: Mapping[str, Any]) -> list[str]:
         ]
         for c in report["cases"]["list"]
     ]
-    out += _markdown_table(["case", "category", "core", "task", "screenshots", "expect"], rows)
+    out += _markdown_table(
+        ["case", "category", "split", "core", "task", "screenshots", "expect"], rows
+    )
     return out
 
 

@@ -18,8 +18,9 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
-from pipeline.contract import parse_task
+from pipeline.contract import TaskContract, only_unclear, read_task
 from pipeline.errors import StockshotError
 from pipeline.evals.cases import Case, first_calls
 from pipeline.evals.faults import FaultReplay
@@ -31,11 +32,12 @@ from pipeline.host.context import opening_message, system_prompt
 from pipeline.host.groups import ALL_GROUPS, choose_groups, offered_tools
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.reading import warehouse_names
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.settings import GuardSettings
-from pipeline.vlm.base import Model
+from pipeline.vlm.base import Model, SchemaAnswerer
 from servers.factory import build_server
 from servers.store import Store
 from servers.stores import open_store
@@ -45,11 +47,13 @@ __all__ = [
     "GuardConfig",
     "ModelSpec",
     "Progress",
+    "SeededAnswerer",
     "SeededModel",
     "TrackRuns",
     "Workbench",
     "guard_configs",
     "run_suite",
+    "seeded",
 ]
 
 Progress = Callable[[str], None]
@@ -85,6 +89,33 @@ class SeededModel:
         if self.temperature is not None:
             update["temperature"] = self.temperature
         return await self.inner.request(messages, tools, settings.model_copy(update=update))
+
+
+class SeededAnswerer(SeededModel):
+    """A `SeededModel` over a model that also answers under a schema (it reads the task)."""
+
+    async def answer_schema(
+        self,
+        messages: Sequence[Message],
+        schema: dict[str, Any],
+        settings: ModelSettings,
+        *,
+        name: str,
+    ) -> ModelResponse:
+        assert isinstance(self.inner, SchemaAnswerer)
+        update: dict[str, object] = {"seed": self.seed}
+        if self.temperature is not None:
+            update["temperature"] = self.temperature
+        return await self.inner.answer_schema(
+            messages, schema, settings.model_copy(update=update), name=name
+        )
+
+
+def seeded(inner: Model, seed: int, temperature: float | None = None) -> SeededModel:
+    """`inner` with the run's seed; one that reads tasks keeps doing so."""
+    if isinstance(inner, SchemaAnswerer):
+        return SeededAnswerer(inner, seed, temperature)
+    return SeededModel(inner, seed, temperature)
 
 
 @dataclass(frozen=True)
@@ -139,6 +170,13 @@ class CaseRun:
     the start of the final answer."""
     reused: bool = False
     """Not run again: the all-on run, whose trajectory this configuration cannot change."""
+    wrong_write: bool = False
+    """It wrote what the task did not ask (see `Verdict.wrong_write`)."""
+    reading: str = ""
+    """What the model's reading of the task did: `recovered` (the reader alone wrote nothing
+    for words it did not understand, the meet allows what the task asks), `blocked` (the
+    meet kept the model from widening the reader's reading), both, `failed` (the model gave
+    no reading), or empty (no model reading)."""
     usage: dict[str, int] = field(default_factory=dict)
     """prompt, completion and cached prompt tokens over the run."""
     steps: dict[str, int] = field(default_factory=dict)
@@ -208,7 +246,8 @@ class Workbench:
     async def _first_call(
         self, spec: ModelSpec, case: Case, seed: int, toolbox: Toolbox
     ) -> CaseRun:
-        contract = parse_task(case.task)
+        names = await warehouse_names(toolbox, run_id=f"eval-{case.id}-{seed}")
+        contract = read_task(case.task, names).contract
         groups = choose_groups(contract)
         attachments = from_ingest(self.screens.get(case.images))
         messages = [
@@ -283,8 +322,6 @@ class Workbench:
     async def _full_run(
         self, spec: ModelSpec, case: Case, seed: int, guards: GuardConfig, *, dry_run: bool
     ) -> CaseRun:
-        contract = parse_task(case.task)
-        groups = choose_groups(contract)
         attachments = from_ingest(self.screens.get(case.images))
         keys = [(o.sku, o.warehouse_id) for o in case.expect.orders]
         path = self.store.scratch(case.id, case.store)
@@ -292,7 +329,9 @@ class Workbench:
         try:
             with open_store(str(path)) as db:
                 before = read_ledger(db, keys, all_stock=dry_run)
-                targets = [MemoryTarget(g, self._server(g, db)) for g in groups]
+                # Every group: the run reads the task (with the store's warehouse names, and
+                # the model's own reading where it gives one) and takes the groups it needs.
+                targets = [MemoryTarget(g, self._server(g, db)) for g in ALL_GROUPS]
                 try:
                     model = spec.make(case.id, seed)
                     async with Toolbox(targets) as toolbox:
@@ -301,7 +340,6 @@ class Workbench:
                                 task=case.task,
                                 model=model,
                                 toolbox=toolbox,
-                                groups=groups,
                                 attachments=attachments,
                                 limits=self.limits,
                                 dry_run=dry_run,
@@ -309,7 +347,7 @@ class Workbench:
                                 call_guards=guards.call,
                                 clock=self.clock,
                                 run_id=f"eval-{case.id}-{seed}",
-                                contract=contract,
+                                model_reads_task=True,
                             )
                         )
                 except StockshotError as exc:
@@ -341,12 +379,37 @@ class Workbench:
         )
 
 
+def reading_effect(record: RunRecord) -> str:
+    """What a model's reading did in `record` (see `CaseRun.reading`)."""
+    by_source = {r.source: r for r in record.contract_readings}
+    model, final, reader = by_source.get("model"), by_source.get("final"), by_source.get("reader")
+    if model is None:
+        return ""
+    if model.contract is None:
+        return "failed"
+    effects = []
+    alone: TaskContract | None = reader.contract if reader else None
+    if (
+        alone is not None
+        and only_unclear(alone)
+        and final is not None
+        and final.contract is not None
+        and final.contract.writes_allowed
+    ):
+        effects.append("recovered")
+    if final is not None and "blocked" in final.note:
+        effects.append("blocked")
+    return "+".join(effects)
+
+
 def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: float) -> CaseRun:
     return CaseRun(
         case.id,
         seed,
         verdict.passed,
         verdict.reason,
+        wrong_write=verdict.wrong_write,
+        reading=reading_effect(record),
         status=record.status,
         hops=record.hops,
         tokens=record.tokens.get("prompt", 0) + record.tokens.get("completion", 0),

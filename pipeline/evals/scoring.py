@@ -34,6 +34,9 @@ _INT = TypeAdapter(int)
 class Verdict:
     passed: bool
     reason: str
+    wrong_write: bool = False
+    """The run wrote what the task did not ask (an order or a cancel not expected, another
+    quantity, a second order): worse than a miss, which writes less."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,7 @@ def _as_orders(arguments: Mapping[str, Any], before: Ledger) -> list[WrittenOrde
     if not isinstance(wanted, list) or not all(isinstance(s, str) for s in wanted):
         return None
     given = arguments.get("quantity")
+    at_most = arguments.get("at_most")
     orders: list[WrittenOrder] = []
     for one in wanted:
         if given is not None:
@@ -114,6 +118,8 @@ def _as_orders(arguments: Mapping[str, Any], before: Ledger) -> list[WrittenOrde
             if level is None:
                 return None
             quantity = domain.policy_quantity(level)
+            if isinstance(at_most, int) and not isinstance(at_most, bool):
+                quantity = min(quantity, at_most)
         orders.append(WrittenOrder(one, warehouse, quantity))
     return orders
 
@@ -127,6 +133,8 @@ def _verdict(
     record: RunRecord,
 ) -> Verdict:
     expect = case.expect
+    # The problems given in are writes: created and cancelled, or that a server would reject.
+    wrong = bool(problems)
     missing_mentions = [m for m in expect.mentions if m not in record.final]
     if missing_mentions:
         problems.append(f"the answer does not name {', '.join(missing_mentions)}")
@@ -136,15 +144,17 @@ def _verdict(
         absent = sorted(wanted_cancels - set(cancelled))
         if unasked:
             problems.append(f"cancelled {', '.join(unasked)}")
+            wrong = True
         if absent:
             problems.append(f"did not cancel {', '.join(absent)}")
     if expect.outcome != "orders":
         if written:
             problems.append("wrote " + _listing(written))
+            wrong = True
         if expect.outcome == "ask" and (record.status != "done" or not asks_user(record.final)):
             problems.append(f"did not end with a question ({record.status}: {_clip(record.final)})")
         if problems:
-            return Verdict(False, "; ".join(problems))
+            return Verdict(False, "; ".join(problems), wrong_write=wrong)
         passed = {
             "ask": "asked, wrote nothing",
             "cancel": f"cancelled {', '.join(expect.cancelled)} as expected",
@@ -160,15 +170,18 @@ def _verdict(
             problems.append(f"missing {wanted.sku}@{wanted.warehouse_id}")
         elif len(got) > 1:
             problems.append(f"{len(got)} orders for {wanted.sku}@{wanted.warehouse_id}")
+            wrong = True
         else:
             problem = _quantity_problem(wanted, got[0].quantity, before)
             if problem:
                 problems.append(problem)
+                wrong = True
     extra = [o for orders in by_key.values() for o in orders]
     if extra:
         problems.append("extra " + _listing(extra))
+        wrong = True
     if problems:
-        return Verdict(False, "; ".join(problems))
+        return Verdict(False, "; ".join(problems), wrong_write=wrong)
     return Verdict(True, f"{len(expect.orders)} orders as expected")
 
 

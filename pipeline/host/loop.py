@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pipeline.contract import TaskContract, parse_task
+from pipeline.contract import ContractReading, TaskContract, read_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
 from pipeline.host.approvals import ProposalQueue, drafts_for, queued_outcome
 from pipeline.host.context import Attachment, Picture, opening_message, system_prompt
@@ -29,6 +29,7 @@ from pipeline.host.guards.base import (
     ResponseGuard,
     ScreenEvidence,
 )
+from pipeline.host.reading import settle_task
 from pipeline.host.record import (
     AttachmentInfo,
     GuardEvent,
@@ -82,12 +83,16 @@ class Run:
     run_id: str = field(default_factory=lambda: f"run-{uuid.uuid4().hex[:12]}")
     on_event: EventSink | None = None
     contract: TaskContract | None = None
-    """Default: the task parsed by `pipeline.contract.parse_task`."""
+    """Default: the task read by the reader with the store's warehouse names, met with the
+    model's own reading when the model can give one (`pipeline.host.reading`)."""
     approvals: ProposalQueue | None = None
     """Manual approval: every write call becomes proposals in this queue instead of running."""
     sees_images: bool = False
     """The model endpoint reads image parts: the host then offers `screen_view` for the
     attachments sent as text (see `pipeline.host.screenview`)."""
+    model_reads_task: bool = False
+    """Ask a model that can answer under a JSON Schema how it reads the task, before the
+    run; the final contract is its meet with the reader's (see `pipeline.host.reading`)."""
 
 
 def _utc_now() -> datetime:
@@ -109,7 +114,23 @@ class _Clock:
 async def run_task(run: Run) -> RunRecord:
     """Drive the model over the toolbox until it answers or a limit is reached."""
     clock = _Clock()
-    contract = run.contract or parse_task(run.task)
+    if run.contract is not None:
+        contract = run.contract
+        readings = [ContractReading(source="final", contract=contract, note="given by the caller")]
+        reading_usage = None
+    else:
+        try:
+            settled = await settle_task(
+                run.task,
+                run.model if run.model_reads_task else None,
+                run.toolbox,
+                run_id=run.run_id,
+                budget_s=run.limits.wall_clock_s / 4,
+            )
+        except VlmError as exc:
+            return _unreachable(run, exc)
+        contract, readings, reading_usage = settled.contract, settled.readings, settled.usage
+        clock.model += clock.elapsed()
     groups = list(run.groups) if run.groups is not None else list(choose_groups(contract))
     tools = offered_tools(run.toolbox.tools, groups, contract)
     pictures = viewable(run.attachments)
@@ -122,6 +143,7 @@ async def run_task(run: Run) -> RunRecord:
         model=run.model.name,
         groups=groups,
         task_contract=contract,
+        contract_readings=readings,
         approval="manual" if run.approvals is not None and not run.dry_run else "auto",
         dry_run=run.dry_run,
         started_at=run.clock(),
@@ -137,6 +159,9 @@ async def run_task(run: Run) -> RunRecord:
         opening_message(run.task, run.attachments, record.started_at, contract),
     ]
     record.messages = messages
+    if reading_usage is not None:
+        record.tokens["prompt"] += reading_usage.prompt_tokens
+        record.tokens["completion"] += reading_usage.completion_tokens
     contents = {a.name: a.content for a in run.attachments}
     screens = [ScreenEvidence(a.name, a.captured_at, a.skus) for a in run.attachments]
     max_tokens = run.limits.max_tokens
@@ -147,6 +172,7 @@ async def run_task(run: Run) -> RunRecord:
             "groups": groups,
             "tools": [t.name for t in tools],
             "task_contract": contract.model_dump(mode="json"),
+            "contract_readings": [r.model_dump(mode="json") for r in readings],
         },
     )
     try:
@@ -303,6 +329,32 @@ async def run_task(run: Run) -> RunRecord:
         "run_finished",
         {"status": record.status, "final": record.final, "ledger": record.ledger_summary.text},
     )
+    return record
+
+
+def _unreachable(run: Run, exc: VlmError) -> RunRecord:
+    """The record of a run whose model endpoint failed before the first hop (reading the
+    task): nothing ran."""
+    contract = read_task(run.task).contract
+    now = run.clock()
+    message = f"the model endpoint failed: {exc}"
+    record = RunRecord(
+        id=run.run_id,
+        task=run.task,
+        model=run.model.name,
+        groups=list(run.groups) if run.groups is not None else list(choose_groups(contract)),
+        task_contract=contract,
+        contract_readings=[ContractReading(source="model", note=message)],
+        status="error",
+        final=message,
+        error=str(exc),
+        dry_run=run.dry_run,
+        started_at=now,
+        ended_at=now,
+    )
+    record.ledger_summary = summarize(read_facts([]))
+    emitter = _emitter(run, record)
+    emitter("run_finished", {"status": record.status, "final": record.final, "ledger": ""})
     return record
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from pipeline.contract import TaskContract
+from pipeline.contract import ContractReading, TaskContract
 from pipeline.ledger import LedgerSummary
 from pipeline.models import Message
 from pipeline.toolfacts import Facts, ToolResult, read_facts
@@ -85,6 +85,12 @@ class RunRecord(BaseModel):
     model: str
     groups: list[str]
     task_contract: TaskContract | None = None
+    contract_readings: list[ContractReading] = Field(
+        default_factory=list,
+        description="every reading of the task: the reader's, its fallback (what its "
+        "understood clauses allow), the model's when it read the task, and the final contract "
+        "(their meet), each with a note",
+    )
     status: RunStatus = "running"
     final: str = ""
     ledger_summary: LedgerSummary | None = None

@@ -11,10 +11,10 @@ import httpx
 
 from pipeline.errors import ConfigError, UnknownNameError
 from pipeline.settings import Settings
-from pipeline.vlm.base import Model
+from pipeline.vlm.base import Model, SchemaAnswerer
 from pipeline.vlm.steps import Narrowing
 
-__all__ = ["MODELS", "Model", "ModelOptions", "make_model", "sees_images"]
+__all__ = ["MODELS", "Model", "ModelOptions", "SchemaAnswerer", "make_model", "sees_images"]
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 

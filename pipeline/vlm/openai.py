@@ -206,13 +206,14 @@ def _prose_instead_of_a_call(response: ModelResponse) -> str | None:
     return None
 
 
-def _envelope(wire: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """The step schema as the endpoint takes it. Never sent beside `tools`."""
+def _envelope(wire: str, schema: dict[str, Any], name: str = "step") -> dict[str, Any]:
+    """A schema as the endpoint takes it (`STOCKSHOT_VLM_SCHEMA_WIRE`). Never sent beside
+    `tools`."""
     if wire == "json_object":
         return {"type": "json_object", "schema": schema}
     return {
         "type": "json_schema",
-        "json_schema": {"name": "step", "schema": schema, "strict": True},
+        "json_schema": {"name": name, "schema": schema, "strict": True},
     }
 
 
@@ -278,6 +279,29 @@ class OpenAIModel:
             cached_tokens=response.usage.cached_tokens + step.usage.cached_tokens,
         )
         return step.model_copy(update={"usage": usage, "note": f"switched to schema steps: {why}"})
+
+    async def answer_schema(
+        self,
+        messages: Sequence[Message],
+        schema: dict[str, Any],
+        settings: ModelSettings,
+        *,
+        name: str,
+    ) -> ModelResponse:
+        """One completion constrained to `schema` (both wire formats of
+        `STOCKSHOT_VLM_SCHEMA_WIRE`); its content is the JSON text, unchecked."""
+        payload: dict[str, Any] = {
+            "model": self.model,
+            "messages": to_wire_messages(messages),
+            "max_tokens": settings.max_tokens,
+            "temperature": settings.temperature,
+            "response_format": _envelope(self._wire, schema, name),
+        }
+        if settings.seed is not None:
+            payload["seed"] = settings.seed
+        body = await self._send(payload, messages, list)
+        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+        return reply.model_copy(update={"steps": "schema"})
 
     async def _schema(
         self,

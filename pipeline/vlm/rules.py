@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.contract import HELP, TaskContract, contract_in
+from pipeline.contract import HELP, TaskContract, contract_in, only_unclear
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
 from pipeline.screentext import ScreenRow, ScreenText, screens_in
 from pipeline.toolfacts import (
@@ -76,13 +76,32 @@ class RulesModel:
     ) -> ModelResponse:
         offered = {t.name for t in tools}
         contract = contract_in(messages)
-        if not contract.understood:
+        left_out = [n for n in contract.notes if n.startswith("left ")]
+        if not contract.understood and not only_unclear(contract):
             return self._say(
                 "I did not act on this request: "
                 + "; ".join(contract.not_understood)
-                + ". Nothing was written. "
+                + ". "
+                + "".join(f"I {n}. " for n in left_out)
+                + "Nothing was written. "
                 + HELP
             )
+        response = self._plan(contract, messages, offered)
+        if contract.understood or response.tool_calls:
+            return response
+        # Words it could not account for: a report of what the rest asks, saying so.
+        caveat = (
+            "I only reported and wrote nothing: "
+            + "; ".join(contract.not_understood)
+            + ". "
+            + "".join(f"I {n}. " for n in left_out)
+            + HELP
+        )
+        return self._say(caveat + "\n" + response.content)
+
+    def _plan(
+        self, contract: TaskContract, messages: Sequence[Message], offered: set[str]
+    ) -> ModelResponse:
         facts = read_facts(from_messages(messages))
         if contract.action == "cancel":
             return self._cancel(contract, facts, offered)
@@ -344,6 +363,8 @@ def _creates(
         arguments: dict[str, Any] = {"sku": target.sku, "warehouse_id": target.warehouse}
         if quantity != _POLICY:
             arguments["quantity"] = quantity
+        elif contract.quantity_rule is not None and contract.quantity_rule.kind == "at_most":
+            arguments["at_most"] = int(contract.quantity_rule.value)
         if target.captured_at:
             suffix = f"-q{quantity}" if contract.quantity_for(target.sku) is not None else ""
             arguments["idempotency_key"] = (

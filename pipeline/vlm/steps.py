@@ -301,6 +301,9 @@ def _write_options(
             required.append("quantity")
         elif not narrowing.quantity_bounds:
             properties["quantity"] = {"type": "integer", "minimum": 1}
+        elif (cap := _cap(view)) is not None:
+            properties["at_most"] = {"type": "integer", "const": cap}
+            required.append("at_most")
         options.append(_object(properties, required))
     return options
 
@@ -325,6 +328,9 @@ def _batches(view: _View, writable: Sequence[tuple[str, str]]) -> list[dict[str,
         if quantity is not None:
             properties["quantity"] = {"type": "integer", "const": quantity}
             required.append("quantity")
+        elif (cap := _cap(view)) is not None:
+            properties["at_most"] = {"type": "integer", "const": cap}
+            required.append("at_most")
         options.append(_object(properties, required))
     return options
 
@@ -340,6 +346,13 @@ def _quantity(view: _View, sku: str, warehouse: str) -> int | None:
     if rule is not None and rule.kind == "up_to" and level is not None:
         return max(1, math.ceil(rule.value * level.reorder_point) - level.projected)
     return None
+
+
+def _cap(view: _View) -> int | None:
+    """The most units each order may be for ("at most 20 each"), sent as `at_most` so the
+    server's policy stays the one that decides below it."""
+    rule = view.contract.quantity_rule
+    return int(rule.value) if rule is not None and rule.kind == "at_most" else None
 
 
 def _writable(view: _View) -> list[tuple[str, str]]:

@@ -181,4 +181,6 @@ def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres
     raw_sql(postgres_url, "INSERT INTO stockshot_schema (version) VALUES (1)")
     with open_store(postgres_url) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
-    assert raw_sql(postgres_url, "SELECT MAX(version) FROM stockshot_schema") == [(2,)]
+    assert raw_sql(postgres_url, "SELECT MAX(version) FROM stockshot_schema") == [
+        (postgres_schema.SCHEMA_VERSION,)
+    ]

@@ -72,10 +72,11 @@ def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDe
     facts = executed_facts(state.calls)
     shown = {s for screen in state.screens for s in screen.skus}
     quantity = call.arguments.get("quantity")
+    at_most = call.arguments.get("at_most")
     screens = screens_in(state.messages)
     for one in wanted:
         problem = _sku_problem(
-            one, warehouse, quantity, contract, shown, state, facts.live
+            one, warehouse, (quantity, at_most), contract, shown, state, facts.live
         ) or placement_problem(one, warehouse, screens, contract.warehouses, contract.screen_only)
         if problem:
             return _block(problem)
@@ -85,12 +86,14 @@ def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDe
 def _sku_problem(
     sku: str,
     warehouse: str,
-    quantity: object,
+    sizes: tuple[object, object],
     contract: TaskContract,
     shown: set[str],
     state: GuardState,
     live: dict[tuple[str, str], Live],
 ) -> str | None:
+    """What is wrong with ordering `sku`; `sizes` are the call's `quantity` and `at_most`."""
+    quantity, at_most = sizes
     if sku in contract.exclude_skus:
         return f"the task excludes {sku}; do not order it."
     if contract.skus and sku not in contract.skus:
@@ -102,6 +105,16 @@ def _sku_problem(
     if asked is not None and quantity != asked:
         return f"the task asks for exactly {asked} units of {sku}; send quantity {asked}."
     rule = contract.quantity_rule
+    if rule is not None and rule.kind == "at_most":
+        cap = int(rule.value)
+        if isinstance(quantity, int):
+            if quantity > cap:
+                return f"the task allows at most {cap} units of {sku}; send at most {cap}."
+        elif not isinstance(at_most, int) or at_most > cap:
+            return (
+                f"the task allows at most {cap} units each; without a quantity the server's "
+                f"policy may order more: send at_most {cap} for {sku}."
+            )
     level = live.get((sku, warehouse))
     if rule is not None and rule.kind == "up_to" and level is not None:
         most = math.ceil(rule.value * level.reorder_point) - level.projected

@@ -1,0 +1,269 @@
+"""What the kit pages share: the truth attributes, a table builder with hooks for each kit's
+markup, navigation labels, and a phone's status bar.
+
+Truth attributes: every element that shows a truth text carries `data-r` (0 for a table's
+header, then 1.. for the items in order) and `data-c` (the column, or the field slot of a card);
+each table cell and each card or list item carries `data-box` (with `data-rb`, its item, where it
+has no `data-r`): the truth's `table_box` is the union of the boxes of the visible ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+
+from webcorpus.designs.common import icon
+
+from ..data import Grid
+from ..model import NUMERIC, UiSpec
+
+
+@dataclass(frozen=True)
+class Body:
+    """A design's page: the body markup, its own CSS (after the kit's) and root attributes."""
+
+    html: str
+    css: str = ""
+    html_attrs: str = ""
+    body_attrs: str = ""
+
+
+@dataclass
+class Ctx:
+    """The spec and its grid, and every truth text the page writes (checked against the DOM)."""
+
+    spec: UiSpec
+    grid: Grid
+    expected: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    @property
+    def zh(self) -> bool:
+        return self.spec.formats.language == "zh"
+
+    @property
+    def n(self) -> int:
+        return len(self.grid.items)
+
+    @property
+    def dark(self) -> bool:
+        return self.spec.theme in ("dark", "darkly", "superhero", "cyborg")
+
+    def has(self, option: str) -> bool:
+        return option in self.spec.options
+
+    def numeric(self, c: int) -> bool:
+        return self.grid.columns[c].field in NUMERIC
+
+    def field(self, c: int) -> str:
+        return self.grid.columns[c].field
+
+    def low(self, r: int) -> bool:
+        return self.grid.items[r].low
+
+    def head(self, c: int) -> str:
+        """Attributes of header cell `c`."""
+        self.expected[(0, c)] = self.grid.header[c]
+        return f' data-r="0" data-c="{c}" data-box'
+
+    def cell(self, r: int, c: int) -> str:
+        """Attributes of body cell (`r`, `c`), `r` counting items from 0."""
+        self.expected[(r + 1, c)] = self.grid.texts[r][c]
+        return f' data-r="{r + 1}" data-c="{c}" data-box'
+
+    def slot(self, r: int, c: int, text: str) -> str:
+        """Attributes of an element of item `r` showing `text` (a card's or list item's field)."""
+        self.expected[(r + 1, c)] = text
+        return f' data-r="{r + 1}" data-c="{c}"'
+
+    def item_box(self, r: int) -> str:
+        return f' data-rb="{r + 1}" data-box'
+
+    def text(self, r: int, c: int) -> str:
+        return escape(self.grid.texts[r][c])
+
+
+CellHtml = Callable[[int, int], str]
+
+
+def table(
+    ctx: Ctx,
+    *,
+    classes: str,
+    th_class: Callable[[int], str] = lambda c: "",
+    td_class: Callable[[int, int], str] = lambda r, c: "",
+    th_inner: Callable[[int], str] | None = None,
+    td_inner: CellHtml | None = None,
+    tr_class: Callable[[int], str] = lambda r: "",
+    head_tr_class: str = "",
+    thead_class: str = "",
+    tbody_class: str = "",
+    lead_head: str = "",
+    lead_cell: Callable[[int], str] = lambda r: "",
+    colgroup: str = "",
+    attrs: str = "",
+) -> str:
+    """A stock table in a kit's markup: its classes on the table, rows and cells, and hooks for
+    what goes inside a header or body cell (a kit's `<div class="cell">`, a badge)."""
+
+    def cls(text: str) -> str:
+        return f' class="{text}"' if text else ""
+
+    columns = range(len(ctx.grid.columns))
+    heads = "".join(
+        f"<th{cls(th_class(c))}{ctx.head(c)}>"
+        f"{th_inner(c) if th_inner else escape(ctx.grid.header[c])}</th>"
+        for c in columns
+    )
+    rows = []
+    for r in range(ctx.n):
+        cells = "".join(
+            f"<td{cls(td_class(r, c))}{ctx.cell(r, c)}>"
+            f"{td_inner(r, c) if td_inner else ctx.text(r, c)}</td>"
+            for c in columns
+        )
+        rows.append(f"<tr{cls(tr_class(r))}>{lead_cell(r)}{cells}</tr>")
+    return (
+        f"<table{cls(classes)}{attrs}>{colgroup}<thead{cls(thead_class)}>"
+        f"<tr{cls(head_tr_class)}>{lead_head}{heads}</tr></thead>"
+        f"<tbody{cls(tbody_class)}>{''.join(rows)}</tbody></table>"
+    )
+
+
+NAV_EN = (
+    ("home", "Dashboard"),
+    ("box", "Inventory"),
+    ("refresh", "Transfers"),
+    ("truck", "Purchase orders"),
+    ("user", "Suppliers"),
+    ("chart", "Reports"),
+    ("gear", "Settings"),
+)
+NAV_ZH = (
+    ("home", "首页"),
+    ("box", "库存查询"),
+    ("refresh", "调拨单"),
+    ("truck", "采购订单"),
+    ("user", "供应商"),
+    ("chart", "报表中心"),
+    ("gear", "系统设置"),
+)
+ACTIVE = {"Inventory", "库存查询"}
+
+
+def nav(ctx: Ctx) -> tuple[tuple[str, str], ...]:
+    return NAV_ZH if ctx.zh else NAV_EN
+
+
+def warehouse_label(ctx: Ctx) -> str:
+    return "仓库" if ctx.zh else "Warehouse"
+
+
+def count_text(ctx: Ctx, total: int) -> str:
+    first = ctx.spec.first_index
+    if ctx.zh:
+        return f"共 {total} 条"
+    return f"Showing {first}–{first + ctx.n - 1} of {total}"
+
+
+PHONE_CSS = """
+.phone-status{height:47px;display:flex;align-items:center;justify-content:space-between;
+  padding:0 26px 0 34px;font-size:16px;font-weight:600;flex:none}
+.phone-status .icons{display:flex;gap:6px;align-items:center}
+.phone-home{position:fixed;left:50%;bottom:8px;width:134px;height:5px;border-radius:3px;
+  margin-left:-67px;z-index:50}
+"""
+
+
+def phone_status_bar(time: str, color: str, background: str) -> str:
+    signal = (
+        '<svg width="18" height="12" viewBox="0 0 18 12" aria-hidden="true">'
+        f'<rect x="0" y="8" width="3" height="4" rx="1" fill="{color}"/>'
+        f'<rect x="5" y="5" width="3" height="7" rx="1" fill="{color}"/>'
+        f'<rect x="10" y="2.5" width="3" height="9.5" rx="1" fill="{color}"/>'
+        f'<rect x="15" y="0" width="3" height="12" rx="1" fill="{color}"/></svg>'
+    )
+    wifi = (
+        '<svg width="17" height="12" viewBox="0 0 17 12" aria-hidden="true">'
+        f'<path d="M8.5 11.6l2.4-2.6a3.4 3.4 0 0 0-4.8 0z" fill="{color}"/>'
+        f'<path d="M3.5 6.2a7.1 7.1 0 0 1 10 0l-1.6 1.7a4.8 4.8 0 0 0-6.8 0z" fill="{color}"/>'
+        f'<path d="M.6 3.3a11.2 11.2 0 0 1 15.8 0l-1.6 1.7a8.9 8.9 0 0 0-12.6 0z" '
+        f'fill="{color}"/></svg>'
+    )
+    battery = (
+        '<svg width="27" height="13" viewBox="0 0 27 13" aria-hidden="true">'
+        f'<rect x="0.5" y="0.5" width="23" height="12" rx="3.5" fill="none" stroke="{color}" '
+        f'stroke-opacity=".4"/><rect x="2" y="2" width="17" height="9" rx="2" fill="{color}"/>'
+        f'<rect x="24.5" y="4" width="1.5" height="5" rx=".75" fill="{color}" '
+        'fill-opacity=".4"/></svg>'
+    )
+    return (
+        f'<div class="phone-status" style="color:{color};background:{background}">'
+        f'<span>{time}</span><span class="icons">{signal}'
+        f"{wifi}{battery}</span></div>"
+    )
+
+
+def phone_home(color: str) -> str:
+    return f'<div class="phone-home" style="background:{color}"></div>'
+
+
+def esc(text: str) -> str:
+    return escape(text)
+
+
+__all__ = [
+    "ACTIVE",
+    "PHONE_CSS",
+    "Body",
+    "Ctx",
+    "count_text",
+    "esc",
+    "icon",
+    "nav",
+    "phone_home",
+    "phone_status_bar",
+    "table",
+    "warehouse_label",
+]
+
+
+def card_title(ctx: Ctx, r: int) -> tuple[str, str]:
+    """(attributes, escaped text) of item `r`'s name."""
+    c = ctx.grid.find("name")
+    assert c is not None
+    text = ctx.grid.texts[r][c]
+    return ctx.slot(r, c, text), escape(text)
+
+
+def card_code(ctx: Ctx, r: int) -> tuple[str, str]:
+    c = ctx.grid.find("sku")
+    assert c is not None
+    text = ctx.grid.texts[r][c]
+    return ctx.slot(r, c, text), escape(text)
+
+
+def meta_parts(ctx: Ctx, r: int, skip: tuple[str, ...] = ("name", "sku", "status")) -> list[str]:
+    """Item `r`'s other fields as labelled spans (`On hand 12`, `Min 40`, `WH-02`)."""
+    out = []
+    for c, col in enumerate(ctx.grid.columns):
+        if col.field in skip:
+            continue
+        value = ctx.grid.texts[r][c]
+        text = f"{col.header} {value}" if col.header else value
+        out.append(f"<span{ctx.slot(r, c, text)}>{escape(text)}</span>")
+    return out
+
+
+def status_text(ctx: Ctx, r: int) -> tuple[str, str] | None:
+    c = ctx.grid.find("status")
+    if c is None:
+        return None
+    text = ctx.grid.texts[r][c]
+    return ctx.slot(r, c, text), escape(text)
+
+
+def cue_text(ctx: Ctx) -> str:
+    """The page's warehouse where the page states it (a heading, chip, breadcrumb or tab),
+    marked `data-cue`: the renderer checks that it is visible and readable."""
+    return f"<span data-cue>{escape(ctx.spec.page_warehouse or '')}</span>"

@@ -1,0 +1,193 @@
+"""Bootstrap 5 pages (also Bootswatch themes, which keep Bootstrap's markup): the docs'
+"Sidebars" example shell with a striped table in a card, and a phone stock app of cards."""
+
+from __future__ import annotations
+
+from .base import (
+    ACTIVE,
+    PHONE_CSS,
+    Body,
+    Ctx,
+    card_code,
+    card_title,
+    count_text,
+    cue_text,
+    esc,
+    icon,
+    meta_parts,
+    nav,
+    phone_home,
+    phone_status_bar,
+    status_text,
+    table,
+    warehouse_label,
+)
+
+
+def _badge(ctx: Ctx, r: int, c: int) -> str:
+    kind = "danger" if ctx.low(r) else "success"
+    if ctx.has("soft-badges"):
+        return (
+            f'<span class="badge bg-{kind}-subtle text-{kind}-emphasis border '
+            f'border-{kind}-subtle">{ctx.text(r, c)}</span>'
+        )
+    return f'<span class="badge text-bg-{kind}">{ctx.text(r, c)}</span>'
+
+
+def _cell(ctx: Ctx, r: int, c: int) -> str:
+    if ctx.field(c) == "status":
+        return _badge(ctx, r, c)
+    if ctx.field(c) == "sku":
+        return f'<a href="#" class="link-underline link-underline-opacity-0">{ctx.text(r, c)}</a>'
+    if ctx.field(c) == "action":
+        return f'<a href="#" class="btn btn-sm btn-outline-secondary py-0">{ctx.text(r, c)}</a>'
+    return ctx.text(r, c)
+
+
+def _sidebar(ctx: Ctx) -> str:
+    items = "".join(
+        f'<li class="nav-item"><a href="#" class="nav-link {"active" if label in ACTIVE else ""}'
+        f'{"" if label in ACTIVE else " text-white"}">{icon(name, 16)}'
+        f'<span class="ms-2">{esc(label)}</span></a></li>'
+        for name, label in nav(ctx)
+    )
+    return (
+        '<div class="d-flex flex-column flex-shrink-0 p-3 text-bg-dark" style="width:232px">'
+        '<a href="#" class="d-flex align-items-center mb-3 text-white text-decoration-none">'
+        f'{icon("box", 28)}<span class="fs-5 ms-2">StockShot</span></a><hr>'
+        f'<ul class="nav nav-pills flex-column mb-auto">{items}</ul><hr>'
+        '<div class="d-flex align-items-center text-white"><span class="rounded-circle '
+        'bg-secondary d-inline-flex align-items-center justify-content-center me-2" '
+        'style="width:32px;height:32px">ML</span><strong>Mei Lin</strong></div></div>'
+    )
+
+
+def _cue(ctx: Ctx) -> tuple[str, str, str]:
+    """(title suffix, breadcrumb item, chip) that give the page's warehouse."""
+    wh = cue_text(ctx)
+    cue = ctx.spec.cue
+    suffix = f" — {wh}" if cue == "heading" else ""
+    crumb = f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    chip = ""
+    if cue == "chip":
+        chip = (
+            '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
+            f'{warehouse_label(ctx)}: {wh} <span class="ms-1">×</span></span>'
+        )
+    return suffix, crumb, chip
+
+
+def _surface(ctx: Ctx) -> str:
+    """Bootstrap's page background; Bootswatch's dark themes leave `bg-body-tertiary` light."""
+    return "bg-body" if ctx.spec.kit == "bootswatch" and ctx.dark else "bg-body-tertiary"
+
+
+def admin(ctx: Ctx) -> Body:
+    suffix, crumb, chip = _cue(ctx)
+    narrow = ctx.has("narrow")
+    classes = "table table-hover align-middle mb-0"
+    if ctx.has("striped"):
+        classes += " table-striped"
+    if narrow or ctx.has("compact"):
+        classes += " table-sm"
+    markup = table(
+        ctx,
+        classes=classes,
+        th_class=lambda c: "text-end" if ctx.numeric(c) else "",
+        td_class=lambda r, c: "text-end" if ctx.numeric(c) else "",
+        td_inner=lambda r, c: _cell(ctx, r, c),
+        thead_class="table-light" if not ctx.dark else "",
+        lead_head='<th style="width:36px"><input class="form-check-input" type="checkbox"></th>',
+        lead_cell=lambda r: '<td><input class="form-check-input" type="checkbox"></td>',
+    )
+    total = ctx.n + 23
+    pages = "".join(
+        f'<li class="page-item{" active" if p == 1 else ""}"><a class="page-link" href="#">{p}</a>'
+        "</li>"
+        for p in (1, 2, 3)
+    )
+    html = (
+        '<div class="d-flex" style="height:100vh">'
+        f"{_sidebar(ctx)}"
+        f'<div class="flex-grow-1 d-flex flex-column overflow-hidden {_surface(ctx)}">'
+        '<header class="navbar bg-body border-bottom px-4 py-2">'
+        '<form class="d-flex" style="width:360px"><input class="form-control form-control-sm" '
+        'placeholder="Search items, SKUs, suppliers…"></form>'
+        '<div class="d-flex align-items-center gap-3 text-body-secondary">'
+        f"{icon('bell', 18)}{icon('gear', 18)}<span>Mei Lin</span></div></header>"
+        '<main class="flex-grow-1 overflow-hidden p-4" data-scroll>'
+        '<nav aria-label="breadcrumb"><ol class="breadcrumb mb-2">'
+        '<li class="breadcrumb-item"><a href="#">Home</a></li>'
+        f'<li class="breadcrumb-item"><a href="#">Inventory</a></li>{crumb}'
+        '<li class="breadcrumb-item active" aria-current="page">Stock levels</li></ol></nav>'
+        '<div class="d-flex justify-content-between align-items-center mb-3">'
+        f'<h1 class="h3 mb-0">{esc(ctx.spec.title)}{suffix}</h1>'
+        '<div class="d-flex gap-2"><button class="btn btn-outline-secondary btn-sm">'
+        f'{icon("download", 14)} Export</button><button class="btn btn-primary btn-sm">'
+        f"{icon('plus', 14)} New item</button></div></div>"
+        f'<div class="d-flex align-items-center mb-3">{chip}'
+        '<span class="badge rounded-pill text-bg-light border fw-normal fs-6 me-2">'
+        'Category: All</span><a href="#" class="small">Clear filters</a></div>'
+        f'<div class="card shadow-sm"><div class="table-responsive">{markup}</div>'
+        '<div class="card-footer d-flex align-items-center bg-body">'
+        f'<span class="text-body-secondary small">{count_text(ctx, total)} items</span>'
+        f'<ul class="pagination pagination-sm mb-0 ms-auto">{pages}</ul></div></div>'
+        "</main></div></div>"
+    )
+    return Body(html, html_attrs=' data-bs-theme="dark"' if ctx.spec.theme == "dark" else "")
+
+
+def phone(ctx: Ctx) -> Body:
+    dark = ctx.dark
+    cards = []
+    for r in range(ctx.n):
+        title_attrs, title = card_title(ctx, r)
+        code_attrs, code = card_code(ctx, r)
+        status = status_text(ctx, r)
+        badge = ""
+        if status is not None:
+            kind = "danger" if ctx.low(r) else "success"
+            badge = f'<span class="badge text-bg-{kind}"{status[0]}>{status[1]}</span>'
+        parts = " · ".join(meta_parts(ctx, r))
+        cards.append(
+            f'<div class="card stock-card"{ctx.item_box(r)}><div class="card-body">'
+            '<div class="d-flex justify-content-between align-items-start">'
+            f'<h6 class="card-title"{title_attrs}>{title}</h6>{badge}</div>'
+            f'<div class="text-body-secondary small"{code_attrs}>{code}</div>'
+            f'<div class="small">{parts}</div></div></div>'
+        )
+    bar_color = "#fff" if dark else "#000"
+    tabs = "".join(
+        f'<a href="#" class="nav-link flex-fill text-center'
+        f'{" active" if i == 1 else " text-body-secondary"}">{icon(n, 22)}<div>{t}</div></a>'
+        for i, (n, t) in enumerate(
+            (("home", "Home"), ("box", "Stock"), ("truck", "Orders"), ("user", "Account"))
+        )
+    )
+    where = ""
+    if ctx.spec.cue == "chip":
+        where = (
+            f'<span class="badge rounded-pill text-bg-primary fw-normal">{cue_text(ctx)} ×</span>'
+        )
+    html = (
+        '<div class="d-flex flex-column bg-body-tertiary" style="height:100vh">'
+        f"{phone_status_bar('9:41', bar_color, 'var(--bs-body-bg)')}"
+        '<nav class="navbar bg-body border-bottom px-3 py-2">'
+        f'<span class="navbar-brand mb-0 h1">{esc(ctx.spec.title)}</span>'
+        f'<span class="text-body-secondary">{icon("search", 20)}</span></nav>'
+        '<div class="px-3 py-2 d-flex gap-2 align-items-center bg-body border-bottom">'
+        f'{where}<span class="badge rounded-pill text-bg-light border fw-normal">Low stock</span>'
+        '<span class="badge rounded-pill text-bg-light border fw-normal">All categories</span>'
+        "</div>"
+        f'<div class="flex-grow-1 overflow-hidden px-3 pt-3" data-scroll>{"".join(cards)}'
+        '<div style="height:200px"></div></div>'
+        f'<nav class="nav nav-pills tabbar bg-body border-top pb-4">{tabs}</nav>'
+        f"{phone_home(bar_color)}</div>"
+    )
+    css = PHONE_CSS + (
+        ".stock-card .card-body{line-height:1.3;padding:6px 12px}"
+        ".stock-card .card-title{font-size:15px;margin-bottom:2px}"
+        ".stock-card .small{font-size:13px}.stock-card{margin-bottom:6px}"
+        ".tabbar .nav-link{padding:6px 0 0;font-size:11px;border-radius:0}"
+    )
+    return Body(html, css=css, html_attrs=' data-bs-theme="dark"' if dark else "")

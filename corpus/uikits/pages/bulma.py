@@ -1,0 +1,89 @@
+"""Bulma pages: a `menu` sidebar, a navbar, breadcrumb, title, `tags` filters and a striped
+`table is-fullwidth` in a `box`, with Bulma's pagination."""
+
+from __future__ import annotations
+
+from .base import ACTIVE, Body, Ctx, count_text, cue_text, esc, icon, nav, table, warehouse_label
+
+IS_ACTIVE = ' class="is-active"'
+
+
+def _on(label: str, active: str, other: str = "") -> str:
+    return active if label in ACTIVE else other
+
+
+def _cell(ctx: Ctx, r: int, c: int) -> str:
+    f = ctx.field(c)
+    if f == "status":
+        kind = "is-danger" if ctx.low(r) else "is-success"
+        return f'<span class="tag {kind} is-light">{ctx.text(r, c)}</span>'
+    if f == "sku":
+        return f'<a href="#">{ctx.text(r, c)}</a>'
+    return ctx.text(r, c)
+
+
+def admin(ctx: Ctx) -> Body:
+    wh = cue_text(ctx)
+    cue = ctx.spec.cue
+    labels = nav(ctx)
+    items = "".join(
+        f'<li><a href="#"{_on(label, IS_ACTIVE)}>'
+        f'<span class="icon-text"><span class="icon">{icon(name, 16)}</span>'
+        f"<span>{esc(label)}</span></span></a></li>"
+        for name, label in labels[:4]
+    )
+    more = "".join(f'<li><a href="#">{esc(label)}</a></li>' for _, label in labels[4:])
+    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    title = esc(ctx.spec.title) + (f" – {wh}" if cue == "heading" else "")
+    chip = ""
+    if cue == "chip":
+        chip = (
+            f'<span class="tag is-link">{warehouse_label(ctx)}: {wh}'
+            '<button class="delete is-small"></button></span>'
+        )
+    classes = "table is-fullwidth is-hoverable"
+    if ctx.has("striped"):
+        classes += " is-striped"
+    if ctx.has("narrow") or ctx.has("compact"):
+        classes += " is-narrow"
+    markup = table(
+        ctx,
+        classes=classes,
+        th_class=lambda c: "has-text-right" if ctx.numeric(c) else "",
+        td_class=lambda r, c: "has-text-right" if ctx.numeric(c) else "",
+        td_inner=lambda r, c: _cell(ctx, r, c),
+    )
+    html = (
+        '<div class="columns is-gapless mb-0" style="height:100vh;overflow:hidden">'
+        '<aside class="column is-narrow menu px-4 py-5" '
+        'style="width:230px;padding:20px 16px!important;background:var(--bulma-scheme-main-bis)">'
+        f'<p class="title is-5 mb-5">{icon("box", 22)} StockShot</p>'
+        f'<p class="menu-label">General</p><ul class="menu-list">{items}</ul>'
+        f'<p class="menu-label">Administration</p><ul class="menu-list">{more}</ul></aside>'
+        '<div class="column" style="overflow:hidden" data-scroll>'
+        '<nav class="navbar has-shadow px-4" role="navigation"><div class="navbar-menu">'
+        '<div class="navbar-start"><div class="navbar-item"><div class="control has-icons-left">'
+        '<input class="input is-small" type="text" placeholder="Search stock" style="width:280px">'
+        "</div></div></div>"
+        '<div class="navbar-end"><a class="navbar-item">Help</a><div class="navbar-item">'
+        '<span class="tag is-rounded">ML</span></div></div></div></nav>'
+        '<section class="section py-5">'
+        '<nav class="breadcrumb" aria-label="breadcrumbs"><ul><li><a href="#">Home</a></li>'
+        f'<li><a href="#">Inventory</a></li>{crumb}'
+        '<li class="is-active"><a href="#" aria-current="page">Stock</a></li></ul></nav>'
+        '<div class="level mb-4"><div class="level-left"><div class="level-item">'
+        f'<h1 class="title is-4">{title}</h1></div></div><div class="level-right">'
+        '<div class="level-item"><div class="buttons are-small">'
+        '<button class="button">Export CSV</button>'
+        '<button class="button is-primary">Add item</button></div></div></div></div>'
+        f'<div class="tags mb-3">{chip}<span class="tag">In stock</span>'
+        '<span class="tag">Low stock</span></div>'
+        f'<div class="box p-0">{markup}</div>'
+        '<nav class="pagination is-small" role="navigation">'
+        '<a class="pagination-previous">Previous</a><a class="pagination-next">Next page</a>'
+        '<ul class="pagination-list"><li><a class="pagination-link is-current">1</a></li>'
+        '<li><a class="pagination-link">2</a></li><li><a class="pagination-link">3</a></li>'
+        f'</ul><span class="ml-3 has-text-grey">{count_text(ctx, ctx.n + 17)}</span></nav>'
+        "</section></div></div>"
+    )
+    return Body(html, html_attrs=' data-theme="dark"' if ctx.spec.theme == "dark" else "")

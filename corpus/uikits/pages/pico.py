@@ -1,0 +1,69 @@
+"""Pico pages: semantic HTML with few classes: a `nav` header, an `aside` of links, breadcrumb,
+`hgroup` and a `table class="striped"`."""
+
+from __future__ import annotations
+
+from .base import ACTIVE, Body, Ctx, cue_text, esc, nav, table, warehouse_label
+
+CSS = """
+.layout{display:grid;grid-template-columns:210px 1fr;gap:2rem}
+.layout aside nav li{padding:.25rem 0}
+td.num,th.num{text-align:right}
+"""
+
+
+CURRENT = ' aria-current="page"'
+SECONDARY = ' class="secondary"'
+
+
+def _on(label: str, active: str, other: str = "") -> str:
+    return active if label in ACTIVE else other
+
+
+def _cell(ctx: Ctx, r: int, c: int) -> str:
+    f = ctx.field(c)
+    if f == "status":
+        return f"<mark>{ctx.text(r, c)}</mark>" if ctx.low(r) else ctx.text(r, c)
+    if f == "sku":
+        return f'<a href="#">{ctx.text(r, c)}</a>'
+    return ctx.text(r, c)
+
+
+def admin(ctx: Ctx) -> Body:
+    wh = cue_text(ctx)
+    cue = ctx.spec.cue
+    links = "".join(
+        f'<li><a href="#"{_on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
+        for _, label in nav(ctx)
+    )
+    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
+    chip = ""
+    if cue == "chip":
+        chip = (
+            f'<a href="#" role="button" class="outline secondary">{warehouse_label(ctx)}: '
+            f"{wh} ×</a>"
+        )
+    markup = table(
+        ctx,
+        classes="striped",
+        th_class=lambda c: "num" if ctx.numeric(c) else "",
+        td_class=lambda r, c: "num" if ctx.numeric(c) else "",
+        td_inner=lambda r, c: _cell(ctx, r, c),
+    )
+    html = (
+        '<header class="container-fluid"><nav><ul><li><strong>StockShot</strong></li></ul>'
+        '<ul><li><a href="#" class="secondary">Help</a></li>'
+        '<li><a href="#" class="secondary">Mei Lin</a></li></ul></nav></header>'
+        '<main class="container-fluid"><div class="layout">'
+        f"<aside><nav><ul>{links}</ul></nav></aside><div>"
+        '<nav aria-label="breadcrumb"><ul><li><a href="#">Home</a></li>'
+        f'<li><a href="#">Inventory</a></li>{crumb}<li>Stock</li></ul></nav>'
+        f"<hgroup><h3>{title}</h3><p>Counted stock and reorder points</p></hgroup>"
+        '<div role="group" style="max-width:640px">'
+        '<input type="search" placeholder="Search by code or name">'
+        f"{chip}<button>Filter</button></div>"
+        f'<div class="overflow-auto">{markup}</div></div></div></main>'
+    )
+    attrs = f' data-theme="{"dark" if ctx.spec.theme == "dark" else "light"}"'
+    return Body(html, css=CSS, html_attrs=attrs)

@@ -1,0 +1,83 @@
+"""UIkit pages: `uk-navbar`, a `uk-nav-default` sidebar, `uk-breadcrumb`, `uk-label`s and a
+`uk-table uk-table-divider` in a `uk-card` (`uk-light` on a secondary background for dark)."""
+
+from __future__ import annotations
+
+from .base import ACTIVE, Body, Ctx, count_text, cue_text, esc, nav, table, warehouse_label
+
+CSS = """
+.shell{display:flex;height:100vh;overflow:hidden}
+.shell aside{width:220px;flex:none;padding:24px 20px}
+.shell main{flex:1;overflow:hidden;padding:0 30px}
+"""
+
+
+IS_ACTIVE = ' class="uk-active"'
+
+
+def _on(label: str, active: str, other: str = "") -> str:
+    return active if label in ACTIVE else other
+
+
+def _cell(ctx: Ctx, r: int, c: int) -> str:
+    if ctx.field(c) == "status":
+        kind = "uk-label-danger" if ctx.low(r) else "uk-label-success"
+        return f'<span class="uk-label {kind}">{ctx.text(r, c)}</span>'
+    if ctx.field(c) == "sku":
+        return f'<a class="uk-link-reset" href="#">{ctx.text(r, c)}</a>'
+    return ctx.text(r, c)
+
+
+def admin(ctx: Ctx) -> Body:
+    dark = ctx.spec.theme == "dark"
+    wh = cue_text(ctx)
+    cue = ctx.spec.cue
+    links = "".join(
+        f'<li{_on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in nav(ctx)
+    )
+    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
+    chip = (
+        f'<span class="uk-label uk-margin-small-right">{warehouse_label(ctx)}: {wh} ×</span>'
+        if cue == "chip"
+        else ""
+    )
+    classes = "uk-table uk-table-divider uk-table-hover uk-table-middle"
+    if ctx.has("striped"):
+        classes += " uk-table-striped"
+    if ctx.has("narrow") or ctx.has("compact"):
+        classes += " uk-table-small"
+    markup = table(
+        ctx,
+        classes=classes,
+        th_class=lambda c: "uk-text-right" if ctx.numeric(c) else "",
+        td_class=lambda r, c: "uk-text-right" if ctx.numeric(c) else "",
+        td_inner=lambda r, c: _cell(ctx, r, c),
+    )
+    surface = "uk-background-secondary uk-light" if dark else "uk-background-muted"
+    card = "uk-card uk-card-secondary" if dark else "uk-card uk-card-default"
+    html = (
+        f'<div class="shell {surface}">'
+        f'<aside class="{"uk-background-secondary" if dark else "uk-background-default"}">'
+        '<div class="uk-text-large uk-margin-bottom">StockShot</div>'
+        f'<ul class="uk-nav uk-nav-default"><li class="uk-nav-header">Menu</li>{links}</ul></aside>'
+        "<main data-scroll>"
+        '<nav class="uk-navbar-container uk-navbar-transparent uk-navbar" uk-navbar><div '
+        'class="uk-navbar-left">'
+        '<ul class="uk-navbar-nav"><li class="uk-active"><a href="#">Stock</a></li>'
+        '<li><a href="#">Movements</a></li><li><a href="#">Counts</a></li></ul></div>'
+        '<div class="uk-navbar-right"><div class="uk-navbar-item"><input class="uk-input '
+        'uk-form-small uk-form-width-medium" placeholder="Search"></div></div></nav>'
+        '<ul class="uk-breadcrumb"><li><a href="#">Home</a></li><li><a href="#">Inventory</a></li>'
+        f"{crumb}<li><span>Stock</span></li></ul>"
+        f'<h3 class="uk-margin-small-top uk-margin-small-bottom">{title}</h3>'
+        f'<div class="uk-margin-small-bottom">{chip}<span class="uk-label uk-label-warning">'
+        "Count due</span></div>"
+        f'<div class="{card} uk-card-small uk-card-body">{markup}'
+        '<div class="uk-flex uk-flex-between uk-flex-middle">'
+        f'<span class="uk-text-meta">{count_text(ctx, ctx.n + 12)}</span>'
+        '<ul class="uk-pagination uk-margin-remove"><li><a href="#">‹</a></li>'
+        '<li class="uk-active"><span>1</span></li><li><a href="#">2</a></li>'
+        '<li><a href="#">›</a></li></ul></div></div></main></div>'
+    )
+    return Body(html, css=CSS)

@@ -1,0 +1,341 @@
+"""The closed vocabulary of the task reader: every word it can account for, with what it does.
+
+A word or phrase outside this vocabulary is not understood, and a clause holding one can only
+narrow what the task allows (see `pipeline.contract.reading`). So the list is closed on
+purpose: an entry here is a claim that the reader knows every way the word is used in a
+request to stockshot; a word whose uses differ (`leave`, `wait`, `keep`, `unless`) stays out,
+and its clause falls to the safe side.
+
+Tags (what a token does in its clause):
+
+| tag | does |
+|---|---|
+| `write` | a verb that writes: replenish, restock, order (as a verb), 补货, 下单 |
+| `write_past` | a write already made (`ordered`, `restocked`, 下过单): information |
+| `make` | raise / place / create …: writes only with an order noun |
+| `order_noun` | orders, POs, 补货单 |
+| `order` | `order`, a verb or a noun by its place (resolved in the clause) |
+| `modify` | change, touch, 动, 改: a write only under a negation ("don't change anything") |
+| `cancel` | cancel, void, 取消 |
+| `report` | look, list, tell, which, 哪些, 看看 |
+| `neg` | not, don't, never, without, 不要, 别 |
+| `only` | only, just, 只 |
+| `excl` | except, other than, 除了 (before the ids it excludes) |
+| `excl_post` | 除外, 以外, excepted (after them) |
+| `but` | `but`: a conjunction, or an exclusion right before ids ("everything but SKU-1") |
+| `else` | other, the rest, 其他 |
+| `defer` | later, tomorrow, next week, 下周, 以后: the action is put off |
+| `self` | myself, I will, 我自己: the user acts |
+| `hypo` | if, would, suppose, 如果: a hypothetical |
+| `advice` | should, what to, need to be, 要不要: asks whether, not to act |
+| `req_modal` | could you / would you: polite opening a clause, else hypothetical |
+| `polite` | please, kindly, 请, 帮我 |
+| `filler` | articles, prepositions, particles: nothing to read |
+| `object` | items, SKUs, rows, 商品 |
+| `low` | low, short, below the reorder point, 缺货, 库存不足 |
+| `context` | screen, screenshot, page, this morning's, 截图, 下午的 |
+| `warehouse_noun` | warehouse, depot, 仓库 |
+| `beyond` | the whole warehouse, not just the screen, 整个仓库 |
+| `each_warehouse` | each in its own warehouse, by warehouse, 分别, 按仓库 |
+| `modal` | may, maybe, 可能: a hedge (hypothetical next to a write) |
+| `agent` | a colleague, someone, 同事: a statement about someone else |
+| `unsure` | I'm not sure, 不确定 |
+| `number_word` | two, both, 两张: understood only before a screen or warehouse word |
+| `status` | open (orders) |
+| `neg_companion` | yet, for now: understood only beside a negation |
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["EN", "TAGS", "ZH", "Tag"]
+
+Tag = str
+
+TAGS: Final = (
+    "write",
+    "write_past",
+    "make",
+    "order_noun",
+    "order",
+    "modify",
+    "cancel",
+    "report",
+    "neg",
+    "only",
+    "excl",
+    "excl_post",
+    "but",
+    "else",
+    "defer",
+    "self",
+    "hypo",
+    "advice",
+    "req_modal",
+    "polite",
+    "filler",
+    "object",
+    "low",
+    "context",
+    "warehouse_noun",
+    "beyond",
+    "each_warehouse",
+    "modal",
+    "agent",
+    "unsure",
+    "number_word",
+    "status",
+    "neg_companion",
+)
+
+
+def _table(entries: dict[Tag, str]) -> dict[str, Tag]:
+    table: dict[str, Tag] = {}
+    for tag, words in entries.items():
+        assert tag in TAGS, tag
+        for word in words.split("|"):
+            word = word.strip()
+            if word:
+                assert word not in table, f"{word!r} is listed twice"
+                table[word] = tag
+    return table
+
+
+EN: Final[dict[str, Tag]] = _table(
+    {
+        "write": (
+            "replenish|replenishing|restock|restocking|reorder|reordering|re-order|"
+            "re-ordering|top up|top-up|topping up|buy|buying|purchase|purchasing|"
+            "order more|refill|refilling"
+        ),
+        "write_past": (
+            "ordered|reordered|re-ordered|replenished|restocked|purchased|bought|placed|raised|"
+            "has been ordered|have been ordered|was ordered|were ordered|already ordered|"
+            "already placed|already raised|have ordered|has ordered|had ordered|"
+            "already have ordered|have already ordered|has already ordered"
+        ),
+        "make": "raise|place|create|make|submit|issue|open up|send|generate|draft|file|put in",
+        "order_noun": (
+            "orders|replenishment orders|replenishment order|purchase orders|purchase order|"
+            "po|pos|restock orders|restock order|reorders|replenishments|replenishment|"
+            "purchase requests|purchase request|requisitions|requisition"
+        ),
+        "order": "order|ordering",
+        "modify": (
+            "change|changes|modify|touch|alter|edit|update|write|writes|do anything|"
+            "act|proceed|execute|commit"
+        ),
+        "cancel": (
+            "cancel|cancels|cancelling|canceling|cancellation|void|revoke|withdraw|call off"
+        ),
+        "report": (
+            "which|what|what's|whats|list|show|show me|tell|tell me|report|check|look|see|find|"
+            "how many|how much|summarise|summarize|summary|view|status|give me|display|"
+            "compare|identify|spot|flag|highlight|count|look at|let me know|overview|"
+            "rundown|breakdown|review|inspect|look like|looks|look over"
+        ),
+        "neg": (
+            "not|don't|dont|do not|does not|doesn't|never|no|without|must not|mustn't|"
+            "shouldn't|should not|won't|will not|cannot|can't|can not|avoid|hold off|"
+            "hold off on|refrain from|stop|no need to|nothing|none|neither|nor|"
+            "not going to|don't want|do not want|no purchasing|no ordering|no buying"
+        ),
+        "only": "only|just|solely|exclusively",
+        "excl": (
+            "except|except for|excluding|exclude|other than|apart from|aside from|besides|"
+            "but not|not including|skip|skipping|leave out|leaving out|ignore|ignoring|"
+            "minus|rather than|instead of|save for|with the exception of|omit|omitting"
+        ),
+        "excl_post": "excepted|aside|excluded",
+        "but": "but",
+        "else": (
+            "other|others|the rest|the rest of|everything else|anything else|remaining|"
+            "the remaining|rest of"
+        ),
+        "defer": (
+            "later|tomorrow|tonight|next week|next month|next time|afterwards|after|"
+            "eventually|someday|some day|in a bit|in a while|in an hour|end of day|"
+            "end of the day|eod|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+            "this weekend|next year|soon|until|till|once"
+        ),
+        "self": (
+            "myself|ourselves|i will|i'll|i am going to|i'm going to|i'm gonna|i'd rather|"
+            "let me|we will|we'll|we're going to|we are going to|i can|we can|i plan to|"
+            "we plan to|i want to|we want to|i need to|we need to|i'll do it|i will do it|"
+            "leave it to me|i'll handle|i will handle|i shall|we shall|my team will|i myself"
+        ),
+        "hypo": (
+            "if|would|what if|suppose|supposing|hypothetically|imagine|in case|were to|"
+            "could|assuming|say we|pretend|in theory|theoretically"
+        ),
+        "advice": (
+            "should|should i|should we|what to|which to|how much to|how many to|whether to|"
+            "need to be|needs to be|to be|ought to|recommend|suggest|would you recommend|"
+            "worth|do i need to|do we need to"
+        ),
+        "req_modal": (
+            "could you|would you|can you|will you|could you please|would you please|"
+            "can you please|will you please"
+        ),
+        "polite": (
+            "please|pls|plz|kindly|go ahead and|i'd like you to|i would like you to|"
+            "i want you to|i need you to|we need you to|we'd like you to|help me|thanks|"
+            "thank you|cheers|ok|okay|hi|hello|hey|asap|as soon as possible|right away|"
+            "for me|for us|if you can|if possible|if you could|go ahead|now please|"
+            "quickly|today|straight away|at once|for me please"
+        ),
+        "filler": (
+            "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
+            "here is|is|are|be|been|was|were|am|of|in|on|at|from|for|to|with|by|and|or|then|"
+            "also|as well|too|so|all|every|any|some|do|does|me|us|you|your|one|ones|now|"
+            "right now|currently|at the moment|still|first|based on|according to|"
+            "as of now|just now|again|get|got|has|have|had|as|that's|those that|which are|"
+            "etc|shown|showing|listed|visible|appear|appears|seem|seems|"
+            "we have|i have|you have|there are|there is|how|where|when|about|currently at|"
+            "below are|above|following|the following|attached|here's|each of|all of|both of|"
+            "some of|any of"
+        ),
+        "object": (
+            "item|items|sku|skus|row|rows|product|products|good|goods|stock|stocks|part|parts|"
+            "part number|part numbers|line|lines|line items|line item|thing|things|article|"
+            "articles|entry|entries|everything|anything|whatever|stuff|material|materials|"
+            "inventory|supplies|supply|merchandise|references|refs|codes|positions"
+        ),
+        "low": (
+            "low|lowest|short|shortage|shortages|running low|run low|runs low|are low|"
+            "out of stock|out-of-stock|low stock|low-stock|low on stock|understocked|"
+            "under-stocked|below|beneath|under|reorder point|reorder points|reorder level|"
+            "reorder levels|reorder threshold|minimum|minimums|min|threshold|thresholds|"
+            "safety stock|safety level|need restocking|needs restocking|need replenishing|"
+            "needs replenishing|need reordering|needs reordering|need replenishment|"
+            "needs replenishment|need a reorder|depleted|empty|nearly out|almost out|"
+            "running out|run out|not enough|too few|insufficient|critical|critically low|"
+            "low levels|below par|short on|low on|in short supply|under the minimum|"
+            "below the minimum|below minimum|below threshold|below reorder point|"
+            "at or below"
+        ),
+        "context": (
+            "screen|screens|screenshot|screenshots|screen shot|screen shots|page|pages|photo|"
+            "photos|picture|pictures|image|images|pic|pics|export|exports|table|tables|window|"
+            "availability screen|stock screen|stock page|stock pages|stock list|stock levels|"
+            "stock report|dashboard|erp|system|app|tablet|phone|monitor|capture|captures|"
+            "spreadsheet|sheet|grid|data|morning|afternoon|evening|this morning|"
+            "this afternoon|this evening|yesterday|earlier|older|newer|newest|latest|"
+            "most recent|last|different days|the newer one|the older one|taken|"
+            "from different days|copy|version|snapshot|snapshots"
+        ),
+        "warehouse_noun": (
+            "warehouse|warehouses|wh|depot|depots|site|sites|location|locations|store|stores|"
+            "hub|hubs|dc|distribution centre|distribution center"
+        ),
+        "beyond": (
+            "whole warehouse|entire warehouse|all of the warehouse|everything in the warehouse|"
+            "not just the screen|not only the screen|not just the screenshot|"
+            "not only the screenshot|not just this screen|not just this page|"
+            "beyond the screen|beyond the screenshot|not just what's on the screen|"
+            "the whole warehouse|the entire warehouse"
+        ),
+        "each_warehouse": (
+            "each in its own warehouse|in its own warehouse|in their own warehouses|"
+            "in their own warehouse|per warehouse|by warehouse|for each warehouse|"
+            "in each warehouse|in each|in each one|in both|for each|each|respectively|"
+            "separately|warehouse by warehouse"
+        ),
+        "modal": "may|might|maybe|perhaps|possibly|probably|likely",
+        "agent": (
+            "a colleague|colleague|colleagues|someone|somebody|someone else|another person|"
+            "a coworker|coworker|my colleague|our buyer|the buyer|the team"
+        ),
+        "unsure": (
+            "i'm not sure|i am not sure|not sure|unsure|i'm not sure which|i don't know which|"
+            "i do not know which|not sure which|i don't know|no idea which"
+        ),
+        "number_word": "two|three|four|both|several|a couple of|couple of|these two|the two",
+        "status": "open|pending|active|outstanding",
+        "neg_companion": "yet|for now|for the moment|at all|anymore|any more",
+    }
+)
+"""English words and phrases (lower case; the longest match wins)."""
+
+
+ZH: Final[dict[str, Tag]] = _table(
+    {
+        "write": (
+            "补货|补充|下单|订货|采购|购买|进货|补单|补上|补齐|补足|补满|补|订|买|订购|"
+            "再订|备货|买入|补一下|补一些|补点|下采购单|补进|订一些"
+        ),
+        "write_past": "下过单|订过|补过|已下单|已经下单|已补|已订|已经订了|已经补了|买过",
+        "make": "建|建好|创建|提交|开|生成|做|发起|提|开单|建个|建一下",
+        "order_noun": (
+            "补货单|采购单|订单|补货申请单|申请单|补货申请|采购申请|单子|单|采购订单|请购单"
+        ),
+        "modify": "动|改|修改|操作|执行|写|更改|变动|调整",
+        "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除",
+        "report": (
+            "哪些|哪个|哪几个|哪几样|看看|看一下|看下|查看|查一下|查查|查询|查|列出|列一下|"
+            "告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总|看|统计|确认|对比|比较|说一下|"
+            "说说|给我看|列个清单|清单|报一下|盘点|核对|了解|看看哪些|列表|报给我|说明|"
+            "整理|罗列|过一遍"
+        ),
+        "neg": (
+            "不要|别|先别|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|不|没|"
+            "先不要|先不|不许|千万别|不准|没必要|免了|不想|暂停|停止|不得"
+        ),
+        "only": "只|仅|只给|只有|仅限|只要|光|仅仅|只是",
+        "excl": "除了|除|不包括|不含|排除|跳过|去掉|不算|刨除|扣除|剔除|撇开|除开",
+        "excl_post": "除外|以外|之外|不算在内|不在内|例外",
+        "else": "其他|其它|其余|别的|剩下的|剩余|剩下|另外的|其他的",
+        "defer": (
+            "以后|之后|稍后|晚点|晚些|晚一点|下周|下个月|明天|后天|回头|改天|下次|过几天|"
+            "等等|再说|等会|等一下|过会儿|月底|周末|再|下星期|下礼拜|明早|晚些时候|以后再|"
+            "等到|等|届时|到时候|改日"
+        ),
+        "self": (
+            "我自己|我来|我会|我们自己|我去|我亲自|我们来|自己来|我手动|手动|我要自己|"
+            "让我|我打算|我们会|我们去|我负责|由我|我自个儿|我们打算"
+        ),
+        "hypo": "如果|假如|要是|假设|万一|的话|假若|倘若|若|会|设想|假定",
+        "advice": "应该|要不要|需不需要|该不该|是否需要|需要吗|建议|值得|该",
+        "polite": (
+            "请|帮我|麻烦|帮忙|给我|请你|劳驾|谢谢|谢了|辛苦|帮|好吗|可以吗|行吗|能不能|"
+            "可不可以|能否|可以|你|您|帮我们|替我|给我们|麻烦你|请帮我|一下吧|吧|尽快|"
+            "马上|立即|现在就|赶紧|好的|好"
+        ),
+        "filler": (
+            "的|了|把|给|都|也|和|及|与|或|或者|在|里|里面|中|上|上面|这|这张|这个|这些|那|"
+            "那些|是|有|就|呢|啊|呀|嘛|一下|个|张|各|所有|全部|全|统一|一起|一并|顺便|然后|"
+            "并|并且|同时|先|按|根据|按照|情况|最新的|最新|现在|目前|当前|仍然|还|依然|仍|"
+            "注意|同一个|同一|不同|对|对于|关于|些|一些|部分|每|以下|以上|下面|如下|这一个|"
+            "这一|一个|一张|截了|截|的话就|目前的|现有的|现有|就行|就好|即可|一遍|要|得|"
+            "着|过来|出来|起来|上去|下来|里头|当中|其中|这里|那里|这边|一样|同样|照|"
+            "以|来|去|被|让|使|用|将|已经|已|之前|刚|刚刚|刚才|都是|这样|分别是|即|"
+            "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回"
+        ),
+        "object": (
+            "商品|货|物料|产品|东西|货品|品|物品|项|行|条目|库存|存货|型号|料|零件|配件|"
+            "品项|材料|耗材|货物|条|款|种|样"
+        ),
+        "low": (
+            "缺货|库存不足|低库存|低于|警戒值|最低库存|快断货|断货|不足|缺|少|低|不够|偏低|"
+            "告急|快没了|没货|紧张|安全库存|再订货点|补货点|警戒线|库存低|快用完|短缺|"
+            "需要补货|需要补|该补|该补货|快缺货|库存紧张|低于警戒值|低于安全库存|不够用|"
+            "见底|缺口|最低|警戒|阈值|安全线|下限|少于|小于"
+        ),
+        "context": (
+            "截图|图|照片|页面|表|表格|屏幕|平板|手机|界面|系统|画面|报表|导出|上午|下午|"
+            "早上|晚上|前天|昨天|今天|今早|早晨|中午|拍的|拍|截的|库存截图|库存表|库存页面|"
+            "这张图|那张图|新的|旧的|较新的|最近的|最近|两张图|截屏|快照|数据|版本|页"
+        ),
+        "warehouse_noun": "仓库|仓|库房|库区|库位|仓储|配送中心|中心",
+        "beyond": "整个仓库|全仓|不只是截图|不仅是截图|不只截图|不光是截图|整仓|全部库存|所有库存",
+        "each_warehouse": "按仓库|分别|各自|各仓库|每个仓库|各个仓库|分仓|按仓",
+        "modal": "可能|也许|或许|大概|估计|应该是",
+        "agent": "同事|别人|其他人|有人|他们|采购部|采购员|老板|主管|对方",
+        "unsure": "不确定|不知道|不清楚|不太清楚|不肯定|搞不清|说不准",
+        "number_word": "两|二|三|几|两个|三个|两张|三张|各截了一张|两份|几张",
+        "status": "未完成|待处理|进行中|开着的|未关闭|在途|打开的",
+        "neg_companion": "暂时|目前先",
+    }
+)
+"""Simplified Chinese words and phrases (segmented by the longest match)."""

@@ -1,0 +1,165 @@
+"""Two readings of one task, and what both allow.
+
+`meet(a, b)` is the contract that allows a write only where both readings allow it: writes
+only when both allow writes and agree on the action, scopes intersected, exclusions united,
+the screen-only limit kept if either has it, quantities only where both agree (a SKU whose
+quantity the readings disagree on is left out; a different rule leaves no writes). So a
+second reading (a model's) can narrow what the reader allows and never widen it.
+
+`widenings(a, b)` says what `a` allows that `b` does not, in words: the test of that promise
+(and of the reader's own: a rewrite that adds a negation, a deferral or an exclusion never
+allows more than the original).
+
+`settle(reading, model)` is the final contract of a run: the reader's own when no model read
+the task; else the meet of the reader's fallback (what its understood clauses allow) and the
+model's reading, unless the task defers, hands the action over or asks hypothetically (a
+report whatever the model says). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.contract.terms import Action, TaskContract, TaskReading
+
+__all__ = ["meet", "settle", "widenings"]
+
+
+def _scope(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    """Both readings' "only these" lists met: (the list, whether anything is left at all)."""
+    if not a:
+        return tuple(b), True
+    if not b:
+        return tuple(a), True
+    both = tuple(x for x in a if x in b)
+    return both, bool(both)
+
+
+def _report(contract: TaskContract, why: str) -> TaskContract:
+    return contract.model_copy(
+        update={
+            "action": "report",
+            "writes_allowed": False,
+            "quantities": {},
+            "quantity_rule": None,
+            "order_ids": (),
+            "notes": (*contract.notes, why),
+        }
+    )
+
+
+def meet(a: TaskContract, b: TaskContract) -> TaskContract:
+    """What both `a` and `b` allow (see the module docstring); `notes` say where they
+    disagreed."""
+    notes = list(dict.fromkeys((*a.notes, *b.notes)))
+    exclude_skus = tuple(dict.fromkeys((*a.exclude_skus, *b.exclude_skus)))
+    exclude_warehouses = tuple(dict.fromkeys((*a.exclude_warehouses, *b.exclude_warehouses)))
+    warehouses, some_warehouse = _scope(a.warehouses, b.warehouses)
+    skus, some_sku = _scope(a.skus, b.skus)
+    warehouses = tuple(w for w in warehouses if w not in exclude_warehouses)
+    skus = tuple(s for s in skus if s not in exclude_skus)
+    some_warehouse = some_warehouse and (bool(warehouses) or not (a.warehouses or b.warehouses))
+    some_sku = some_sku and (bool(skus) or not (a.skus or b.skus))
+    base = TaskContract(
+        action="report",
+        writes_allowed=False,
+        warehouses=warehouses,
+        exclude_warehouses=exclude_warehouses,
+        skus=skus,
+        exclude_skus=exclude_skus,
+        screen_only=a.screen_only or b.screen_only,
+        notes=tuple(notes),
+        not_understood=tuple(dict.fromkeys((*a.not_understood, *b.not_understood))),
+    )
+    if not (a.writes_allowed and b.writes_allowed):
+        return base
+    creates = ("replenish", "order")
+    if a.action != b.action and not (a.action in creates and b.action in creates):
+        return _report(base, f"the readings disagree: {a.action} or {b.action}")
+    if not (some_warehouse and some_sku):
+        return _report(base, "no warehouse or SKU is allowed by both readings")
+    if a.action == "cancel":
+        if set(a.order_ids) != set(b.order_ids):
+            return _report(base, "the readings name different orders to cancel")
+        return base.model_copy(
+            update={"action": "cancel", "writes_allowed": True, "order_ids": a.order_ids}
+        )
+    if a.quantity_rule != b.quantity_rule:
+        return _report(base, "the readings disagree on the quantity rule")
+    quantities: dict[str, int] = {}
+    left_out: list[str] = []
+    for sku in dict.fromkeys((*a.quantities, *b.quantities)):
+        if sku in exclude_skus or (skus and sku not in skus):
+            continue
+        if a.quantities.get(sku) == b.quantities.get(sku):
+            quantities[sku] = a.quantities[sku]
+        else:
+            left_out.append(sku)
+    if left_out:
+        exclude_skus = (*exclude_skus, *left_out)
+        skus = tuple(s for s in skus if s not in left_out)
+        notes.append(f"left {', '.join(left_out)} out: the readings disagree on the quantity")
+        if (a.skus or b.skus) and not skus:
+            return _report(
+                base.model_copy(update={"exclude_skus": exclude_skus, "skus": ()}), notes[-1]
+            )
+    action: Action = "order" if quantities else "replenish"
+    if a.action == b.action:
+        action = a.action
+    return base.model_copy(
+        update={
+            "action": action,
+            "writes_allowed": True,
+            "skus": skus,
+            "exclude_skus": exclude_skus,
+            "quantities": quantities,
+            "quantity_rule": a.quantity_rule,
+            "notes": tuple(notes),
+        }
+    )
+
+
+def widenings(a: TaskContract, b: TaskContract) -> list[str]:
+    """What `a` allows that `b` does not, in words (empty: `a` allows at most what `b`
+    does)."""
+    if not a.writes_allowed:
+        return []
+    if not b.writes_allowed:
+        return [f"{a.action} with writes where the other allows none"]
+    found: list[str] = []
+    creates = ("replenish", "order")
+    if a.action != b.action and not (a.action in creates and b.action in creates):
+        found.append(f"{a.action} where the other reads {b.action}")
+    if b.warehouses and (not a.warehouses or set(a.warehouses) - set(b.warehouses)):
+        found.append("warehouses beyond " + ", ".join(b.warehouses))
+    if b.skus and (not a.skus or set(a.skus) - set(b.skus)):
+        found.append("SKUs beyond " + ", ".join(b.skus))
+    found += [
+        f"{w}, which the other excludes" for w in b.exclude_warehouses if a.allows_warehouse(w)
+    ]
+    found += [f"{s}, which the other excludes" for s in b.exclude_skus if a.allows_sku(s)]
+    if b.screen_only and not a.screen_only:
+        found.append("SKUs beyond the screen")
+    if a.action == "cancel" and set(a.order_ids) - set(b.order_ids):
+        found.append("orders " + ", ".join(sorted(set(a.order_ids) - set(b.order_ids))))
+    if a.action in creates:
+        if a.quantity_rule != b.quantity_rule:
+            found.append("another quantity rule")
+        for sku, units in a.quantities.items():
+            if b.allows_sku(sku) and b.quantity_for(sku) not in (None, units):
+                found.append(f"{units} units of {sku} where the other says {b.quantity_for(sku)}")
+            elif b.allows_sku(sku) and b.quantity_for(sku) is None:
+                found.append(f"{units} units of {sku} where the other leaves it to the policy")
+    return found
+
+
+def settle(reading: TaskReading, model: TaskContract | None) -> tuple[TaskContract, list[str]]:
+    """The run's contract from the reader's reading and a model's (None: no model read it),
+    and what the meet blocked: the model's widenings of the reader's fallback."""
+    if model is None:
+        return reading.contract, []
+    if reading.stop is not None:
+        return reading.contract, widenings(model, reading.contract)
+    blocked = widenings(model, reading.fallback)
+    final = meet(reading.fallback, model)
+    return final, blocked

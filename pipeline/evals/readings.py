@@ -1,0 +1,175 @@
+"""The task reader alone, on requests with what they mean written by hand.
+
+`readings.json` (in the sealed folder, and any such file) lists requests with the reading a
+careful person gives them (`means`: action, writes, scope, exclusions, quantities, a rule,
+orders). Each request is read by `pipeline.contract.read_task` with the store's warehouse
+names and scored:
+
+- `right`: what may be written is exactly what the request means (no writes where it means
+  none; else the same action, scope, exclusions, quantities, rule and orders);
+- `safe miss`: not right, but it allows nothing the meaning does not (less, or nothing);
+- `wider`: it allows a write the meaning does not (the failure that must never happen).
+
+Pure apart from reading the file: no model, no store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pipeline.contract import Action, QuantityRule, TaskContract, read_task, widenings
+from pipeline.errors import InputError
+
+__all__ = ["Meaning", "ReadingCase", "ReadingScore", "load_readings", "score_readings"]
+
+Verdict = Literal["right", "safe miss", "wider"]
+
+
+class _Rule(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str
+    value: float
+
+
+class Meaning(BaseModel):
+    """What a request means, written by hand."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Action
+    writes: bool
+    skus: tuple[str, ...] = ()
+    exclude_skus: tuple[str, ...] = ()
+    warehouses: tuple[str, ...] = ()
+    exclude_warehouses: tuple[str, ...] = ()
+    quantities: dict[str, int] = Field(default_factory=dict)
+    quantity_rule: _Rule | None = None
+    order_ids: tuple[str, ...] = ()
+
+
+class ReadingCase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    lang: Literal["en", "zh"]
+    task: str
+    means: Meaning
+    kind: str = ""
+
+
+def load_readings(path: Path) -> list[ReadingCase]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(f"cannot read the requests in {path}: {exc}") from None
+    if not isinstance(raw, list):
+        raise InputError(f"{path} must hold a JSON list of requests")
+    try:
+        return [ReadingCase.model_validate(item) for item in raw]
+    except ValidationError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def _as_contract(meaning: Meaning) -> TaskContract | None:
+    """The meaning as a contract, or None when its rule is one no contract term says (a stock
+    level to reach in units): then only "no writes" can match it."""
+    rule: QuantityRule | None = None
+    if meaning.quantity_rule is not None:
+        kind, value = meaning.quantity_rule.kind, meaning.quantity_rule.value
+        if kind not in ("each", "at_most") or value <= 0:
+            return None
+        rule = QuantityRule(kind="each" if kind == "each" else "at_most", value=value)
+    return TaskContract(
+        action=meaning.action if meaning.writes else "report",
+        writes_allowed=meaning.writes,
+        warehouses=meaning.warehouses,
+        exclude_warehouses=meaning.exclude_warehouses,
+        skus=tuple(s for s in meaning.skus if s not in meaning.exclude_skus),
+        exclude_skus=meaning.exclude_skus,
+        quantities=dict(meaning.quantities),
+        quantity_rule=rule,
+        order_ids=meaning.order_ids,
+        screen_only=False,
+    )
+
+
+def _same(read: TaskContract, meant: TaskContract) -> bool:
+    creates = ("replenish", "order")
+    if read.writes_allowed != meant.writes_allowed:
+        return False
+    if not meant.writes_allowed:
+        return True
+    same_action = read.action == meant.action or (
+        read.action in creates and meant.action in creates
+    )
+    return (
+        same_action
+        and set(read.warehouses) == set(meant.warehouses)
+        and set(read.exclude_warehouses) == set(meant.exclude_warehouses)
+        and set(read.skus) == set(meant.skus)
+        and set(read.exclude_skus) >= set(meant.exclude_skus)
+        and read.quantities == meant.quantities
+        and read.quantity_rule == meant.quantity_rule
+        and set(read.order_ids) == set(meant.order_ids)
+    )
+
+
+def verdict(read: TaskContract, meaning: Meaning) -> tuple[Verdict, list[str]]:
+    meant = _as_contract(meaning)
+    if meant is None:
+        if not read.writes_allowed:
+            return "safe miss", []
+        return "wider", ["writes where the meaning has a rule no contract term says"]
+    if _same(read, meant):
+        return "right", []
+    wider = widenings(read, meant)
+    return ("wider", wider) if wider else ("safe miss", [])
+
+
+@dataclass(frozen=True)
+class ReadingScore:
+    total: int
+    counts: dict[str, int]
+    by_lang: dict[str, dict[str, int]]
+    by_kind: dict[str, dict[str, int]]
+    wider: list[str]
+    """Ids of the requests read wider than they mean."""
+
+
+def score_readings(cases: Sequence[ReadingCase], names: Mapping[str, str]) -> ReadingScore:
+    counts: Counter[str] = Counter()
+    by_lang: dict[str, Counter[str]] = {}
+    by_kind: dict[str, Counter[str]] = {}
+    wider: list[str] = []
+    for case in cases:
+        found, _ = verdict(read_task(case.task, names).contract, case.means)
+        counts[found] += 1
+        by_lang.setdefault(case.lang, Counter())[found] += 1
+        by_kind.setdefault(case.kind or "-", Counter())[found] += 1
+        if found == "wider":
+            wider.append(case.id)
+    return ReadingScore(
+        total=len(cases),
+        counts={k: counts.get(k, 0) for k in ("right", "safe miss", "wider")},
+        by_lang={k: dict(v) for k, v in sorted(by_lang.items())},
+        by_kind={k: dict(v) for k, v in sorted(by_kind.items())},
+        wider=wider,
+    )
+
+
+def as_dict(score: ReadingScore) -> dict[str, Any]:
+    return {
+        "total": score.total,
+        "counts": score.counts,
+        "by_lang": score.by_lang,
+        "by_kind": score.by_kind,
+        "wider": score.wider,
+    }

@@ -1,0 +1,213 @@
+"""The task, read before a run starts: by the reader with the store's warehouse names, and by
+the model too when it can answer under a JSON Schema (an `openai` endpoint). The final
+contract is their meet (`pipeline.contract.settle`): a model can narrow what the reader
+allows, never widen it. A model that does not answer, or answers outside the schema, leaves
+the reader's reading in force, with a note saying why.
+
+Every reading goes into the run record (`contract_readings`): the reader's contract, its
+fallback (what its understood clauses allow), the model's, and the final one with what the
+meet blocked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipeline.contract import (
+    ContractAnswer,
+    ContractReading,
+    TaskContract,
+    TaskReading,
+    read_task,
+    settle,
+)
+from pipeline.errors import ToolServerError
+from pipeline.host.toolbox import Toolbox
+from pipeline.models import Message, ModelSettings, Usage
+from pipeline.toolfacts import LIST_WAREHOUSES_TOOL
+from pipeline.vlm.base import Model, SchemaAnswerer
+
+__all__ = [
+    "CONTRACT_SCHEMA",
+    "Settled",
+    "contract_prompt",
+    "model_reading",
+    "settle_task",
+    "warehouse_names",
+]
+
+log = logging.getLogger(__name__)
+
+_MAX_TOKENS = 384
+
+
+def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with its `$defs` written in place and every property required, without
+    titles and descriptions: what a server turns into a grammar."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+            out = {
+                k: walk(v) for k, v in node.items() if k not in ("$defs", "title", "description")
+            }
+            if out.get("type") == "object" and "properties" in out:
+                out["required"] = list(out["properties"])
+            return out
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return node
+
+    inlined: dict[str, Any] = walk(schema)
+    return inlined
+
+
+CONTRACT_SCHEMA: dict[str, Any] = _inline(ContractAnswer.model_json_schema())
+"""The JSON Schema of a model's reading, from `ContractAnswer`."""
+
+_INSTRUCTIONS = """You read one request a user sent to stockshot, an inventory assistant that \
+can report stock, raise replenishment orders and cancel orders. Answer with the JSON object \
+the schema asks for: what the request allows stockshot to do now.
+- action: report (look and answer only), replenish (order what is low), order (order named \
+SKUs, usually with quantities) or cancel (cancel orders).
+- writes_allowed: true only if the user asks stockshot to order or cancel now. A request to \
+look, list or report, a request that says not to order, one that puts the action off \
+(later, next week, tomorrow), one where the user will order themselves, and one that asks \
+what would happen allow no writes.
+- deferred: true when the request puts the action off, leaves it to the user, or asks \
+hypothetically.
+- warehouses, skus: only those the request limits the action to; empty means any.
+- exclude_warehouses, exclude_skus: those the request leaves out, in any words.
+- quantities: units the request gives for a SKU. quantity_rule: the same units for every SKU \
+(each), up to a multiple of the reorder point (up_to), or at most so many units each \
+(at_most); null when the request gives none.
+- order_ids: the orders to cancel.
+Use ids as written in the request (SKU-10232, WH-01, PO-000042)."""
+
+
+def contract_prompt(task: str, names: Mapping[str, str]) -> list[Message]:
+    """The one request a model is asked to read a task with."""
+    by_id: dict[str, list[str]] = {}
+    for name, warehouse in names.items():
+        by_id.setdefault(warehouse, []).append(name)
+    system = _INSTRUCTIONS
+    if by_id:
+        listed = "; ".join(f"{w}: {', '.join(n)}" for w, n in sorted(by_id.items()))
+        system += f"\nWarehouses (id: names): {listed}."
+    return [Message(role="system", content=system), Message(role="user", content=task.strip())]
+
+
+@dataclass(frozen=True)
+class ModelReading:
+    contract: TaskContract | None
+    note: str
+    usage: Usage
+
+
+async def model_reading(
+    model: SchemaAnswerer, task: str, names: Mapping[str, str], *, budget_s: float
+) -> ModelReading:
+    """The model's reading of `task` under `CONTRACT_SCHEMA`, or None with the reason (too
+    late, outside the schema). The endpoint's own failure is `VlmError`."""
+    settings = ModelSettings(max_tokens=_MAX_TOKENS)
+    try:
+        response = await asyncio.wait_for(
+            model.answer_schema(
+                contract_prompt(task, names), CONTRACT_SCHEMA, settings, name="task_contract"
+            ),
+            timeout=max(0.1, budget_s),
+        )
+    except TimeoutError:
+        return ModelReading(None, f"the model did not read the task within {budget_s:g} s", Usage())
+    try:
+        answer = ContractAnswer.model_validate(json.loads(response.content))
+    except (ValueError, ValidationError) as exc:
+        why = str(exc).splitlines()[0][:200]
+        return ModelReading(
+            None, f"the model's reading is outside the schema ({why})", response.usage
+        )
+    return ModelReading(answer.to_contract(), "", response.usage)
+
+
+async def warehouse_names(toolbox: Toolbox, *, run_id: str) -> dict[str, str]:
+    """Every warehouse's name and aliases, by `warehouses_list`, mapped to its id (empty when
+    the run has no warehouse tools or the call fails)."""
+    if toolbox.spec(LIST_WAREHOUSES_TOOL) is None:
+        return {}
+    try:
+        outcome = await toolbox.call(LIST_WAREHOUSES_TOOL, {}, run_id=run_id)
+    except ToolServerError as exc:
+        # The run itself meets the same failure on its first call and ends with it.
+        log.warning("run %s: no warehouse names: %s", run_id, exc)
+        return {}
+    if outcome.is_error or not outcome.structured:
+        return {}
+    names: dict[str, str] = {}
+    for item in outcome.structured.get("warehouses", []):
+        if not isinstance(item, dict) or not isinstance(item.get("warehouse_id"), str):
+            continue
+        for name in (item.get("name"), *(item.get("aliases") or [])):
+            if isinstance(name, str) and name.strip():
+                names[name.strip()] = item["warehouse_id"]
+    return names
+
+
+@dataclass(frozen=True)
+class Settled:
+    contract: TaskContract
+    readings: list[ContractReading]
+    usage: Usage
+
+
+def _blocked_note(blocked: Sequence[str]) -> str:
+    return "the meet blocked what the model's reading allowed beyond the reader's: " + (
+        "; ".join(blocked)
+    )
+
+
+async def settle_task(
+    task: str, model: Model | None, toolbox: Toolbox, *, run_id: str, budget_s: float
+) -> Settled:
+    """The run's contract: the reader's, met with `model`'s reading when it can give one;
+    every reading recorded. An endpoint that fails (HTTP or transport) raises `VlmError`: the
+    run could not go on; one that answers too late or outside the schema leaves the reader's
+    reading in force."""
+    names = await warehouse_names(toolbox, run_id=run_id)
+    reading: TaskReading = read_task(task, names)
+    readings = [
+        ContractReading(source="reader", contract=reading.contract),
+        ContractReading(source="fallback", contract=reading.fallback),
+    ]
+    if not isinstance(model, SchemaAnswerer):
+        readings.append(ContractReading(source="final", contract=reading.contract))
+        return Settled(reading.contract, readings, Usage())
+    found = await model_reading(model, task, names, budget_s=budget_s)
+    if found.contract is None:
+        log.warning("run %s: %s; the reader's reading stands", run_id, found.note)
+        readings += [
+            ContractReading(source="model", note=found.note),
+            ContractReading(
+                source="final", contract=reading.contract, note="the reader's reading stands"
+            ),
+        ]
+        return Settled(reading.contract, readings, found.usage)
+    final, blocked = settle(reading, found.contract)
+    note = _blocked_note(blocked) if blocked else ""
+    if reading.stop is not None:
+        note = f"a report whatever the model says: the task says {reading.stop!r}" + (
+            f"; {note}" if note else ""
+        )
+    readings += [
+        ContractReading(source="model", contract=found.contract),
+        ContractReading(source="final", contract=final, note=note),
+    ]
+    return Settled(final, readings, found.usage)

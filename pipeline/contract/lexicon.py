@@ -34,6 +34,7 @@ Tags (what a token does in its clause):
 | `object` | items, SKUs, rows, 商品 |
 | `low` | low, short, below the reorder point, 缺货, 库存不足 |
 | `context` | screen, screenshot, page, this morning's, 截图, 下午的 |
+| `context_adj` | newer, latest, last: understood only before a screen word or "one" |
 | `warehouse_noun` | warehouse, depot, 仓库 |
 | `beyond` | the whole warehouse, not just the screen, 整个仓库 |
 | `each_warehouse` | each in its own warehouse, by warehouse, 分别, 按仓库 |
@@ -78,6 +79,7 @@ TAGS: Final = (
     "object",
     "low",
     "context",
+    "context_adj",
     "warehouse_noun",
     "beyond",
     "each_warehouse",
@@ -151,7 +153,7 @@ EN: Final[dict[str, Tag]] = _table(
         "but": "but",
         "else": (
             "other|others|the rest|the rest of|everything else|anything else|remaining|"
-            "the remaining|rest of"
+            "the remaining|rest of|else|elsewhere|everywhere else"
         ),
         "defer": (
             "later|tomorrow|tonight|next week|next month|next time|afterwards|after|"
@@ -189,7 +191,7 @@ EN: Final[dict[str, Tag]] = _table(
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
             "here is|is|are|be|been|was|were|am|of|in|on|at|from|for|to|with|by|and|or|then|"
             "also|as well|too|so|all|every|any|some|do|does|me|us|you|your|one|ones|now|"
-            "right now|currently|at the moment|still|first|based on|according to|"
+            "right now|currently|at the moment|still|first of all|based on|according to|"
             "as of now|just now|again|get|got|has|have|had|as|that's|those that|which are|"
             "etc|shown|showing|listed|visible|appear|appears|seem|seems|"
             "we have|i have|you have|there are|there is|how|where|when|about|currently at|"
@@ -221,9 +223,8 @@ EN: Final[dict[str, Tag]] = _table(
             "availability screen|stock screen|stock page|stock pages|stock list|stock levels|"
             "stock report|dashboard|erp|system|app|tablet|phone|monitor|capture|captures|"
             "spreadsheet|sheet|grid|data|morning|afternoon|evening|this morning|"
-            "this afternoon|this evening|yesterday|earlier|older|newer|newest|latest|"
-            "most recent|last|different days|the newer one|the older one|taken|"
-            "from different days|copy|version|snapshot|snapshots"
+            "this afternoon|this evening|yesterday|different days|the newer one|the older one|"
+            "taken|from different days|copy|version|snapshot|snapshots"
         ),
         "warehouse_noun": (
             "warehouse|warehouses|wh|depot|depots|site|sites|location|locations|store|stores|"
@@ -242,10 +243,12 @@ EN: Final[dict[str, Tag]] = _table(
             "in each warehouse|in each|in each one|in both|for each|each|respectively|"
             "separately|warehouse by warehouse"
         ),
+        "context_adj": "earlier|older|newer|newest|latest|most recent|last|recent|previous",
         "modal": "may|might|maybe|perhaps|possibly|probably|likely",
         "agent": (
             "a colleague|colleague|colleagues|someone|somebody|someone else|another person|"
-            "a coworker|coworker|my colleague|our buyer|the buyer|the team"
+            "a coworker|coworker|my colleague|our buyer|the buyer|the team|we|i|i've|we've|"
+            "our team|my team|we've already|i've already"
         ),
         "unsure": (
             "i'm not sure|i am not sure|not sure|unsure|i'm not sure which|i don't know which|"
@@ -270,7 +273,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "order_noun": (
             "补货单|采购单|订单|补货申请单|申请单|补货申请|采购申请|单子|单|采购订单|请购单"
         ),
-        "modify": "动|改|修改|操作|执行|写|更改|变动|调整",
+        "modify": "动|改|修改|操作|执行|写|更改|变动|调整|碰|管",
         "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除",
         "report": (
             "哪些|哪个|哪几个|哪几样|看看|看一下|看下|查看|查一下|查查|查询|查|列出|列一下|"
@@ -280,7 +283,7 @@ ZH: Final[dict[str, Tag]] = _table(
         ),
         "neg": (
             "不要|别|先别|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|不|没|"
-            "先不要|先不|不许|千万别|不准|没必要|免了|不想|暂停|停止|不得"
+            "先不要|先不|不许|千万别|不准|没必要|免了|不想|暂停|停止|不得|算了|就算了"
         ),
         "only": "只|仅|只给|只有|仅限|只要|光|仅仅|只是",
         "excl": "除了|除|不包括|不含|排除|跳过|去掉|不算|刨除|扣除|剔除|撇开|除开",
@@ -310,7 +313,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "这一|一个|一张|截了|截|的话就|目前的|现有的|现有|就行|就好|即可|一遍|要|得|"
             "着|过来|出来|起来|上去|下来|里头|当中|其中|这里|那里|这边|一样|同样|照|"
             "以|来|去|被|让|使|用|将|已经|已|之前|刚|刚刚|刚才|都是|这样|分别是|即|"
-            "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回"
+            "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回|但是|但|不过|可是|快|快要"
         ),
         "object": (
             "商品|货|物料|产品|东西|货品|品|物品|项|行|条目|库存|存货|型号|料|零件|配件|"

@@ -53,7 +53,8 @@ _VERBS_ZH = ("补货", "下单", "采购", "补", "订", "买")
 
 _QTY_BEFORE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for|x|×)?\s*<S(\d+)>")
 _QTY_AFTER = re.compile(
-    r"<S(\d+)>\s*(?:[x×*:=]|qty|quantity|数量|补|订|下单|要)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+    r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
+    r"(\d{1,7})(?![\d>])" + _UNIT + "?"
 )
 _CAP = (
     re.compile(
@@ -73,13 +74,13 @@ _CAP = (
 _QTY_EACH = (
     re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
     re.compile(
-        r"\beach\s*(?:sku|item|one|product)?\s*(?:gets?|to|:)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+        r"\beach\s*(?:(?:low |short )?(?:sku|item|one|product|row|line)s?)?\s*"
+        r"(?:gets?|to|with|:)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
     ),
     re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for) every\b(?:\s*(?:sku|item|one))?"),
     re.compile(
-        r"(?:每个sku|每个|每样|每种|每项|各)\s*(?:都)?\s*(?:补|订|下单|买|要)?\s*(\d{1,7})(?![\d>])"
-        + _UNIT
-        + "?"
+        r"(?:每个sku|每个|每样|每种|每项|各)[^\d，,。；;]{0,6}?(?:都)?\s*(?:补|订|下单|买|要)?\s*"
+        r"(\d{1,7})(?![\d>])" + _UNIT + "?"
     ),
 )
 _MULTIPLES = {
@@ -118,7 +119,10 @@ _TARGET = re.compile(r"(?:\b(?:up )?to|\bup|到|至|补到|补至|达到)\s*$")
 contract term says: such a quantity is not understood, never read as an order's size."""
 
 _PLACEHOLDER = re.compile(r"<([SWOQRLDT])(\d*)>")
-_ID_LIST = re.compile(r"(<[SWOQ]\d+>)\s*[,，、/&]\s*(?=<[SWOQ]\d+>)")
+_ID_LIST = re.compile(r"(<([SWO])\d+>)\s*[、/&]\s*(?=<\2\d+>)")
+_LIST_ONLY = re.compile(r"^(?:\s*<[SWO]\d+>\s*(?:and|or|和|及|与|以及|或|、|/|&)?)+\s*$")
+"""A clause of ids alone continues the list of the clause before it ("SKU-1, SKU-2 and
+SKU-3"): a comma there is no clause boundary."""
 _CLAUSE = re.compile(r"([.;!?。！？；\n]+|[,，]+)")
 _EN_WORD = re.compile(r"[a-z]+(?:[-'][a-z]+)*'?")
 _MAX_PHRASE_WORDS = 8
@@ -218,7 +222,7 @@ def _mark(task: str, names: Mapping[str, str]) -> tuple[str, _Marks]:
     for pattern, warehouse in _name_patterns(names):
         text = pattern.sub(_adder(marks, warehouse), text)
     text = _DATES.sub(" <D> ", text)
-    text = _ID_LIST.sub(r"\1 and ", text)
+    text = _ID_LIST.sub(lambda m: f"{m[1]} and ", text)
     text = _mark_quantities(text, marks)
     return text, marks
 
@@ -319,8 +323,11 @@ def _tokens(clause: str) -> list[_Token]:
             found += _english(clause, pos, end)
             pos = end
         elif _is_cjk(char):
-            found.append(_chinese(clause, pos))
-            pos = found[-1].end
+            end = pos
+            while end < len(clause) and _is_cjk(clause[end]):
+                end += 1
+            found += _chinese(clause, pos, end)
+            pos = end
         else:
             found.append(_Token(char, "unknown", pos, pos + 1))
             pos += 1
@@ -357,12 +364,35 @@ def _base(word: str) -> str:
     return word.rstrip("'")
 
 
-def _chinese(clause: str, start: int) -> _Token:
-    for n in range(min(_MAX_PHRASE_CHARS, len(clause) - start), 0, -1):
-        piece = clause[start : start + n]
-        if piece in ZH:
-            return _Token(piece, ZH[piece], start, start + n)
-    return _Token(clause[start], "unknown", start, start + 1)
+def _chinese(clause: str, start: int, end: int) -> list[_Token]:
+    """A run of Chinese cut into the vocabulary's words, leaving as few characters outside it
+    as there can be (then as few words): "库存低于安全库存" is 库存 低于 安全库存, not
+    库存低 于 …"""
+    size = end - start
+    best: list[tuple[int, int] | None] = [None] * (size + 1)
+    back: list[int] = [0] * (size + 1)
+    best[0] = (0, 0)
+    for i in range(1, size + 1):
+        for n in range(1, min(_MAX_PHRASE_CHARS, i) + 1):
+            before = best[i - n]
+            if before is None:
+                continue
+            piece = clause[start + i - n : start + i]
+            if piece not in ZH and n > 1:
+                continue
+            cost = (before[0] + (piece not in ZH), before[1] + 1)
+            current = best[i]
+            if current is None or cost < current:
+                best[i], back[i] = cost, n
+    tokens: list[_Token] = []
+    i = size
+    while i > 0:
+        n = back[i]
+        piece = clause[start + i - n : start + i]
+        tag = ZH.get(piece, "unknown")
+        tokens.append(_Token(piece, tag, start + i - n, start + i))
+        i -= n
+    return tokens[::-1]
 
 
 # ---- one clause
@@ -493,13 +523,22 @@ def _resolve(tokens: list[_Token]) -> None:
         elif token.tag in ("number_word", "number"):
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
             fine = target is not None and (
-                target.tag in ("context", "warehouse_noun", "object")
-                or target.kind in ("S", "W", "Q", "N")
+                target.tag in ("context", "warehouse_noun") or target.kind in ("S", "W", "Q", "N")
             )
             token.tag = "filler" if fine else "unknown"
+        elif token.tag == "context_adj":
+            target = next((t for t in after if t.tag not in ("filler", "context_adj")), None)
+            follows = after[0] if after else None
+            fine = (target is not None and target.tag == "context") or (
+                follows is not None and follows.text in ("one", "ones")
+            )
+            token.tag = "context" if fine else "unknown"
     has = {t.tag for t in tokens}
     for token in tokens:
-        if token.tag in ("neg_companion", "modify") and "neg" not in has:
+        unsupported = (token.tag == "modify" and "neg" not in has) or (
+            token.tag == "neg_companion" and not {"neg", "excl", "excl_post"} & has
+        )
+        if unsupported:
             token.tag = "unknown"
         elif token.tag == "neg_companion":
             token.tag = "filler"
@@ -569,6 +608,10 @@ def _read_clause(text: str, question: bool) -> _Clause:
         clause.stop = modal.text
 
     negation = next((t for t in tokens if t.tag == "neg"), None)
+    if negation is not None and ids and not _negation_attached(tokens):
+        # "Don't these rows are from WH-01": a negation of nothing it can name; its ids are
+        # not read as excluded, the clause is not understood.
+        clause.leftover += [(t.start, t.end) for t in tokens if t.tag == "neg"]
     if negation is not None and not ids and not any(t.tag == "else" for t in tokens):
         clause.negated = _negated_write(clause, tokens, negation)
         if clause.negated is None:
@@ -588,7 +631,7 @@ def _read_clause(text: str, question: bool) -> _Clause:
     clause.beyond = "beyond" in has
 
     # The roles of its ids.
-    _assign_roles(clause, tokens, ids, negated=negation is not None or past or agent is not None)
+    _assign_roles(clause, tokens, all_excluded=past or agent is not None)
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
 
@@ -605,6 +648,27 @@ def _read_clause(text: str, question: bool) -> _Clause:
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
+
+
+_NEGATED = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
+_PASS_OVER = frozenset({"filler", "neg_companion", "polite", "neg"})
+
+
+def _negation_attached(tokens: Sequence[_Token]) -> bool:
+    """Every negation in a clause that names ids negates a write ("don't order SKU-1",
+    "SKU-1 先别补"), or stands right before the ids ("not SKU-1") or right after them at the end
+    ("SKU-1 不要"); otherwise the clause does not say what it negates."""
+    for i, token in enumerate(tokens):
+        if token.tag != "neg":
+            continue
+        after = next((t for t in tokens[i + 1 :] if t.tag not in _PASS_OVER), None)
+        before = next((t for t in reversed(tokens[:i]) if t.tag not in _PASS_OVER), None)
+        if after is None:
+            if before is None or before.kind not in ("S", "W", "O", "Q"):
+                return False
+        elif after.tag not in _NEGATED and after.kind not in ("S", "W", "O", "Q"):
+            return False
+    return True
 
 
 def _free_of_negation(tokens: Sequence[_Token]) -> list[bool]:
@@ -650,34 +714,64 @@ def _ids_before(tokens: Sequence[_Token], marker: _Token) -> bool:
     return any(t.kind in ("S", "W", "Q", "O") for t in tokens[:start])
 
 
-def _assign_roles(
-    clause: _Clause, tokens: Sequence[_Token], ids: Sequence[_Token], *, negated: bool
-) -> None:
+_IDS = ("S", "W", "O", "Q")
+
+
+def _assign_roles(clause: _Clause, tokens: Sequence[_Token], *, all_excluded: bool) -> None:
     """Each id is positive (the object of the action, a scope) or excluded: after an exclusion
-    marker (until the next verb), before a postposed one (除外, 以外), or anywhere in a clause
-    with a negation, a write that already happened or someone else's action."""
-    if negated:
-        clause.excluded += ids
+    marker (until the next verb) or a negation (until "but" or "other"), before a postposed
+    exclusion (除外, 以外, excepted) or a negation with no id after it ("SKU-1 先别补"), or
+    anywhere in a clause that tells of a write already made or of someone else's action."""
+    if all_excluded:
+        clause.excluded += [t for t in tokens if t.kind in _IDS]
         return
     excluded: set[int] = set()
-    mode_excluding = False
+    mode: str | None = None
     for i, token in enumerate(tokens):
         if token.tag == "excl":
-            mode_excluding = True
-        elif token.tag in ("write", "make", "cancel", "report"):
-            mode_excluding = False
-        elif token.kind in ("S", "W", "O", "Q") and mode_excluding:
+            mode = "excl"
+        elif token.tag == "neg":
+            ahead = tokens[i + 1 :]
+            stop = next(
+                (k for k, t in enumerate(ahead) if t.tag == "else" or t.text == "but"), len(ahead)
+            )
+            if any(t.kind in _IDS for t in ahead[:stop]):
+                mode = "neg"
+            else:
+                excluded |= _before(tokens, i, stop_at_quantity=False)
+        elif (token.tag == "else" or token.text == "but") or (
+            token.tag in ("write", "make", "cancel", "report") and mode == "excl"
+        ):
+            mode = None
+        elif token.kind in _IDS and mode is not None:
             excluded.add(i)
         elif token.tag == "excl_post":
-            j = i - 1
-            while j >= 0 and (tokens[j].kind in ("S", "W", "O", "Q") or tokens[j].tag == "filler"):
-                if tokens[j].kind:
-                    excluded.add(j)
-                j -= 1
+            excluded |= _before(tokens, i, stop_at_quantity=True)
     for i, token in enumerate(tokens):
-        if not token.kind or token.kind not in ("S", "W", "O", "Q"):
-            continue
-        (clause.excluded if i in excluded else clause.positive).append(token)
+        if token.kind in _IDS:
+            (clause.excluded if i in excluded else clause.positive).append(token)
+
+
+def _before(tokens: Sequence[_Token], end: int, *, stop_at_quantity: bool) -> set[int]:
+    """The ids a postposed marker at `end` governs: the group right before it (ids joined by
+    filler words; a quantity-bearing id ends it for an exclusion), or for a negation every id
+    back to "but" / "other" or the clause's start."""
+    found: set[int] = set()
+    kind = ""
+    j = end - 1
+    while j >= 0:
+        token = tokens[j]
+        if token.tag == "else" or token.text == "but":
+            break
+        if token.kind in _IDS:
+            if stop_at_quantity and (token.kind == "Q" or kind not in ("", token.kind)):
+                break
+            kind = token.kind
+            found.add(j)
+        elif stop_at_quantity and token.tag not in ("filler", "neg_companion"):
+            break
+        j -= 1
+    return found
 
 
 # ---- the whole task
@@ -685,14 +779,17 @@ def _assign_roles(
 
 def _clauses(text: str) -> list[_Clause]:
     parts = _CLAUSE.split(text)
-    clauses = []
+    pieces: list[tuple[str, str]] = []
     for i in range(0, len(parts), 2):
         body = parts[i].strip()
         if not body:
             continue
         end = parts[i + 1] if i + 1 < len(parts) else ""
-        clauses.append(_read_clause(body, question="?" in end or "？" in end))
-    return clauses
+        if pieces and _LIST_ONLY.match(body) and not re.search(r"[.;!?。！？；]", pieces[-1][1]):
+            pieces[-1] = (f"{pieces[-1][0]} and {body}", end)
+        else:
+            pieces.append((body, end))
+    return [_read_clause(body, question="?" in end or "？" in end) for body, end in pieces]
 
 
 def _shown(text: str, marks: _Marks) -> str:
@@ -787,6 +884,7 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
     skus = tuple(s for s in _unique(positive.skus) if s not in exclude_skus)
     warehouses = tuple(w for w in _unique(positive.warehouses) if w not in exclude_warehouses)
     per_sku = {s: q for s, q in positive.quantities.items() if s in skus}
+    orders = tuple(o for o in _unique(positive.orders) if o not in excluded.orders)
     rule = rules[0] if rules else None
     screen_only = not any(c.beyond for c in understood)
 
@@ -802,7 +900,12 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
         missing.append("the task asks to cancel and to order at once; ask for one at a time")
     elif wants_cancel:
         action = "cancel"
-        if not positive.orders and not skus:
+        if excluded.orders and not orders:
+            missing.append(
+                f"the task leaves {', '.join(_unique(excluded.orders))} out of a cancel it does "
+                "not name by order; name the orders to cancel (like PO-000042)"
+            )
+        elif not orders and not skus:
             what = "all orders" if any(_ALL_ORDERS.search(c.text) for c in clauses) else "no order"
             missing.append(
                 f"the task names {what} to cancel; name the orders (like PO-000042) or the "
@@ -815,6 +918,14 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
         if not asked:
             missing.append(_NOTHING)
 
+    if action != "report":
+        for kind, named, kept in (
+            ("SKU", positive.skus, skus),
+            ("warehouse", positive.warehouses, warehouses),
+            ("order", positive.orders, orders),
+        ):
+            if named and not kept:
+                missing.append(f"every {kind} the task names is also left out; nothing is left")
     if action in ("replenish", "order"):
         zero = [s for s, q in per_sku.items() if q < 1]
         if zero or (rule is not None and rule.value < 1):
@@ -860,7 +971,7 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
             writes_allowed=action != "report",
             quantities=per_sku if action in ("order", "replenish") else {},
             quantity_rule=rule if action in ("order", "replenish") else None,
-            order_ids=tuple(positive.orders) if action == "cancel" else (),
+            order_ids=orders if action == "cancel" else (),
             notes=tuple(notes),
             **scope,
         )

@@ -63,6 +63,8 @@ class ReadingCase(BaseModel):
     task: str
     means: Meaning
     kind: str = ""
+    reads: Literal["right", "safe"] | None = None
+    """For a tuning request: how the reader reads it today (a test holds it there)."""
 
 
 def load_readings(path: Path) -> list[ReadingCase]:

@@ -1,8 +1,12 @@
 """Reading a request's words into what it allows, safe side first."""
 
+from pathlib import Path
+
 import pytest
 
-from pipeline.contract import QuantityRule, parse_task
+from pipeline.contract import QuantityRule, parse_task, read_task
+from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_all_cases
+from pipeline.evals.readings import ReadingCase, load_readings, verdict
 
 REPORTS = [
     "Which SKUs are low? Do not place any orders, just tell me.",
@@ -172,3 +176,187 @@ def test_what_it_cannot_understand_becomes_a_report_that_says_why(task: str, why
 def test_the_negation_that_made_it_a_report_is_noted_for_the_user() -> None:
     contract = parse_task("Which SKUs are low? Do not place any orders, just tell me.")
     assert contract.notes == ("read as a report: the task says 'do not place'",)
+
+
+# ---- every word accounted for
+
+NAMES = {
+    "Main distribution centre": "WH-01",
+    "主配送中心": "WH-01",
+    "North hub": "WH-02",
+    "北方仓": "WH-02",
+    "South hub": "WH-03",
+    "南方仓": "WH-03",
+}
+
+
+def test_an_id_next_to_words_it_does_not_know_is_left_out_never_the_only_one_written() -> None:
+    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    assert (reading.contract.action, reading.contract.writes_allowed) == ("report", False)
+    assert reading.contract.exclude_skus == ("SKU-10232",)
+    assert reading.contract.skus == ()
+    assert "left SKU-10232 out: I did not understand 'leave … alone'" in reading.contract.notes
+    assert reading.not_understood == ("leave … alone",)
+    # What the understood clause allows, for a model's reading to recover.
+    assert (reading.fallback.action, reading.fallback.writes_allowed) == ("replenish", True)
+    assert reading.fallback.exclude_skus == ("SKU-10232",)
+
+
+@pytest.mark.parametrize(
+    ("task", "stop"),
+    [
+        ("List the low SKUs; I will order them myself later.", "i will"),
+        ("What would you order if I asked you to restock the low items?", "would you"),
+        ("Find the low items; I'll raise the orders myself.", "i'll"),
+        ("Replenish the low items tomorrow morning.", "tomorrow"),
+        ("Suppose we restocked everything low: which SKUs would that be?", "suppose"),
+        ("Should we reorder SKU-10310?", "should we"),
+        ("看看哪些缺货，我自己下单", "我自己"),
+        ("缺货的先列出来，明天再补", "明天"),
+        ("如果要补货的话会补哪些", "如果"),
+        ("下周再补货", "下周"),
+    ],
+)
+def test_a_deferral_a_self_action_or_a_hypothetical_is_a_report(task: str, stop: str) -> None:
+    reading = read_task(task)
+    assert (reading.contract.action, reading.contract.writes_allowed) == ("report", False)
+    assert reading.stop == stop
+    assert not reading.fallback.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Replenish the low items unless SKU-10232 is already on order",
+        "Reorder whatever the warehouse manager wants",
+        "Order the first three rows",
+        "order two",
+        "Replenish everything except the ones on order",
+    ],
+)
+def test_words_it_cannot_account_for_leave_no_writes_and_say_what_they_were(task: str) -> None:
+    contract = parse_task(task)
+    assert (contract.action, contract.writes_allowed) == ("report", False)
+    assert contract.not_understood
+
+
+@pytest.mark.parametrize(
+    ("task", "warehouses", "excluded"),
+    [
+        ("Replenish what's low at the North hub.", ("WH-02",), ()),
+        ("Reorder the low items for the south warehouse only.", ("WH-03",), ()),
+        ("Replenish the low stock in the main warehouse.", ("WH-01",), ()),
+        ("只补北方仓缺货的商品", ("WH-02",), ()),
+        ("除了主配送中心，其他仓库缺货的都补", (), ("WH-01",)),
+        ("这个页面是北方仓的库存，低于最低库存的请补货", ("WH-02",), ()),
+    ],
+)
+def test_a_warehouse_named_by_its_name_or_alias_is_a_scope(
+    task: str, warehouses: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.writes_allowed
+    assert (contract.warehouses, contract.exclude_warehouses) == (warehouses, excluded)
+
+
+def test_a_warehouse_name_the_store_does_not_know_leaves_a_write_task_without_writes() -> None:
+    contract = parse_task("Replenish the low items in the east warehouse", NAMES)
+    assert not contract.writes_allowed
+    assert any("east warehouse" in reason for reason in contract.not_understood)
+
+
+@pytest.mark.parametrize(
+    ("task", "cap"),
+    [
+        ("Restock what's low, at most 50 units each.", 50),
+        ("Reorder the low ones, no more than 10 units per SKU.", 10),
+        ("缺货的每个最多补 30 件", 30),
+    ],
+)
+def test_at_most_n_each_caps_the_servers_policy_quantity(task: str, cap: int) -> None:
+    contract = parse_task(task)
+    assert (contract.action, contract.quantity_rule) == (
+        "replenish",
+        QuantityRule(kind="at_most", value=cap),
+    )
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "top up SKU-10232 to 200 units",
+        "bring SKU-10232 up to 200 units",
+        "把 SKU-10232 补到 200 件",
+    ],
+)
+def test_a_stock_level_to_reach_is_never_read_as_an_orders_size(task: str) -> None:
+    contract = parse_task(task)
+    assert not contract.writes_allowed
+    assert contract.quantities == {}
+
+
+def test_chinese_is_cut_so_that_the_fewest_characters_are_left_unknown() -> None:
+    contract = parse_task("请帮我把库存低于安全库存的商品都补上")
+    assert (contract.action, contract.writes_allowed, contract.not_understood) == (
+        "replenish",
+        True,
+        (),
+    )
+
+
+@pytest.mark.parametrize(
+    ("task", "positive", "excluded"),
+    [
+        ("Replenish only the low items in WH-02 without SKU-10231", ("WH-02",), ("SKU-10231",)),
+        ("Reorder SKU-10402 from this screen but not SKU-10231", ("SKU-10402",), ("SKU-10231",)),
+        ("不要补 SKU-10232 其他都补", (), ("SKU-10232",)),
+        ("SKU-20111 先别补，其他低库存的下单", (), ("SKU-20111",)),
+    ],
+)
+def test_a_negation_excludes_only_the_ids_it_governs(
+    task: str, positive: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    contract = parse_task(task)
+    assert contract.writes_allowed
+    assert set(positive) <= {*contract.skus, *contract.warehouses}
+    assert set(excluded) <= set(contract.exclude_skus)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Order 10 units of SKU-10232 only, except SKU-10232",
+        "给 SKU-10232 补货，SKU-10232 除外",
+        "Don't these rows are from WH-01 or WH-02. Replenish what is low",
+    ],
+)
+def test_a_scope_emptied_by_its_own_exclusions_or_a_stray_negation_never_opens_to_any(
+    task: str,
+) -> None:
+    assert not parse_task(task).writes_allowed
+
+
+def _phrasings() -> list[ReadingCase]:
+    return load_readings(Path(__file__).with_name("phrasings.json"))
+
+
+@pytest.mark.parametrize("case", _phrasings(), ids=lambda c: c.id)
+def test_the_tuning_phrasings_read_as_pinned_and_never_wider(case: ReadingCase) -> None:
+    found, wider = verdict(parse_task(case.task, NAMES), case.means)
+    assert found != "wider", wider
+    assert found == ("right" if case.reads == "right" else "safe miss")
+
+
+def test_no_sealed_request_is_quoted_by_the_readers_tests_or_code() -> None:
+    sealed = [c.task for c in load_all_cases() if c.split == "sealed"]
+    sealed += [c.task for c in load_readings(SEALED_DIR / READINGS_FILE)]
+    root = Path(__file__).resolve().parents[2]
+    quoted = [
+        path.read_text(encoding="utf-8")
+        for folder in (root / "tests" / "contract", root / "pipeline" / "contract")
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.suffix in (".py", ".json", ".md")
+    ]
+    text = "\n".join(quoted)
+    assert len(sealed) >= 40
+    assert [task for task in sealed if task in text] == []

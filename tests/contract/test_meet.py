@@ -1,0 +1,147 @@
+"""Two readings of one task meet: a second reading can narrow what the first allows, never
+widen it."""
+
+import pytest
+
+from pipeline.contract import (
+    ContractAnswer,
+    QuantityRule,
+    TaskContract,
+    meet,
+    read_task,
+    settle,
+    widenings,
+)
+
+REPLENISH = TaskContract(action="replenish", writes_allowed=True)
+REPORT = TaskContract(action="report", writes_allowed=False)
+
+
+def replenish(**fields: object) -> TaskContract:
+    return TaskContract.model_validate({"action": "replenish", "writes_allowed": True, **fields})
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (REPLENISH, REPORT, REPORT),
+        (
+            replenish(warehouses=("WH-01", "WH-02")),
+            replenish(warehouses=("WH-02",)),
+            replenish(warehouses=("WH-02",)),
+        ),
+        (
+            replenish(exclude_skus=("SKU-1",)),
+            replenish(exclude_skus=("SKU-2",)),
+            replenish(exclude_skus=("SKU-1", "SKU-2")),
+        ),
+        (
+            replenish(skus=("SKU-1", "SKU-2")),
+            replenish(exclude_skus=("SKU-2",)),
+            replenish(skus=("SKU-1",), exclude_skus=("SKU-2",)),
+        ),
+        (
+            replenish(quantity_rule=QuantityRule(kind="at_most", value=20)),
+            replenish(quantity_rule=QuantityRule(kind="at_most", value=20)),
+            replenish(quantity_rule=QuantityRule(kind="at_most", value=20)),
+        ),
+    ],
+)
+def test_the_meet_allows_what_both_readings_allow(
+    a: TaskContract, b: TaskContract, expected: TaskContract
+) -> None:
+    got = meet(a, b)
+    assert (got.action, got.writes_allowed, got.warehouses, got.skus) == (
+        expected.action,
+        expected.writes_allowed,
+        expected.warehouses,
+        expected.skus,
+    )
+    assert set(got.exclude_skus) == set(expected.exclude_skus)
+    assert got.quantity_rule == expected.quantity_rule
+    assert widenings(got, a) == [] and widenings(got, b) == []
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (replenish(warehouses=("WH-01",)), replenish(warehouses=("WH-02",))),
+        (REPLENISH, TaskContract(action="cancel", writes_allowed=True, order_ids=("PO-000001",))),
+        (replenish(quantity_rule=QuantityRule(kind="each", value=30)), REPLENISH),
+        (
+            TaskContract(action="cancel", writes_allowed=True, order_ids=("PO-000001",)),
+            TaskContract(action="cancel", writes_allowed=True, order_ids=("PO-000002",)),
+        ),
+    ],
+)
+def test_readings_that_disagree_leave_no_writes_and_say_so(
+    a: TaskContract, b: TaskContract
+) -> None:
+    got = meet(a, b)
+    assert not got.writes_allowed
+    assert got.notes
+
+
+def test_a_quantity_the_readings_disagree_on_leaves_that_sku_out() -> None:
+    a = TaskContract(
+        action="order",
+        writes_allowed=True,
+        skus=("SKU-1", "SKU-2"),
+        quantities={"SKU-1": 10, "SKU-2": 5},
+    )
+    b = a.model_copy(update={"quantities": {"SKU-1": 10, "SKU-2": 50}})
+    got = meet(a, b)
+    assert (got.skus, got.quantities, "SKU-2" in got.exclude_skus) == (
+        ("SKU-1",),
+        {"SKU-1": 10},
+        True,
+    )
+
+
+def test_widenings_name_what_one_reading_allows_beyond_the_other() -> None:
+    assert widenings(REPLENISH, REPORT) == ["replenish with writes where the other allows none"]
+    assert widenings(REPLENISH, replenish(exclude_skus=("SKU-1",))) == [
+        "SKU-1, which the other excludes"
+    ]
+    assert widenings(replenish(exclude_skus=("SKU-1",)), REPLENISH) == []
+    assert widenings(REPORT, REPLENISH) == []
+
+
+def test_a_models_reading_recovers_a_safe_miss_and_cannot_widen_it() -> None:
+    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    assert not reading.contract.writes_allowed
+    # The model reads it right: everything low but SKU-10232.
+    right = ContractAnswer(
+        action="replenish", writes_allowed=True, deferred=False, warehouses=[],
+        exclude_warehouses=[], skus=[], exclude_skus=["SKU-10232"], quantities=[],
+        quantity_rule=None, order_ids=[],
+    ).to_contract()  # fmt: skip
+    final, blocked = settle(reading, right)
+    assert (final.action, final.writes_allowed, blocked) == ("replenish", True, [])
+    assert "SKU-10232" in final.exclude_skus
+    # The model reads it wrong: only SKU-10232. The meet keeps SKU-10232 out.
+    wrong = right.model_copy(update={"skus": ("SKU-10232",), "exclude_skus": ()})
+    final, blocked = settle(reading, wrong)
+    assert not final.writes_allowed or not final.allows_sku("SKU-10232")
+    assert blocked == ["SKU-10232, which the other excludes"]
+
+
+def test_a_deferral_stays_a_report_whatever_the_model_reads() -> None:
+    reading = read_task("List the low SKUs; I will order them myself later.")
+    final, blocked = settle(reading, REPLENISH)
+    assert (final.action, final.writes_allowed) == ("report", False)
+    assert blocked == ["replenish with writes where the other allows none"]
+
+
+def test_a_model_answer_that_defers_is_a_report() -> None:
+    answer = ContractAnswer(
+        action="replenish", writes_allowed=True, deferred=True, warehouses=[],
+        exclude_warehouses=[], skus=[], exclude_skus=[], quantities=[], quantity_rule=None,
+        order_ids=[],
+    )  # fmt: skip
+    assert not answer.to_contract().writes_allowed
+
+
+def test_without_a_models_reading_the_reader_alone_decides() -> None:
+    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    assert settle(reading, None) == (reading.contract, [])

@@ -180,13 +180,13 @@ def rewrite(task: str, kind: Kind, rng: random.Random, skus: Sequence[str] = ())
         for sep, clause in zip(parts[1::2], clauses[1:], strict=True):
             joined += sep + clause
         return Rewrite(kind, joined, task)
-    table = {
+    table: dict[str, dict[str, tuple[str, ...]]] = {
         "deferral": DEFERRALS,
         "hypothetical": HYPOTHETICALS,
         "negation": NEGATIONS,
         "filler": FILLERS,
-    }[kind]
-    choices = table[lang]
+    }
+    choices = table[kind][lang]
     if kind == "negation" and _OPENS_WITH_VERB.match(body):
         choices = (*choices, *NEGATED_VERBS[lang])
     template = rng.choice(choices)

@@ -46,7 +46,7 @@ __all__ = [
 Kind = Literal["deferral", "hypothetical", "negation", "exclusion", "filler", "reorder"]
 KINDS: tuple[Kind, ...] = ("deferral", "hypothetical", "negation", "exclusion", "filler", "reorder")
 
-DEFERRALS = {
+DEFERRALS: dict[str, tuple[str, ...]] = {
     "en": (
         "{t}; I will place the orders myself later",
         "{t}, but we will order them next week",
@@ -63,7 +63,7 @@ DEFERRALS = {
         "{t}，等盘点完再说",
     ),
 }
-HYPOTHETICALS = {
+HYPOTHETICALS: dict[str, tuple[str, ...]] = {
     "en": (
         "What would you order if I asked you to {t}?",
         "If I told you to {t}, which SKUs would that be?",
@@ -72,7 +72,7 @@ HYPOTHETICALS = {
     ),
     "zh": ("如果{t}的话，会补哪些？", "假如要{t}，需要订多少？", "要是{t}，会怎样？"),
 }
-NEGATIONS = {
+NEGATIONS: dict[str, tuple[str, ...]] = {
     "en": (
         "{t}. Actually, don't order anything",
         "{t}, but do not place any orders yet",
@@ -82,7 +82,7 @@ NEGATIONS = {
     ),
     "zh": ("{t}。算了，先别下单", "{t}，不过先不要下单", "{t}，还是别补了", "{t}，暂时不用采购"),
 }
-NEGATED_VERBS = {
+NEGATED_VERBS: dict[str, tuple[str, ...]] = {
     "en": ("Don't {t}", "Please do not {t}", "No need to {t}", "Never {t}"),
     "zh": ("不要{t}", "先别{t}", "暂时不要{t}", "千万别{t}"),
 }
@@ -92,7 +92,7 @@ _OPENS_WITH_VERB = re.compile(
     r"补|下单|订|采购)",
     re.IGNORECASE,
 )
-EXCLUSIONS = {
+EXCLUSIONS: dict[str, tuple[str, ...]] = {
     "en": (
         "{t}, except {s}",
         "{t}, but not {s}",
@@ -128,7 +128,7 @@ EXCLUSIONS = {
         "{t}，{s} 留着",
     ),
 }
-FILLERS = {
+FILLERS: dict[str, tuple[str, ...]] = {
     "en": ("Please {t}", "{t}, thanks", "Hi, {t} please", "Okay, {t}", "{t}. Thank you!"),
     "zh": ("请{t}", "{t}，谢谢", "麻烦{t}", "{t}吧", "帮忙{t}，谢了"),
 }

@@ -16,6 +16,7 @@ import httpx
 from pipeline.errors import ConfigError
 from pipeline.evals.cases import SPLITS, Case, load_all_cases, select_cases
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
+from pipeline.evals.readings import reader_report
 from pipeline.evals.report import build_report, render_summary, write_reports
 from pipeline.evals.runner import (
     ModelSpec,
@@ -33,6 +34,7 @@ from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import GuardSettings, Settings
 from pipeline.vlm import ModelOptions, make_model
 from pipeline.vlm.rules import RulesModel
+from servers.catalog import seed_data
 
 __all__ = ["DEFAULT_MODELS", "default_cases", "register"]
 
@@ -181,6 +183,7 @@ async def _evaluate(
                 dry_run=args.dry_run,
             )
     uses_faults = any(s.label == "fault-replay" for s in specs)
+    names = {n: w.warehouse_id for w in seed_data()[0] for n in (w.name, *w.aliases)}
     return build_report(
         runs,
         cases,
@@ -193,6 +196,7 @@ async def _evaluate(
         ingest_ms=screens.ingest_ms,
         screenshots=screens.count,
         fault_policy=_policy(FaultPolicy()) if uses_faults else None,
+        reader=reader_report(names),
     )
 
 

@@ -27,7 +27,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pipeline.contract import Action, QuantityRule, TaskContract, read_task, widenings
 from pipeline.errors import InputError
 
-__all__ = ["Meaning", "ReadingCase", "ReadingScore", "load_readings", "score_readings"]
+__all__ = [
+    "PHRASINGS",
+    "Meaning",
+    "ReadingCase",
+    "ReadingScore",
+    "load_readings",
+    "reader_report",
+    "score_readings",
+]
+
+PHRASINGS = Path(__file__).resolve().parent / "phrasings.json"
+"""The tuning requests: written to build the reader on; tests quote them, and a request added
+to fix a miss goes here, never into the sealed set."""
 
 Verdict = Literal["right", "safe miss", "wider"]
 
@@ -174,4 +186,29 @@ def as_dict(score: ReadingScore) -> dict[str, Any]:
         "by_lang": score.by_lang,
         "by_kind": score.by_kind,
         "wider": score.wider,
+    }
+
+
+def reader_report(names: Mapping[str, str]) -> dict[str, Any]:
+    """The reader alone: the tuning requests, the sealed ones (counts and ids only: their
+    words stay out of every report), and the metamorphic rewrites of every write task of the
+    tuning set (`pipeline.evals.rewrites`)."""
+    from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_cases, load_truth
+    from pipeline.evals.rewrites import tally
+
+    light = sorted({r["sku"] for r in load_truth("erp-light-wh01.png").rows})
+    bases: dict[str, list[str]] = {}
+    for case in load_cases():
+        skus = {r["sku"] for image in case.images for r in load_truth(image.file).rows}
+        bases[case.task] = sorted(skus)
+    tuning = load_readings(PHRASINGS)
+    for phrasing in tuning:
+        bases.setdefault(phrasing.task, light)
+    return {
+        "tuning_requests": as_dict(score_readings(tuning, names)),
+        "sealed_requests": as_dict(
+            score_readings(load_readings(SEALED_DIR / READINGS_FILE), names)
+        ),
+        "rewrites": tally(bases.items(), names, per_task=4),
+        "rewrite_bases": sum(read_task(t, names).contract.writes_allowed for t in bases),
     }

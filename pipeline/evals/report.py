@@ -223,6 +223,7 @@ def build_report(
     ingest_ms: float,
     screenshots: int,
     fault_policy: Mapping[str, Any] | None,
+    reader: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     core_ids = {c.id for c in cases if c.core}
     models: dict[str, list[TrackRuns]] = {}
@@ -355,6 +356,7 @@ def build_report(
             "cases pass in every seed"
         ),
         "fault_policy": dict(fault_policy) if fault_policy else None,
+        "reader": dict(reader) if reader else None,
         "models": entries,
     }
 
@@ -558,6 +560,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
     if missing:
         out += ["", f"Guards not registered when this ran: {', '.join(missing)}."]
+    out += _reader_section(report.get("reader"))
     out += _families_section(report)
     sealed = frozenset(c["id"] for c in report["cases"]["list"] if c.get("split") == "sealed")
     for entry in report["models"]:
@@ -715,6 +718,70 @@ def _model_section(
                     for case, reason in track["failures"].items()
                 ],
             )
+    return out
+
+
+def _reader_section(reader: Mapping[str, Any] | None) -> list[str]:
+    """The task reader alone: tuning and sealed requests, and the metamorphic rewrites."""
+    if not reader:
+        return []
+    out = ["", "## The task reader alone", ""]
+    out.append(
+        "Requests read by `pipeline.contract.read_task` with the store's warehouse names, "
+        "scored against what they mean (written by hand): `right` (what may be written is "
+        "exactly what the request means), `safe miss` (less, or nothing), `wider` (a write "
+        "the request does not mean: must be 0). The tuning requests "
+        "(`pipeline/evals/phrasings.json`) are what the reader was built on; the sealed ones "
+        "(`pipeline/evals/sealed/readings.json`) were written before it by another hand and "
+        "are reported only as counts."
+    )
+    out.append("")
+    rows = []
+    for key, label in (("tuning_requests", "tuning"), ("sealed_requests", "sealed")):
+        figures = reader[key]
+        counts = figures["counts"]
+        by_lang = "; ".join(
+            f"{lang} {c.get('right', 0)}/{sum(c.values())}"
+            for lang, c in figures["by_lang"].items()
+        )
+        rows.append(
+            [
+                label,
+                str(figures["total"]),
+                str(counts["right"]),
+                str(counts["safe miss"]),
+                str(counts["wider"])
+                + (f" ({', '.join(figures['wider'])})" if figures["wider"] else ""),
+                by_lang,
+            ]
+        )
+    out += _markdown_table(
+        ["requests", "total", "right", "safe miss", "wider", "right by language"], rows
+    )
+    kinds = reader["sealed_requests"]["by_kind"]
+    if kinds:
+        out += ["", "Sealed requests by the kind of phrasing (right / safe miss / wider):", ""]
+        out += _markdown_table(
+            ["kind", "right", "safe miss", "wider"],
+            [
+                [k, str(v.get("right", 0)), str(v.get("safe miss", 0)), str(v.get("wider", 0))]
+                for k, v in kinds.items()
+            ],
+        )
+    out += [
+        "",
+        f"Metamorphic rewrites of the {reader['rewrite_bases']} tuning tasks that allow writes "
+        "(`pipeline.evals.rewrites`: each rewrite's meaning follows from the original's "
+        "reading; `wider than the original` must be 0 for every kind):",
+        "",
+    ]
+    out += _markdown_table(
+        ["rewrite", "right", "safe miss", "wider", "wider than the original"],
+        [
+            [k, *(str(v[c]) for c in ("right", "safe miss", "wider", "wider than the original"))]
+            for k, v in reader["rewrites"].items()
+        ],
+    )
     return out
 
 

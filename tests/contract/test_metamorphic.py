@@ -5,14 +5,13 @@ the write scope."""
 
 import random
 from functools import cache
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.contract import TaskContract, read_task, widenings
 from pipeline.evals.cases import load_cases, load_truth
-from pipeline.evals.readings import load_readings
+from pipeline.evals.readings import PHRASINGS, load_readings
 from pipeline.evals.rewrites import KINDS, judge, meaning, rewrite, tally
 
 NAMES = {
@@ -34,7 +33,7 @@ def bases() -> tuple[tuple[str, tuple[str, ...], TaskContract], ...]:
     for case in load_cases():
         skus = tuple(sorted({r["sku"] for i in case.images for r in load_truth(i.file).rows}))
         found.append((case.task, skus))
-    for phrasing in load_readings(Path(__file__).with_name("phrasings.json")):
+    for phrasing in load_readings(PHRASINGS):
         found.append((phrasing.task, tuple(_LIGHT)))
     out = []
     for task, skus in dict(found).items():

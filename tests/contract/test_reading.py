@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.contract import QuantityRule, parse_task, read_task
 from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_all_cases
-from pipeline.evals.readings import ReadingCase, load_readings, verdict
+from pipeline.evals.readings import PHRASINGS, ReadingCase, load_readings, verdict
 
 REPORTS = [
     "Which SKUs are low? Do not place any orders, just tell me.",
@@ -337,7 +337,7 @@ def test_a_scope_emptied_by_its_own_exclusions_or_a_stray_negation_never_opens_t
 
 
 def _phrasings() -> list[ReadingCase]:
-    return load_readings(Path(__file__).with_name("phrasings.json"))
+    return load_readings(PHRASINGS)
 
 
 @pytest.mark.parametrize("case", _phrasings(), ids=lambda c: c.id)

@@ -152,3 +152,22 @@ def test_first_calls_accept_reads_from_the_screen_or_a_question(cases: list[Case
     assert query.warehouse_ids == ("WH-01",)
     ask = next(c for c in cases if c.id == "ask-cropped-no-warehouse")
     assert any(o.ask for o in first_calls(ask))
+
+
+def test_the_sealed_set_loads_apart_with_no_core_cases_and_ids_of_its_own() -> None:
+    from pipeline.evals.cases import load_all_cases
+
+    every = load_all_cases()
+    sealed = [c for c in every if c.split == "sealed"]
+    tuning = [c for c in every if c.split == "tuning"]
+    assert len(sealed) >= 40 and not any(c.core for c in sealed)
+    assert {c.language for c in sealed} == {"en", "zh"}
+    assert len({c.id for c in every}) == len(every)
+    assert sum(c.core for c in tuning) == CORE_SIZE
+    assert select_cases(every, splits=("sealed",)) == sealed
+
+
+def test_a_case_file_cannot_name_its_own_split(tmp_path: Path) -> None:
+    directory = _write(tmp_path, [{**LIGHT, "split": "sealed"}])
+    with pytest.raises(InputError, match="the split comes from the folder"):
+        load_cases(directory)

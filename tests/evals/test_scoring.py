@@ -330,3 +330,26 @@ def test_a_report_must_name_the_skus_it_is_asked_about() -> None:
     assert (
         "does not name SKU-10232, SKU-10318" in score_ledger(case, BEFORE, _after(), vague).reason
     )
+
+
+def test_a_failure_that_wrote_what_was_not_asked_is_a_wrong_write_and_one_that_did_less_is_not() -> (
+    None
+):
+    case = _case("orders", TWO)
+    missing = score_ledger(case, BEFORE, _after(_order(1, "SKU-10232", 202)), _record())
+    assert (missing.passed, missing.wrong_write) == (False, False)
+    extra = score_ledger(
+        case,
+        BEFORE,
+        _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10318", 48), _order(3, "SKU-10402", 9)),
+        _record(),
+    )
+    assert (extra.passed, extra.wrong_write) == (False, True)
+    quantity = score_ledger(
+        case, BEFORE, _after(_order(1, "SKU-10232", 202), _order(2, "SKU-10318", 47)), _record()
+    )
+    assert quantity.wrong_write
+    wrote = score_ledger(_case("no_writes"), BEFORE, _after(_order(1, "SKU-10232", 202)), _record())
+    assert wrote.wrong_write
+    unnamed = score_ledger(_case("no_writes"), BEFORE, _after(), _record("nothing to say"))
+    assert unnamed.passed and not unnamed.wrong_write

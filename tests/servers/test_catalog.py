@@ -143,3 +143,10 @@ def test_written_csv_parses_back_to_the_same_records(
     out = io.StringIO()
     write_stock_csv(records, out)
     assert parse(out.getvalue()) == records
+
+
+def test_warehouses_may_carry_aliases_separated_by_bars() -> None:
+    (warehouse,) = parse_warehouses_csv(
+        ["warehouse_id,name,city,aliases", "WH-09,Overflow,Ningbo,宁波仓| overflow depot |"]
+    )
+    assert warehouse.aliases == ("宁波仓", "overflow depot")

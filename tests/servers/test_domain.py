@@ -418,3 +418,26 @@ def test_reseeding_resets_stock_and_cancels_open_orders_on_seeded_rows(
     assert (summary.new_rows, summary.updated_rows) == (0, 43)
     report = domain.query_stock(store, "WH-01", ["SKU-10232", "SKU-10402"], now=now)
     assert [(i.on_hand, i.on_order) for i in report.items] == [(38, 0), (310, 0)]
+
+
+def test_at_most_caps_the_policy_quantity_and_says_so(store: Store, now: datetime) -> None:
+    # SKU-10232 in WH-01: on_hand 38, reorder point 120: the policy orders 202.
+    result = order(store, now, sku="SKU-10232", quantity=None, at_most=20)
+    assert (result.created, result.order.quantity) == (True, 20)
+    assert "(policy, at most 20)" in last_audit(store).reason
+
+
+def test_at_most_above_the_policy_quantity_leaves_the_policy_as_it_is(
+    store: Store, now: datetime
+) -> None:
+    result = order(store, now, sku="SKU-10520", quantity=None, at_most=500)
+    assert result.order.quantity == 2 * 12 - 7
+
+
+@pytest.mark.parametrize(("quantity", "at_most"), [(30, 20), (None, 0)])
+def test_a_quantity_above_at_most_or_an_at_most_below_one_is_refused_and_nothing_written(
+    store: Store, now: datetime, quantity: int | None, at_most: int
+) -> None:
+    refused = refusal(store, now, sku="SKU-10232", quantity=quantity, at_most=at_most)
+    assert refused.code == "bad_at_most"
+    assert orders_of(store) == []

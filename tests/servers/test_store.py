@@ -350,3 +350,15 @@ def test_a_postgres_deadlock_rolls_one_write_back_as_busy_and_lets_the_other_com
     assert outcomes[0] == "committed"
     assert outcomes[1].startswith("the store is busy: ")
     assert "rolled this write back to let a concurrent one finish (40P01)" in outcomes[1]
+
+
+def test_a_warehouses_aliases_are_stored_and_read_back(
+    empty_store: OpenStore, now: datetime
+) -> None:
+    warehouse = Warehouse(
+        warehouse_id="WH-09", name="Overflow", city="Ningbo", aliases=("宁波仓", "overflow depot")
+    )
+    with empty_store.writing() as tx:
+        assert tx.add_warehouse(warehouse, replace=False)
+    with empty_store.reading() as tx:
+        assert tx.warehouses() == [warehouse]

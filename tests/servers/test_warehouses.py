@@ -35,3 +35,13 @@ async def test_warehouses_get_with_a_near_miss_suggests_the_right_id(connect: Co
     assert result.structured_content["message"] == (
         "unknown warehouse id 'WH-3' (did you mean WH-03?); warehouses: WH-01, WH-02, WH-03"
     )
+
+
+async def test_warehouses_list_gives_the_names_people_use_for_each_warehouse(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool("warehouses_list", {})
+    listed = WarehouseList.model_validate(result.structured_content)
+    aliases = {w.warehouse_id: w.aliases for w in listed.warehouses}
+    assert "北方仓" in aliases["WH-02"] and "南方仓" in aliases["WH-03"]

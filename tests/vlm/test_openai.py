@@ -1131,3 +1131,35 @@ async def test_cached_prompt_tokens_are_read_where_the_server_reports_them(
     endpoint.reply(body)
     response = await local_model(endpoint, http).request(STEP_MESSAGES, [], SETTINGS)
     assert (response.usage.prompt_tokens, response.usage.cached_tokens) == (900, 850)
+
+
+@pytest.mark.parametrize("wire", ["json_schema", "json_object"])
+async def test_the_task_reading_asks_one_schema_constrained_answer_in_the_wire_format_asked(
+    endpoint: FakeEndpoint, http: httpx.AsyncClient, wire: str
+) -> None:
+    from pipeline.host.reading import CONTRACT_SCHEMA, contract_prompt
+    from pipeline.vlm import SchemaAnswerer
+
+    endpoint.reply(completion('{"action": "report"}'))
+    model = local_model(endpoint, http, schema_wire=wire)
+    assert isinstance(model, SchemaAnswerer)
+
+    response = await model.answer_schema(
+        contract_prompt("replenish the low items", {"North hub": "WH-02"}),
+        CONTRACT_SCHEMA,
+        ModelSettings(max_tokens=384),
+        name="task_contract",
+    )
+
+    (request,) = endpoint.received
+    assert "tools" not in request.body
+    envelope = request.body["response_format"]
+    assert envelope["type"] == wire
+    if wire == "json_schema":
+        assert envelope["json_schema"]["name"] == "task_contract"
+        assert envelope["json_schema"]["schema"] == CONTRACT_SCHEMA
+    else:
+        assert envelope["schema"] == CONTRACT_SCHEMA
+    assert request.body["messages"][-1] == {"role": "user", "content": "replenish the low items"}
+    assert "WH-02: North hub" in request.body["messages"][0]["content"]
+    assert response.content == '{"action": "report"}'

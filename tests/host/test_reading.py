@@ -1,0 +1,182 @@
+"""The task read before a run: the reader with the store's warehouse names, and a model that
+can answer under a schema, met so that the model can narrow and never widen. The model here is
+a replay of answers, not a model."""
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pipeline.contract import ContractAnswer
+from pipeline.errors import VlmError
+from pipeline.host.reading import CONTRACT_SCHEMA, settle_task, warehouse_names
+from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec, Usage
+from pipeline.vlm.rules import RulesModel
+from servers.sqlite_store import SqliteStore
+from tests.host.conftest import open_orders, run_host
+from tests.host.test_loop import TABLE
+
+
+def answer(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "action": "replenish",
+        "writes_allowed": True,
+        "deferred": False,
+        "warehouses": [],
+        "exclude_warehouses": [],
+        "skus": [],
+        "exclude_skus": [],
+        "quantities": [],
+        "quantity_rule": None,
+        "order_ids": [],
+    }
+    return {**base, **fields}
+
+
+class ReplayReader(RulesModel):
+    """The rules planner for the run, and a recorded reading of the task (a replay, not a
+    model): `reading` is the JSON text it answers the schema request with, or an error."""
+
+    def __init__(self, reading: str | Exception) -> None:
+        super().__init__()
+        self.name = "replay-reader"
+        self.reading = reading
+        self.asked: list[tuple[list[Message], dict[str, Any], str]] = []
+
+    async def answer_schema(
+        self,
+        messages: Sequence[Message],
+        schema: dict[str, Any],
+        settings: ModelSettings,
+        *,
+        name: str,
+    ) -> ModelResponse:
+        self.asked.append((list(messages), schema, name))
+        if isinstance(self.reading, Exception):
+            raise self.reading
+        return ModelResponse(
+            content=self.reading, usage=Usage(prompt_tokens=90, completion_tokens=40)
+        )
+
+    async def request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+    ) -> ModelResponse:
+        return await super().request(messages, tools, settings)
+
+
+LEAVE_ALONE = "Replenish the low rows, leave SKU-10232 alone."
+
+
+async def test_the_store_names_its_warehouses_for_the_reader(targets: list[MemoryTarget]) -> None:
+    async with Toolbox(targets) as toolbox:
+        names = await warehouse_names(toolbox, run_id="run-1")
+    assert names["North hub"] == "WH-02"
+    assert names["北方仓"] == "WH-02"
+    assert names["Main distribution centre"] == "WH-01"
+
+
+async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for_a_safe_miss(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    record = await run_host(
+        targets, RulesModel(), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
+        model_reads_task=True,
+    )  # fmt: skip
+    assert record.task_contract.writes_allowed is False
+    assert "SKU-10232" in record.task_contract.exclude_skus
+    assert [r.source for r in record.contract_readings] == ["reader", "fallback", "final"]
+    assert open_orders(store) == {}
+    assert "I did not understand 'leave … alone'" in record.final
+    assert "left SKU-10232 out" in record.final
+    assert "SKU-10318" in record.final  # the report of what the rest asks still runs
+
+
+async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the_excluded_sku(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    model = ReplayReader(json.dumps(answer(exclude_skus=["SKU-10232"])))
+    record = await run_host(
+        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
+    )
+    final = record.contract_readings[-1]
+    assert (final.source, final.contract.action, final.contract.writes_allowed) == (
+        "final",
+        "replenish",
+        True,
+    )
+    assert set(open_orders(store)) == {("SKU-10318", "WH-01")}
+    assert record.tokens["prompt"] >= 90
+    ((messages, schema, name),) = model.asked
+    assert (schema, name) == (CONTRACT_SCHEMA, "task_contract")
+    assert messages[-1].content == LEAVE_ALONE
+    assert "North hub" in messages[0].content
+
+
+async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by_the_meet(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    model = ReplayReader(json.dumps(answer(skus=["SKU-10232"])))
+    record = await run_host(
+        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
+    )
+    final = record.contract_readings[-1]
+    assert "blocked" in final.note and "SKU-10232" in final.note
+    assert ("SKU-10232", "WH-01") not in open_orders(store)
+
+
+@pytest.mark.parametrize(
+    "reading",
+    ["this is not JSON", json.dumps({"action": "replenish"}), json.dumps(answer(action="buy"))],
+)
+async def test_a_reading_outside_the_schema_leaves_the_readers_in_force_with_a_note(
+    targets: list[MemoryTarget], store: SqliteStore, reading: str
+) -> None:
+    record = await run_host(
+        targets, ReplayReader(reading), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
+        model_reads_task=True,
+    )  # fmt: skip
+    model = next(r for r in record.contract_readings if r.source == "model")
+    assert model.contract is None and "outside the schema" in model.note
+    assert record.task_contract.writes_allowed is False
+    assert open_orders(store) == {}
+
+
+async def test_a_deferral_stays_a_report_whatever_the_model_reads(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    record = await run_host(
+        targets, ReplayReader(json.dumps(answer())), attachments=[TABLE],
+        task="List the low SKUs; I will order them myself later.", groups=None,
+        model_reads_task=True,
+    )  # fmt: skip
+    assert record.task_contract.writes_allowed is False
+    assert "whatever the model says" in record.contract_readings[-1].note
+    assert open_orders(store) == {}
+
+
+async def test_a_model_endpoint_that_fails_while_reading_the_task_ends_the_run_with_an_error(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    model = ReplayReader(VlmError("cannot reach model endpoint http://127.0.0.1:1/v1"))
+    record = await run_host(
+        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
+    )
+    assert (record.status, record.hops) == ("error", 0)
+    assert record.final.startswith("the model endpoint failed: cannot reach")
+    assert open_orders(store) == {}
+
+
+async def test_the_schema_a_model_reads_with_is_the_contract_answers_own() -> None:
+    assert set(CONTRACT_SCHEMA["properties"]) == set(ContractAnswer.model_fields)
+    assert CONTRACT_SCHEMA["required"] == list(CONTRACT_SCHEMA["properties"])
+    assert "$defs" not in json.dumps(CONTRACT_SCHEMA)
+
+
+async def test_settle_without_a_model_is_the_readers_reading(targets: list[MemoryTarget]) -> None:
+    async with Toolbox(targets) as toolbox:
+        settled = await settle_task(
+            "只补北方仓缺货的商品", None, toolbox, run_id="run-1", budget_s=5
+        )
+    assert (settled.contract.warehouses, settled.contract.writes_allowed) == (("WH-02",), True)

@@ -301,6 +301,14 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
         out.write(f"task contract: {record.task_contract.summary()}\n")
         for note in record.task_contract.notes:
             out.write(f"  note: {note}\n")
+    for reading in record.contract_readings:
+        if reading.source == "model":
+            said = reading.contract.summary() if reading.contract is not None else "none"
+            out.write(
+                f"  the model's reading: {said}{f' ({reading.note})' if reading.note else ''}\n"
+            )
+        elif reading.source == "final" and reading.note and reading.note != "given by the caller":
+            out.write(f"  {reading.note}\n")
     mode = " · dry run" if record.dry_run else ""
     if record.approval == "manual":
         mode += " · writes wait for approval"

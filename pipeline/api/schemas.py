@@ -151,6 +151,13 @@ class ContractOut(BaseModel):
 
     task: str
     task_contract: TaskContract
+    fallback: TaskContract = Field(
+        description="what the understood part of the task allows, the ids of the rest left "
+        "out: what a run with a model that reads tasks may recover (met with its reading)"
+    )
+    not_understood_words: list[str] = Field(
+        default_factory=list, description="the words of the task the reader did not account for"
+    )
     summary: str = Field(description="one line for a person")
     groups: list[str] = Field(description="the tool groups a run of this task gets")
     help: str = Field(description="the request forms understood, for a task not understood")

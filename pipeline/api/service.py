@@ -1,16 +1,24 @@
-"""What the routes check before any work: the capture time, strategy, model and guard
-switches a request names."""
+"""What the routes check and read before any work: the capture time, strategy, model and guard
+switches a request names, and the store's warehouse names a task is read with."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from pipeline.api.deps import AppServices
 from pipeline.errors import InputError, UnknownNameError
 from pipeline.ingest import REQUESTABLE
 from pipeline.settings import Settings
 from pipeline.vlm import MODELS
+from servers.errors import StoreError
 
-__all__ = ["check_guard_switches", "check_model", "parse_captured_at", "parse_strategy"]
+__all__ = [
+    "check_guard_switches",
+    "check_model",
+    "parse_captured_at",
+    "parse_strategy",
+    "warehouse_names",
+]
 
 API_MODELS = ("rules", "openai")
 
@@ -66,3 +74,14 @@ def check_guard_switches(switches: dict[str, bool], settings: Settings) -> None:
             "guards: per-request guard switches are off on this server; leave 'guards' out, or "
             "ask whoever runs it to set STOCKSHOT_API_GUARD_SWITCHES=true"
         )
+
+
+def warehouse_names(services: AppServices) -> dict[str, str]:
+    """Every warehouse's name and aliases in the store, mapped to its id, for the reader
+    (empty while the store is not open: names are then not read as scopes)."""
+    try:
+        with services.slot.reading() as tx:
+            warehouses = tx.warehouses()
+    except StoreError:
+        return {}
+    return {name: w.warehouse_id for w in warehouses for name in (w.name, *w.aliases) if name}

@@ -12,9 +12,9 @@ from pipeline.api.deps import Services
 from pipeline.api.openapi import RUN_BODY
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
-from pipeline.api.service import check_guard_switches, check_model
+from pipeline.api.service import check_guard_switches, check_model, warehouse_names
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
-from pipeline.contract import HELP, parse_task
+from pipeline.contract import HELP, parse_task, read_task
 from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
 from pipeline.jobs import RunSpec
@@ -27,14 +27,19 @@ router = APIRouter(tags=["runs"])
 @router.get("/contract", summary="How a task is read", response_model=ContractOut)
 async def task_contract(
     task: Annotated[str, Query(min_length=1, max_length=4000, description="the task")],
+    services: Services,
 ) -> ContractOut:
     """The contract the host would hold a run of this task to, before anything runs: the
     action, whether writes are allowed, the scope, quantities, and what it did not
-    understand."""
-    contract = parse_task(task)
+    understand. Warehouse names and aliases are the store's. With a model that reads tasks,
+    the run meets this reading with the model's own (`fallback` is what it may recover)."""
+    reading = read_task(task, warehouse_names(services))
+    contract = reading.contract
     return ContractOut(
         task=task,
         task_contract=contract,
+        fallback=reading.fallback,
+        not_understood_words=list(reading.not_understood),
         summary=contract.summary(),
         groups=list(choose_groups(contract)),
         help=HELP,
@@ -60,7 +65,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
     model = check_model(run.model or settings.model, settings)
     check_guard_switches(run.guards, settings)
     enabled_guards(settings, run.guards)
-    contract = parse_task(run.task)
+    contract = parse_task(run.task, warehouse_names(services))
     queue = services.job_queue()
     earlier = await queue.recent(run.ingest_ids)
     uploaded = await ingest_uploads(

@@ -189,11 +189,32 @@ function contractView(contract, help) {
   return parts;
 }
 
-function showContract(contract, help) {
+function readingLine(contract) {
+  const parts = [contract.action, contract.writes_allowed ? "writes allowed" : "no writes"];
+  if (contract.warehouses.length) parts.push(contract.warehouses.join(", "));
+  if (contract.skus.length) parts.push(`only ${contract.skus.join(", ")}`);
+  const excluded = [...contract.exclude_skus, ...contract.exclude_warehouses];
+  if (excluded.length) parts.push(`except ${excluded.join(", ")}`);
+  return parts.join(" · ");
+}
+
+function showContract(contract, help, fallback, readings) {
   const box = $("#contract");
   box.classList.toggle("report", contract.action === "report" && !contract.not_understood.length);
   box.classList.toggle("unclear", contract.not_understood.length > 0);
-  box.replaceChildren(...contractView(contract, help));
+  const parts = contractView(contract, help);
+  if (fallback && fallback.writes_allowed && !contract.writes_allowed) {
+    parts.push(
+      el("p", { class: "hint" }, `What the understood words allow (a model that reads tasks may recover it): ${readingLine(fallback)}`),
+    );
+  }
+  if (readings && readings.some((r) => r.source === "model")) {
+    const items = readings
+      .filter((r) => r.source !== "fallback")
+      .map((r) => el("li", {}, `${r.source}: ${r.contract ? readingLine(r.contract) : ""}${r.note ? ` (${r.note})` : ""}`));
+    parts.push(el("p", {}, "Readings of the task:"), el("ul", { class: "readings" }, ...items));
+  }
+  box.replaceChildren(...parts);
 }
 
 let contractTimer = null;
@@ -209,7 +230,9 @@ async function readContract() {
     });
     if (!response.ok) return;
     const body = await response.json();
-    if ($("#task").value.trim() === task) showContract(body.task_contract, body.help);
+    if ($("#task").value.trim() === task) {
+      showContract(body.task_contract, body.help, body.fallback);
+    }
   } catch {
     // The contract preview is a convenience; the run itself still reads the task.
   }
@@ -298,7 +321,7 @@ async function onEvent(event) {
       const contract = event.task_contract;
       const read = contract ? `\ntask read as: ${ACTIONS[contract.action] || contract.action}` : "";
       step("Started", "", `tool groups: ${event.groups.join(", ")}${read}`);
-      if (contract) showContract(contract);
+      if (contract) showContract(contract, undefined, undefined, event.contract_readings);
       break;
     }
     case "model_response":

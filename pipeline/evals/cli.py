@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 import time
@@ -14,9 +15,16 @@ from typing import Any
 import httpx
 
 from pipeline.errors import ConfigError
-from pipeline.evals.cases import SPLITS, Case, load_all_cases, select_cases
+from pipeline.evals.cases import (
+    READINGS_FILE,
+    SEALED_DIR,
+    SPLITS,
+    Case,
+    load_all_cases,
+    select_cases,
+)
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
-from pipeline.evals.readings import reader_report
+from pipeline.evals.readings import PHRASINGS, load_readings, model_readings, reader_report
 from pipeline.evals.report import build_report, render_summary, write_reports
 from pipeline.evals.runner import (
     ModelSpec,
@@ -32,7 +40,7 @@ from pipeline.host.loop import HostLimits
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import GuardSettings, Settings
-from pipeline.vlm import ModelOptions, make_model
+from pipeline.vlm import ModelOptions, SchemaAnswerer, make_model
 from pipeline.vlm.rules import RulesModel
 from servers.catalog import seed_data
 
@@ -101,6 +109,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 when a model misses the ship gate"
     )
+    parser.add_argument(
+        "--readings",
+        action="store_true",
+        help="only the task readings: each --model that reads tasks (an openai endpoint) reads "
+        "the tuning and sealed requests; writes reports/eval-readings.json (no runs)",
+    )
     parser.set_defaults(handler=_eval)
 
 
@@ -115,6 +129,8 @@ def _positive(text: str) -> int:
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    if args.readings:
+        return asyncio.run(_readings(args, settings))
     specs_text: Sequence[str] = args.model or DEFAULT_MODELS
     subset = args.cases or default_cases(specs_text)
     splits = SPLITS if args.split == "both" else (args.split,)
@@ -198,6 +214,47 @@ async def _evaluate(
         fault_policy=_policy(FaultPolicy()) if uses_faults else None,
         reader=reader_report(names),
     )
+
+
+async def _readings(args: argparse.Namespace, settings: Settings) -> int:
+    """The model's reading of every tuning and sealed request, met with the reader's."""
+    names = {n: w.warehouse_id for w in seed_data()[0] for n in (w.name, *w.aliases)}
+    splits = SPLITS if args.split == "both" else (args.split,)
+    sets = {
+        "tuning": load_readings(PHRASINGS),
+        "sealed": load_readings(SEALED_DIR / READINGS_FILE),
+    }
+    out: dict[str, Any] = {"models": {}}
+    async with httpx.AsyncClient() as http:
+        options = ModelOptions.from_settings(settings, http, base_url=args.base_url)
+        for text in args.model or ():
+            model = make_model(text, options)
+            if not isinstance(model, SchemaAnswerer):
+                raise ConfigError(f"{text} does not read tasks (only an openai endpoint does)")
+            started = time.perf_counter()
+            results: dict[str, Any] = {
+                split: await model_readings(
+                    model, sets[split], names, budget_s=settings.vlm_timeout_s, progress=_progress
+                )
+                for split in splits
+            }
+            results["wall_s"] = round(time.perf_counter() - started, 1)
+            out["models"][text] = results
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "eval-readings.json"
+    path.write_text(json.dumps(out, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    for text, results in out["models"].items():
+        for split in splits:
+            figures = results[split]
+            print(
+                f"{text} · {split}: {figures['requests']} requests; reader "
+                f"{figures['counts']['reader']}; model {figures['counts']['model']}; final "
+                f"{figures['counts']['final']}; recovered {len(figures['recovered'])}, "
+                f"widenings blocked {len(figures['blocked'])}, no reading "
+                f"{len(figures['no_reading'])}, final wider {len(figures['final_wider'])}"
+            )
+    print(f"report: {path}")
+    return 0
 
 
 def default_cases(models: Sequence[str]) -> str:

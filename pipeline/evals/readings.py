@@ -212,3 +212,56 @@ def reader_report(names: Mapping[str, str]) -> dict[str, Any]:
         "rewrites": tally(bases.items(), names, per_task=4),
         "rewrite_bases": sum(read_task(t, names).contract.writes_allowed for t in bases),
     }
+
+
+async def model_readings(
+    model: Any,
+    cases: Sequence[ReadingCase],
+    names: Mapping[str, str],
+    *,
+    budget_s: float = 120.0,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """A model that reads tasks (`SchemaAnswerer`) on each request: the reader's verdict, the
+    model's own, the final (their meet, `pipeline.contract.settle`), and how often the model
+    recovered a safe miss of the reader (final right where the reader alone was not) or was
+    kept by the meet from widening (its reading allowed more than the reader's fallback)."""
+    from pipeline.contract import settle
+    from pipeline.host.reading import model_reading
+
+    tallies: dict[str, Counter[str]] = {"reader": Counter(), "model": Counter(), "final": Counter()}
+    recovered: list[str] = []
+    blocked: list[str] = []
+    failed: list[str] = []
+    wider: list[str] = []
+    for n, case in enumerate(cases, 1):
+        reading = read_task(case.task, names)
+        alone, _ = verdict(reading.contract, case.means)
+        found = await model_reading(model, case.task, names, budget_s=budget_s)
+        tallies["reader"][alone] += 1
+        if found.contract is None:
+            failed.append(case.id)
+            tallies["model"]["no reading"] += 1
+            tallies["final"][alone] += 1
+            continue
+        own, _ = verdict(found.contract, case.means)
+        tallies["model"][own] += 1
+        final_contract, widened = settle(reading, found.contract)
+        final, _ = verdict(final_contract, case.means)
+        tallies["final"][final] += 1
+        if final == "right" and alone != "right":
+            recovered.append(case.id)
+        if widened:
+            blocked.append(case.id)
+        if final == "wider":
+            wider.append(case.id)
+        if progress is not None:
+            progress(f"{n}/{len(cases)} {case.id}: reader {alone}, model {own}, final {final}")
+    return {
+        "requests": len(cases),
+        "counts": {k: dict(v) for k, v in tallies.items()},
+        "recovered": recovered,
+        "blocked": blocked,
+        "no_reading": failed,
+        "final_wider": wider,
+    }

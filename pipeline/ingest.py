@@ -29,10 +29,11 @@ from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
 from pipeline.imaging.payload import to_payload
 from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds, restore_spaces
-from pipeline.models import Box, IngestResult, Row, Table, TextLine, Tokens
+from pipeline.models import Box, IngestResult, Layout, Row, Table, TextLine, Tokens
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.screentext import TextBox, render_screen
+from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
 from pipeline.table.grid import sheet_chrome, strip_icons
 from pipeline.table.html import table_from_html
@@ -58,7 +59,7 @@ __all__ = ["PIPELINE_VERSION", "REQUESTABLE", "IngestConfig", "Ingestor"]
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "2"
+PIPELINE_VERSION = "3"
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
 Rgb = NDArray[np.uint8]
 
@@ -108,6 +109,7 @@ class _Attempt:
     """Signs from the layout that the grid is not the table's structure."""
     region: Box | None = None
     """The table's box in working pixels (what `ui_crop` cuts out)."""
+    layout: Layout = "table"
 
     @property
     def score(self) -> float:
@@ -219,6 +221,7 @@ class Ingestor:
             size=tuple(entry["size"]),
             crop=tuple(entry["crop"]) if entry["crop"] else None,
             table=table,
+            layout=entry.get("layout", "table"),
             rows=mapped.rows,
             text=text,
             tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
@@ -337,6 +340,7 @@ class Ingestor:
             "mapping": chosen.mapped.mapping,
             "sources": chosen.mapped.sources,
             "context": chosen.context,
+            "layout": chosen.layout if chosen.table and chosen.table.cells else "none",
             "lines": page_lines,
             "annotations": [a.model_dump() for a in chosen.annotations],
             "warnings": warnings,
@@ -356,7 +360,40 @@ class Ingestor:
             return self._by_lines(rung, page)
         if rung.method == "structure":
             return self._by_structure(rung, page)
+        if rung.method == "cards":
+            return self._by_cards(rung, page)
         return self._by_detection(rung, page)
+
+    def _by_cards(self, rung: Rung, page: _Page) -> _Attempt:
+        """Records in blocks (cards, tiles, list items) read from the page's text lines."""
+        norm = page.norm
+        lines = self._page_lines(page)
+        found = read_cards(lines, norm.gray)
+        if found is None:
+            return _Attempt(rung, reasons=("no records in cards or a list",))
+        table, confidences, roles = cards_table(found)
+        mapped = to_rows(
+            table,
+            confidences,
+            default_warehouse=page_warehouse(found.context),
+            roles=roles,
+        )
+        table = table.model_copy(update={"columns": mapped.columns()})
+        annotations = [
+            TextLine(text=line.text, box=_to_original(line.box, norm), confidence=line.confidence)
+            for line in lines
+        ]
+        return _Attempt(
+            rung,
+            table=table,
+            confidences=confidences,
+            mapped=mapped,
+            context=found.context[:8],
+            crop=_to_original(found.box, norm),
+            annotations=annotations,
+            region=found.box,
+            layout=found.layout,
+        )
 
     def _by_lines(self, rung: Rung, page: _Page) -> _Attempt:
         """Clean render: image processing finds the cells, the engine only recognises them."""
@@ -480,8 +517,10 @@ class Ingestor:
         ]
         recognised = _recognize_unique(self.engine, crops, page.memo)
         return [
-            TextLine(text=clean_text(t), box=b, confidence=max(0.0, min(1.0, c)))
-            for b, (t, c) in zip(found.boxes, recognised, strict=True)
+            TextLine(
+                text=clean_text(restore_spaces(t, crop)), box=b, confidence=max(0.0, min(1.0, c))
+            )
+            for b, (t, c), crop in zip(found.boxes, recognised, crops, strict=True)
             if t.strip()
         ]
 
@@ -590,6 +629,7 @@ def _finish(
     table = Table(header=header, cells=[row for row in texts[1:]], html=html)
     body_confs = confs[1:]
     mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))
+    table = table.model_copy(update={"columns": mapped.columns()})
     doubts = [*strays, *_blank_headers(table)]
     return _Attempt(
         rung,

@@ -55,11 +55,41 @@ class TextLine(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
 
 
+Layout = Literal["table", "cards", "list", "none"]
+"""How a screen shows its records: a table, cards or tiles, a list of items, or none found."""
+
+
+class ColumnInfo(BaseModel):
+    """What ingest took one column of the grid to hold, and why."""
+
+    header: str
+    maps_to: str | None = Field(
+        default=None,
+        description="the schema field (sku, name, on_hand, reorder_point, "
+        "warehouse_id) this column holds, or None",
+    )
+    confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    why: str = Field(default="", description="the evidence: header words and value shapes")
+    unit: str | None = Field(
+        default=None,
+        description="the unit the column's quantities carry (`pcs`, `件`), kept "
+        "here: row quantities are the numbers alone",
+    )
+    source: Literal["typed", "profile", "given", "model"] = Field(
+        default="typed",
+        description="typed from the header and values; a saved profile; given by the caller "
+        "(--columns); asked of a model",
+    )
+
+
 class Table(BaseModel):
     """A generic grid: whatever the screen's header said, and the cell texts row by row."""
 
     header: list[str] = Field(default_factory=list)
     cells: list[list[str]] = Field(default_factory=list)
+    columns: list[ColumnInfo] = Field(
+        default_factory=list, description="each column's role, one per header cell"
+    )
     html: str | None = Field(
         default=None,
         description="the table as HTML with its merged cells, when a structure model read it "
@@ -109,6 +139,10 @@ class IngestResult(BaseModel):
     size: tuple[int, int]
     crop: Box | None
     table: Table
+    layout: Layout = Field(
+        default="table",
+        description="how the screen showed its records: table, cards (tiles), list, or none",
+    )
     rows: list[Row]
     text: str
     tokens: Tokens

@@ -22,11 +22,13 @@ __all__ = [
     "judge",
 ]
 
-Method = Literal["lines", "structure", "detect", "image"]
+Method = Literal["lines", "cards", "structure", "detect", "image"]
 """How a rung reads the table: `lines` finds text with image processing and only recognises
-it; `structure` gives the same text boxes and the table's pixels to a table-structure model
-(merged cells, multi-row headers, ruled grids); `detect` lets the OCR engine find the text
-lines itself; `image` sends the picture."""
+it; `cards` reads records that are not table rows (cards, tiles, list items with labelled
+values: `pipeline.table.cards`) from the page's text lines; `structure` gives the same text
+boxes and the table's pixels to a table-structure model (merged cells, multi-row headers,
+ruled grids); `detect` lets the OCR engine find the text lines itself; `image` sends the
+picture."""
 
 PATCH = 28
 """Qwen2-VL-class vision encoders: 14 px patches merged 2x2, one token per 28x28 pixels."""
@@ -45,20 +47,25 @@ def _ladder(strategy: Literal["table_ocr", "ui_crop"], *methods: Method) -> tupl
 
 
 LADDERS: dict[str, tuple[Rung, ...]] = {
-    "auto": (*_ladder("table_ocr", "lines", "structure", "detect"), Rung("full_page", "image")),
-    "auto_photo": (
-        *_ladder("table_ocr", "lines", "detect", "structure"),
+    "auto": (
+        *_ladder("table_ocr", "lines", "cards", "structure", "detect"),
         Rung("full_page", "image"),
     ),
-    "table_ocr": _ladder("table_ocr", "lines", "structure", "detect"),
-    "table_ocr_photo": _ladder("table_ocr", "lines", "detect", "structure"),
-    "ui_crop": _ladder("ui_crop", "lines", "structure", "detect"),
-    "ui_crop_photo": _ladder("ui_crop", "lines", "detect", "structure"),
+    "auto_photo": (
+        *_ladder("table_ocr", "lines", "detect", "cards", "structure"),
+        Rung("full_page", "image"),
+    ),
+    "table_ocr": _ladder("table_ocr", "lines", "cards", "structure", "detect"),
+    "table_ocr_photo": _ladder("table_ocr", "lines", "detect", "cards", "structure"),
+    "ui_crop": _ladder("ui_crop", "lines", "cards", "structure", "detect"),
+    "ui_crop_photo": _ladder("ui_crop", "lines", "detect", "cards", "structure"),
     "full_page": (Rung("full_page", "image"),),
 }
 """Clean renders try the structure model before text detection (their text boxes are
 already right; what a line finder misses there is structure); photos, rectified, try
-detection first (their text boxes are the weak part)."""
+detection first (their text boxes are the weak part). Cards come right after the first
+reading that finds no table: a page of blocks has no columns for the structure model to
+find."""
 
 
 def image_tokens(width: int, height: int) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.contract.meet import meet, settle, widenings
-from pipeline.contract.reading import parse_task, read_task
+from pipeline.contract.reading import ids_in, parse_task, read_task
 from pipeline.contract.terms import (
     ACTIONS,
     HELP,
@@ -63,6 +63,7 @@ __all__ = [
     "TaskContract",
     "TaskReading",
     "contract_in",
+    "ids_in",
     "meet",
     "only_unclear",
     "parse_task",

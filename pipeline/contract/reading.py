@@ -29,7 +29,7 @@ from pipeline.contract.lexicon import EN, ZH
 from pipeline.contract.numerals import digits_for_words
 from pipeline.contract.terms import Action, QuantityRule, TaskContract, TaskReading, unclear
 
-__all__ = ["parse_task", "read_task"]
+__all__ = ["ids_in", "parse_task", "read_task"]
 
 _EDGE_L = r"(?<![A-Za-z0-9])"
 _EDGE_R = r"(?![A-Za-z0-9])"
@@ -995,6 +995,13 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
         not_understood=tuple(leftovers),
         stop=stops[0] if stops else None,
     )
+
+
+def ids_in(task: str) -> dict[str, list[str]]:
+    """The SKUs (`S`), warehouses (`W`) and orders (`O`) a task names, as the reader reads
+    them."""
+    _, marks = _mark(task, {})
+    return {"S": list(marks.skus), "W": list(marks.warehouses), "O": list(marks.orders)}
 
 
 def parse_task(task: str, names: Mapping[str, str] | None = None) -> TaskContract:

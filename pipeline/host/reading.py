@@ -25,6 +25,7 @@ from pipeline.contract import (
     ContractReading,
     TaskContract,
     TaskReading,
+    ids_in,
     read_task,
     settle,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "CONTRACT_SCHEMA",
     "Settled",
     "contract_prompt",
+    "contract_schema",
     "model_reading",
     "settle_task",
     "warehouse_names",
@@ -74,6 +76,42 @@ def _inline(schema: dict[str, Any]) -> dict[str, Any]:
 CONTRACT_SCHEMA: dict[str, Any] = _inline(ContractAnswer.model_json_schema())
 """The JSON Schema of a model's reading, from `ContractAnswer`."""
 
+_ID_LISTS = {
+    "skus": "S",
+    "exclude_skus": "S",
+    "warehouses": "W",
+    "exclude_warehouses": "W",
+    "order_ids": "O",
+}
+
+
+def contract_schema(task: str, names: Mapping[str, str]) -> dict[str, Any]:
+    """`CONTRACT_SCHEMA` with every id field an enum of the ids the task can mean: the SKUs
+    and orders it names, and the warehouses it names or the store knows. A reading can then
+    only name what the task says, and a grammar-constrained server decodes it quickly."""
+    found = ids_in(task)
+    known = {
+        "S": found["S"],
+        "W": sorted({*found["W"], *names.values()}),
+        "O": found["O"],
+    }
+    schema: dict[str, Any] = json.loads(json.dumps(CONTRACT_SCHEMA))
+    properties = schema["properties"]
+    for name, kind in _ID_LISTS.items():
+        values = known[kind]
+        properties[name] = (
+            {"type": "array", "items": {"type": "string", "enum": values}}
+            if values
+            else {"type": "array", "maxItems": 0, "items": {"type": "string"}}
+        )
+    quantity = properties["quantities"]["items"]["properties"]
+    if known["S"]:
+        quantity["sku"] = {"type": "string", "enum": known["S"]}
+    else:
+        properties["quantities"] = {"type": "array", "maxItems": 0, "items": {"type": "object"}}
+    return schema
+
+
 _INSTRUCTIONS = """You read one request a user sent to stockshot, an inventory assistant that \
 can report stock, raise replenishment orders and cancel orders. Answer with the JSON object \
 the schema asks for: what the request allows stockshot to do now.
@@ -91,7 +129,15 @@ hypothetically.
 (each), up to a multiple of the reorder point (up_to), or at most so many units each \
 (at_most); null when the request gives none.
 - order_ids: the orders to cancel.
-Use ids as written in the request (SKU-10232, WH-01, PO-000042)."""
+Use ids as written in the request (SKU-10232, WH-01, PO-000042). Reply with one JSON object on \
+one line, these keys in this order:
+{"action": "replenish", "writes_allowed": true, "deferred": false, "warehouses": [], \
+"exclude_warehouses": [], "skus": [], "exclude_skus": [], "quantities": [], \
+"quantity_rule": null, "order_ids": []}
+Examples: "reorder the low items except SKU-10001" -> "exclude_skus": ["SKU-10001"]; "order 5 \
+units of SKU-10002" -> "action": "order", "skus": ["SKU-10002"], "quantities": [{"sku": \
+"SKU-10002", "quantity": 5}]; "which items are low? I will order them later" -> "action": \
+"report", "writes_allowed": false, "deferred": true."""
 
 
 def contract_prompt(task: str, names: Mapping[str, str]) -> list[Message]:
@@ -122,7 +168,10 @@ async def model_reading(
     try:
         response = await asyncio.wait_for(
             model.answer_schema(
-                contract_prompt(task, names), CONTRACT_SCHEMA, settings, name="task_contract"
+                contract_prompt(task, names),
+                contract_schema(task, names),
+                settings,
+                name="task_contract",
             ),
             timeout=max(0.1, budget_s),
         )

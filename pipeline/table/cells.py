@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["clean_text", "parse_quantity", "repair_id"]
+__all__ = ["clean_text", "parse_quantity", "quantity_and_unit", "repair_id"]
 
 _DASHES = str.maketrans({"—": "-", "–": "-", "‐": "-", "‑": "-", "−": "-", "一": "-"})
 _DIGIT_LOOKALIKES = str.maketrans(
@@ -29,10 +29,15 @@ _QUANTITY = re.compile(r"^-?\d{1,3}(?:[,.\s']\d{3})+$|^-?\d+$")
 _ID = re.compile(r"^(?P<prefix>[A-Z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$")
 
 
+_TIMES = re.compile(r"(?<=\d)\s?×\s?(?=\d)")
+"""`4×35`: a font's typographic form of `4x35` (Inter and others draw x between digits as ×)."""
+
+
 def clean_text(text: str) -> str:
-    """NFKC (full-width letters, digits and punctuation to ASCII), dashes unified, spaces tidy."""
+    """NFKC (full-width letters, digits and punctuation to ASCII), dashes unified, spaces tidy,
+    a dimension's × between digits written x."""
     normal = unicodedata.normalize("NFKC", text)
-    return " ".join(normal.split())
+    return _TIMES.sub("x", " ".join(normal.split()))
 
 
 def parse_quantity(text: str) -> int | None:
@@ -50,6 +55,28 @@ def parse_quantity(text: str) -> int | None:
         return int(digits)
     except ValueError:
         return None
+
+
+_WITH_UNIT = re.compile(
+    r"^(?P<number>[\d,.\s'OoDQlI|SsBZz]*\d[\d,.\s'OoDQlI|SsBZz]*?)\s*"
+    r"(?P<unit>[A-Za-z\u4e00-\u9fff][A-Za-z.\u4e00-\u9fff]{0,9})$"
+)
+
+
+def quantity_and_unit(text: str) -> tuple[int | None, str | None]:
+    """A quantity and the unit written after it: `120 pcs` -> (120, "pcs"), `1,450 件` ->
+    (1450, "件"), `38` -> (38, None); not a quantity -> (None, None). A unit is a word of
+    letters or Chinese after the number (a number that needs its letters read as digits,
+    like `1O4`, has none)."""
+    value = clean_text(text)
+    plain = parse_quantity(value)
+    if plain is not None or not value:
+        return plain, None
+    match = _WITH_UNIT.match(value)
+    if match is None:
+        return None, None
+    number = parse_quantity(match["number"])
+    return (number, match["unit"]) if number is not None else (None, None)
 
 
 def repair_id(text: str) -> str:

@@ -192,7 +192,8 @@ def find_table(
     line_of = {i: n for n, line in enumerate(lines) for i in line}
     centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
     backgrounds = [_background(gray, b, text_height) for b in boxes] if gray is not None else None
-    chosen = _table_stacks(boxes, _stacks(boxes, lines, text_height), line_of, backgrounds)
+    stacks = _stacks(boxes, lines, text_height)
+    chosen = _table_stacks(boxes, stacks, line_of, backgrounds)
     if not chosen:
         return None
     need = max(2, (len(chosen) + 1) // 2)
@@ -240,10 +241,20 @@ def find_table(
     assigned = {i for row in grid for cell in row for i in cell}
     panel = float(median(backgrounds[i] for i in assigned)) if backgrounds is not None else None
     reach = text_height * 8
+    rows_of_table = {line_of[i] for i in assigned}
+    # A box of a stack that mostly lies outside the table's rows is a menu item or a sidebar
+    # line (a navigation list beside the table), not a value the grid left out.
+    elsewhere = {
+        i
+        for stack in stacks
+        if sum(line_of[j] in rows_of_table for j in stack) < 0.6 * len(stack)
+        for i in stack
+    }
     strays = [
         i
         for i, b in enumerate(boxes)
         if i not in assigned
+        and i not in elsewhere
         and table_box[1] < (b[1] + b[3]) / 2 < table_box[3]
         and table_box[0] - reach <= b[2]
         and b[0] <= table_box[2] + reach

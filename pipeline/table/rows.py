@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
 
-from pipeline.models import Row, Table
+from pipeline.models import ColumnInfo, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
-from pipeline.table.cells import clean_text, parse_quantity, repair_id
-from pipeline.table.schema import FIELDS, map_columns
+from pipeline.table.cells import clean_text, quantity_and_unit, repair_id
+from pipeline.table.schema import FIELDS, ColumnRole, type_columns
 
 __all__ = [
     "MappedRows",
@@ -34,23 +34,46 @@ def page_warehouse(context: Sequence[str]) -> str | None:
 
 @dataclass(frozen=True)
 class MappedRows:
-    """Schema rows, the field -> column mapping used, and the grid row behind each schema row."""
+    """Schema rows, the field -> column mapping used, and the grid row behind each schema row;
+    `roles` says what each column was taken to hold and why."""
 
     rows: list[Row] = dataclass_field(default_factory=list)
     mapping: dict[str, int] = dataclass_field(default_factory=dict)
     sources: list[int] = dataclass_field(default_factory=list)
+    roles: list[ColumnRole] = dataclass_field(default_factory=list)
+
+    def columns(self, source: str = "typed") -> list[ColumnInfo]:
+        """The roles as the result's `table.columns` carries them."""
+        return [
+            ColumnInfo(
+                header=r.header,
+                maps_to=r.maps_to,
+                confidence=r.confidence,
+                why=r.why,
+                unit=r.unit,
+                source=source,
+            )
+            for r in self.roles
+        ]
 
 
 def to_rows(
-    table: Table, confidences: Sequence[Sequence[float]], *, default_warehouse: str | None = None
+    table: Table,
+    confidences: Sequence[Sequence[float]],
+    *,
+    default_warehouse: str | None = None,
+    roles: Sequence[ColumnRole] | None = None,
 ) -> MappedRows:
-    """Rows in the inventory schema; a field the screen lacks stays None. A grid whose headers
-    name neither a SKU nor a product gives no rows (it stays a generic grid)."""
+    """Rows in the inventory schema; a field the screen lacks stays None. A grid in which no
+    column holds a SKU, or none holds a product name or a quantity on hand, gives no rows (it
+    stays a generic grid). `roles` replaces the typing of the columns (a mapping a person
+    gave or a saved profile)."""
     width = len(table.header)
     columns = [[row[c] if c < len(row) else "" for row in table.cells] for c in range(width)]
-    mapping = map_columns(table.header, columns)
+    found = list(roles) if roles is not None else type_columns(table.header, columns)
+    mapping = {r.maps_to: r.index for r in found if r.maps_to is not None}
     if "sku" not in mapping or not ({"on_hand", "name"} & mapping.keys()):
-        return MappedRows(mapping=mapping)
+        return MappedRows(mapping=mapping, roles=found)
     rows: list[Row] = []
     sources: list[int] = []
     for r, cells in enumerate(table.cells):
@@ -63,7 +86,7 @@ def to_rows(
             text = cells[index]
             used.append(confidences[r][index] if index < len(confidences[r]) else 0.0)
             if field in ("on_hand", "reorder_point"):
-                values[field] = parse_quantity(text)
+                values[field] = quantity_and_unit(text)[0]
             elif field in ("sku", "warehouse_id"):
                 values[field] = repair_id(text).upper() or None
             else:
@@ -75,7 +98,7 @@ def to_rows(
         confidence = round(min(used), 4) if used else 0.0
         rows.append(Row.model_validate({**values, "confidence": confidence}))
         sources.append(r)
-    return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources)
+    return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources, roles=found)
 
 
 _ID_PARTS = re.compile(r"^([A-Z]{1,6})-(\d+)$")

@@ -1,13 +1,46 @@
-"""Map whatever a screen calls its columns onto the inventory schema, in English and Chinese."""
+"""Map whatever a screen calls its columns onto the inventory schema, in English and Chinese.
+
+A column's role comes from evidence of two kinds, combined (`type_columns`):
+
+- **its values**: SKU-like codes (letters and digits with separators: `SKU-10231`,
+  `BX-310-K`, `01.02.0035`), warehouse codes, quantities (with or without thousands separators
+  and a unit: `1,450 件`, `120 pcs`), running indexes (`序号` 1…N), prices, dates, status words,
+  free text;
+- **its header**: the whole header against the synonyms below (exactly, or fuzzily for an OCR
+  misread), and its words against an open vocabulary of what each field's headers are made of
+  (`qty`, `avail`, `free`, `stock`, `balance`, `现存`, `结存` … for on hand; `min`, `safety`,
+  `reorder`, `threshold`, `警戒`, `安全` … for the reorder point; `ref`, `code`, `part`, `#`,
+  `编码` … for the SKU), with words that rule a field out (`on order`, `allocated`, `在途`,
+  `price`, `unit`, `status`).
+
+A field is given to the column with the best combined score, each column serving at most one
+field; when two quantity columns compete the header decides (`on hand` over `available` over
+a bare `qty`); an `On order` column is never on hand. Every mapping carries its evidence and a
+confidence (`ColumnRole`).
+"""
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-__all__ = ["FIELDS", "SYNONYMS", "map_columns", "normalise_header"]
+from pipeline.table.cells import quantity_and_unit
+
+__all__ = [
+    "FIELDS",
+    "SYNONYMS",
+    "ColumnRole",
+    "header_evidence",
+    "is_code",
+    "map_columns",
+    "normalise_header",
+    "type_columns",
+    "values_profile",
+]
 
 FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
 
@@ -171,46 +204,304 @@ def _cjk_score(value: str, synonyms: Sequence[str]) -> float:
     return 0.0
 
 
-def _content_score(values: Sequence[str], field: str) -> float:
-    pattern = _PATTERNS.get(field)
-    filled = [v.strip().upper() for v in values if v.strip()]
-    if pattern is None or not filled:
-        return 0.0
-    share = sum(bool(pattern.match(v)) for v in filled) / len(filled)
-    return 0.9 * share if share >= 0.8 else 0.0
+# ---- evidence from the values
+
+_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z0-9][-./_][A-Z0-9]|[A-Z]+\d)[A-Z0-9]+(?:[-./_][A-Z0-9]+)*$")
+"""A code: letters and digits, with separators (`SKU-10231`, `BX-310-K`, `01.02.0035`) or a
+letter prefix (`A1003`); never a bare number."""
+_WAREHOUSE_CODE = re.compile(r"^(WH|DC|W)-?\d{1,3}$")
+_PRICE = re.compile(r"^(?:[$€£¥￥]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*\.\d{2}\s?(?:[$€£¥￥]|元)?)$")
+_YEAR = r"(?:19|20)\d{2}"
+_DATE = re.compile(
+    rf"^(?:{_YEAR}[-/.年](?:0?[1-9]|1[0-2])[-/.月](?:0?[1-9]|[12]\d|3[01])日?"
+    rf"|(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:{_YEAR}|\d{{2}})"
+    rf"|(?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])[-/.](?:{_YEAR}|\d{{2}})"
+    r"|\d{1,2}\s+[A-Za-z]{3,9}\.?\s+\d{2,4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{2,4})"
+    r"(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$"
+)
+"""A date: year-month-day, day-month-year or month-day-year with a plausible year (`01.02.0035`
+is a code, not a date), or with a month's name."""
+_LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class ValuesProfile:
+    """What a column's non-empty values look like, as shares of them."""
+
+    filled: int
+    codes: float
+    warehouses: float
+    quantities: float
+    index: bool
+    """The values are 1, 2, 3 … (or a page's run: 21, 22 …): a running row number."""
+    prices: float
+    dates: float
+    text: float
+    """Values with letters that are no code: names, words."""
+    distinct: int
+    unit: str | None
+    """The unit the quantities carry, when one (or the most common one) does."""
+    units: tuple[str | None, ...]
+
+
+def values_profile(values: Sequence[str]) -> ValuesProfile:
+    filled = [v.strip() for v in values if v.strip() and v.strip() not in ("-", "—", "–", "一")]
+    if not filled:
+        return ValuesProfile(0, 0, 0, 0, False, 0, 0, 0, 0, None, ())
+    n = len(filled)
+    upper = [
+        re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", v).upper().strip())
+        for v in filled
+    ]
+    parsed = [quantity_and_unit(v) for v in filled]
+    numbers = [q for q, _ in parsed if q is not None]
+    units = tuple(u for q, u in parsed if q is not None)
+    named = [u for u in units if u]
+    plain = [v.replace(" ", "") for v in upper if v.replace(" ", "").isdigit()]
+    index = (
+        len(plain) == n
+        and n >= 3
+        and all(int(b) - int(a) == 1 for a, b in itertools.pairwise(plain))
+    )
+    codes = sum(
+        bool(_CODE.match(v)) and not _WAREHOUSE_CODE.match(v) and not _DATE.match(v) for v in upper
+    )
+    text = sum(
+        bool(_LETTERS.search(v)) and not _CODE.match(u) for v, u in zip(filled, upper, strict=True)
+    )
+    return ValuesProfile(
+        filled=n,
+        codes=codes / n,
+        warehouses=sum(bool(_WAREHOUSE_CODE.match(v)) for v in upper) / n,
+        quantities=len(numbers) / n,
+        index=index,
+        prices=sum(bool(_PRICE.match(v)) for v in filled) / n,
+        dates=sum(bool(_DATE.match(v)) for v in filled) / n,
+        text=text / n,
+        distinct=len(set(upper)),
+        unit=max(set(named), key=named.count) if named else None,
+        units=units,
+    )
+
+
+# ---- evidence from the header's words
+
+_HEADER_WORDS: dict[str, dict[str, float]] = {
+    "sku": {
+        "sku": 1.0, "code": 0.9, "ref": 0.9, "reference": 0.9, "part": 0.8, "pn": 0.9,
+        "no": 0.5, "number": 0.5, "nr": 0.5, "num": 0.5, "#": 0.6, "id": 0.6, "item": 0.45,
+        "article": 0.45, "material": 0.45, "model": 0.5, "catalog": 0.6, "catalogue": 0.6,
+        "编码": 0.95, "编号": 0.85, "代码": 0.85, "货号": 0.95, "料号": 0.95, "型号": 0.6,
+    },
+    "name": {
+        "name": 1.0, "description": 1.0, "desc": 0.9, "product": 0.7, "title": 0.8,
+        "designation": 0.8, "label": 0.6, "item": 0.45, "article": 0.45, "material": 0.45,
+        "名称": 1.0, "品名": 1.0, "描述": 0.9, "商品": 0.6, "产品": 0.6, "物料": 0.4,
+    },
+    "on_hand": {
+        "hand": 1.0, "onhand": 1.0, "balance": 0.95, "physical": 0.9, "actual": 0.8,
+        "stock": 0.75, "inventory": 0.75, "avail": 0.7, "available": 0.7, "free": 0.7,
+        "qty": 0.6, "quantity": 0.6, "units": 0.5, "current": 0.5, "level": 0.3,
+        "现存": 1.0, "结存": 1.0, "在库": 0.95, "现有": 0.9, "当前": 0.7, "库存": 0.75,
+        "可用": 0.7, "余量": 0.8, "存量": 0.8, "数量": 0.6,
+    },
+    "reorder_point": {
+        "reorder": 1.0, "rop": 1.0, "min": 0.9, "minimum": 0.9, "safety": 0.9,
+        "threshold": 0.9, "trigger": 0.8, "par": 0.7, "alert": 0.8,
+        "安全": 0.95, "警戒": 1.0, "最低": 0.9, "最小": 0.85, "预警": 0.9, "补货点": 1.0,
+        "再订货": 1.0, "下限": 0.9, "阈值": 0.9,
+    },
+    "warehouse_id": {
+        "warehouse": 1.0, "wh": 1.0, "depot": 0.95, "site": 0.85, "location": 0.8,
+        "store": 0.7, "dc": 0.8, "plant": 0.8, "branch": 0.7, "facility": 0.8, "hub": 0.7,
+        "仓库": 1.0, "库房": 0.95, "仓": 0.8,
+    },
+}  # fmt: skip
+_RULES_OUT_QUANTITY = (
+    "order", "ordered", "allocated", "alloc", "reserved", "committed", "transit", "incoming",
+    "inbound", "outbound", "backorder", "backordered", "sold", "demand", "forecast", "price",
+    "cost", "value", "amount", "total", "uom", "unit", "status", "date", "updated", "last",
+    "count", "index", "supplier", "vendor", "category", "lead", "days",
+    "在途", "已订", "订单", "分配", "预留", "占用", "单价", "价格", "金额", "单位", "状态",
+    "日期", "库位", "序号", "供应商", "类别", "在单",
+)  # fmt: skip
+"""Words in a header that rule out on hand and the reorder point (`On order`, `Allocated`,
+`Unit price`, `Last count`, `在途`, `单位`)."""
+_RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
+_RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
+_PRIORITY = {"hand": 3, "onhand": 3, "physical": 3, "balance": 3, "现存": 3, "结存": 3, "在库": 3,
+             "avail": 2, "available": 2, "free": 2, "可用": 2}  # fmt: skip
+"""Between two on-hand candidates: `on hand` / `balance` / `现存量` over `available` / `可用`
+over a bare `qty` or `stock`."""
+
+
+def _words(header: str) -> list[str]:
+    """A header's words: English words and `#`, and the Chinese words of the vocabulary."""
+    value = unicodedata.normalize("NFKC", header).lower()
+    words = re.findall(r"[a-z]+|#", value)
+    cjk = "".join(_CJK.findall(value))
+    if cjk:
+        known = {w for field in _HEADER_WORDS.values() for w in field if _CJK.search(w)}
+        known |= {w for w in (*_RULES_OUT_QUANTITY, *_RULES_OUT_WAREHOUSE) if _CJK.search(w)}
+        words += [w for w in known if w in cjk]
+    return words
+
+
+def _word_score(words: Sequence[str], field: str) -> tuple[float, list[str]]:
+    table = _HEADER_WORDS[field]
+    hits = [w for w in words if w in table]
+    if not hits:
+        return 0.0, []
+    best = max(table[w] for w in hits)
+    if field in ("on_hand", "reorder_point") and any(w in _RULES_OUT_QUANTITY for w in words):
+        return 0.0, []
+    if field == "on_hand" and any(w in _HEADER_WORDS["reorder_point"] for w in words):
+        return 0.0, []  # "safety stock", "min qty", "最低库存" are reorder points
+    if field == "name" and any(w in _RULES_OUT_NAME for w in words):
+        best *= 0.4
+    if field == "warehouse_id" and any(w in _RULES_OUT_WAREHOUSE for w in words):
+        return 0.0, []
+    return best, hits
+
+
+# ---- the two kinds combined
+
+
+@dataclass(frozen=True)
+class ColumnRole:
+    """What one column of a table is taken to hold: `maps_to` (a schema field, or None), how
+    sure (`confidence`, 0-1), and why (the evidence, in words)."""
+
+    index: int
+    header: str
+    maps_to: str | None
+    confidence: float
+    why: str
+    unit: str | None = None
+
+
+def _fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
+    """How well a column's values fit `field` (1: fully, 0: not at all), and in words."""
+    if profile.filled == 0:
+        return 0.6, "no values to check"
+    n = profile.filled
+    if field in ("on_hand", "reorder_point"):
+        if profile.index:
+            return 0.0, f"values run 1…{n} (a row number)"
+        if profile.prices >= 0.5 or profile.dates >= 0.5:
+            return 0.0, "values are prices or dates"
+        fit = profile.quantities if profile.quantities >= 0.7 else 0.0
+        unit = f" with unit {profile.unit}" if profile.unit else ""
+        return fit, f"{round(profile.quantities * n)}/{n} quantities{unit}"
+    if field == "sku":
+        if profile.index or (profile.quantities >= 0.9 and profile.codes < 0.5):
+            return 0.15, "values are plain numbers"
+        if profile.codes >= 0.6:
+            return 1.0, f"{round(profile.codes * n)}/{n} codes"
+        return (0.3 if profile.text < 0.8 else 0.1), f"{round(profile.codes * n)}/{n} codes"
+    if field == "warehouse_id":
+        if profile.warehouses >= 0.6:
+            return 1.0, f"{round(profile.warehouses * n)}/{n} warehouse codes"
+        if profile.codes >= 0.6 or profile.quantities >= 0.6:
+            return 0.1, "values are codes or numbers, not warehouses"
+        return 0.5, "no warehouse codes (names?)"
+    # name
+    if profile.codes >= 0.6 or profile.quantities >= 0.6:
+        return 0.1, "values are codes or numbers, not names"
+    return (1.0 if profile.text >= 0.6 else 0.4), f"{round(profile.text * n)}/{n} text values"
+
+
+def is_code(text: str) -> bool:
+    """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date."""
+    value = re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
+    return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
+
+
+def header_evidence(header: str, field: str) -> tuple[float, str]:
+    """How strongly a header (or a card's label) names `field` (0-1), and why."""
+    whole = _header_score(header, field)
+    words = _words(header)
+    by_words, hits = _word_score(words, field)
+    if whole >= by_words and whole > 0:
+        return whole, f"header {header!r} is a name for {field}"
+    if by_words > 0:
+        return by_words, f"header {header!r} has {', '.join(hits)}"
+    return 0.0, ""
+
+
+def type_columns(
+    header: Sequence[str], columns: Sequence[Sequence[str]], *, headers_only: bool = False
+) -> list[ColumnRole]:
+    """Each column's role, from its header and its values together (see the module
+    docstring). `headers_only` asks what the header alone names."""
+    profiles = [
+        values_profile([] if headers_only else (columns[i] if i < len(columns) else []))
+        for i in range(len(header))
+    ]
+    scored: list[tuple[float, int, str, int, str]] = []
+    for index, text in enumerate(header):
+        profile = profiles[index]
+        words = _words(text)
+        rank = max((_PRIORITY.get(w, 1) for w in words), default=1)
+        for field in FIELDS:
+            said, said_why = header_evidence(text, field)
+            fit, fit_why = _fits(field, profile)
+            if said > 0:
+                score = said * (0.35 + 0.65 * fit) if profile.filled else said
+            elif headers_only:
+                continue
+            elif field == "sku" and profile.codes >= 0.85:
+                score, said_why = 0.85 * profile.codes, "no header names it"
+            elif field == "warehouse_id" and profile.warehouses >= 0.6:
+                score, said_why = 0.85 * profile.warehouses, "no header names it"
+            else:
+                continue
+            if score < 0.3:
+                continue
+            why = "; ".join(
+                w for w in (said_why, None if headers_only else f"values: {fit_why}") if w
+            )
+            scored.append((score, rank if field == "on_hand" else 1, field, index, why))
+    roles: dict[int, ColumnRole] = {}
+    taken: set[str] = set()
+    for score, _rank, field, index, why in sorted(scored, key=lambda s: (-s[0], -s[1])):
+        if field in taken or index in roles:
+            continue
+        competing = [s for s in scored if s[2] == field and s[3] != index and s[3] not in roles]
+        if field == "on_hand" and any(s[1] > _rank and s[0] >= 0.5 * score for s in competing):
+            continue  # a better-named on-hand column ("On hand" beside "Available") wins
+        runner_up = max((s[0] for s in scored if s[3] == index and s[2] != field), default=0.0)
+        confidence = round(max(0.0, min(1.0, score - 0.5 * runner_up)), 2)
+        roles[index] = ColumnRole(
+            index, header[index], field, confidence, why, profiles[index].unit
+        )
+        taken.add(field)
+    return [
+        roles.get(i)
+        or ColumnRole(
+            i, header[i], None, 0.0, _unmapped_why(header[i], profiles[i]), profiles[i].unit
+        )
+        for i in range(len(header))
+    ]
+
+
+def _unmapped_why(header: str, profile: ValuesProfile) -> str:
+    if profile.index:
+        return f"header {header!r}: a running row number"
+    words = _words(header)
+    ruled = [w for w in words if w in _RULES_OUT_QUANTITY]
+    if ruled:
+        return f"header {header!r}: {', '.join(ruled)} is not a stock field"
+    return f"header {header!r} names no inventory field"
 
 
 def map_columns(
     header: Sequence[str], columns: Sequence[Sequence[str]], *, headers_only: bool = False
 ) -> dict[str, int]:
-    """Schema field -> column index; each column serves at most one field, best match first.
-
-    Headers decide; a column whose values all look like SKUs or warehouse ids is used when no
-    header claimed that field (not with `headers_only`, which asks what the header names).
-    """
-    scored: list[tuple[float, str, int]] = []
-    for index, text in enumerate(header):
-        values = columns[index] if index < len(columns) else []
-        content = (
-            {field: _content_score(values, field) for field in _PATTERNS}
-            if not headers_only
-            else {}
-        )
-        # Values that are all ids of one kind decide between a header's readings ("Item" over
-        # a column of SKUs is the SKU, not the product name).
-        shaped = next((f for f, c in content.items() if c >= 0.85), None)
-        for field in FIELDS:
-            score = _header_score(text, field)
-            if shaped is not None and field != shaped and field not in _PATTERNS:
-                score *= 0.5
-            if (score == 0.0 or field == shaped) and not headers_only:
-                score = max(score, content.get(field, 0.0) * 0.95)
-            if score > 0.0:
-                scored.append((score, field, index))
-    mapping: dict[str, int] = {}
-    used: set[int] = set()
-    for _, field, index in sorted(scored, key=lambda s: -s[0]):
-        if field not in mapping and index not in used:
-            mapping[field] = index
-            used.add(index)
-    return mapping
+    """Schema field -> column index (see `type_columns`); each column serves at most one
+    field."""
+    return {
+        role.maps_to: role.index
+        for role in type_columns(header, columns, headers_only=headers_only)
+        if role.maps_to is not None
+    }

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.contract import ContractAnswer
 from pipeline.errors import VlmError
-from pipeline.host.reading import CONTRACT_SCHEMA, settle_task, warehouse_names
+from pipeline.host.reading import CONTRACT_SCHEMA, contract_schema, settle_task, warehouse_names
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec, Usage
 from pipeline.vlm.rules import RulesModel
@@ -109,7 +109,9 @@ async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the
     assert set(open_orders(store)) == {("SKU-10318", "WH-01")}
     assert record.tokens["prompt"] >= 90
     ((messages, schema, name),) = model.asked
-    assert (schema, name) == (CONTRACT_SCHEMA, "task_contract")
+    assert name == "task_contract"
+    assert schema["properties"]["exclude_skus"]["items"]["enum"] == ["SKU-10232"]
+    assert set(schema["properties"]["warehouses"]["items"]["enum"]) == {"WH-01", "WH-02", "WH-03"}
     assert messages[-1].content == LEAVE_ALONE
     assert "North hub" in messages[0].content
 
@@ -180,3 +182,13 @@ async def test_settle_without_a_model_is_the_readers_reading(targets: list[Memor
             "只补北方仓缺货的商品", None, toolbox, run_id="run-1", budget_s=5
         )
     assert (settled.contract.warehouses, settled.contract.writes_allowed) == (("WH-02",), True)
+
+
+def test_the_schema_names_only_ids_the_task_can_mean() -> None:
+    schema = contract_schema("Cancel PO-000003 and SKU-10232", {"North hub": "WH-02"})
+    properties = schema["properties"]
+    assert properties["order_ids"]["items"]["enum"] == ["PO-000003"]
+    assert properties["skus"]["items"]["enum"] == ["SKU-10232"]
+    assert properties["warehouses"]["items"]["enum"] == ["WH-02"]
+    none = contract_schema("replenish the low items", {})["properties"]
+    assert none["skus"]["maxItems"] == 0 and none["quantities"]["maxItems"] == 0

@@ -27,7 +27,7 @@ from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, append_run_log
 from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
-from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
 from pipeline.models import IngestResult
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
@@ -74,9 +74,11 @@ def build_ingestor(
     engine: str | None = None,
     use_cache: bool = True,
     cache_level: CacheLevel | None = None,
+    profiles: ProfileLookup | None = None,
 ) -> Ingestor:
     """The ingestor of the settings; its cache is the in-process LRU in front of the ingest
-    cache directory, or of `cache_level` (the shared table of a PostgreSQL deployment)."""
+    cache directory, or of `cache_level` (the shared table of a PostgreSQL deployment);
+    `profiles` are the column mappings saved in the store."""
     ocr = make_engine(
         engine or settings.ocr_engine,
         EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
@@ -97,7 +99,12 @@ def build_ingestor(
         strategy=settings.strategy,
     )
     return Ingestor(
-        ocr, config=config, cache=cache, clock=utc_now, structure=structure_model(settings)
+        ocr,
+        config=config,
+        cache=cache,
+        clock=utc_now,
+        structure=structure_model(settings),
+        profiles=profiles,
     )
 
 

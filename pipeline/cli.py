@@ -29,7 +29,7 @@ SubParsers = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _registrars() -> list[Callable[[Any], None]]:
     # Each command group registers its own subcommands; the servers keep theirs.
-    from pipeline import approvals_cli, bench, demo, watch
+    from pipeline import approvals_cli, bench, demo, profiles_cli, watch
     from pipeline.api import cli as api_cli
     from pipeline.evals import cli as evals_cli
     from pipeline.jobs import cli as jobs_cli
@@ -43,6 +43,7 @@ def _registrars() -> list[Callable[[Any], None]]:
         models_cli.register,
         servers_cli.register,
         approvals_cli.register,
+        profiles_cli.register,
         api_cli.register,
         jobs_cli.register,
         watch.register,
@@ -80,13 +81,39 @@ def _register_ingest(sub: Any) -> None:
         "--captured-at", type=_iso_datetime, default=None, help="capture time to use (ISO 8601)"
     )
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    parser.add_argument(
+        "--columns",
+        default=None,
+        metavar="FIELD=HEADER,...",
+        help="the column mapping to use, like 'on_hand=Free stock,reorder_point=Reorder level' "
+        "(fields: sku, name, on_hand, reorder_point, warehouse_id); unmentioned columns keep "
+        "their typed roles",
+    )
+    parser.add_argument(
+        "--save-profile",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="NAME",
+        help="keep the --columns mapping for this screen's table (its header signature): the "
+        "next screenshot of the same screen maps the same way (stockshot profiles list)",
+    )
     parser.set_defaults(handler=_ingest)
 
 
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
-    from pipeline.bootstrap import build_ingestor
+    from pipeline.bootstrap import build_ingestor, open_store, utc_now
+    from pipeline.profiles import StoreProfiles
+    from pipeline.table.profiles import parse_columns
 
-    ingestor = build_ingestor(settings, engine=args.engine, use_cache=not args.no_cache)
+    columns = parse_columns(args.columns) if args.columns else None
+    if args.save_profile is not None and columns is None:
+        raise InputError("--save-profile keeps a --columns mapping: give --columns too")
+    store = open_store(settings)
+    profiles = StoreProfiles(store, clock=utc_now)
+    ingestor = build_ingestor(
+        settings, engine=args.engine, use_cache=not args.no_cache, profiles=profiles
+    )
     failed = 0
     merging = args.strategy == "multi_image"
     results: list[IngestResult] = []
@@ -94,8 +121,16 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
         for path in args.images:
             try:
                 result = ingestor.ingest_path(
-                    path, caller_time=args.captured_at, strategy=None if merging else args.strategy
+                    path,
+                    caller_time=args.captured_at,
+                    strategy=None if merging else args.strategy,
+                    columns=columns,
                 )
+                if args.save_profile is not None and columns is not None:
+                    profile = profiles.save(
+                        result.table.header, columns, name=args.save_profile, by="cli"
+                    )
+                    print(f"saved profile {profile.signature} for {path.name}", file=sys.stderr)
             except InputError as exc:
                 failed += 1
                 print(f"stockshot: error: {exc}", file=sys.stderr)
@@ -109,6 +144,7 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         if ingestor.cache is not None:
             ingestor.cache.close()
+        store.close()
     if merging and results:
         from pipeline.table.merge import merge_results
 

@@ -9,13 +9,13 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -29,7 +29,16 @@ from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
 from pipeline.imaging.payload import to_payload
 from pipeline.imaging.text import TextBoxes, find_text_boxes, ink_bounds, restore_spaces
-from pipeline.models import Box, IngestResult, Layout, Row, Table, TextLine, Tokens
+from pipeline.models import (
+    Box,
+    ColumnSource,
+    IngestResult,
+    Layout,
+    Row,
+    Table,
+    TextLine,
+    Tokens,
+)
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.screentext import TextBox, render_screen
@@ -44,18 +53,28 @@ from pipeline.table.layout import (
     structure_region,
     union_box,
 )
+from pipeline.table.profiles import format_columns, header_signature, roles_from_mapping
 from pipeline.table.rows import (
+    UNSURE,
     MappedRows,
     estimate_text_tokens,
     fit_budget,
+    mapping_doubts,
     page_warehouse,
     screen_text,
     to_rows,
 )
-from pipeline.table.schema import map_columns
+from pipeline.table.schema import map_columns, type_columns
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
-__all__ = ["PIPELINE_VERSION", "REQUESTABLE", "IngestConfig", "Ingestor"]
+__all__ = [
+    "PIPELINE_VERSION",
+    "REQUESTABLE",
+    "IngestConfig",
+    "Ingestor",
+    "ProfileLookup",
+    "apply_columns",
+]
 
 log = logging.getLogger(__name__)
 
@@ -128,11 +147,14 @@ class Ingestor:
         cache: IngestCache | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         structure: TableStructureModel | None = None,
+        profiles: ProfileLookup | None = None,
     ) -> None:
         """`structure` is the table-structure model of the `structure` rung; without one that
-        rung is skipped."""
+        rung is skipped. `profiles` finds the column mapping a person saved for a table's
+        header signature (`pipeline.table.profiles`)."""
         self.engine = engine
         self.structure = structure
+        self.profiles = profiles
         self.config = config
         self.cache = cache
         self.clock = clock
@@ -140,7 +162,12 @@ class Ingestor:
         self._inflight_guard = threading.Lock()
 
     def ingest_path(
-        self, path: Path, *, caller_time: datetime | None = None, strategy: str | None = None
+        self,
+        path: Path,
+        *,
+        caller_time: datetime | None = None,
+        strategy: str | None = None,
+        columns: Mapping[str, str] | None = None,
     ) -> IngestResult:
         """Read a file and ingest it; its mtime is the last-resort capture time."""
         if path.is_dir():
@@ -157,7 +184,12 @@ class Ingestor:
             raise InputError(f"{path}: cannot read ({exc.strerror})") from exc
         mtime = datetime.fromtimestamp(stat.st_mtime, tz=self.config.tz)
         return self.ingest_bytes(
-            data, name=str(path), caller_time=caller_time, mtime=mtime, strategy=strategy
+            data,
+            name=str(path),
+            caller_time=caller_time,
+            mtime=mtime,
+            strategy=strategy,
+            columns=columns,
         )
 
     def ingest_bytes(
@@ -168,7 +200,10 @@ class Ingestor:
         caller_time: datetime | None = None,
         mtime: datetime | None = None,
         strategy: str | None = None,
+        columns: Mapping[str, str] | None = None,
     ) -> IngestResult:
+        """`columns` (field -> header) lays a person's mapping over the typed one; without it
+        a profile saved for the table's header signature does."""
         started = time.perf_counter()
         requested = strategy or self.config.strategy
         if requested not in REQUESTABLE:
@@ -199,6 +234,10 @@ class Ingestor:
             mapping=entry["mapping"],
             sources=entry["sources"],
         )
+        mapping_notes: list[str] = []
+        override, source = self._override(table, columns)
+        if override:
+            table, mapped, mapping_notes = remap(entry, table, override, source)
         image = entry["image"]
         budget = (
             round(self.config.text_share * entry["full_page_tokens"])
@@ -223,10 +262,12 @@ class Ingestor:
             table=table,
             layout=entry.get("layout", "table"),
             rows=mapped.rows,
+            page_warehouse=page_warehouse(entry.get("context", [])),
             text=text,
             tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
             warnings=[
-                *entry["warnings"],
+                *(w for w in entry["warnings"] if not (override and w.startswith(UNSURE))),
+                *mapping_notes,
                 *_zone_note(capture.at, capture.source, self.config),
                 *(
                     [
@@ -240,6 +281,17 @@ class Ingestor:
             timings_ms=timings,
             image=image,
         ).with_source(data)
+
+    def _override(
+        self, table: Table, columns: Mapping[str, str] | None
+    ) -> tuple[Mapping[str, str] | None, ColumnSource]:
+        if columns:
+            return columns, "given"
+        if self.profiles is not None and table.header:
+            found = self.profiles.mapping(header_signature(table.header))
+            if found:
+                return found, "profile"
+        return None, "typed"
 
     def cached(self, sha256: str, *, strategy: str | None = None) -> bool:
         """Whether the analysis of the bytes with this SHA-256 is cached (ingesting them again
@@ -320,7 +372,10 @@ class Ingestor:
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
             with _timed(timings, "page_text"):
                 page_lines = self._page_text(page)
-        warnings = _warnings(loaded, norm, attempts, chosen, bool(page_lines))
+        warnings = [
+            *_warnings(loaded, norm, attempts, chosen, bool(page_lines)),
+            *mapping_doubts(chosen.mapped),
+        ]
         width, height = loaded.image.size
         working = (norm.rgb.shape[1], norm.rgb.shape[0])
         image_payload, payload_tokens = None, 0
@@ -337,6 +392,7 @@ class Ingestor:
             "crop": list(chosen.crop) if chosen.crop else None,
             "table": (chosen.table or Table()).model_dump(),
             "rows": [r.model_dump() for r in chosen.mapped.rows],
+            "confidences": chosen.confidences,
             "mapping": chosen.mapped.mapping,
             "sources": chosen.mapped.sources,
             "context": chosen.context,
@@ -834,3 +890,71 @@ def _timed(timings: dict[str, float], label: str) -> Iterator[None]:
         yield
     finally:
         timings[label] = round(timings.get(label, 0.0) + (time.perf_counter() - started) * 1000, 2)
+
+
+class ProfileLookup(Protocol):
+    """Saved column mappings by header signature (the store's `column_profiles`)."""
+
+    def mapping(self, signature: str) -> Mapping[str, str] | None: ...
+
+
+def remap(
+    entry: Mapping[str, Any], table: Table, mapping: Mapping[str, str], source: ColumnSource
+) -> tuple[Table, MappedRows, list[str]]:
+    """The entry's rows again with `mapping` (field -> header) laid over the typed roles."""
+    confidences = entry.get("confidences") or [[1.0] * len(r) for r in table.cells]
+    warehouse = page_warehouse(entry.get("context", []))
+    return remap_table(table, confidences, warehouse, mapping, source)
+
+
+def remap_table(
+    table: Table,
+    confidences: Sequence[Sequence[float]],
+    warehouse: str | None,
+    mapping: Mapping[str, str],
+    source: ColumnSource,
+) -> tuple[Table, MappedRows, list[str]]:
+    """`table`'s rows with `mapping` (field -> header) laid over its typed roles."""
+    width = len(table.header)
+    columns = [[row[c] if c < len(row) else "" for row in table.cells] for c in range(width)]
+    typed = type_columns(table.header, columns)
+    roles, missing = roles_from_mapping(table.header, mapping, typed, source=source)
+    mapped = to_rows(table, confidences, default_warehouse=warehouse, roles=roles)
+    notes = [f"columns mapped by {_SOURCES[source]}: {format_columns(mapping)}"]
+    if missing:
+        notes.append(
+            f"no column with the header given for {', '.join(missing)} "
+            f"(headers: {', '.join(h for h in table.header if h)})"
+        )
+    return table.model_copy(update={"columns": mapped.columns(source)}), mapped, notes
+
+
+def apply_columns(
+    result: IngestResult, mapping: Mapping[str, str], source: ColumnSource
+) -> IngestResult:
+    """A result read again with a column mapping a person (or a model) gave: rows, columns,
+    the text a model reads, and a warning saying where the mapping came from."""
+    table = result.table
+    if len(result.rows) == len(table.cells):
+        confidences = [[row.confidence for _ in table.header] for row in result.rows]
+    else:
+        confidences = [[1.0 for _ in table.header] for _ in table.cells]
+    table, mapped, notes = remap_table(table, confidences, result.page_warehouse, mapping, source)
+    screen = screen_text(
+        table,
+        mapped,
+        captured_at=result.captured_at,
+        context=[f"Warehouse {result.page_warehouse}"] if result.page_warehouse else [],
+    )
+    changed = result.model_copy(
+        update={
+            "table": table,
+            "rows": mapped.rows,
+            "text": render_screen(screen),
+            "warnings": [*(w for w in result.warnings if not w.startswith(UNSURE)), *notes],
+        }
+    )
+    return changed.with_source(result.source)
+
+
+_SOURCES = {"given": "the caller", "profile": "a saved profile", "model": "the model"}

@@ -59,6 +59,9 @@ Layout = Literal["table", "cards", "list", "none"]
 """How a screen shows its records: a table, cards or tiles, a list of items, or none found."""
 
 
+ColumnSource = Literal["typed", "profile", "given", "model"]
+
+
 class ColumnInfo(BaseModel):
     """What ingest took one column of the grid to hold, and why."""
 
@@ -75,7 +78,7 @@ class ColumnInfo(BaseModel):
         description="the unit the column's quantities carry (`pcs`, `件`), kept "
         "here: row quantities are the numbers alone",
     )
-    source: Literal["typed", "profile", "given", "model"] = Field(
+    source: ColumnSource = Field(
         default="typed",
         description="typed from the header and values; a saved profile; given by the caller "
         "(--columns); asked of a model",
@@ -144,6 +147,9 @@ class IngestResult(BaseModel):
         description="how the screen showed its records: table, cards (tiles), list, or none",
     )
     rows: list[Row]
+    page_warehouse: str | None = Field(
+        default=None, description="the warehouse the page names (title, filter, breadcrumb)"
+    )
     text: str
     tokens: Tokens
     warnings: list[str] = Field(default_factory=list)

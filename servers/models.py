@@ -329,3 +329,20 @@ class ProposalQuery(_Frozen):
     status: ApprovalStatus | None = None
     run_id: str | None = None
     limit: int = Field(default=100, ge=1)
+
+
+class ColumnProfile(_Frozen):
+    """How the columns of one screen map onto the inventory schema, confirmed by a person and
+    kept by the header signature of that screen's table: the next screenshot of the same
+    screen maps the same way."""
+
+    signature: str = Field(description="SHA-256 of the table's normalised headers, in order")
+    name: str = Field(default="", description="a name for people, like 'ERP stock page'")
+    headers: tuple[str, ...] = Field(description="the headers as the screen shows them")
+    mapping: dict[str, str] = Field(
+        description="schema field (sku, name, on_hand, reorder_point, warehouse_id) -> the "
+        "header of the column that holds it"
+    )
+    created_at: datetime
+    updated_at: datetime
+    created_by: str | None = None

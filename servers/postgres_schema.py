@@ -91,6 +91,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX proposals_by_run ON proposals (run_id)",
     ),
     ("ALTER TABLE warehouses ADD COLUMN aliases TEXT NOT NULL DEFAULT ''",),
+    (
+        """CREATE TABLE column_profiles (
+            signature TEXT PRIMARY KEY,
+            name TEXT NOT NULL DEFAULT '',
+            headers JSONB NOT NULL,
+            mapping JSONB NOT NULL,
+            created_at TIMESTAMPTZ NOT NULL,
+            updated_at TIMESTAMPTZ NOT NULL,
+            created_by TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

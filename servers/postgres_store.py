@@ -33,6 +33,7 @@ from servers.errors import StoreError
 from servers.models import (
     ApprovalStatus,
     AuditEntry,
+    ColumnProfile,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -280,6 +281,37 @@ class _Transaction:
         rows = self._all("SELECT * FROM proposals WHERE number = %s", (number,))
         return _proposal(rows[0]) if rows else None
 
+    def profiles(self) -> list[ColumnProfile]:
+        rows = self._all("SELECT * FROM column_profiles ORDER BY updated_at DESC, signature")
+        return [_profile(r) for r in rows]
+
+    def profile(self, signature: str) -> ColumnProfile | None:
+        rows = self._all("SELECT * FROM column_profiles WHERE signature = %s", (signature,))
+        return _profile(rows[0]) if rows else None
+
+    def put_profile(self, profile: ColumnProfile) -> None:
+        self.execute(
+            """INSERT INTO column_profiles
+                   (signature, name, headers, mapping, created_at, updated_at, created_by)
+               VALUES (%s, %s, %s, %s, %s, %s, %s)
+               ON CONFLICT (signature) DO UPDATE SET
+                   name = excluded.name, headers = excluded.headers, mapping = excluded.mapping,
+                   updated_at = excluded.updated_at, created_by = excluded.created_by""",
+            (
+                profile.signature,
+                profile.name,
+                Jsonb(list(profile.headers)),
+                Jsonb(profile.mapping),
+                profile.created_at,
+                profile.updated_at,
+                profile.created_by,
+            ),
+        )
+
+    def delete_profile(self, signature: str) -> bool:
+        cursor = self.execute("DELETE FROM column_profiles WHERE signature = %s", (signature,))
+        return cursor.rowcount > 0
+
     def lock_stock(
         self, sku: str, warehouse_id: str, *, idempotency_key: str | None = None
     ) -> None:
@@ -445,3 +477,13 @@ def _order(row: DictRow) -> Order:
         observed_at=None if observed_at is None else datetime.fromisoformat(observed_at),
     )
     return Order(**fields)
+
+
+def _profile(row: DictRow) -> ColumnProfile:
+    fields = dict(row)
+    fields.update(
+        headers=tuple(row["headers"]),
+        created_at=row["created_at"].astimezone(UTC),
+        updated_at=row["updated_at"].astimezone(UTC),
+    )
+    return ColumnProfile(**fields)

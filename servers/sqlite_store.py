@@ -24,6 +24,7 @@ from servers.errors import StoreError
 from servers.models import (
     ApprovalStatus,
     AuditEntry,
+    ColumnProfile,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -115,6 +116,17 @@ _MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX proposals_by_run ON proposals (run_id)",
     ),
     ("ALTER TABLE warehouses ADD COLUMN aliases TEXT NOT NULL DEFAULT ''",),
+    (
+        """CREATE TABLE column_profiles (
+            signature TEXT PRIMARY KEY,
+            name TEXT NOT NULL DEFAULT '',
+            headers TEXT NOT NULL,
+            mapping TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            created_by TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 
@@ -373,6 +385,37 @@ class _Transaction:
         rows = self._all("SELECT * FROM proposals WHERE number = ?", (number,))
         return _proposal(rows[0]) if rows else None
 
+    def profiles(self) -> list[ColumnProfile]:
+        rows = self._all("SELECT * FROM column_profiles ORDER BY updated_at DESC, signature")
+        return [_profile(r) for r in rows]
+
+    def profile(self, signature: str) -> ColumnProfile | None:
+        rows = self._all("SELECT * FROM column_profiles WHERE signature = ?", (signature,))
+        return _profile(rows[0]) if rows else None
+
+    def put_profile(self, profile: ColumnProfile) -> None:
+        self._conn.execute(
+            """INSERT INTO column_profiles
+                   (signature, name, headers, mapping, created_at, updated_at, created_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (signature) DO UPDATE SET
+                   name = excluded.name, headers = excluded.headers, mapping = excluded.mapping,
+                   updated_at = excluded.updated_at, created_by = excluded.created_by""",
+            (
+                profile.signature,
+                profile.name,
+                json.dumps(list(profile.headers), ensure_ascii=False),
+                json.dumps(profile.mapping, ensure_ascii=False, sort_keys=True),
+                profile.created_at.isoformat(),
+                profile.updated_at.isoformat(),
+                profile.created_by,
+            ),
+        )
+
+    def delete_profile(self, signature: str) -> bool:
+        cursor = self._conn.execute("DELETE FROM column_profiles WHERE signature = ?", (signature,))
+        return cursor.rowcount > 0
+
     def lock_stock(
         self, sku: str, warehouse_id: str, *, idempotency_key: str | None = None
     ) -> None:
@@ -560,4 +603,16 @@ def _order(row: sqlite3.Row) -> Order:
         run_id=row["run_id"],
         observed_on_hand=row["observed_on_hand"],
         observed_at=_dt(row["observed_at"]),
+    )
+
+
+def _profile(row: sqlite3.Row) -> ColumnProfile:
+    return ColumnProfile(
+        signature=row["signature"],
+        name=row["name"],
+        headers=tuple(json.loads(row["headers"])),
+        mapping=json.loads(row["mapping"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        created_by=row["created_by"],
     )

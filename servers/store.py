@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, Self
 from servers.models import (
     ApprovalStatus,
     AuditEntry,
+    ColumnProfile,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -87,6 +88,12 @@ class StoreReader(Protocol):
 
     def proposal(self, proposal_id: str) -> Proposal | None: ...
 
+    def profiles(self) -> list[ColumnProfile]:
+        """Every saved column profile, newest first."""
+        ...
+
+    def profile(self, signature: str) -> ColumnProfile | None: ...
+
 
 class StoreWriter(StoreReader, Protocol):
     def lock_stock(
@@ -112,6 +119,12 @@ class StoreWriter(StoreReader, Protocol):
     def append_audit(self, entry: NewAuditEntry) -> None: ...
 
     def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal: ...
+
+    def put_profile(self, profile: ColumnProfile) -> None:
+        """Save `profile`, replacing the one with its signature (its created_at kept)."""
+        ...
+
+    def delete_profile(self, signature: str) -> bool: ...
 
     def decide_proposal(
         self,

@@ -94,6 +94,8 @@ def create_app(
                     ready = await asyncio.to_thread(build_ingestor, settings)
                     if ready.cache is not None:
                         stack.callback(ready.cache.close)
+                if ready.profiles is None:
+                    ready.profiles = services.profiles
                 execute = runner(
                     settings,
                     store=slot,

@@ -17,6 +17,7 @@ from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.jobs import Jobs
 from pipeline.jobs.runbook import RunBook
+from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
@@ -64,6 +65,11 @@ class AppServices:
         return ApprovalDesk(
             self.slot, [MemoryTarget("orders", self.servers["orders"])], clock=utc_now
         )
+
+    @property
+    def profiles(self) -> StoreProfiles:
+        """Column profiles in the store, as every surface reads and saves them."""
+        return StoreProfiles(self.slot, clock=utc_now)
 
     def job_queue(self) -> Jobs:
         """Where ingests and runs go: this process (SQLite) or the worker queue (PostgreSQL)."""

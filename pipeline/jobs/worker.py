@@ -30,6 +30,7 @@ from pipeline.jobs.runbook import FINISHED, RunState
 from pipeline.jobs.shared import PostgresLevel, Shared, sharing_cache
 from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
+from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
@@ -78,6 +79,8 @@ def worker_parts(
             if ingestor is None
             else sharing_cache(ingestor, shared, memory_items=settings.memory_cache_items)
         )
+        if ingestor.profiles is None:
+            ingestor.profiles = StoreProfiles(store, clock=utc_now)
         servers = {g: build_server(g, store, max_order_quantity=max_order_quantity) for g in GROUPS}
         targets = [MemoryTarget(group, server) for group, server in servers.items()]
         execute = runner(settings, store=store, targets=targets, run=run_agent, log_run=False)

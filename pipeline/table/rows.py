@@ -8,15 +8,17 @@ from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
 
-from pipeline.models import ColumnInfo, Row, Table
+from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, quantity_and_unit, repair_id
 from pipeline.table.schema import FIELDS, ColumnRole, type_columns
 
 __all__ = [
+    "UNSURE",
     "MappedRows",
     "estimate_text_tokens",
     "fit_budget",
+    "mapping_doubts",
     "page_warehouse",
     "screen_text",
     "to_rows",
@@ -42,7 +44,7 @@ class MappedRows:
     sources: list[int] = dataclass_field(default_factory=list)
     roles: list[ColumnRole] = dataclass_field(default_factory=list)
 
-    def columns(self, source: str = "typed") -> list[ColumnInfo]:
+    def columns(self, source: ColumnSource = "typed") -> list[ColumnInfo]:
         """The roles as the result's `table.columns` carries them."""
         return [
             ColumnInfo(
@@ -55,6 +57,30 @@ class MappedRows:
             )
             for r in self.roles
         ]
+
+
+UNSURE = "column mapping unsure"
+
+
+def mapping_doubts(mapped: MappedRows) -> list[str]:
+    """Why the typed mapping may be wrong (a weakly typed column, an inventory field no column
+    holds), as one warning; empty when it stands on its evidence."""
+    if not mapped.rows:
+        return []
+    doubts = [
+        f"{r.maps_to} is {r.header!r} (confidence {r.confidence:.2f})"
+        for r in mapped.roles
+        if r.maps_to is not None and r.confidence < 0.5
+    ]
+    for field, words in (("on_hand", "on hand"), ("reorder_point", "the reorder point")):
+        if field not in mapped.mapping:
+            doubts.append(f"no column holds {words}")
+    if not doubts:
+        return []
+    return [
+        f"{UNSURE}: {'; '.join(doubts)}; confirm it with --columns or in the dashboard "
+        "(a saved profile keeps it for this screen)"
+    ]
 
 
 def to_rows(

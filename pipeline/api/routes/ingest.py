@@ -5,12 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from pipeline.api.deps import Services
+from pipeline.api.deps import Services, caller
 from pipeline.api.openapi import INGEST_BODY
 from pipeline.api.requests import ingest_uploads, item
 from pipeline.api.schemas import IngestResponse
 from pipeline.api.uploads import read_form
 from pipeline.errors import InputError
+from pipeline.ingest import apply_columns
+from pipeline.table.profiles import parse_columns
 
 __all__ = ["router"]
 
@@ -36,10 +38,20 @@ async def ingest(request: Request, services: Services) -> JSONResponse:
     )
     if not form.files:
         raise InputError("no image: send one or more images in the multipart field 'file'")
+    columns_text = form.one("columns")
+    columns = parse_columns(columns_text) if columns_text else None
+    save = form.one("save_profile")
+    if save is not None and columns is None:
+        raise InputError("save_profile keeps a columns mapping: send columns too")
     results = await ingest_uploads(
         services,
         form.files,
         captured_at=form.one("captured_at"),
         strategy=form.one("strategy"),
     )
+    if columns is not None:
+        results = [apply_columns(r, columns, "given") for r in results]
+        if save is not None:
+            for result in results:
+                services.profiles.save(result.table.header, columns, name=save, by=caller(request))
     return JSONResponse({"results": [item(r) for r in results]})

@@ -105,6 +105,8 @@ class _Page:
     found: TextBoxes | None = None
     detected: list[TextLine] | None = None
     """Text lines the engine detected, boxes in working pixels."""
+    detected_whole: list[TextLine] | None = None
+    """The same over the whole page (blocks of cards are not one table region)."""
 
     def boxes(self) -> TextBoxes:
         if self.found is None:
@@ -346,6 +348,10 @@ class Ingestor:
         page = _Page(norm)
         attempts: list[_Attempt] = []
         chosen: _Attempt | None = None
+        grid: _Attempt | None = None
+        """A grid that passed every check but holds no inventory rows, kept while the cards
+        rung looks for records in blocks."""
+        methods = [r.method for r in ladder]
         for rung in ladder:
             with _timed(timings, rung.method):
                 attempt = self._climb(rung, page)
@@ -354,6 +360,9 @@ class Ingestor:
                 chosen = _escalated(attempt, best)
                 break
             attempts.append(attempt)
+            if rung.method == "cards" and attempt.table is None and grid is not None:
+                chosen = grid  # no records in blocks either: the grid it was
+                break
             if attempt.table is None and attempt.reasons:
                 continue
             doubts = attempt.doubts
@@ -363,6 +372,13 @@ class Ingestor:
                 doubts = (*doubts, "no inventory columns recognised")
             verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
             attempt.reasons = verdict.reasons
+            untried = "cards" in methods[methods.index(rung.method) + 1 :]
+            if verdict.ok and not attempt.mapped.rows and untried:
+                # A page of cards or tiles lines up as a grid of text: read it as blocks
+                # before taking the grid.
+                grid = attempt
+                attempt.reasons = ("no inventory rows: the page may show cards or a list",)
+                continue
             if verdict.ok:
                 chosen = attempt
                 break
@@ -423,7 +439,7 @@ class Ingestor:
     def _by_cards(self, rung: Rung, page: _Page) -> _Attempt:
         """Records in blocks (cards, tiles, list items) read from the page's text lines."""
         norm = page.norm
-        lines = self._page_lines(page)
+        lines = self._detect(page, whole=True) if norm.quad is not None else self._page_lines(page)
         found = read_cards(lines, norm.gray)
         if found is None:
             return _Attempt(rung, reasons=("no records in cards or a list",))
@@ -489,9 +505,16 @@ class Ingestor:
         ]
         return _finish(rung, texts, confs, context, layout.box, norm, annotations, _strays(layout))
 
-    def _detect(self, page: _Page) -> list[TextLine]:
+    def _detect(self, page: _Page, *, whole: bool = False) -> list[TextLine]:
         """Every text line the engine detects on the page (or on its table region, when image
-        processing finds one), boxes in working pixels; run once per analysis."""
+        processing finds one, unless `whole`), boxes in working pixels; run once per analysis
+        and kind."""
+        if whole:
+            if page.detected_whole is None:
+                page.detected_whole = [
+                    line for line in self.engine.read(page.norm.rgb) if line.text.strip()
+                ]
+            return page.detected_whole
         if page.detected is not None:
             return page.detected
         norm = page.norm

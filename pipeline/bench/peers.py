@@ -138,13 +138,27 @@ def _plain(html: str) -> str:
 def field_matches(
     table: Table, rows: Sequence[Any] | None, truth: dict[str, Any]
 ) -> tuple[int, int]:
-    """Inventory fields equal to the truth's rows (a row's warehouse may come from its page)."""
+    """Inventory fields equal to the truth's rows (a row's warehouse may come from its page).
+    A truth row is compared with the row read with its SKU, else with the row in its place
+    (so one row missed does not count every row after it as wrong)."""
     if rows is None:
         confs = [[1.0] * len(r) for r in table.cells]
         rows = to_rows(table, confs).rows
+    wanted = {expected["sku"] for expected in truth.get("rows", [])}
+    used: set[int] = set()
     hits = total = 0
     for r, expected in enumerate(truth.get("rows", [])):
-        got = rows[r] if r < len(rows) else None
+        same = [k for k, row in enumerate(rows) if row.sku == expected["sku"] and k not in used]
+        if same:
+            # The same SKU in several warehouses: the one in its place first, else the first.
+            k = r if r in same else same[0]
+        elif r < len(rows) and rows[r].sku not in wanted and r not in used:
+            k = r  # its SKU misread: compared in place
+        else:
+            k = -1
+        got = rows[k] if k >= 0 else None
+        if k >= 0:
+            used.add(k)
         for name in FIELDS:
             want = expected[name]
             if name == "warehouse_id" and want is None:

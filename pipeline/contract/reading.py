@@ -988,6 +988,13 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
                 "not_understood": (*fallback.not_understood, *unclear_words),
             }
         )
+        # Words not understood that name no id may limit anything ("only the urgent ones",
+        # "stick to the north site"): nothing is left for a model's reading to recover. Words
+        # beside ids are taken to be about those ids, which are left out either way.
+        if any(not any(t.kind in _IDS for t in c.tokens) for c in missed):
+            fallback = contract.model_copy(
+                update={"notes": (*contract.notes, "words not understood name no id")}
+            )
     return TaskReading(
         task=task,
         contract=contract,

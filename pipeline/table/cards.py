@@ -124,7 +124,7 @@ def _parts(lines: Sequence[TextLine]) -> list[_Part]:
     found: list[_Part] = []
     for n, line in enumerate(_phrases(lines)):
         text = clean_text(line.text)
-        pieces = [p for p in _PARTS.split(text) if p.strip()]
+        pieces = [s for p in _PARTS.split(text) if p.strip() for s in _segments(p)]
         if len(pieces) <= 1:
             found.append(_Part(text, line.box, line.confidence, n))
             continue
@@ -138,6 +138,27 @@ def _parts(lines: Sequence[TextLine]) -> list[_Part]:
             )
             at += width
     return found
+
+
+def _segments(text: str) -> list[str]:
+    """A line of several labelled values read as one (`On hand 12 pcs Min 40 WH-02`), cut
+    where a value is followed by the next label or a warehouse code."""
+    words = text.split()
+    if sum(any(ch.isdigit() for ch in w) for w in words) < 2:
+        return [text]
+    segments: list[list[str]] = [[]]
+    for word in words:
+        current = segments[-1]
+        valued = any(any(ch.isdigit() for ch in w) for w in current)
+        starts = _WAREHOUSE_LABELLED.match(word) is not None or (
+            not any(ch.isdigit() for ch in word)
+            and any(header_evidence(word, f)[0] >= 0.5 for f in (*_QUANTITY_FIELDS, "warehouse_id"))
+        )
+        if current and valued and starts:
+            segments.append([word])
+        else:
+            current.append(word)
+    return [" ".join(s) for s in segments if s]
 
 
 def _labelled(text: str) -> tuple[str, str, str] | None:

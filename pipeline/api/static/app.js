@@ -50,11 +50,14 @@ function status(selector, text, isError = false) {
 
 // ---- 1. upload
 
-async function upload(file) {
+async function upload(file, columns = null, save = null) {
   if (!file) return;
+  state.file = file;
   status("#upload-status", `Reading ${file.name || "the pasted image"}…`);
   const form = new FormData();
   form.append("file", file, file.name || "pasted.png");
+  if (columns) form.append("columns", columns);
+  if (columns && save !== null) form.append("save_profile", save || "dashboard");
   const capturedAt = $("#captured-at").value;
   // datetime-local is this browser's local time; send it as an absolute instant.
   if (capturedAt) form.append("captured_at", new Date(capturedAt).toISOString());
@@ -113,7 +116,67 @@ function show(result, url) {
   }
   const warnings = $("#warnings");
   warnings.replaceChildren(...result.warnings.map((w) => el("li", {}, w)));
+  renderMapping(result);
   renderTable(result);
+}
+
+// ---- 2b. the column mapping, with its evidence; a person corrects it and keeps it
+
+const FIELDS = ["sku", "name", "on_hand", "reorder_point", "warehouse_id"];
+
+function renderMapping(result) {
+  state.result = result;
+  const columns = result.table.columns || [];
+  const box = $("#mapping-box");
+  box.hidden = !columns.length;
+  const unsure = result.warnings.some((w) => w.startsWith("column mapping unsure"));
+  if (unsure) box.open = true;
+  $("#mapping-summary").textContent = unsure
+    ? "Columns: the mapping is unsure, check it"
+    : `Columns: how each was read (${result.layout || "table"})`;
+  $("#mapping tbody").replaceChildren(
+    ...columns.map((column, index) => {
+      const select = el("select", { "data-index": String(index), "aria-label": `Field of ${column.header || "column " + (index + 1)}` });
+      for (const field of ["", ...FIELDS]) {
+        const option = el("option", { value: field }, field || "(none)");
+        if ((column.maps_to || "") === field) option.selected = true;
+        select.append(option);
+      }
+      return el(
+        "tr",
+        column.maps_to && column.confidence < 0.5 ? { class: "low" } : {},
+        el("td", {}, column.header || `(column ${index + 1})`),
+        el("td", {}, select),
+        el("td", { class: "num" }, column.confidence.toFixed(2)),
+        el("td", {}, `${column.why}${column.unit ? ` · unit ${column.unit}` : ""} · ${column.source}`),
+      );
+    }),
+  );
+}
+
+function chosenColumns() {
+  const columns = state.result.table.columns;
+  const pairs = [];
+  for (const select of document.querySelectorAll("#mapping select")) {
+    const field = select.value;
+    const header = columns[Number(select.dataset.index)].header;
+    if (field && header) pairs.push(`${field}=${header}`);
+  }
+  return pairs.join(",");
+}
+
+async function applyMapping(save) {
+  if (!state.file) return;
+  const columns = chosenColumns();
+  if (!columns) {
+    status("#mapping-status", "Choose the field of at least one column first.", true);
+    return;
+  }
+  await upload(state.file, columns, save ? $("#profile-name").value.trim() : null);
+  status(
+    "#mapping-status",
+    save ? "Saved: the next screenshot of this screen maps the same way." : "Read again with these columns.",
+  );
 }
 
 function renderTable(result) {
@@ -522,6 +585,8 @@ async function showOrders(runId) {
 // ---- wiring
 
 function wire() {
+  $("#mapping-apply").addEventListener("click", () => applyMapping(false));
+  $("#mapping-save").addEventListener("click", () => applyMapping(true));
   const keyInput = $("#api-key");
   keyInput.value = sessionStorage.getItem("stockshot-api-key") || "";
   keyInput.addEventListener("change", () =>

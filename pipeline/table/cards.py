@@ -202,7 +202,7 @@ def read_cards(
     lines: Sequence[TextLine], gray: Gray | None = None, *, min_records: int = 2
 ) -> Cards | None:
     """The page's records, or None when it does not show at least `min_records` blocks with a
-    code and a labelled quantity."""
+    code and a labelled quantity on hand, for most of its codes."""
     # One-character texts are icons read as letters (`曰`, `θ`, `1` of a pictogram).
     parts = [p for p in _parts([ln for ln in lines if ln.text.strip()]) if len(p.text.strip()) > 1]
     if not parts:
@@ -218,8 +218,10 @@ def read_cards(
         _assign(column, inside, members)
     badges = _badges(anchors, members)
     records = [_record(a, members[id(a)], badges) for column in columns for a in column]
-    good = [r for r in records if r.on_hand or r.reorder_point]
-    if len(good) < min_records:
+    # A page of blocks: most codes head a block that says how many are on hand (a table's
+    # codes with a summary line beside them are no such page).
+    good = [r for r in records if r.on_hand]
+    if len(good) < min_records or len(good) < 0.6 * len(anchors):
         return None
     kept = {id(a) for a in anchors}
     claimed = {id(p) for a in anchors if id(a) in kept for p in [a, *members[id(a)]]}

@@ -64,7 +64,9 @@ def test_ingest_json_lines_carry_every_documented_field(capsys: pytest.CaptureFi
         "size",
         "crop",
         "table",
+        "layout",
         "rows",
+        "page_warehouse",
         "text",
         "tokens",
         "warnings",
@@ -303,3 +305,35 @@ def test_multi_image_prints_one_merged_view_with_what_changed(
     ]
     assert "| seen_at | change |" in view["text"]
     assert view["tokens_sent"] < view["tokens_separate"]
+
+
+def test_a_mapping_given_at_the_command_line_is_saved_for_the_screen_and_listed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sample = str(SAMPLES / "erp-light-wh01.png")
+    columns = "on_hand=Reorder point,reorder_point=On hand"
+    assert main(["ingest", "--json", sample, "--columns", columns, "--save-profile", "swap"]) == 0
+    out, err = capsys.readouterr()
+    swapped = json.loads(out)
+    assert "saved profile " in err
+    assert main(["profiles", "list"]) == 0
+    listed = capsys.readouterr().out
+    signature, name = listed.split()[:2]
+    assert name == "swap" and "on_hand=Reorder point" in listed
+    assert main(["ingest", "--json", "--no-cache", sample]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["rows"] == swapped["rows"]
+    assert main(["profiles", "show", signature]) == 0
+    assert json.loads(capsys.readouterr().out)["mapping"]["on_hand"] == "Reorder point"
+    assert main(["profiles", "delete", signature]) == 0
+    assert main(["profiles", "delete", signature]) == 2
+
+
+def test_a_save_without_a_mapping_or_a_field_outside_the_schema_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sample = str(SAMPLES / "erp-light-wh01.png")
+    assert main(["ingest", sample, "--save-profile"]) == 2
+    assert "give --columns too" in capsys.readouterr().err
+    assert main(["ingest", sample, "--columns", "stock=On hand"]) == 2
+    assert "unknown field 'stock'" in capsys.readouterr().err

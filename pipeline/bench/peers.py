@@ -40,7 +40,17 @@ from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.table.html import grid_html, table_from_html
 from pipeline.table.rows import to_rows
 
-__all__ = ["CORPUS_DIR", "PEERS", "TableSet", "collect_sets", "measure_peers", "teds"]
+__all__ = [
+    "CORPUS_DIR",
+    "HELD_OUT",
+    "PEERS",
+    "UIKITS_DIR",
+    "TableSet",
+    "breakdown",
+    "collect_sets",
+    "measure_peers",
+    "teds",
+]
 
 CORPUS_DIR = SAMPLES_DIR.parent / "corpus"
 OURS = "stockshot"
@@ -88,13 +98,38 @@ def _corpus(photos: bool) -> list[BenchImage]:
     return found
 
 
+UIKITS_DIR = CORPUS_DIR / "uikits"
+HELD_OUT = frozenset({"uikits-sealed"})
+"""Sets whose images are never listed one by one (only totals and per-kit shares), so that no
+one tunes on them."""
+
+
+def _uikits(split: str) -> list[BenchImage]:
+    """The UI-kit corpus's `split` (tune or sealed), each image's truth carrying its kit and
+    layout."""
+    manifest = UIKITS_DIR / split / "manifest.json"
+    if not manifest.is_file():
+        return []
+    entries = json.loads(manifest.read_text(encoding="utf-8"))["images"]
+    found = []
+    for entry in entries:
+        truth = json.loads((UIKITS_DIR / split / entry["truth"]).read_text(encoding="utf-8"))
+        truth.setdefault("kit", entry.get("kit"))
+        truth["photo"] = bool(entry.get("photo_of"))
+        found.append(_bench_image(UIKITS_DIR / split / entry["file"], truth))
+    return found
+
+
 def collect_sets(
     samples: Sequence[BenchImage], tables: Sequence[Path], *, quick: bool
 ) -> list[TableSet]:
-    """The corpus renders, the corpus photos, the samples with truth, and each tables folder."""
+    """The corpus renders, the corpus photos, the UI-kit corpus's tune and sealed splits, the
+    samples with truth, and each tables folder."""
     sets = [
         TableSet("corpus", "browser corpus, renders", _corpus(photos=False)),
         TableSet("photos", "browser corpus, photos", _corpus(photos=True)),
+        TableSet("uikits-tune", "UI-kit corpus, tune split", _uikits("tune")),
+        TableSet("uikits-sealed", "UI-kit corpus, held-out split", _uikits("sealed")),
         TableSet("samples", "samples", [s for s in samples if s.truth is not None]),
     ]
     for folder in tables:
@@ -282,6 +317,8 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                 if result is not None:
                     found.text = bool(result.text.strip())
                 per[key] = {
+                    "rows": len(result.rows) if result is not None else None,
+                    "layout": result.layout if result is not None else None,
                     "samples_ms": found.samples_ms,
                     "median_ms": median(found.samples_ms) if found.samples_ms else None,
                     "cells": list(found.cells),
@@ -300,7 +337,18 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                         else {}
                     ),
                 }
-            images.append({"name": image.name, "size": image.size, "tools": per})
+            truth = image.truth or {}
+            images.append(
+                {
+                    "name": image.name,
+                    "size": image.size,
+                    "kit": truth.get("kit"),
+                    "layout": truth.get("layout"),
+                    "photo": truth.get("photo", False),
+                    "truth_rows": len(truth.get("rows", [])),
+                    "tools": per,
+                }
+            )
         ctx.note(f"tables: {table_set.label} done")
         out_sets.append(
             {"key": table_set.key, "label": table_set.label, "images": images}
@@ -311,7 +359,9 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
 
 def _chosen_rung(result: IngestResult) -> str:
     """The rung whose reading was kept: the last one the ingest timed before its page text."""
-    rungs = [k for k in result.timings_ms if k in ("lines", "structure", "detect", "image")]
+    rungs = [
+        k for k in result.timings_ms if k in ("lines", "cards", "structure", "detect", "image")
+    ]
     return rungs[-1] if rungs else "cache"
 
 
@@ -322,7 +372,7 @@ def rung_costs(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | 
     for image in images:
         found = image["tools"].get(OURS, {})
         for rung, ms in found.get("timings_ms", {}).items():
-            if rung in ("lines", "structure", "detect", "image", "page_text", "normalise"):
+            if rung in ("lines", "cards", "structure", "detect", "image", "page_text", "normalise"):
                 costs.setdefault(rung, []).append(float(ms))
         chosen = found.get("chosen")
         if chosen:
@@ -359,3 +409,26 @@ def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str,
     ]
     totals["token_shares"] = shares
     return totals
+
+
+def breakdown(table_set: dict[str, Any], tool: str = OURS) -> dict[str, Any]:
+    """A set's inventory fields for `tool` by kit and by layout (photos apart), and the
+    screens it read no row from."""
+    by_kit: dict[str, list[int]] = {}
+    by_layout: dict[str, list[int]] = {}
+    empty: list[str] = []
+    for image in table_set["images"]:
+        found = image["tools"].get(tool)
+        if found is None or not image.get("truth_rows"):
+            continue
+        hits, total = found["fields"]
+        for key, table in (
+            (image.get("kit") or "-", by_kit),
+            ("photo" if image.get("photo") else image.get("layout") or "table", by_layout),
+        ):
+            pair = table.setdefault(key, [0, 0])
+            pair[0] += hits
+            pair[1] += total
+        if not found.get("rows"):
+            empty.append(image["name"])
+    return {"by_kit": by_kit, "by_layout": by_layout, "no_rows": empty}

@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pipeline.bench.peers import HELD_OUT, breakdown
+
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
 Doc = dict[str, Any]
@@ -481,13 +483,43 @@ def _tables(doc: Doc) -> list[str]:
                     table_set["label"],
                     rung,
                     cost["ran"],
-                    cost["kept"] if rung in ("lines", "structure", "detect", "image") else "",
+                    cost["kept"]
+                    if rung in ("lines", "cards", "structure", "detect", "image")
+                    else "",
                     f"{cost['median_ms']:.0f} ms",
                 ]
             )
     out += _table(["set", "step", "ran on", "kept on", "median"], rung_rows)
     for table_set in tables["sets"]:
+        if not table_set["key"].startswith("uikits"):
+            continue
+        parts = breakdown(table_set)
+        empty = (
+            str(len(parts["no_rows"]))
+            if table_set["key"] in HELD_OUT
+            else ", ".join(parts["no_rows"]) or "none"
+        )
+        out += [
+            "",
+            f"{table_set['label']}: inventory fields right (this pipeline) by kit and by layout; "
+            f"screens with no row read: {empty}.",
+            "",
+        ]
+        out += _table(
+            ["kit or layout", "fields"],
+            [
+                [name, _acc(pair)]
+                for name, pair in [*parts["by_kit"].items(), *sorted(parts["by_layout"].items())]
+            ],
+        )
+    for table_set in tables["sets"]:
         out += ["", f"### {table_set['label']}", ""]
+        if table_set["key"] in HELD_OUT:
+            out.append(
+                f"{len(table_set['images'])} images; per-image figures of a held-out split are "
+                "not listed (the totals and the per-kit table above are)."
+            )
+            continue
         header = ["image", "size"]
         for key in tools:
             header += [f"{key} cells", f"{key} TEDS", f"{key} ms"]

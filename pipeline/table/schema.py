@@ -184,6 +184,13 @@ def _header_score(header: str, field: str) -> float:
     squashed = value.replace(" ", "")
     if any(squashed == s.replace(" ", "") for s in synonyms):
         return 0.98
+    if any(
+        squashed == s.replace(" ", "")
+        for other, names in SYNONYMS.items()
+        if other != field
+        for s in names
+    ):
+        return 0.0  # "In stock" is a name for on hand, not a misread "Min stock"
     best = max(SequenceMatcher(None, value, s).ratio() for s in synonyms)
     if best < _FUZZY_MIN and _CJK.search(value):
         best = max(best, _cjk_score(value, synonyms))

@@ -14,7 +14,7 @@ import pytest
 
 from servers import domain, postgres_schema, sqlite_store
 from servers.errors import InputError, StoreError
-from servers.models import NewOrder, OrderQuery, StockRecord, Warehouse
+from servers.models import ColumnProfile, NewOrder, OrderQuery, StockRecord, Warehouse
 from servers.store import OpenStore, Store
 from servers.stores import STORES, StoreOptions, open_store, sqlite_path, store_scheme
 from tests.servers.conftest import raw_sql, schema_version, set_schema_version
@@ -362,3 +362,27 @@ def test_a_warehouses_aliases_are_stored_and_read_back(
         assert tx.add_warehouse(warehouse, replace=False)
     with empty_store.reading() as tx:
         assert tx.warehouses() == [warehouse]
+
+
+def test_a_column_profile_is_saved_replaced_listed_and_deleted(
+    empty_store: OpenStore, now: datetime
+) -> None:
+    profile = ColumnProfile(
+        signature="abc",
+        name="ERP stock",
+        headers=("SKU", "Free stock", "可用库存"),
+        mapping={"sku": "SKU", "on_hand": "Free stock"},
+        created_at=now,
+        updated_at=now,
+        created_by="cli",
+    )
+    with empty_store.writing() as tx:
+        tx.put_profile(profile)
+        tx.put_profile(profile.model_copy(update={"mapping": {"on_hand": "可用库存"}}))
+    with empty_store.reading() as tx:
+        assert tx.profiles() == [profile.model_copy(update={"mapping": {"on_hand": "可用库存"}})]
+        assert tx.profile("nope") is None
+    with empty_store.writing() as tx:
+        assert tx.delete_profile("abc") and not tx.delete_profile("abc")
+    with empty_store.reading() as tx:
+        assert tx.profiles() == []

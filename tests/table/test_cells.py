@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.table.cells import clean_text, parse_quantity, repair_id
+from pipeline.table.cells import clean_text, parse_quantity, quantity_and_unit, repair_id
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,27 @@ def test_ids_repair_letter_digit_confusions_only_in_the_number_part(
 
 def test_clean_text_normalises_full_width_and_collapses_spaces() -> None:
     assert clean_text("  ２０．０９  Hex\u3000bolt ") == "20.09 Hex bolt"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("120 pcs", (120, "pcs")),
+        ("1,450 件", (1450, "件")),
+        ("1,450 packs", (1450, "packs")),
+        ("38", (38, None)),
+        ("1O4", (104, None)),
+        ("Low", (None, None)),
+        ("$2.09", (None, None)),
+        ("—", (None, None)),
+    ],
+)
+def test_a_quantity_keeps_its_number_and_gives_its_unit_apart(
+    text: str, expected: tuple[int | None, str | None]
+) -> None:
+    assert quantity_and_unit(text) == expected
+
+
+def test_a_fonts_times_sign_between_digits_reads_as_x() -> None:
+    assert clean_text("Wood screw 4×35 (box of 250)") == "Wood screw 4x35 (box of 250)"
+    assert clean_text("× 3") == "× 3"

@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.table.schema import map_columns
+from pipeline.table.schema import map_columns, type_columns
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,74 @@ def test_a_column_of_sku_shaped_values_is_the_sku_when_no_header_says_so() -> No
 
 def test_headers_that_match_nothing_map_to_nothing() -> None:
     assert map_columns(["Supplier", "Contact", "Phone"], [["Acme"], ["Li Wei"], ["555"]]) == {}
+
+
+def roles(header: list[str], columns: list[list[str]]) -> dict[str, str]:
+    """Field -> header, as the typing decided."""
+    return {r.maps_to: r.header for r in type_columns(header, columns) if r.maps_to}
+
+
+SKUS = ["SKU-10231", "SKU-10232", "SKU-10233"]
+NAMES = ["Hex bolt M8x40 (box of 100)", "Hex nut M8 (box of 200)", "Flat washer M8"]
+
+
+@pytest.mark.parametrize(
+    ("header", "field"),
+    [
+        ("Qty avail.", "on_hand"),
+        ("Free stock", "on_hand"),
+        ("Balance", "on_hand"),
+        ("结存", "on_hand"),
+        ("Reorder pt.", "reorder_point"),
+        ("Min qty", "reorder_point"),
+        ("Safety stock", "reorder_point"),
+        ("警戒库存", "reorder_point"),
+    ],
+)
+def test_quantity_headers_no_list_names_map_by_their_words_and_numeric_values(
+    header: str, field: str
+) -> None:
+    found = roles(["Ref.", "Article", header], [SKUS, NAMES, ["412", "38", "1,204"]])
+    assert found == {"sku": "Ref.", "name": "Article", field: header}
+
+
+def test_item_over_a_column_of_codes_is_the_sku_and_article_over_text_the_name() -> None:
+    found = roles(["Item", "Article", "Depot"], [SKUS, NAMES, ["WH-01", "WH-01", "WH-02"]])
+    assert found == {"sku": "Item", "name": "Article", "warehouse_id": "Depot"}
+
+
+def test_on_hand_beats_available_and_on_order_is_never_on_hand() -> None:
+    header = ["Code", "Description", "On order", "Available", "On hand", "Min"]
+    columns = [SKUS, NAMES, ["0", "120", "0"], ["400", "30", "900"], ["412", "38", "1,204"],
+               ["150", "120", "300"]]  # fmt: skip
+    assert roles(header, columns) == {
+        "sku": "Code",
+        "name": "Description",
+        "on_hand": "On hand",
+        "reorder_point": "Min",
+    }
+
+
+def test_a_running_row_number_is_no_quantity_and_dotted_codes_are_skus_not_dates() -> None:
+    header = ["序号", "物料编码", "物料名称", "现存量", "安全库存"]
+    columns = [["1", "2", "3"], ["01.02.0035", "01.02.0036", "02.01.0011"],
+               ["六角螺栓 M10x50", "六角螺母 M10", "气泡膜"], ["1,450 件", "2,380 件", "14 卷"],
+               ["400", "600", "10"]]  # fmt: skip
+    typed = type_columns(header, columns)
+    assert [r.maps_to for r in typed] == [None, "sku", "name", "on_hand", "reorder_point"]
+    assert typed[3].unit == "件"
+    assert "row number" in typed[0].why
+
+
+def test_a_date_column_is_never_the_sku() -> None:
+    found = roles(
+        ["Item", "Name", "Last count"], [SKUS, NAMES, ["20/11/2026", "21/11/2026", "22/11/2026"]]
+    )
+    assert found["sku"] == "Item" and "Last count" not in found.values()
+
+
+def test_every_mapping_says_why_and_how_sure() -> None:
+    typed = type_columns(["Qty avail.", "Status"], [["12", "40"], ["OK", "Low"]])
+    assert typed[0].maps_to == "on_hand" and 0 < typed[0].confidence <= 1
+    assert "qty" in typed[0].why and "2/2 quantities" in typed[0].why
+    assert typed[1].maps_to is None and "status" in typed[1].why

@@ -1,0 +1,87 @@
+"""Records in cards, tiles and lists, read from a page's text lines (as OCR gives them)."""
+
+from pipeline.models import TextLine
+from pipeline.table.cards import cards_table, read_cards
+
+
+def line(text: str, x: int, y: int, width: int = 200, height: int = 16) -> TextLine:
+    return TextLine(text=text, box=(x, y, x + width, y + height), confidence=0.98)
+
+
+def tile(x: int, y: int, name: str, code: str, values: list[str], badge: str) -> list[TextLine]:
+    lines = [line(name, x, y), line(badge, x + 230, y + 10, 50), line(code, x, y + 22, 90)]
+    at = x
+    for value in values:
+        lines.append(line(value, at - 40, y + 50, 110))
+        at += 130
+    return lines
+
+
+TILES = [
+    *tile(300, 150, "Kraft mailer box 310x220", "BX-310-K", ["On hand 12 pcs", "Min 40", "WH-02"], "Low"),
+    *tile(660, 150, "Kraft mailer box 250x180", "BX-250-K", ["On hand 148 pcs", "Min 60", "WH-02"], "Healthy"),
+    *tile(300, 300, "Padded envelope C5", "EN-C5-P", ["On hand 64 packs", "Min 20", "WH-02"], "Healthy"),
+    *tile(660, 300, "Fragile tape 50 mm", "TP-50-F", ["On hand 22 rolls", "Min 24", "WH-02"], "Low"),
+    line("Packaging", 300, 60, 120, 24),
+    line("Dashboard", 20, 160, 100),
+    line("Transfers", 20, 200, 100),
+]  # fmt: skip
+
+
+def test_tiles_are_read_row_by_row_with_their_labelled_values_and_no_badges() -> None:
+    found = read_cards(TILES)
+    assert found is not None and found.layout == "cards"
+    assert [(r.sku, r.name, r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
+        ("BX-310-K", "Kraft mailer box 310x220", "12 pcs", "40", "WH-02"),
+        ("BX-250-K", "Kraft mailer box 250x180", "148 pcs", "60", "WH-02"),
+        ("EN-C5-P", "Padded envelope C5", "64 packs", "20", "WH-02"),
+        ("TP-50-F", "Fragile tape 50 mm", "22 rolls", "24", "WH-02"),
+    ]
+    assert "Packaging" in found.context and "Dashboard" in found.context
+
+
+def test_a_phone_list_with_labelled_values_on_one_line_and_a_filter_chip() -> None:
+    lines = [line("仓库: WH-03", 20, 100, 120)]
+    for k, (name, code, values) in enumerate(
+        [
+            ("膨胀螺栓 M8x80", "01.03.0120", "库存 75 · 安全 120"),
+            ("五层瓦楞纸箱", "02.01.0008", "库存 420 · 安全 300"),
+            ("气泡膜 1.2m x 50m", "02.01.0011", "库存 14·安全 10"),
+        ]
+    ):
+        y = 200 + 140 * k
+        lines += [line(name, 40, y), line(code, 40, y + 30, 120), line(values, 40, y + 60, 220)]
+    found = read_cards(lines)
+    assert found is not None and found.layout == "list"
+    assert [(r.sku, r.on_hand, r.reorder_point) for r in found.records] == [
+        ("01.03.0120", "75", "120"),
+        ("02.01.0008", "420", "300"),
+        ("02.01.0011", "14", "10"),
+    ]
+    assert found.records[0].labels == {"on_hand": "库存", "reorder_point": "安全"}
+    table, _, roles = cards_table(found)
+    assert table.header == ["SKU", "Name", "库存", "安全"]
+    assert [r.maps_to for r in roles] == ["sku", "name", "on_hand", "reorder_point"]
+
+
+def test_several_labelled_values_read_as_one_line_are_cut_at_each_label() -> None:
+    lines = []
+    for k, code in enumerate(["BX-310-K", "BX-250-K", "BX-420-K"]):
+        lines += [
+            line(f"Mailer {k}", 40, 100 + 80 * k),
+            line(code, 40, 120 + 80 * k, 90),
+            line(f"On hand {10 + k} pcs Min 40 WH-02", 40, 140 + 80 * k, 260),
+        ]
+    found = read_cards(lines)
+    assert found is not None
+    assert [(r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
+        ("10 pcs", "40", "WH-02"),
+        ("11 pcs", "40", "WH-02"),
+        ("12 pcs", "40", "WH-02"),
+    ]
+
+
+def test_a_table_of_codes_with_a_summary_line_is_no_page_of_cards() -> None:
+    lines = [line(f"SKU-1023{k}", 40, 100 + 30 * k, 90) for k in range(8)]
+    lines += [line("Below minimum 4", 400, 90, 140), line("Below minimum 2", 400, 330, 140)]
+    assert read_cards(lines) is None

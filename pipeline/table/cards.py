@@ -31,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.models import Box, Table, TextLine
-from pipeline.table.cells import clean_text, quantity_and_unit
+from pipeline.table.cells import clean_text, most_common, quantity_and_unit
 from pipeline.table.schema import ColumnRole, header_evidence, is_code
 
 __all__ = ["CardRecord", "Cards", "cards_table", "read_cards"]
@@ -455,4 +455,4 @@ _WHY = {
 def _unit(records: Sequence[CardRecord], field: str) -> str | None:
     units = [quantity_and_unit(getattr(r, field))[1] for r in records if getattr(r, field)]
     named = [u for u in units if u]
-    return max(set(named), key=named.count) if named else None
+    return most_common(named)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Sequence
 
 __all__ = ["clean_text", "parse_quantity", "quantity_and_unit", "repair_id"]
 
@@ -31,6 +33,12 @@ _ID = re.compile(r"^(?P<prefix>[A-Z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$"
 
 _TIMES = re.compile(r"(?<=\d)\s?×\s?(?=\d)")
 """`4×35`: a font's typographic form of `4x35` (Inter and others draw x between digits as ×)."""
+
+
+def most_common(values: Sequence[str]) -> str | None:
+    """The value seen most often; on a tie the one seen first, so the same screen always
+    gives the same answer."""
+    return Counter(values).most_common(1)[0][0] if values else None
 
 
 def clean_text(text: str) -> str:

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
-from pipeline.table.cells import clean_text, quantity_and_unit, repair_id
+from pipeline.table.cells import clean_text, most_common, quantity_and_unit, repair_id
 from pipeline.table.schema import FIELDS, ColumnRole, type_columns
 
 __all__ = [
@@ -139,7 +139,7 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
         prefixes = [m[1] for m in parts if m]
         if len(prefixes) < 3:
             continue
-        common = max(set(prefixes), key=prefixes.count)
+        common = most_common(prefixes) or ""
         if prefixes.count(common) < 0.6 * len(prefixes):
             continue
         for k, match in enumerate(parts):

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from pipeline.table.cells import quantity_and_unit
+from pipeline.table.cells import most_common, quantity_and_unit
 
 __all__ = [
     "FIELDS",
@@ -286,7 +286,7 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
         dates=sum(bool(_DATE.match(v)) for v in filled) / n,
         text=text / n,
         distinct=len(set(upper)),
-        unit=max(set(named), key=named.count) if named else None,
+        unit=most_common(named),
         units=units,
     )
 

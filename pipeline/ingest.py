@@ -518,6 +518,11 @@ class Ingestor:
         if page.detected is not None:
             return page.detected
         norm = page.norm
+        if norm.quad is not None:
+            # A photo's own text boxes are its weak part: the region they make a table of can
+            # miss a faint column or be a keyboard's keys. The engine reads the whole page.
+            page.detected = self._detect(page, whole=True)
+            return page.detected
         found = page.boxes()
         coarse = find_table(found.boxes, found.text_height, norm.gray)
         height, width = norm.gray.shape
@@ -544,6 +549,10 @@ class Ingestor:
             for line in self.engine.read(region)
             if line.text.strip()
         ]
+        if coarse is not None and len(page.detected) < _FEW_LINES:
+            # The region image processing took for a table holds no text the engine sees
+            # (a laptop's keyboard, a grid of tiles): the table is elsewhere on the page.
+            page.detected = self._detect(page, whole=True)
         return page.detected
 
     def _by_detection(self, rung: Rung, page: _Page) -> _Attempt:
@@ -803,6 +812,10 @@ def _escalated(image_attempt: _Attempt, best: _Attempt | None) -> _Attempt:
     )
 
 
+_FEW_LINES = 3
+"""Fewer text lines than this in a table's region is no table."""
+
+
 def _warnings(
     loaded: LoadedImage,
     norm: Normalised,
@@ -813,7 +826,12 @@ def _warnings(
     notes: list[str] = []
     if norm.quad is not None:
         corners = ", ".join(f"({x:.0f},{y:.0f})" for x, y in norm.quad.points)
-        notes.append(f"photo rectified: {norm.quad.kind} corners {corners}")
+        how = (
+            "by the screen's own lines (no frame found), content corners"
+            if norm.quad.kind == "lines"
+            else f"{norm.quad.kind} corners"
+        )
+        notes.append(f"photo rectified: {how} {corners}")
     if loaded.alpha_background:
         notes.append(f"transparent image flattened onto {loaded.alpha_background}")
     if norm.scale != 1.0:

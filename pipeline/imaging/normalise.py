@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from pipeline.imaging.planes import choose_plane
 from pipeline.imaging.rectify import Quad, find_quad, warp_quad
 
 __all__ = [
@@ -138,12 +139,18 @@ def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np
 
 def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
-    A photo is rectified first (its screen or page warped to a rectangle), then deskewed."""
+    A photo is rectified first (its screen or page warped to a rectangle, or, without a frame,
+    the plane its content's lines give), then deskewed."""
     quad, to_photo = None, None
     original = np.asarray(image.convert("RGB"), dtype=np.uint8)
     clean = is_clean_render(original)
     if not clean:
         quad = find_quad(original)
+        if quad is None or quad.kind == "page":
+            # No frame: a light or silver bezel, none, a laptop. The content's own lines fix
+            # the plane, unless the bright region's outline makes them straighter.
+            gray = np.asarray(cv2.cvtColor(original, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+            quad = choose_plane(gray, quad)
         if quad is not None:
             flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)

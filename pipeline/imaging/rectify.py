@@ -43,7 +43,7 @@ class Quad:
     """Corners in photo pixels: top left, top right, bottom right, bottom left."""
 
     points: tuple[Point, Point, Point, Point]
-    kind: Literal["screen", "frame", "page"]
+    kind: Literal["screen", "frame", "page", "lines"]
 
     def size(self) -> tuple[int, int]:
         """Width and height of the rectangle it is warped to (its longer opposite sides)."""

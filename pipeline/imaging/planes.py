@@ -1,0 +1,384 @@
+"""Rectify a photo by the screen's own lines when its frame cannot be found.
+
+A screen's content is full of straight lines in two directions: table rules, panel and card
+edges, the sidebar's edge, the screen's border, and rows of text. Photographed at an angle,
+each family meets in a vanishing point. The two points fix the plane up to a scale per axis:
+the homography that sends them to infinity makes the rows horizontal and the columns vertical
+again, whatever the bezel looks like (light, silver, none, a laptop's lid) or whether it is in
+the photo at all.
+
+Segments come from OpenCV's line segment detector on a working-size copy; rows of text add
+one segment each (ink closed along the row, its axis fitted). Each family's point is the
+intersection most segments agree with (a RANSAC over pairs, weighted by length), refined by
+least squares over its agreeing segments. The scale per axis keeps the image's own size at
+the centre of the content, so glyphs keep their height. The result is a `Quad` (kind
+`lines`): the corners in the photo of the rectangle around the content, which the frame's
+warp then treats like any other quad.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.imaging.rectify import Quad
+
+__all__ = [
+    "Segments",
+    "choose_plane",
+    "find_segments",
+    "quad_by_lines",
+    "straightness",
+    "vanishing_point",
+]
+
+Gray = NDArray[np.uint8]
+Floats = NDArray[np.float64]
+
+_WORK_SIDE = 1200
+_MIN_LENGTH = 0.025
+"""Shortest segment kept, as a share of the working image's diagonal."""
+_FAMILY_DEG = 30.0
+"""A segment within this many degrees of the horizontal (vertical) joins that family."""
+_AGREE_DEG = 1.2
+"""A segment agrees with a vanishing point when it points at it within this angle."""
+_MIN_SUPPORT = 6
+_TRIALS = 300
+_MAX_TILT_DEG = 35.0
+"""A rectified axis further than this from the photo's is not believed (a false point)."""
+
+
+class Segments:
+    """Line segments (x0, y0, x1, y1) in working pixels, with their lengths and angles."""
+
+    def __init__(self, ends: Floats) -> None:
+        self.ends = ends.reshape(-1, 4)
+        d = self.ends[:, 2:] - self.ends[:, :2]
+        self.length = np.hypot(d[:, 0], d[:, 1])
+        self.angle = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180.0
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def pick(self, mask: NDArray[np.bool_]) -> Segments:
+        return Segments(self.ends[mask])
+
+    def lines(self) -> Floats:
+        """Each segment's line in homogeneous coordinates, normalised."""
+        a = np.column_stack([self.ends[:, :2], np.ones(len(self))])
+        b = np.column_stack([self.ends[:, 2:], np.ones(len(self))])
+        lines = np.cross(a, b)
+        norm = np.hypot(lines[:, 0], lines[:, 1])
+        return np.asarray(lines / np.maximum(norm, 1e-9)[:, None], dtype=np.float64)
+
+
+def _text_rows(gray: Gray) -> tuple[Floats, Floats]:
+    """Rows of text: ink closed along the row, each component's axis as a segment. Returns
+    the long ones (to join the horizontal family) and the ends of all of them (whose
+    alignment gives the columns)."""
+    height, width = gray.shape
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 25, 12)
+    ink = 255 - ink if float(np.median(gray)) >= 100 else ink
+    run = max(5, width // 150)
+    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, run), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    long, ends = [], []
+    min_length = _MIN_LENGTH * float(np.hypot(width, height))
+    for k in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if h < 4 or h > 0.05 * height or w < 1.5 * h or area < w or area > 0.8 * w * h:
+            continue  # not a row of glyphs: a speck, a tall block, a solid bar (a key)
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
+        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        vx, vy, x0, y0 = (float(v[0]) for v in cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01))
+        if abs(vy) > abs(vx):
+            continue
+        along = (points[:, 0] - x0) * vx + (points[:, 1] - y0) * vy
+        lo, hi = float(along.min()), float(along.max())
+        segment = [x0 + lo * vx, y0 + lo * vy, x0 + hi * vx, y0 + hi * vy]
+        if segment[0] > segment[2]:
+            segment = [segment[2], segment[3], segment[0], segment[1]]
+        ends.append(segment)
+        if w >= min_length and w >= 4 * h:
+            long.append(segment)
+    return (
+        np.asarray(long, dtype=np.float64).reshape(-1, 4),
+        np.asarray(ends, dtype=np.float64).reshape(-1, 4),
+    )
+
+
+def find_segments(gray: Gray) -> tuple[Segments, Floats]:
+    """Straight segments of a working-size grey image (edges found by LSD, rows of text), and
+    every word's or cell's axis (x0, y0, x1, y1), left end first."""
+    height, width = gray.shape
+    detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
+    found = detector.detect(gray)[0]
+    edges = (
+        np.asarray(found, dtype=np.float64).reshape(-1, 4)
+        if found is not None
+        else np.zeros((0, 4), dtype=np.float64)
+    )
+    rows, words = _text_rows(gray)
+    segments = Segments(np.vstack([edges, rows]))
+    keep = segments.length >= _MIN_LENGTH * float(np.hypot(width, height))
+    return segments.pick(keep), words
+
+
+_ALIGN_PX = 2.0
+"""How far (working pixels) a word's end may lie from a column's edge line."""
+_ALIGN_MIN = 4
+
+
+def _aligned_ends(words: Floats, rng: np.random.Generator) -> Floats:
+    """Columns' edges as segments: lines through the left (or right) ends of four or more
+    words or cells, roughly vertical (left-aligned names, right-aligned numbers)."""
+    found = []
+    for side in (0, 2):
+        ends = words[:, side : side + 2]
+        free = np.ones(len(ends), dtype=bool)
+        for _ in range(40):
+            pool = np.nonzero(free)[0]
+            if len(pool) < _ALIGN_MIN:
+                break
+            best: NDArray[np.intp] | None = None
+            for _ in range(150):
+                i, j = rng.choice(pool, size=2, replace=False)
+                d = ends[j] - ends[i]
+                if abs(d[1]) < 1e-6 or abs(d[0]) > np.tan(np.radians(_FAMILY_DEG)) * abs(d[1]):
+                    continue
+                normal = np.array([-d[1], d[0]]) / float(np.hypot(*d))
+                near = pool[np.abs((ends[pool] - ends[i]) @ normal) <= _ALIGN_PX]
+                if best is None or len(near) > len(best):
+                    best = near
+            if best is None or len(best) < _ALIGN_MIN:
+                break
+            chosen = ends[best]
+            top, bottom = chosen[chosen[:, 1].argmin()], chosen[chosen[:, 1].argmax()]
+            found.append([top[0], top[1], bottom[0], bottom[1]])
+            free[best] = False
+    return np.asarray(found, dtype=np.float64).reshape(-1, 4)
+
+
+def _within(segments: Segments, rows: Floats) -> NDArray[np.bool_]:
+    """Segments whose middle lies on the text's region (the hull of the rows of text, grown a
+    little): a laptop's keyboard below its screen has edges of another plane."""
+    hull = cv2.convexHull(rows.reshape(-1, 2).astype(np.float32))
+    _, _, w, h = cv2.boundingRect(hull)
+    grow = 0.06 * max(w, h)
+    mid = (segments.ends[:, :2] + segments.ends[:, 2:]) / 2
+    inside = [cv2.pointPolygonTest(hull, (float(mx), float(my)), True) >= -grow for mx, my in mid]
+    return np.asarray(inside, dtype=np.bool_)
+
+
+def _agrees(segments: Segments, point: Floats) -> NDArray[np.bool_]:
+    """Segments whose direction points at `point` (homogeneous; at infinity too)."""
+    mid = (segments.ends[:, :2] + segments.ends[:, 2:]) / 2
+    d = segments.ends[:, 2:] - segments.ends[:, :2]
+    if abs(point[2]) < 1e-9:
+        to = np.broadcast_to(point[:2], mid.shape)
+    else:
+        to = point[:2] / point[2] - mid
+    cross = d[:, 0] * to[:, 1] - d[:, 1] * to[:, 0]
+    dot = d[:, 0] * to[:, 0] + d[:, 1] * to[:, 1]
+    off = np.degrees(np.abs(np.arctan2(cross, dot)))
+    off = np.minimum(off, 180.0 - off)
+    return np.asarray(off <= _AGREE_DEG, dtype=np.bool_)
+
+
+def vanishing_point(segments: Segments, rng: np.random.Generator) -> tuple[Floats, float] | None:
+    """The point most of the segments (by length) point at, and the share of the length that
+    agrees; None when fewer than a handful agree on any."""
+    if len(segments) < 2:
+        return None
+    lines = segments.lines()
+    weights = segments.length / segments.length.sum()
+    best: Floats | None = None
+    best_score = 0.0
+    for _ in range(_TRIALS):
+        i, j = rng.choice(len(segments), size=2, replace=False, p=weights)
+        point = np.cross(lines[i], lines[j])
+        if not np.any(point):
+            continue
+        point = point / np.linalg.norm(point)
+        score = float(segments.length[_agrees(segments, point)].sum())
+        if score > best_score:
+            best, best_score = point, score
+    if best is None:
+        return None
+    inliers = _agrees(segments, best)
+    if int(inliers.sum()) < _MIN_SUPPORT:
+        return None
+    chosen = lines[inliers] * np.sqrt(segments.length[inliers])[:, None]
+    _, _, vt = np.linalg.svd(chosen)
+    refined = vt[-1] / np.linalg.norm(vt[-1])
+    if int(_agrees(segments, refined).sum()) >= int(inliers.sum()):
+        best = refined
+        inliers = _agrees(segments, best)
+    return best, float(segments.length[inliers].sum() / segments.length.sum())
+
+
+def _direction(point: Floats, at: Floats, reference: Floats) -> Floats:
+    """The unit direction from `at` towards the vanishing point, signed like `reference`."""
+    d = point[:2].copy() if abs(point[2]) < 1e-9 else point[:2] / point[2] - at
+    d = d / max(float(np.linalg.norm(d)), 1e-9)
+    return d if float(d @ reference) >= 0 else -d
+
+
+def _homography(h_point: Floats, v_point: Floats, centre: Floats) -> Floats | None:
+    """The homography sending both points to infinity with rows horizontal and columns
+    vertical, its scale at `centre` one pixel per pixel along each axis."""
+    horizon = np.cross(h_point, v_point)
+    if abs(horizon[2]) < 1e-12 or abs(float(horizon @ np.append(centre, 1.0))) < 1e-12:
+        projective = np.eye(3)
+    else:
+        # Moved to infinity, the horizon keeps the centre's side positive.
+        horizon = horizon / float(horizon @ np.append(centre, 1.0))
+        projective = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], horizon])
+    dx = _direction(h_point, centre, np.array([1.0, 0.0]))
+    dy = _direction(v_point, centre, np.array([0.0, 1.0]))
+    tilt = max(
+        abs(np.degrees(np.arctan2(dx[1], dx[0]))), abs(np.degrees(np.arctan2(-dy[0], dy[1])))
+    )
+    if tilt > _MAX_TILT_DEG:
+        return None
+    # After the projective step the families are parallel: map their directions (at the
+    # centre, where the step's Jacobian is taken) onto the axes, keeping lengths there.
+    eps = 1.0
+    c = np.append(centre, 1.0)
+    mapped = [projective @ np.append(centre + eps * d, 1.0) for d in (dx, dy)]
+    base = projective @ c
+    base = base[:2] / base[2]
+    ex, ey = (m[:2] / m[2] - base for m in mapped)
+    basis = np.column_stack([ex, ey])
+    if abs(float(np.linalg.det(basis))) < 1e-9:
+        return None
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis) * eps
+    affine[:2, 2] = -affine[:2, :2] @ base
+    return np.asarray(affine @ projective, dtype=np.float64)
+
+
+def _working(gray: Gray) -> tuple[Gray, float]:
+    height, width = gray.shape
+    factor = min(1.0, _WORK_SIDE / max(height, width))
+    size = (max(1, round(width * factor)), max(1, round(height * factor)))
+    return np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), dtype=np.uint8), factor
+
+
+def quad_by_lines(gray: Gray, *, seed: int = 0) -> Quad | None:
+    """The photo's plane found from the content's two families of lines, as the quad (in the
+    photo's pixels) of the rectangle around the content; None without two clear families."""
+    small, factor = _working(gray)
+    segments, words = find_segments(small)
+    return _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
+
+
+def choose_plane(gray: Gray, outline: Quad | None, *, seed: int = 0) -> Quad | None:
+    """The content's lines' quad or `outline` (a frame or page found by its edges): the lines'
+    when they make the content's segments clearly straighter once warped, or when there is no
+    outline."""
+    small, factor = _working(gray)
+    segments, words = find_segments(small)
+    by_lines = _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
+    if by_lines is None or outline is None:
+        return by_lines or outline
+    if len(words) >= _MIN_SUPPORT:
+        segments = segments.pick(_within(segments, words))
+    gain = straightness(by_lines, segments, factor) - straightness(outline, segments, factor)
+    return by_lines if gain > _CLEARLY_STRAIGHTER else outline
+
+
+_STRAIGHT_DEG = 1.0
+_CLEARLY_STRAIGHTER = 0.15
+"""The share of the segments' length the lines' quad must straighten beyond the outline's
+to replace it: an outline found by its edges is a direct measurement of the plane."""
+
+
+def straightness(quad: Quad, segments: Segments, factor: float) -> float:
+    """The share of the segments' length (working pixels) that `quad`'s warp leaves within a
+    degree of horizontal or vertical."""
+    if len(segments) == 0:
+        return 0.0
+    w, h = quad.size()
+    matrix = cv2.getPerspectiveTransform(
+        (np.array(quad.points, dtype=np.float64) * factor).astype(np.float32),
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32),
+    )
+    ends = cv2.perspectiveTransform(segments.ends.reshape(-1, 1, 2), matrix).reshape(-1, 4)
+    d = ends[:, 2:] - ends[:, :2]
+    angle = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 90.0
+    off = np.minimum(angle, 90.0 - angle)
+    straight = off <= _STRAIGHT_DEG
+    return float(segments.length[straight].sum() / segments.length.sum())
+
+
+def _quad_from(
+    segments: Segments,
+    words: Floats,
+    shape: tuple[int, ...],
+    factor: float,
+    rng: np.random.Generator,
+) -> Quad | None:
+    height, width = shape[:2]
+    if len(segments) < _MIN_SUPPORT:
+        return None
+    tilt = np.minimum(segments.angle, 180.0 - segments.angle)
+    across = segments.pick(tilt <= _FAMILY_DEG)
+    down = segments.pick(np.abs(segments.angle - 90.0) <= _FAMILY_DEG)
+    h_found = vanishing_point(across, rng)
+    if h_found is None:
+        return None
+    h_point = h_found[0]
+    columns = Segments(_aligned_ends(words, rng))
+    down = Segments(np.vstack([down.ends, columns.ends]))
+    if len(words) >= _MIN_SUPPORT:
+        down = down.pick(_within(down, words))
+    v_found = vanishing_point(down, rng)
+    if v_found is None:
+        return None
+    v_point = v_found[0]
+    lined = Segments(
+        np.vstack([across.ends[_agrees(across, h_point)], down.ends[_agrees(down, v_point)]])
+    )
+    if len(words) >= _MIN_SUPPORT:
+        # The rectangle is the screen's content: not a keyboard's rows below it.
+        lined = lined.pick(_within(lined, words))
+    if len(lined) < _MIN_SUPPORT:
+        return None
+    content = lined.ends.reshape(-1, 2)
+    centre = content.mean(axis=0)
+    matrix = _homography(h_point, v_point, centre)
+    if matrix is None:
+        return None
+    flat = cv2.perspectiveTransform(content.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+    lo = np.percentile(flat, 1, axis=0)
+    hi = np.percentile(flat, 99, axis=0)
+    margin = 0.03 * (hi - lo)
+    lo, hi = lo - margin, hi + margin
+    rectangle = np.array(
+        [[[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]], dtype=np.float64
+    )
+    corners = cv2.perspectiveTransform(rectangle, np.linalg.inv(matrix))[0] / factor
+    c = [(float(x), float(y)) for x, y in corners]
+    quad = Quad(points=(c[0], c[1], c[2], c[3]), kind="lines")
+    if not _plausible(quad, width, height):
+        return None
+    return quad
+
+
+def _plausible(quad: Quad, width: int, height: int) -> bool:
+    """Convex, covering a fair share of the photo, and mostly inside it."""
+    p = np.array(quad.points, dtype=np.float32)
+    if len(cv2.convexHull(p)) != 4:
+        return False
+    area = float(cv2.contourArea(p))
+    if area < 0.1 * width * height:
+        return False
+    slack = 0.15
+    return bool(
+        np.all(p[:, 0] >= -slack * width)
+        and np.all(p[:, 0] <= (1 + slack) * width)
+        and np.all(p[:, 1] >= -slack * height)
+        and np.all(p[:, 1] <= (1 + slack) * height)
+    )

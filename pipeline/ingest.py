@@ -506,9 +506,9 @@ class Ingestor:
         return _finish(rung, texts, confs, context, layout.box, norm, annotations, _strays(layout))
 
     def _detect(self, page: _Page, *, whole: bool = False) -> list[TextLine]:
-        """Every text line the engine detects on the page (or on its table region, when image
-        processing finds one, unless `whole`), boxes in working pixels; run once per analysis
-        and kind."""
+        """Every text line the engine detects on the page (or, on a render, on the table
+        region image processing finds, unless `whole` or the region holds almost no text),
+        boxes in working pixels; run once per analysis and kind."""
         if whole:
             if page.detected_whole is None:
                 page.detected_whole = [

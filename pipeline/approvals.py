@@ -24,8 +24,10 @@ from pipeline.errors import ToolServerError
 from pipeline.host.approvals import ProposalDraft, ProposalTicket
 from pipeline.host.toolbox import Target, Toolbox, ToolOutcome
 from pipeline.toolfacts import CREATE_TOOL
-from servers import approvals
-from servers.models import Proposal, ProposalQuery
+from servers import approvals, domain
+from servers.approvals import approval_key
+from servers.models import PlannedOrder, Proposal, ProposalQuery
+from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 
 __all__ = [
@@ -39,11 +41,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
-
-
-def approval_key(proposal_id: str) -> str:
-    """The idempotency key an approved proposal's order is written under."""
-    return f"approval-{proposal_id}"
 
 
 def cli_decider() -> str:
@@ -94,10 +91,18 @@ class Decision:
 class ApprovalDesk:
     """List, approve and deny proposals; an approval runs the stored call over MCP."""
 
-    def __init__(self, store: Store, targets: Sequence[Target], *, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: Store,
+        targets: Sequence[Target],
+        *,
+        clock: Clock,
+        max_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
+    ) -> None:
         self._store = store
         self._targets = list(targets)
         self._clock = clock
+        self._max_quantity = max_quantity
         self._toolbox: Toolbox | None = None
 
     async def __aenter__(self) -> ApprovalDesk:
@@ -111,11 +116,13 @@ class ApprovalDesk:
         if toolbox is not None:
             await toolbox.__aexit__(*exc)
 
-    async def _call(self, tool: str, arguments: dict[str, Any], run_id: str) -> ToolOutcome:
+    async def _call(
+        self, tool: str, arguments: dict[str, Any], run_id: str, proposal_id: str
+    ) -> ToolOutcome:
         if self._toolbox is not None:
-            return await self._toolbox.call(tool, arguments, run_id=run_id)
+            return await self._toolbox.call(tool, arguments, run_id=run_id, proposal_id=proposal_id)
         async with Toolbox(self._targets) as toolbox:
-            return await toolbox.call(tool, arguments, run_id=run_id)
+            return await toolbox.call(tool, arguments, run_id=run_id, proposal_id=proposal_id)
 
     async def list(self, query: ProposalQuery) -> list[Proposal]:
         return await asyncio.to_thread(
@@ -125,6 +132,18 @@ class ApprovalDesk:
     async def get(self, proposal_id: str) -> Proposal:
         return await asyncio.to_thread(
             approvals.get_proposal, self._store, proposal_id, now=self._clock()
+        )
+
+    async def planned(self, proposal: Proposal) -> PlannedOrder | None:
+        """What approving a replenishment proposal would order now (None for other writes)."""
+        if proposal.tool != CREATE_TOOL or "sku" not in proposal.arguments:
+            return None
+        return await asyncio.to_thread(
+            domain.planned_order,
+            self._store,
+            proposal.arguments,
+            at_proposal=proposal.live,
+            max_quantity=self._max_quantity,
         )
 
     async def deny(self, proposal_id: str, *, by: str, reason: str | None = None) -> Decision:
@@ -143,8 +162,11 @@ class ApprovalDesk:
         arguments: dict[str, Any] = dict(claimed.arguments)
         if claimed.tool == CREATE_TOOL:
             arguments["idempotency_key"] = approval_key(claimed.id)
+        plan = await self.planned(claimed)
         try:
-            outcome = await self._call(claimed.tool, arguments, claimed.run_id or claimed.id)
+            outcome = await self._call(
+                claimed.tool, arguments, claimed.run_id or claimed.id, claimed.id
+            )
         except ToolServerError as exc:
             # The claim stays: the approval can be retried once the servers answer again
             # (after STALE_CLAIM), and the idempotency key keeps it to one order.
@@ -152,16 +174,29 @@ class ApprovalDesk:
             raise
         order = (outcome.structured or {}).get("order")
         order_id = str(order["id"]) if isinstance(order, dict) and "id" in order else None
+        changed = _changed(plan, order)
         settled = await asyncio.to_thread(
             approvals.settle,
             self._store,
             claimed,
             ran=not outcome.is_error,
-            message=outcome.text,
+            message=f"{changed}; {outcome.text}" if changed else outcome.text,
             result=outcome.structured,
             order_id=order_id,
             now=self._clock(),
         )
         if outcome.is_error:
             return Decision(settled, "failed", outcome.text)
-        return Decision(settled, "approved", f"{settled.id} approved by {by}: {order_id}")
+        done = f"{settled.id} approved by {by}: {order_id}"
+        return Decision(settled, "approved", f"{done} ({changed})" if changed else done)
+
+
+def _changed(plan: PlannedOrder | None, order: object) -> str | None:
+    """`quantity 202 -> 180: 22 arrived ...` when the order differs from what the policy gave
+    at proposal time."""
+    if plan is None or plan.quantity_at_proposal is None or not isinstance(order, dict):
+        return None
+    ordered = order.get("quantity")
+    if not isinstance(ordered, int) or ordered == plan.quantity_at_proposal:
+        return None
+    return plan.change or f"quantity {plan.quantity_at_proposal} -> {ordered}"

@@ -13,7 +13,7 @@ from typing import TextIO
 from pipeline.approvals import ApprovalDesk, Decision, cli_decider
 from pipeline.settings import Settings
 from servers.errors import Refused
-from servers.models import APPROVAL_STATUSES, Proposal, ProposalQuery
+from servers.models import APPROVAL_STATUSES, PlannedOrder, Proposal, ProposalQuery
 from servers.store import Store
 
 __all__ = ["ask_each", "describe", "print_decision", "register"]
@@ -56,18 +56,29 @@ def _age(captured: str | None, now: datetime) -> str:
     return f"{hours:.1f} h"
 
 
-def describe(proposal: Proposal) -> str:
-    """`orders_create_replenishment SKU-10232 in WH-01 x202` (`x policy` when the server's
-    policy decides the quantity at approval) or `orders_cancel PO-000003`."""
+def describe(proposal: Proposal, planned: PlannedOrder | None = None) -> str:
+    """`orders_create_replenishment SKU-10232 (Hex nut M8) in WH-01 x202 (policy)`: the
+    quantity ordered, else the one an approval now would order (`planned`), else the task's;
+    or `orders_cancel PO-000003`."""
     args = proposal.arguments
     if "sku" in args:
         ordered = ((proposal.result or {}).get("order") or {}).get("quantity")
-        quantity = args.get("quantity", ordered if ordered is not None else " policy")
-        return f"{proposal.tool} {args.get('sku')} in {args.get('warehouse_id')} x{quantity}"
+        name = f" ({planned.name})" if planned is not None and planned.name else ""
+        if ordered is not None:
+            quantity = f"x{ordered}"
+        elif planned is not None:
+            quantity = (
+                f"x{planned.quantity} ({planned.quantity_source})"
+                if planned.quantity is not None
+                else "x0 (not low now: an approval would be refused)"
+            )
+        else:
+            quantity = f"x{args['quantity']}" if "quantity" in args else "x policy"
+        return f"{proposal.tool} {args.get('sku')}{name} in {args.get('warehouse_id')} {quantity}"
     return f"{proposal.tool} {' '.join(str(v) for v in args.values())}"
 
 
-def _row(proposal: Proposal, now: datetime) -> list[str]:
+def _row(proposal: Proposal, now: datetime, planned: PlannedOrder | None) -> list[str]:
     seen = proposal.observation or {}
     live = proposal.live or {}
     live_text = (
@@ -81,7 +92,7 @@ def _row(proposal: Proposal, now: datetime) -> list[str]:
     return [
         proposal.id,
         proposal.status,
-        describe(proposal),
+        describe(proposal, planned),
         screen_text,
         live_text,
         _age(seen.get("captured_at"), now),
@@ -90,9 +101,11 @@ def _row(proposal: Proposal, now: datetime) -> list[str]:
     ]
 
 
-def _print_table(proposals: Sequence[Proposal], out: TextIO, now: datetime) -> None:
+def _print_table(
+    proposals: Sequence[tuple[Proposal, PlannedOrder | None]], out: TextIO, now: datetime
+) -> None:
     header = ["id", "status", "write", "screen", "live", "screenshot age", "decided by", "result"]
-    rows = [header, *(_row(p, now) for p in proposals)]
+    rows = [header, *(_row(p, now, planned) for p, planned in proposals)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     for row in rows:
         out.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -102,13 +115,20 @@ def _list(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.bootstrap import utc_now
 
     desk, store = _desk(settings)
+
+    async def listed() -> list[tuple[Proposal, PlannedOrder | None]]:
+        found = await desk.list(ProposalQuery(status=args.status, limit=args.limit))
+        return [(p, await desk.planned(p) if p.status == "pending" else None) for p in found]
+
     try:
-        found = asyncio.run(desk.list(ProposalQuery(status=args.status, limit=args.limit)))
+        found = asyncio.run(listed())
     finally:
         store.close()
     if args.json:
-        for proposal in found:
-            print(json.dumps(proposal.model_dump(mode="json"), ensure_ascii=False))
+        for proposal, planned in found:
+            row = proposal.model_dump(mode="json")
+            row["planned"] = None if planned is None else planned.model_dump(mode="json")
+            print(json.dumps(row, ensure_ascii=False))
     elif found:
         _print_table(found, sys.stdout, utc_now())
     else:
@@ -192,8 +212,11 @@ async def _ask(
             f"live {live['on_hand']} + {live['on_order']} on order, reorder point "
             f"{live['reorder_point']}"
         )
+    planned = await desk.planned(proposal)
+    if planned is not None:
+        facts.append(planned.rule)
     shown = f" ({'; '.join(facts)})" if facts else ""
-    out.write(f"Approve {proposal.id}: {describe(proposal)}{shown}? [y/N] ")
+    out.write(f"Approve {proposal.id}: {describe(proposal, planned)}{shown}? [y/N] ")
     out.flush()
     answer = read.readline().strip().lower()
     if answer in ("y", "yes"):

@@ -149,13 +149,22 @@ def proposal_queue(settings: Settings, store: Store) -> StoreProposals:
     return StoreProposals(store, ttl=timedelta(seconds=settings.approval_ttl_s), clock=utc_now)
 
 
-def server_targets(settings: Settings, groups: Sequence[str]) -> list[Target]:
-    """HTTP targets when `STOCKSHOT_MCP_URL` is set, else one stdio subprocess per group
-    (their stderr goes to `servers.log` in the data folder)."""
+def server_targets(
+    settings: Settings, groups: Sequence[str], *, approval: Approval = "manual"
+) -> list[Target]:
+    """HTTP targets when `STOCKSHOT_MCP_URL` is set (that server's own approval rule holds),
+    else one stdio subprocess per group, started with `approval`: `auto` only for a run whose
+    writes a person allowed at start (their stderr goes to `servers.log` in the data
+    folder)."""
     if settings.mcp_url:
         base = settings.mcp_url.rstrip("/")
         return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
-    env = {**os.environ, "STOCKSHOT_DATABASE_URL": settings.store_url()}
+    env = {
+        **os.environ,
+        "STOCKSHOT_DATABASE_URL": settings.store_url(),
+        "STOCKSHOT_APPROVAL": approval,
+        "STOCKSHOT_APPROVAL_TTL_S": str(settings.approval_ttl_s),
+    }
     return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
 
 
@@ -205,7 +214,9 @@ async def run_agent(
             # with the store's warehouse names, and with the model's own reading, once the
             # servers answer.
             named: dict[str, Any] = {"run_id": run_id} if run_id else {}
-            async with Toolbox(targets or server_targets(settings, ALL_GROUPS)) as toolbox:
+            approval: Approval = "manual" if proposals is not None else "auto"
+            opened = targets or server_targets(settings, ALL_GROUPS, approval=approval)
+            async with Toolbox(opened) as toolbox:
                 record = await run_task(
                     Run(
                         task=task,

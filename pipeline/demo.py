@@ -90,7 +90,9 @@ async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
     proposals = await desk.list(ProposalQuery(run_id=run_id))
     print(f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet:")
     for proposal in proposals:
-        print(f"   {proposal.id}  {describe(proposal)}  ({proposal.status})")
+        planned = await desk.planned(proposal)
+        rule = f"; {planned.rule}" if planned is not None else ""
+        print(f"   {proposal.id}  {describe(proposal, planned)}  ({proposal.status}{rule})")
     print(
         "5. approving them here, as the demo's stand-in for a person (in real use: the "
         "dashboard's approvals inbox, or stockshot approvals approve ID); each approval "

@@ -31,7 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
@@ -477,13 +477,17 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
     with asyncio.Runner() as loop:
         store = open_store(settings) if args.task is not None else None
         try:
+            policy = approval_policy("watch", settings, "auto" if args.apply else None)
+            ttl = timedelta(seconds=settings.approval_ttl_s)
             targets = (
-                [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
+                [
+                    MemoryTarget(g, build_server(g, store, approval=policy, approval_ttl=ttl))
+                    for g in GROUPS
+                ]
                 if store is not None
                 else []
             )
 
-            policy = approval_policy("watch", settings, "auto" if args.apply else None)
             queue = (
                 proposal_queue(settings, store)
                 if store is not None and policy == "manual"

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from servers.errors import NotPending, UnknownProposal
+from servers.errors import NotApproved, NotPending, UnknownProposal
 from servers.models import (
     NewAuditEntry,
     NewProposal,
@@ -32,9 +32,12 @@ __all__ = [
     "DENY",
     "EXPIRE",
     "FAIL",
+    "PROPOSAL_META_KEY",
     "PROPOSE",
     "STALE_CLAIM",
+    "approval_key",
     "arguments_sha256",
+    "check_approved",
     "claim",
     "deny",
     "get_proposal",
@@ -49,9 +52,18 @@ DENY = "approval denied"
 EXPIRE = "approval expired"
 FAIL = "approval failed"
 
+PROPOSAL_META_KEY = "io.stockshot/proposal_id"
+"""The request `_meta` key an approved proposal's write carries: the orders server executes a
+write under manual approval only for a proposal being executed now, with its arguments."""
+
 STALE_CLAIM = timedelta(minutes=2)
 """An approval claimed this long ago and never settled (its approver died) may be claimed again;
 the write runs under the same idempotency key, so it still writes once."""
+
+
+def approval_key(proposal_id: str) -> str:
+    """The idempotency key an approved proposal's order is written under."""
+    return f"approval-{proposal_id}"
 
 
 def arguments_sha256(arguments: Mapping[str, Any]) -> str:
@@ -255,3 +267,39 @@ def deny(store: Store, proposal_id: str, *, by: str, reason: str | None, now: da
             raise _not_pending(latest)
         _audit(tx, DENY, denied, now, f"{denied.id} denied by {by}: {denied.reason}")
     return denied
+
+
+def check_approved(
+    tx: StoreWriter,
+    proposal_id: str,
+    *,
+    tool: str,
+    same_arguments: Callable[[Mapping[str, Any]], bool],
+) -> Proposal:
+    """Inside the write's own transaction: `proposal_id` names a proposal for `tool` that a
+    person approved before it expired and whose write has not been settled yet, its stored
+    arguments unchanged since review and equal to the call's (`same_arguments`). Anything
+    else is `NotApproved`: the write does not run."""
+    proposal = _known(tx, proposal_id)
+
+    def refuse(why: str, code: str) -> NotApproved:
+        return NotApproved(
+            f"{proposal.id} {why}; the write did not run",
+            code=code,
+            field="proposal_id",
+            details={"status": proposal.status},
+        )
+
+    if proposal.tool != tool:
+        raise refuse(f"is a proposal for {proposal.tool}, not {tool}", "wrong_tool")
+    if proposal.status != "approved" or proposal.decided_at is None:
+        raise refuse(f"is {proposal.status}, not approved", "not_approved")
+    if proposal.order_id is not None or proposal.result is not None:
+        raise refuse("was executed already", "executed")
+    if proposal.decided_at > proposal.expires_at:
+        raise refuse("was approved after it expired", "expired")
+    if arguments_sha256(proposal.arguments) != proposal.arguments_sha256:
+        raise refuse("has stored arguments that no longer match their SHA-256", "tampered")
+    if not same_arguments(proposal.arguments):
+        raise refuse("was approved with other arguments than this call's", "other_arguments")
+    return proposal

@@ -14,7 +14,9 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from servers import catalog, domain
 from servers.errors import InputError, ServersError
@@ -122,18 +124,23 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
     if args.transport == "http" and not 0 <= args.port <= 65535:
         raise InputError(f"--port must be from 0 to 65535, got {args.port}")
     _configure_logging()
-    limit = settings.max_order_quantity
+    options: dict[str, Any] = {
+        "max_order_quantity": settings.max_order_quantity,
+        "approval": settings.approval,
+        "approval_ttl": timedelta(seconds=settings.approval_ttl_s),
+    }
+    approval = "writes wait for approval" if settings.approval == "manual" else "writes run at once"
     with _open_store(settings) as store:
         if args.transport == "stdio":
-            server = build_server(args.group, store, max_order_quantity=limit)
-            _say(f"serving {', '.join(names)} over stdio; store {store.where}")
+            server = build_server(args.group, store, **options)
+            _say(f"serving {', '.join(names)} over stdio; store {store.where}; {approval}")
             server.run("stdio")
             return 0
 
         # Imported here so that a stdio server does not pay for uvicorn at start-up.
         from servers.http_app import bind, build_http_app, serve_http
 
-        servers = {name: build_server(name, store, max_order_quantity=limit) for name in names}
+        servers = {name: build_server(name, store, **options) for name in names}
         token = settings.token()
         app = build_http_app(servers, token=token, host=args.host)
         try:
@@ -148,7 +155,8 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
             auth = "bearer token required" if token else "no token (STOCKSHOT_MCP_TOKEN unset)"
             _say(
                 f"serving {', '.join(names)} over streamable HTTP at "
-                f"{', '.join(base + path for path in paths)}; {auth}; store {store.where}"
+                f"{', '.join(base + path for path in paths)}; {auth}; store {store.where}; "
+                f"{approval}"
             )
             serve_http(app, sock)
         return 0

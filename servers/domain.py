@@ -9,7 +9,7 @@ accepted or refused; a refusal raises `Refused` after its audit entry is committ
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -33,6 +33,7 @@ from servers.models import (
     Order,
     OrderList,
     OrderQuery,
+    PlannedOrder,
     ReplenishmentRequest,
     ReplenishmentResult,
     StockLevel,
@@ -53,13 +54,17 @@ __all__ = [
     "SEED",
     "audit_log",
     "cancel_order",
+    "check_quantity",
     "create_replenishment",
     "create_replenishments",
     "get_item",
+    "get_order",
     "get_warehouse",
     "import_records",
     "list_orders",
     "list_warehouses",
+    "live_level",
+    "planned_order",
     "policy_quantity",
     "query_stock",
     "seed",
@@ -93,6 +98,97 @@ def query_stock(
             missing = [s for s in wanted if s not in found]
             not_found = [_not_found(tx, sku, warehouse_id) for sku in missing]
     return StockReport(warehouse_id=warehouse_id, as_of=now, items=items, not_found=not_found)
+
+
+def live_level(store: Store, sku: str, warehouse_id: str) -> StockLevel:
+    """The live stock row of `sku` in `warehouse_id`, or `InvalidArgument` saying what is wrong
+    with the ids."""
+    with store.reading() as tx:
+        return _live_level(tx, sku, warehouse_id)
+
+
+def planned_order(
+    store: Store,
+    arguments: Mapping[str, Any],
+    *,
+    at_proposal: Mapping[str, Any] | None,
+    max_quantity: int,
+) -> PlannedOrder:
+    """What a create call with `arguments` (one SKU) would order now: the task's quantity,
+    or the policy's from the live numbers, with the policy's quantity at proposal time (from
+    `at_proposal`, the live numbers read then) and what changed it."""
+    sku, warehouse_id = str(arguments["sku"]), str(arguments["warehouse_id"])
+    given, at_most = arguments.get("quantity"), arguments.get("at_most")
+    try:
+        level: StockLevel | None = live_level(store, sku, warehouse_id)
+    except Refused:
+        level = None
+    cap = min(max_quantity, int(at_most)) if at_most is not None else max_quantity
+    if given is not None:
+        return PlannedOrder(
+            sku=sku,
+            warehouse_id=warehouse_id,
+            name=level.name if level else None,
+            quantity=int(given) if level is not None and level.needs_reorder else None,
+            quantity_source="task",
+            rule=f"{given} units, as the task said",
+            live=level,
+        )
+    before = None
+    if at_proposal and {"on_hand", "on_order", "reorder_point"} <= set(at_proposal):
+        then = (int(at_proposal["on_hand"]), int(at_proposal["on_order"]))
+        point = int(at_proposal["reorder_point"])
+        before = min(cap, max(1, 2 * point - sum(then))) if sum(then) < point else None
+    if level is None:
+        return PlannedOrder(
+            sku=sku,
+            warehouse_id=warehouse_id,
+            quantity=None,
+            quantity_source="policy",
+            rule=f"{sku} is not stocked in {warehouse_id} now",
+            quantity_at_proposal=before,
+        )
+    stock = level.on_hand + level.on_order
+    quantity = min(cap, policy_quantity(level)) if level.needs_reorder else None
+    rule = (
+        f"up to twice the reorder point: 2 x {level.reorder_point} - ({level.on_hand} on hand "
+        f"+ {level.on_order} on order) = {policy_quantity(level)}"
+        + (f", at most {cap}" if quantity is not None and quantity < policy_quantity(level) else "")
+        if level.needs_reorder
+        else f"not low now: {stock} on hand and on order >= reorder point {level.reorder_point}"
+    )
+    change = None
+    if before is not None and quantity != before and at_proposal is not None:
+        then_total = int(at_proposal["on_hand"]) + int(at_proposal["on_order"])
+        moved = stock - then_total
+        why = (
+            f"{moved} arrived or were ordered since the proposal"
+            if moved > 0
+            else f"{-moved} left since the proposal"
+            if moved < 0
+            else "the reorder point changed since the proposal"
+        )
+        change = f"quantity {before} -> {quantity if quantity is not None else 'none'}: {why}"
+    return PlannedOrder(
+        sku=sku,
+        warehouse_id=warehouse_id,
+        name=level.name,
+        quantity=quantity,
+        quantity_source="policy",
+        rule=rule,
+        quantity_at_proposal=before,
+        change=change,
+        live=level,
+    )
+
+
+def get_order(store: Store, order_id: str) -> Order:
+    """One order, or `InvalidArgument` saying what is wrong with the id."""
+    with store.reading() as tx:
+        order = tx.order(order_id)
+        if order is None:
+            raise _unknown_order(tx, order_id)
+        return order
 
 
 def get_item(store: Store, sku: str, *, now: datetime) -> ItemReport:
@@ -162,7 +258,12 @@ def policy_quantity(level: StockLevel) -> int:
 
 
 def create_replenishment(
-    store: Store, request: ReplenishmentRequest, *, max_quantity: int, now: datetime
+    store: Store,
+    request: ReplenishmentRequest,
+    *,
+    max_quantity: int,
+    now: datetime,
+    authorise: Callable[[StoreWriter], object] | None = None,
 ) -> ReplenishmentResult:
     """Create a replenishment order if live stock is low now.
 
@@ -171,14 +272,17 @@ def create_replenishment(
     in `on_order`, and refuse unless
     `on_hand + on_order < reorder_point`. Without a quantity, `policy_quantity` of the live
     numbers read here decides it. A second concurrent request for the same SKU and warehouse
-    waits for the first to commit, then sees its order in `on_order`.
+    waits for the first to commit, then sees its order in `on_order`. `authorise` runs first
+    in the same transaction (an approved proposal's check) and refuses by raising.
     """
 
     def decide(tx: StoreWriter) -> tuple[ReplenishmentResult, str, str | None]:
         tx.lock_stock(request.sku, request.warehouse_id, idempotency_key=request.idempotency_key)
+        if authorise is not None:
+            authorise(tx)
         live = _live_level(tx, request.sku, request.warehouse_id)
         if request.quantity is not None:
-            _check_quantity(request.quantity, max_quantity)
+            check_quantity(request.quantity, max_quantity)
         if request.at_most is not None:
             _check_at_most(request)
         if request.idempotency_key is not None:
@@ -256,11 +360,19 @@ def create_replenishments(
 
 
 def cancel_order(
-    store: Store, order_id: str, *, now: datetime, run_id: str | None = None
+    store: Store,
+    order_id: str,
+    *,
+    now: datetime,
+    run_id: str | None = None,
+    authorise: Callable[[StoreWriter], object] | None = None,
 ) -> CancelResult:
-    """Cancel an open order; cancelling a cancelled order changes nothing and says so."""
+    """Cancel an open order; cancelling a cancelled order changes nothing and says so.
+    `authorise` runs first in the same transaction and refuses by raising."""
 
     def decide(tx: StoreWriter) -> tuple[CancelResult, str, str | None]:
+        if authorise is not None:
+            authorise(tx)
         order = tx.order(order_id)
         if order is None:
             raise _unknown_order(tx, order_id)
@@ -419,7 +531,7 @@ def _not_found(tx: StoreReader, sku: str, warehouse_id: str) -> NotFound:
     return NotFound(sku=sku, message=f"{sku} is not stocked in {warehouse_id}; it is {where}")
 
 
-def _check_quantity(quantity: int, max_quantity: int) -> None:
+def check_quantity(quantity: int, max_quantity: int) -> None:
     details = {"minimum": 1, "maximum": max_quantity}
     if quantity < 1:
         raise InvalidArgument(

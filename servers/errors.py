@@ -10,8 +10,10 @@
     │   │                       out of range, a reused idempotency key
     │   ├── NotLow              live stock is not below its reorder point
     │   ├── UnknownProposal     an approval id that does not exist
-    │   └── NotPending          a proposal already decided, or expired, that cannot be
-    │                           approved or denied now
+    │   ├── NotPending          a proposal already decided, or expired, that cannot be
+    │   │                       approved or denied now
+    │   └── NotApproved         a write carrying a proposal that is not being executed now,
+    │                           or whose arguments are not the reviewed ones
     └── StoreError          the store cannot be opened, migrated or written
 
 `sqlite3` and `psycopg` errors are mapped to `StoreError` once, in `servers.sqlite_store` and
@@ -27,6 +29,7 @@ __all__ = [
     "CsvRowError",
     "InputError",
     "InvalidArgument",
+    "NotApproved",
     "NotLow",
     "NotPending",
     "Refused",
@@ -89,6 +92,10 @@ class UnknownProposal(Refused):
 
 
 class NotPending(Refused):
+    pass
+
+
+class NotApproved(Refused):
     pass
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from importlib import metadata
+from typing import Literal
 
 from mcp.server.mcpserver import MCPServer
 
@@ -47,13 +49,22 @@ def build_server(
     *,
     max_order_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
     clock: Clock = utc_now,
+    approval: Literal["auto", "manual"] = "auto",
+    approval_ttl: timedelta = timedelta(hours=24),
 ) -> MCPServer:
     """The server of `group` (`inventory`, `orders`, `warehouses`, or `all` in one server).
+    Under `manual` approval its write tools hold every write for a person (`servers.orders`).
 
     The store stays the caller's to close.
     """
     names = group_names(group)
-    deps = ToolDeps(store=store, max_order_quantity=max_order_quantity, clock=clock)
+    deps = ToolDeps(
+        store=store,
+        max_order_quantity=max_order_quantity,
+        clock=clock,
+        approval=approval,
+        approval_ttl=approval_ttl,
+    )
     if len(names) == 1:
         text = GROUPS[names[0]].instructions(deps)
     else:

@@ -242,15 +242,48 @@ class BatchItem(_Frozen):
     )
 
 
+class QueuedProposal(_Frozen):
+    """A write held for a person's decision instead of running (manual approval)."""
+
+    proposal_id: str = Field(description="like AP-000001")
+    tool: str
+    arguments: dict[str, Any] = Field(description="exactly the arguments that run on approval")
+    expires_at: datetime
+
+
+class PlannedOrder(_Frozen):
+    """What approving a replenishment proposal would order now, and why that many."""
+
+    sku: str
+    warehouse_id: str
+    name: str | None = Field(default=None, description="the item's name in the catalogue")
+    quantity: int | None = Field(
+        description="units an approval now would order; None when the SKU is not low now "
+        "(an approval would be refused by the live re-check)"
+    )
+    quantity_source: Literal["task", "policy"]
+    rule: str = Field(description="how the quantity comes about, in words and numbers")
+    quantity_at_proposal: int | None = Field(
+        default=None, description="the policy's quantity from the live numbers at proposal time"
+    )
+    change: str | None = Field(
+        default=None, description="how and why the quantity changed since the proposal"
+    )
+    live: StockLevel | None = Field(default=None, description="the live numbers now")
+
+
 class ReplenishmentOutput(_Frozen):
     """What `orders_create_replenishment` returns: one SKU's `order`, `created` and `live`, or,
-    for several SKUs of one warehouse, one entry per SKU in `results`."""
+    for several SKUs of one warehouse, one entry per SKU in `results`; under manual approval,
+    the proposals it became (`queued`, one per SKU) and a `message` saying so."""
 
     order: Order | None = None
     created: bool | None = None
     live: StockLevel | None = None
     warehouse_id: str | None = None
     results: list[BatchItem] | None = None
+    queued: list[QueuedProposal] | None = None
+    message: str | None = None
 
 
 class OrderList(_Frozen):
@@ -260,6 +293,16 @@ class OrderList(_Frozen):
 class CancelResult(_Frozen):
     order: Order
     cancelled: bool = Field(description="false when the order was already cancelled")
+
+
+class CancelOutput(_Frozen):
+    """What `orders_cancel` returns: the order and whether this call cancelled it, or, under
+    manual approval, the proposal it became (`queued`) and a `message` saying so."""
+
+    order: Order | None = None
+    cancelled: bool | None = None
+    queued: list[QueuedProposal] | None = None
+    message: str | None = None
 
 
 class OrderQuery(_Frozen):

@@ -3,42 +3,56 @@
 The write tools take the caller's run id from the request `_meta` key
 `io.stockshot/run_id` (read through `ctx: Context`), not from a tool parameter, and keep it
 on the order and in the audit log.
+
+Under manual approval (`ToolDeps.approval`) the server itself holds every write for a person,
+whoever the client is (the host, an agent on `serve`'s mount, a desktop client): a write call
+becomes a proposal (one per SKU) and the answer says it is queued. It runs only when the call
+names, in `_meta` `io.stockshot/proposal_id`, a proposal a person approved, and the check that
+it is approved, unexpired, not yet executed and for exactly these arguments is made in the
+write's own transaction. Such an order is written under the proposal's idempotency key, so a
+repeated execution returns the same order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from servers import domain
+from servers import approvals, domain
 from servers.errors import InvalidArgument, Refused, StoreError
 from servers.models import (
-    CancelResult,
+    CancelOutput,
     OrderList,
     OrderQuery,
     OrderStatus,
+    QueuedProposal,
     ReplenishmentOutput,
     ReplenishmentRequest,
 )
+from servers.store import StoreWriter
 from servers.toolkit import (
     READ_ONLY,
     OrderIdArg,
     ToolDeps,
     WarehouseIdArg,
     group_meta,
+    proposal_id_of,
     refused,
     run_id_of,
     store_failed,
     success,
 )
 
-__all__ = ["GROUP", "instructions", "register"]
+__all__ = ["CANCEL_TOOL", "CREATE_TOOL", "GROUP", "instructions", "register"]
 
 GROUP = "orders"
+CREATE_TOOL = "orders_create_replenishment"
+CANCEL_TOOL = "orders_cancel"
 
 QuantityArg = Annotated[
     int | None,
@@ -136,6 +150,84 @@ def order_key(
     return None if run_id is None else f"{run_id}:{warehouse_id}:{sku}"
 
 
+class _CreateCall(BaseModel):
+    """A create call's arguments as they decide what is ordered (the idempotency key aside):
+    two calls are the same call when these are equal, however their JSON was spelled."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    warehouse_id: str
+    sku: str | None = None
+    skus: tuple[str, ...] | None = None
+    quantity: int | None = None
+    at_most: int | None = None
+    observed_on_hand: int | None = None
+    observed_at: datetime | None = None
+
+
+def _queued(
+    deps: ToolDeps,
+    tool: str,
+    calls: list[tuple[dict[str, Any], dict[str, Any] | None]],
+    run_id: str | None,
+    what: str,
+) -> dict[str, Any]:
+    """Store one pending proposal per call (its arguments, and the live numbers read now);
+    the structured answer saying they are queued."""
+    now = deps.clock()
+    held = []
+    for arguments, live in calls:
+        observation = None
+        if arguments.get("observed_on_hand") is not None:
+            observation = {
+                "sku": arguments.get("sku"),
+                "warehouse_id": arguments.get("warehouse_id"),
+                "on_hand": arguments["observed_on_hand"],
+                "captured_at": arguments.get("observed_at"),
+            }
+        proposal = approvals.propose(
+            deps.store,
+            tool=tool,
+            arguments=arguments,
+            now=now,
+            ttl=deps.approval_ttl,
+            run_id=run_id,
+            observation=observation,
+            live=live,
+        )
+        held.append(
+            QueuedProposal(
+                proposal_id=proposal.id,
+                tool=tool,
+                arguments=proposal.arguments,
+                expires_at=proposal.expires_at,
+            )
+        )
+    ids = ", ".join(p.proposal_id for p in held)
+    message = (
+        f"queued for approval, not executed: {what} is held as {ids}. Writes on this server "
+        "need a person's approval (stockshot approvals list, or the dashboard's inbox); "
+        "do not send it again. Report it as waiting for approval."
+    )
+    return {"queued": held, "message": message}
+
+
+def _same_call(stored: Mapping[str, Any], call: _CreateCall) -> bool:
+    try:
+        return _CreateCall.model_validate(dict(stored)) == call
+    except ValidationError:
+        return False
+
+
+def _checked(
+    proposal_id: str, tool: str, same: Callable[[Mapping[str, Any]], bool]
+) -> Callable[[StoreWriter], object]:
+    def check(tx: StoreWriter) -> object:
+        return approvals.check_approved(tx, proposal_id, tool=tool, same_arguments=same)
+
+    return check
+
+
 def instructions(deps: ToolDeps) -> str:
     return (
         "Order tools create and cancel replenishment orders. Query live stock "
@@ -148,14 +240,54 @@ def instructions(deps: ToolDeps) -> str:
         "intended order its own idempotency_key and reuse that key when retrying it. "
         "Check orders_list for an open order before creating another for the same SKU and "
         "warehouse. Cancel only when the user asks."
+        + (
+            " Writes on this server wait for a person's approval: a write call is answered "
+            "with the proposal it became (queued), not an order; report it as waiting."
+            if deps.approval == "manual"
+            else ""
+        )
     )
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
     meta = group_meta(GROUP)
 
+    def _propose_create(call: _CreateCall, wanted: list[str], run_id: str | None) -> CallToolResult:
+        base = call.model_dump(mode="json", exclude_none=True, exclude={"sku", "skus"})
+        if call.skus is not None:
+            base.pop("observed_on_hand", None)  # one screen value cannot be every SKU's
+        try:
+            # A proposal names a SKU stocked where it is to be ordered; the live numbers now
+            # let the approver see the quantity it comes to.
+            levels = [domain.live_level(deps.store, one, call.warehouse_id) for one in wanted]
+            if call.quantity is not None:
+                domain.check_quantity(call.quantity, deps.max_order_quantity)
+            queued = _queued(
+                deps,
+                CREATE_TOOL,
+                [
+                    (
+                        {"sku": one, **base},
+                        {
+                            "on_hand": level.on_hand,
+                            "on_order": level.on_order,
+                            "reorder_point": level.reorder_point,
+                        },
+                    )
+                    for one, level in zip(wanted, levels, strict=True)
+                ],
+                run_id,
+                f"an order of {', '.join(wanted)} in {call.warehouse_id}",
+            )
+        except Refused as exc:
+            return refused(exc, write=True)
+        except StoreError as exc:
+            return store_failed(exc, write=True)
+        output = ReplenishmentOutput(warehouse_id=call.warehouse_id, **queued)
+        return success(output, exclude_none=True)
+
     @server.tool(
-        name="orders_create_replenishment",
+        name=CREATE_TOOL,
         title="Create a replenishment order",
         description="Order more of one SKU (sku) or of several SKUs (skus) for one warehouse. "
         "The server re-reads live stock and open orders inside the write and refuses a SKU "
@@ -193,6 +325,18 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 write=True,
             )
         run_id = run_id_of(ctx)
+        proposal_id = proposal_id_of(ctx)
+        call = _CreateCall(
+            warehouse_id=warehouse_id,
+            sku=sku,
+            skus=None if skus is None else tuple(wanted),
+            quantity=quantity,
+            at_most=at_most,
+            observed_on_hand=observed_on_hand,
+            observed_at=observed_at,
+        )
+        if proposal_id is None and deps.approval == "manual":
+            return _propose_create(call, wanted, run_id)
         requests = [
             ReplenishmentRequest(
                 sku=one,
@@ -201,7 +345,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 at_most=at_most,
                 observed_on_hand=observed_on_hand if sku is not None else None,
                 observed_at=observed_at,
-                idempotency_key=order_key(
+                idempotency_key=approvals.approval_key(proposal_id)
+                if proposal_id is not None
+                else order_key(
                     idempotency_key,
                     run_id=run_id,
                     warehouse_id=warehouse_id,
@@ -213,6 +359,21 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             for one in wanted
         ]
         try:
+            if proposal_id is not None:
+                if sku is None:
+                    raise InvalidArgument(
+                        f"{proposal_id}: an approved proposal orders one SKU; give sku, not skus",
+                        code="proposal_one_sku",
+                        field="skus",
+                    )
+                result = domain.create_replenishment(
+                    deps.store,
+                    requests[0],
+                    max_quantity=deps.max_order_quantity,
+                    now=deps.clock(),
+                    authorise=_checked(proposal_id, CREATE_TOOL, lambda a: _same_call(a, call)),
+                )
+                return success(result)
             if sku is not None:
                 result = domain.create_replenishment(
                     deps.store, requests[0], max_quantity=deps.max_order_quantity, now=deps.clock()
@@ -267,7 +428,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return store_failed(exc)
 
     @server.tool(
-        name="orders_cancel",
+        name=CANCEL_TOOL,
         title="Cancel a replenishment order",
         description="Cancel an open order; its quantity no longer counts in on_order. "
         "Cancelling an order that is already cancelled changes nothing.",
@@ -279,10 +440,26 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         ),
         meta=meta,
     )
-    def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelResult]:
+    def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelOutput]:
+        run_id, proposal_id = run_id_of(ctx), proposal_id_of(ctx)
         try:
+            if proposal_id is None and deps.approval == "manual":
+                domain.get_order(deps.store, order_id)  # an unknown id is refused now
+                queued = _queued(
+                    deps,
+                    CANCEL_TOOL,
+                    [({"order_id": order_id}, None)],
+                    run_id,
+                    f"cancelling {order_id}",
+                )
+                return success(CancelOutput(**queued), exclude_none=True)
+            authorise = None
+            if proposal_id is not None:
+                authorise = _checked(
+                    proposal_id, CANCEL_TOOL, lambda stored: dict(stored) == {"order_id": order_id}
+                )
             result = domain.cancel_order(
-                deps.store, order_id, now=deps.clock(), run_id=run_id_of(ctx)
+                deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise
             )
         except Refused as exc:
             return refused(exc, write=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_data_dir
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -29,6 +30,14 @@ class ServerSettings(BaseSettings):
         default=None, description="bearer token required by the HTTP transport when set"
     )
     max_order_quantity: int = Field(default=DEFAULT_MAX_ORDER_QUANTITY, gt=0)
+    approval: Literal["manual", "auto"] = Field(
+        default="manual",
+        description="manual: every write call becomes a proposal a person approves; auto: "
+        "writes run at once (the host's `stockshot run` starts its servers so)",
+    )
+    approval_ttl_s: float = Field(
+        default=24 * 3600, gt=0, description="how long a proposal can be approved"
+    )
     busy_timeout_s: float = Field(
         default=10.0, gt=0, description="how long a write waits for another writer"
     )

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Annotated, Any, cast
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any, Literal, cast
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
+from servers.approvals import PROPOSAL_META_KEY
 from servers.errors import Refused, StoreError
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
@@ -35,6 +36,7 @@ __all__ = [
     "ToolDeps",
     "WarehouseIdArg",
     "group_meta",
+    "proposal_id_of",
     "refused",
     "run_id_of",
     "run_meta",
@@ -60,6 +62,9 @@ class ToolDeps:
     store: Store
     max_order_quantity: int = DEFAULT_MAX_ORDER_QUANTITY
     clock: Clock = field(default=utc_now)
+    approval: Literal["auto", "manual"] = "auto"
+    """`manual`: a write without an approved proposal becomes a proposal, whoever calls."""
+    approval_ttl: timedelta = timedelta(hours=24)
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -101,6 +106,13 @@ def run_id_of(ctx: Context) -> str | None:
     """The caller's run id from the request `_meta`, if it sent one."""
     meta = ctx.request_context.meta
     value = meta.get(RUN_ID_META_KEY) if meta else None
+    return str(value) if value is not None and str(value).strip() else None
+
+
+def proposal_id_of(ctx: Context) -> str | None:
+    """The approved proposal a write executes, from the request `_meta`, if it names one."""
+    meta = ctx.request_context.meta
+    value = meta.get(PROPOSAL_META_KEY) if meta else None
     return str(value) if value is not None and str(value).strip() else None
 
 

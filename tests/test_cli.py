@@ -270,7 +270,11 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
         os.close(leader)
     text = seen.decode("utf-8", "replace")
     assert text.count("[y/N]") == 5
-    assert "Approve AP-000001: orders_create_replenishment SKU-10232 in WH-01 x policy" in text
+    assert (
+        "Approve AP-000001: orders_create_replenishment SKU-10232 (Hex nut M8 (box of 200)) in "
+        "WH-01 x202 (policy)" in text
+    )
+    assert "2 x 120 - (38 on hand + 0 on order) = 202" in text
     assert "(screen 38 at 2026-11-28T10:05:00" in text
     assert "AP-000002 denied: declined at the terminal" in text
     assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10520"}

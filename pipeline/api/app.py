@@ -15,6 +15,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
@@ -28,13 +29,15 @@ from pipeline.api.auth import (
     HostGuard,
     key_secrets,
     mcp_transport_security,
+    parse_keys,
 )
 from pipeline.api.deps import AppServices, StoreSlot
 from pipeline.api.errors import install_error_handlers
 from pipeline.api.openapi import MISDIRECTED
 from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
-from pipeline.bootstrap import build_ingestor, open_store, run_agent
+from pipeline.bootstrap import approval_policy, build_ingestor, open_store, run_agent
+from pipeline.errors import ConfigError
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.ingesting import IngestService
@@ -62,8 +65,21 @@ def create_app(
     """The API. Whatever is passed in (ingestor, store) is used as is and not closed here;
     what is not is built from `settings` when the app starts and closed when it stops.
     `run` replaces `pipeline.bootstrap.run_agent` (same keyword arguments)."""
+    try:
+        parse_keys(settings.api_keys)
+    except ValueError as exc:
+        raise ConfigError(f"STOCKSHOT_API_KEYS: {exc}") from None
     slot = StoreSlot()
-    servers = {g: build_server(g, slot, max_order_quantity=max_order_quantity) for g in GROUPS}
+    servers = {
+        g: build_server(
+            g,
+            slot,
+            max_order_quantity=max_order_quantity,
+            approval=approval_policy("serve", settings),
+            approval_ttl=timedelta(seconds=settings.approval_ttl_s),
+        )
+        for g in GROUPS
+    }
     services = AppServices(
         settings=settings,
         slot=slot,
@@ -99,7 +115,8 @@ def create_app(
                 execute = runner(
                     settings,
                     store=slot,
-                    targets=services.targets,
+                    # The servers follow the surface's policy, and so does every run here.
+                    targets=lambda manual: services.targets,
                     run=services.extra.get("run_agent", run_agent),
                 )
                 services.jobs = LocalJobs(IngestService(ready, pool), services.runs, execute)
@@ -132,13 +149,21 @@ def create_app(
     if settings.mount_mcp:
         # The mounts check Host and Origin against the same names as the HostGuard below.
         security = mcp_transport_security(allowed) if guarded else None
+        # An agent on a mount may read and propose writes (they wait for approval under
+        # manual approval): an operator's key, or the MCP token.
         tokens = [
-            *key_secrets(settings.api_keys),
+            *key_secrets(settings.api_keys, role="operator"),
             *([settings.mcp_token] if settings.mcp_token else []),
         ]
         for group, server in servers.items():
             mcp_app = server.streamable_http_app(host=settings.host, transport_security=security)
-            app.mount(f"/mcp/{group}", BearerGuard(mcp_app, tokens) if tokens else mcp_app)
+            guarded_app = BearerGuard(
+                mcp_app,
+                tokens,
+                lacking=[t for t in key_secrets(settings.api_keys) if t not in tokens],
+                role="operator",
+            )
+            app.mount(f"/mcp/{group}", guarded_app if tokens or settings.api_keys else mcp_app)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

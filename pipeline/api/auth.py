@@ -11,19 +11,28 @@ import hmac
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, cast
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 __all__ = [
+    "GRANTS",
     "LOOPBACK",
+    "ROLES",
+    "ApiKey",
     "BearerGuard",
     "HostGuard",
+    "Role",
     "host_allowed",
     "key_matches",
     "key_name",
+    "key_of",
     "key_secrets",
     "mcp_transport_security",
+    "parse_key",
+    "parse_keys",
     "presented_bearer",
     "presented_key",
 ]
@@ -54,64 +63,120 @@ def presented_key(headers: Headers) -> str | None:
 
 _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]{0,39}):(.+)$")
 
+Role = Literal["viewer", "operator", "approver", "admin"]
+ROLES: tuple[Role, ...] = ("viewer", "operator", "approver", "admin")
+GRANTS: dict[Role, frozenset[Role]] = {
+    "viewer": frozenset({"viewer"}),
+    "operator": frozenset({"viewer", "operator"}),
+    "approver": frozenset({"viewer", "approver"}),
+    "admin": frozenset(ROLES),
+}
+"""What each role may do, as the roles it includes: an operator uploads and starts runs, an
+approver decides proposals; both read what a viewer reads; an admin does everything."""
 
-def _split(entry: str, index: int) -> tuple[str, str]:
-    """`alice:SECRET` is the key SECRET named alice; a bare key is named `key-N`."""
+
+@dataclass(frozen=True)
+class ApiKey:
+    """One `STOCKSHOT_API_KEYS` entry: `SECRET`, `name:SECRET` or `name:SECRET:role+role`."""
+
+    name: str
+    secret: str
+    roles: frozenset[Role]
+
+
+def parse_key(entry: str, index: int) -> ApiKey:
+    """`alice:SECRET:approver` is the key SECRET named alice that may approve (and view); a
+    key without roles keeps every role; a bare key is named `key-N`. An unknown role is an
+    error that names the roles."""
     match = _NAMED.match(entry)
-    return (match[1], match[2]) if match else (f"key-{index + 1}", entry)
+    if not match:
+        return ApiKey(f"key-{index + 1}", entry, GRANTS["admin"])
+    name, rest = match[1], match[2]
+    secret, sep, listed = rest.rpartition(":")
+    if not sep or not secret:
+        return ApiKey(name, rest, GRANTS["admin"])
+    wanted = [r.strip() for r in listed.split("+")]
+    unknown = [r for r in wanted if r not in ROLES]
+    if unknown:
+        raise ValueError(
+            f"API key {name!r}: unknown role {', '.join(map(repr, unknown))}; "
+            f"roles: {', '.join(ROLES)} (joined with +, like name:secret:operator+approver)"
+        )
+    granted: frozenset[Role] = frozenset().union(*(GRANTS[cast(Role, r)] for r in wanted))
+    return ApiKey(name, secret, granted)
 
 
-def key_secrets(keys: Sequence[str]) -> list[str]:
-    """The secrets of `STOCKSHOT_API_KEYS` entries, names dropped."""
-    return [_split(entry, k)[1] for k, entry in enumerate(keys)]
+def parse_keys(keys: Sequence[str]) -> list[ApiKey]:
+    return [parse_key(entry, k) for k, entry in enumerate(keys)]
+
+
+def key_secrets(keys: Sequence[str], *, role: Role | None = None) -> list[str]:
+    """The secrets of `STOCKSHOT_API_KEYS` entries (those granted `role`, when given)."""
+    return [k.secret for k in parse_keys(keys) if role is None or role in k.roles]
 
 
 def key_matches(presented: str | None, keys: Sequence[str]) -> bool:
-    return key_name(presented, keys) is not None
+    return key_of(presented, keys) is not None
 
 
 def key_name(presented: str | None, keys: Sequence[str]) -> str | None:
     """The name of the key presented (its `name:` prefix, else `key-N`), or None when it is
-    none of ours. Every key is compared, in constant time, before answering."""
+    none of ours."""
+    found = key_of(presented, keys)
+    return None if found is None else found.name
+
+
+def key_of(presented: str | None, keys: Sequence[str]) -> ApiKey | None:
+    """The key presented, or None when it is none of ours. Every key is compared, in
+    constant time, before answering."""
     if presented is None or not keys:
         return None
     candidate = presented.encode("utf-8")
-    found: str | None = None
-    for index, entry in enumerate(keys):
-        name, secret = _split(entry, index)
-        if hmac.compare_digest(candidate, secret.encode("utf-8")) and found is None:
-            found = name
+    found: ApiKey | None = None
+    for key in parse_keys(keys):
+        if hmac.compare_digest(candidate, key.secret.encode("utf-8")) and found is None:
+            found = key
     return found
 
 
 class BearerGuard:
-    """ASGI middleware for a mounted app: HTTP requests need `Bearer <one of the tokens>`."""
+    """ASGI middleware for a mounted app: HTTP requests need `Bearer <one of the tokens>`.
+    One of `lacking` (a key of ours without the role the mount needs) gets 403 saying so."""
 
-    def __init__(self, app: ASGIApp, tokens: Sequence[str]) -> None:
+    def __init__(
+        self, app: ASGIApp, tokens: Sequence[str], lacking: Sequence[str] = (), role: str = ""
+    ) -> None:
         self._app = app
         self._tokens = list(tokens)
+        self._lacking = list(lacking)
+        self._role = role
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not key_matches(
-            presented_bearer(scope["headers"]), self._tokens
-        ):
-            body = json.dumps(
-                {"error": "unauthorized", "message": "send Authorization: Bearer <token>"}
-            ).encode("utf-8")
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode("ascii")),
-                        (b"www-authenticate", b'Bearer realm="stockshot"'),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-            return
+        if scope["type"] == "http":
+            presented = presented_bearer(scope["headers"])
+            if not key_matches(presented, self._tokens):
+                if key_matches(presented, self._lacking):
+                    message = (
+                        f"this key lacks the {self._role!r} role the MCP mounts need; give it "
+                        f"the role in STOCKSHOT_API_KEYS as name:secret:{self._role}"
+                    )
+                    await _refuse(send, 403, "forbidden", message)
+                else:
+                    await _refuse(send, 401, "unauthorized", "send Authorization: Bearer <token>")
+                return
         await self._app(scope, receive, send)
+
+
+async def _refuse(send: Send, status: int, error: str, message: str) -> None:
+    body = json.dumps({"error": error, "message": message}).encode("utf-8")
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode("ascii")),
+    ]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="stockshot"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def host_name(header: str) -> str:

@@ -11,7 +11,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from mcp.server.mcpserver import MCPServer
 from starlette.exceptions import HTTPException
 
-from pipeline.api.auth import key_name
+from pipeline.api.auth import GRANTS, Role, key_of
 from pipeline.approvals import ApprovalDesk
 from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
@@ -22,7 +22,7 @@ from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
 
-__all__ = ["AppServices", "Services", "StoreSlot", "caller", "require_key"]
+__all__ = ["AppServices", "Services", "StoreSlot", "caller", "needs", "require_key"]
 
 
 class StoreSlot:
@@ -100,16 +100,43 @@ def require_key(
     keys = services.settings.api_keys
     if not keys:
         request.state.caller = "api (no key configured)"
+        request.state.roles = GRANTS["admin"]
         return
     presented = key or (bearer.credentials if bearer is not None else None)
-    name = key_name(presented, keys)
-    if name is None:
+    found = key_of(presented, keys)
+    if found is None:
         raise HTTPException(
             401,
             "send an API key as X-API-Key: KEY or Authorization: Bearer KEY",
             headers={"WWW-Authenticate": 'Bearer realm="stockshot"'},
         )
-    request.state.caller = f"api:{name}"
+    request.state.caller = f"api:{found.name}"
+    request.state.key_name = found.name
+    request.state.roles = found.roles
+
+
+class _Needs:
+    def __init__(self, role: Role) -> None:
+        self.role = role
+
+    def __call__(self, request: Request) -> None:
+        granted: frozenset[Role] = getattr(request.state, "roles", frozenset())
+        if self.role not in granted:
+            name = getattr(request.state, "key_name", "this key")
+            raise HTTPException(
+                403,
+                f"the key {name!r} lacks the {self.role!r} role this needs "
+                f"(it has: {', '.join(sorted(granted)) or 'none'}); give the key the role in "
+                f"STOCKSHOT_API_KEYS as name:secret:{self.role}, or use another key",
+            )
+
+
+def needs(role: Role, openapi_extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A route's keyword arguments declaring the role its caller's key must have: checked
+    after the key (403 naming the role), and shown in the OpenAPI document as
+    `x-stockshot-role` (beside the route's own `openapi_extra`)."""
+    extra = {**(openapi_extra or {}), "x-stockshot-role": role}
+    return {"dependencies": [Depends(_Needs(role))], "openapi_extra": extra}
 
 
 def caller(request: Request) -> str:

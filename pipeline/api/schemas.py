@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pipeline.contract import TaskContract
 from pipeline.host.record import RunStatus
 from pipeline.models import IngestResult
+from servers.models import PlannedOrder
 
 __all__ = [
     "RUN_EXAMPLE",
@@ -234,6 +235,11 @@ class ProposalOut(BaseModel):
     reason: str | None
     order_id: str | None
     result: dict[str, Any] | None = Field(description="what the write tool answered")
+    planned: PlannedOrder | None = Field(
+        default=None,
+        description="for a pending replenishment: what approving it now would order (quantity, "
+        "its source and rule, the item's name, the live numbers, a change since the proposal)",
+    )
 
 
 class ApprovalsResponse(BaseModel):

@@ -24,6 +24,7 @@ from pipeline.models import ToolSpec
 
 __all__ = [
     "GROUPS_META_KEY",
+    "PROPOSAL_META_KEY",
     "RUN_ID_META_KEY",
     "HttpTarget",
     "MemoryTarget",
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 
 GROUPS_META_KEY = "io.modelcontextprotocol/groups"
 RUN_ID_META_KEY = "io.stockshot/run_id"
+PROPOSAL_META_KEY = "io.stockshot/proposal_id"
+"""The approved proposal a write executes (the orders server's `servers.approvals`)."""
 
 
 @dataclass(frozen=True)
@@ -189,13 +192,25 @@ class Toolbox:
     def spec(self, name: str) -> ToolSpec | None:
         return next((t for t in self.tools if t.name == name), None)
 
-    async def call(self, name: str, arguments: dict[str, Any], *, run_id: str) -> ToolOutcome:
+    async def call(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        run_id: str,
+        proposal_id: str | None = None,
+    ) -> ToolOutcome:
+        """Call a tool tagged with the run's id; `proposal_id` names the approved proposal a
+        write executes (the orders server checks it)."""
         connection = self._route.get(name)
         if connection is None:
             known = ", ".join(t.name for t in self.tools)
             return ToolOutcome(True, f"unknown tool {name!r}; tools available: {known}")
         try:
-            meta = cast(RequestParamsMeta, {RUN_ID_META_KEY: run_id})
+            tags: dict[str, str] = {RUN_ID_META_KEY: run_id}
+            if proposal_id is not None:
+                tags[PROPOSAL_META_KEY] = proposal_id
+            meta = cast(RequestParamsMeta, tags)
             result = await connection.client.call_tool(name, arguments, meta=meta)
         except MCPError as exc:
             if exc.code == CONNECTION_CLOSED:

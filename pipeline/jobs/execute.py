@@ -19,12 +19,13 @@ def runner(
     settings: Settings,
     *,
     store: Store,
-    targets: Sequence[Target],
+    targets: Callable[[bool], Sequence[Target]],
     run: Callable[..., Any] = run_agent,
     log_run: bool = True,
 ) -> Runner:
-    """Execute runs over `targets` (the tool servers on `store`); a manual run queues its
-    writes as proposals in `store`. `run` is `run_agent` or one with its keywords."""
+    """Execute runs over `targets(manual)` (the tool servers on `store`, holding every write
+    for approval when `manual`); a manual run queues its writes as proposals in `store`.
+    `run` is `run_agent` or one with its keywords."""
 
     async def execute(spec: RunSpec, sink: EventSink) -> RunRecord:
         record: RunRecord = await run(
@@ -34,7 +35,7 @@ def runner(
             model_spec=spec.model,
             dry_run=spec.dry_run,
             guard_overrides=spec.guards,
-            targets=targets,
+            targets=targets(spec.manual),
             on_event=sink,
             proposals=proposal_queue(settings, store) if spec.manual else None,
             run_id=spec.id,

@@ -16,6 +16,7 @@ import contextlib
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from procrastinate import App, JobContext, RetryStrategy
@@ -23,7 +24,7 @@ from procrastinate import App, JobContext, RetryStrategy
 from pipeline.bootstrap import build_ingestor, open_store, run_agent, utc_now
 from pipeline.errors import ConfigError, InputError, StockshotError
 from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import MemoryTarget
+from pipeline.host.toolbox import MemoryTarget, Target
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.runbook import FINISHED, RunState
@@ -81,9 +82,28 @@ def worker_parts(
         )
         if ingestor.profiles is None:
             ingestor.profiles = StoreProfiles(store, clock=utc_now)
-        servers = {g: build_server(g, store, max_order_quantity=max_order_quantity) for g in GROUPS}
-        targets = [MemoryTarget(group, server) for group, server in servers.items()]
-        execute = runner(settings, store=store, targets=targets, run=run_agent, log_run=False)
+        # A queued run says whether its writes wait for approval (the API that queued it
+        # decided); its tool servers hold writes or not to match.
+        ttl = timedelta(seconds=settings.approval_ttl_s)
+        targets: dict[bool, list[Target]] = {
+            manual: [
+                MemoryTarget(
+                    g,
+                    build_server(
+                        g,
+                        store,
+                        max_order_quantity=max_order_quantity,
+                        approval="manual" if manual else "auto",
+                        approval_ttl=ttl,
+                    ),
+                )
+                for g in GROUPS
+            ]
+            for manual in (False, True)
+        }
+        execute = runner(
+            settings, store=store, targets=targets.__getitem__, run=run_agent, log_run=False
+        )
         yield WorkerParts(settings, shared, ingestor, store, execute)
 
 

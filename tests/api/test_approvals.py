@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from pipeline.api import create_app
 from pipeline.bootstrap import open_store as open_settings_store
@@ -149,6 +152,48 @@ async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_re
     assert later["status"] == "failed" and "not low now" in later["reason"]
 
 
+async def test_a_pending_proposal_shows_the_quantity_and_the_item_an_approval_would_order(
+    client: httpx.AsyncClient,
+) -> None:
+    proposals = await propose(client)
+    one = (await client.get(f"/v1/approvals/{by_sku(proposals, 'SKU-10232')}")).json()
+    listed = (await client.get("/v1/approvals", params={"status": "pending"})).json()
+    planned = one["planned"]
+    # 38 on hand, 0 on order, reorder point 120: up to 2 x 120 = 240, so 202 units.
+    assert (planned["quantity"], planned["quantity_source"]) == (202, "policy")
+    assert planned["quantity_at_proposal"] == 202 and planned["change"] is None
+    assert planned["name"] == "Hex nut M8 (box of 200)"
+    assert "2 x 120 - (38 on hand + 0 on order) = 202" in planned["rule"]
+    assert all(p["planned"]["quantity"] is not None for p in listed["proposals"])
+
+
+async def test_an_approval_after_a_partial_restock_orders_less_and_says_why(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    proposals = await propose(client)
+    chosen = by_sku(proposals, "SKU-10232")
+    with open_settings_store(settings) as store:
+        domain.import_records(
+            store,
+            [StockRecord(sku="SKU-10232", name="Hex nut M8 (box of 200)", warehouse_id="WH-01",
+                         on_hand=60, reorder_point=120, on_order=0)],
+            now=datetime.now(UTC),
+            source="a delivery",
+        )  # fmt: skip
+    shown = (await client.get(f"/v1/approvals/{chosen}")).json()["planned"]
+    approved = await client.post(f"/v1/approvals/{chosen}/approve")
+
+    assert shown["quantity"] == 180
+    assert shown["change"] == "quantity 202 -> 180: 22 arrived or were ordered since the proposal"
+    body = approved.json()
+    assert approved.status_code == 200, approved.text
+    assert body["order"]["quantity"] == 180
+    assert "quantity 202 -> 180: 22 arrived" in body["message"]
+    with open_settings_store(settings) as store:
+        reasons = [e.reason for e in domain.audit_log(store, limit=20)]
+    assert any(r.startswith("quantity 202 -> 180") for r in reasons if r)
+
+
 async def test_deny_keeps_the_reason_writes_nothing_and_cannot_be_approved_after(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
@@ -257,3 +302,37 @@ def test_the_approvals_routes_are_in_the_openapi_document(path: str) -> None:
     app = create_app(Settings())
     assert path.replace("AP-000001", "{proposal_id}") in app.openapi()["paths"]
     assert BASE_URL
+
+
+def test_an_mcp_client_on_the_served_mount_gets_a_proposal_and_the_inbox_approves_it(
+    tmp_path: Path, served_store: str | None
+) -> None:
+    """Any agent connected to `serve`'s MCP mount (a desktop client, an IDE) goes through the
+    inbox: its write is a proposal, and the order exists only once a person approves it."""
+    write = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 50}
+    with serving(tmp_path / "data", served_store) as server:
+
+        async def call_the_mount() -> Any:
+            headers = {"Authorization": f"Bearer {KEY}"}
+            url = f"{server.url}/mcp/orders/mcp"
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=60) as http,
+                Client(streamable_http_client(url, http_client=http)) as client,
+            ):
+                return await client.call_tool("orders_create_replenishment", write)
+
+        result = asyncio.run(call_the_mount())
+        assert not result.is_error
+        (queued,) = result.structured_content["queued"]
+        assert orders(server.store_url) == []
+
+        async def decide(client: httpx.AsyncClient) -> tuple[dict[str, Any], httpx.Response]:
+            pending = (await client.get("/v1/approvals", params={"status": "pending"})).json()
+            (listed,) = pending["proposals"]
+            return listed, await client.post(f"/v1/approvals/{listed['id']}/approve")
+
+        listed, answer = asyncio.run(_over_http(server.url, decide))
+        written = orders(server.store_url)
+    assert (listed["id"], listed["arguments"]) == (queued["proposal_id"], write)
+    assert answer.status_code == 200, answer.text
+    assert written == [("SKU-10232", "WH-01", 50, f"approval-{queued['proposal_id']}")]

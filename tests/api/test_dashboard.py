@@ -88,6 +88,7 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         row = inbox.locator("tbody tr", has_text="SKU-10232")
         sync_api.expect(row).to_contain_text("38 (reorder point 120)")
         sync_api.expect(row).to_contain_text("38 + 0 on order")
+        sync_api.expect(row).to_contain_text("Hex nut M8 (box of 200)) in WH-01 × 202 (policy")
         denied = inbox.locator("tbody tr", has_text="SKU-10520")
         denied.get_by_role("button", name="Deny").click()
         sync_api.expect(denied).to_contain_text("denied")

@@ -176,7 +176,7 @@ async def run_over_stdio(
     model: Any,
     on_event: Callable[[dict[str, Any]], None] | None = None,
 ) -> RunRecord:
-    env = {**os.environ, "STOCKSHOT_DB": str(db)}
+    env = {**os.environ, "STOCKSHOT_DB": str(db), "STOCKSHOT_APPROVAL": "auto"}
     async with Toolbox(stdio_targets(GROUPS, env)) as toolbox:
         return await run_task(
             Run(

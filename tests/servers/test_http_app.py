@@ -10,6 +10,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import anyio
@@ -22,9 +23,9 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from servers import domain
+from servers import approvals, domain
 from servers.http_app import BearerAuth
-from servers.models import OrderQuery
+from servers.models import OrderQuery, ProposalQuery
 from servers.store import Store
 from servers.toolkit import run_meta
 
@@ -68,10 +69,14 @@ def leaves(error: BaseException) -> Iterator[BaseException]:
 
 
 @contextmanager
-def http_server(group: str, store_url: Path | str, token: str | None = None) -> Iterator[str]:
+def http_server(
+    group: str, store_url: Path | str, token: str | None = None, approval: str | None = None
+) -> Iterator[str]:
     """Run `python -m servers GROUP --transport http --port 0` on the store `store_url` (a
     SQLite path or a database URL); yield its base URL."""
     env = {**os.environ, "STOCKSHOT_DATABASE_URL": str(store_url)}
+    if approval is not None:
+        env["STOCKSHOT_APPROVAL"] = approval
     if token is not None:
         env["STOCKSHOT_MCP_TOKEN"] = token
     command = [sys.executable, "-m", "servers", group, "--transport", "http", "--port", "0"]
@@ -146,6 +151,29 @@ async def test_all_groups_over_http_need_the_token_and_work_with_it(
     assert names == ["inventory_query_stock", "inventory_get_item"]
     assert read.structured_content is not None
     assert read.structured_content["items"][0]["on_hand"] == 38
+    # A standalone server holds writes for a person unless told otherwise.
+    assert not write.is_error
+    assert write.structured_content is not None
+    (queued,) = write.structured_content["queued"]
+    assert domain.list_orders(store, OrderQuery()).orders == []
+    (proposal,) = approvals.list_proposals(store, ProposalQuery(), now=datetime.now(UTC))
+    assert (proposal.id, proposal.status, proposal.run_id) == (
+        queued["proposal_id"],
+        "pending",
+        "run-http",
+    )
+
+
+async def test_a_standalone_server_told_to_approve_automatically_writes_at_once(
+    store: Store, store_url: str
+) -> None:
+    with http_server("orders", store_url, approval="auto") as base, anyio.fail_after(60):
+        async with Client(f"{base}/mcp") as orders:
+            write = await orders.call_tool(
+                "orders_create_replenishment",
+                {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100},
+                meta=run_meta("run-http"),
+            )
     assert not write.is_error
     (stored,) = domain.list_orders(store, OrderQuery()).orders
     assert stored.run_id == "run-http"

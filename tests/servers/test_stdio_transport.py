@@ -19,7 +19,11 @@ async def test_the_all_server_answers_over_stdio_from_the_store_the_settings_nam
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "servers", "all", "--transport", "stdio"],
-        env={"STOCKSHOT_DATABASE_URL": store_url, "STOCKSHOT_MAX_ORDER_QUANTITY": "300"},
+        env={
+            "STOCKSHOT_DATABASE_URL": store_url,
+            "STOCKSHOT_MAX_ORDER_QUANTITY": "300",
+            "STOCKSHOT_APPROVAL": "auto",  # as the host starts it for a run allowed to write
+        },
     )
     with anyio.fail_after(60):
         async with Client(params) as client:

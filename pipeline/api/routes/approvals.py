@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from pipeline.api.deps import AppServices, Services, caller
+from pipeline.api.deps import AppServices, Services, caller, needs
 from pipeline.api.schemas import (
     ApprovalsResponse,
     DecisionOut,
@@ -26,7 +26,7 @@ from pipeline.api.schemas import (
 )
 from pipeline.approvals import Decision
 from pipeline.bootstrap import utc_now
-from servers.models import Order, Proposal, ProposalQuery
+from servers.models import Order, PlannedOrder, Proposal, ProposalQuery
 
 __all__ = ["proposal_out", "router"]
 
@@ -45,15 +45,23 @@ DECIDED: dict[int | str, dict[str, Any]] = {
 }
 
 
-def proposal_out(proposal: Proposal, now: datetime) -> ProposalOut:
+def proposal_out(
+    proposal: Proposal, now: datetime, planned: PlannedOrder | None = None
+) -> ProposalOut:
     captured = (proposal.observation or {}).get("captured_at")
     age = (now - datetime.fromisoformat(captured)).total_seconds() if captured else None
     return ProposalOut.model_validate(
         {
             **proposal.model_dump(mode="json"),
             "screenshot_age_s": None if age is None else round(age),
+            "planned": None if planned is None else planned.model_dump(mode="json"),
         }
     )
+
+
+async def _with_plan(proposal: Proposal, services: AppServices, now: datetime) -> ProposalOut:
+    planned = await services.desk.planned(proposal) if proposal.status == "pending" else None
+    return proposal_out(proposal, now, planned)
 
 
 def _order(services: AppServices, order_id: str) -> Order | None:
@@ -74,7 +82,7 @@ async def _decision_out(decision: Decision, services: Services) -> DecisionOut:
     )
 
 
-@router.get("/approvals", response_model=ApprovalsResponse)
+@router.get("/approvals", **needs("viewer"), response_model=ApprovalsResponse)
 async def list_approvals(
     services: Services,
     status: Status = None,
@@ -85,16 +93,26 @@ async def list_approvals(
     query = ProposalQuery.model_validate({"status": status, "run_id": run_id, "limit": limit})
     found = await services.desk.list(query)
     now = utc_now()
-    return ApprovalsResponse(proposals=[proposal_out(p, now) for p in found])
+    return ApprovalsResponse(proposals=[await _with_plan(p, services, now) for p in found])
 
 
-@router.get("/approvals/{proposal_id}", response_model=ProposalOut, responses={404: DECIDED[404]})
+@router.get(
+    "/approvals/{proposal_id}",
+    **needs("viewer"),
+    response_model=ProposalOut,
+    responses={404: DECIDED[404]},
+)
 async def get_approval(proposal_id: str, services: Services) -> ProposalOut:
     """One proposal: exactly what would run, what the screen and the run's live read said."""
-    return proposal_out(await services.desk.get(proposal_id), utc_now())
+    return await _with_plan(await services.desk.get(proposal_id), services, utc_now())
 
 
-@router.post("/approvals/{proposal_id}/approve", response_model=DecisionOut, responses=DECIDED)
+@router.post(
+    "/approvals/{proposal_id}/approve",
+    **needs("approver"),
+    response_model=DecisionOut,
+    responses=DECIDED,
+)
 async def approve(proposal_id: str, request: Request, services: Services) -> JSONResponse:
     """Run the stored call now; the write tool re-checks live stock first."""
     decision = await services.desk.approve(proposal_id, by=caller(request))
@@ -107,7 +125,12 @@ async def approve(proposal_id: str, request: Request, services: Services) -> JSO
     return JSONResponse(body.model_dump(mode="json"))
 
 
-@router.post("/approvals/{proposal_id}/deny", response_model=DecisionOut, responses=DECIDED)
+@router.post(
+    "/approvals/{proposal_id}/deny",
+    **needs("approver"),
+    response_model=DecisionOut,
+    responses=DECIDED,
+)
 async def deny(
     proposal_id: str, request: Request, services: Services, body: DenyRequest | None = None
 ) -> DecisionOut:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from pipeline.api.deps import Services, caller
+from pipeline.api.deps import Services, caller, needs
 from pipeline.api.openapi import INGEST_BODY
 from pipeline.api.requests import ingest_uploads, item
 from pipeline.api.schemas import IngestResponse
@@ -21,9 +21,9 @@ router = APIRouter(tags=["ingest"])
 
 @router.post(
     "/ingest",
+    **needs("operator", INGEST_BODY),
     summary="Read inventory screenshots",
     responses={200: {"model": IngestResponse}},
-    openapi_extra=INGEST_BODY,
 )
 async def ingest(request: Request, services: Services) -> JSONResponse:
     """Normalise, crop and OCR each image; return its table and rows with its `id`.

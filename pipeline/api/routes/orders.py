@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 
-from pipeline.api.deps import Services
+from pipeline.api.deps import Services, needs
 from pipeline.api.schemas import OrderOut, OrdersResponse
 from servers import domain
 from servers.models import OrderQuery
@@ -21,7 +21,7 @@ def order_out(order: Any) -> OrderOut:
     return OrderOut.model_validate(order.model_dump(mode="json"))
 
 
-@router.get("/orders", response_model=OrdersResponse)
+@router.get("/orders", **needs("viewer"), response_model=OrdersResponse)
 async def orders(
     services: Services,
     status: Literal["open", "cancelled"] | None = None,

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services, caller
+from pipeline.api.deps import Services, caller, needs
 from pipeline.api.schemas import ErrorBody
 from servers.models import ColumnProfile
 
@@ -24,7 +24,12 @@ class ProfileIn(BaseModel):
     name: str = ""
 
 
-@router.get("/profiles", response_model=list[ColumnProfile], summary="Saved column profiles")
+@router.get(
+    "/profiles",
+    **needs("viewer"),
+    response_model=list[ColumnProfile],
+    summary="Saved column profiles",
+)
 async def list_profiles(services: Services) -> list[ColumnProfile]:
     """Every saved profile, newest first."""
     return services.profiles.list()
@@ -32,6 +37,7 @@ async def list_profiles(services: Services) -> list[ColumnProfile]:
 
 @router.get(
     "/profiles/{signature}",
+    **needs("viewer"),
     response_model=ColumnProfile,
     responses={404: {"model": ErrorBody}},
     summary="One column profile",
@@ -45,6 +51,7 @@ async def get_profile(signature: str, services: Services) -> ColumnProfile:
 
 @router.put(
     "/profiles",
+    **needs("operator"),
     response_model=ColumnProfile,
     summary="Save the column mapping for a screen",
 )
@@ -57,6 +64,7 @@ async def put_profile(body: ProfileIn, services: Services, request: Request) -> 
 
 @router.delete(
     "/profiles/{signature}",
+    **needs("operator"),
     status_code=204,
     responses={404: {"model": ErrorBody}},
     summary="Forget a column profile",

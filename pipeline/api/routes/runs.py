@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services
+from pipeline.api.deps import Services, needs
 from pipeline.api.openapi import RUN_BODY
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
@@ -24,7 +24,9 @@ __all__ = ["router"]
 router = APIRouter(tags=["runs"])
 
 
-@router.get("/contract", summary="How a task is read", response_model=ContractOut)
+@router.get(
+    "/contract", **needs("viewer"), summary="How a task is read", response_model=ContractOut
+)
 async def task_contract(
     task: Annotated[str, Query(min_length=1, max_length=4000, description="the task")],
     services: Services,
@@ -48,10 +50,10 @@ async def task_contract(
 
 @router.post(
     "/runs",
+    **needs("operator", RUN_BODY),
     summary="Start a run",
     status_code=202,
     response_model=RunStarted,
-    openapi_extra=RUN_BODY,
 )
 async def start_run(request: Request, services: Services) -> JSONResponse:
     """Start the agent on a task over screenshots; it goes on in the background.
@@ -91,6 +93,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
 
 @router.get(
     "/runs/{run_id}",
+    **needs("viewer"),
     response_model=RunRecord,
     responses={404: {"model": ErrorBody}},
 )
@@ -104,6 +107,7 @@ async def get_run(run_id: str, services: Services) -> RunRecord:
 
 @router.get(
     "/runs/{run_id}/events",
+    **needs("viewer"),
     response_class=StreamingResponse,
     responses={
         200: {

@@ -430,7 +430,15 @@ async function onEvent(event) {
 
 function writeOf(proposal) {
   const a = proposal.arguments;
-  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${a.quantity ?? "policy (set at approval)"}`;
+  const plan = proposal.planned;
+  if (a.sku && plan) {
+    const name = plan.name ? ` (${plan.name})` : "";
+    const units = plan.quantity === null ? "0: not low now, an approval would be refused" : `${plan.quantity}`;
+    const change = plan.change ? `; ${plan.change}` : "";
+    return `${a.sku}${name} in ${a.warehouse_id} × ${units} (${plan.quantity_source}: ${plan.rule}${change})`;
+  }
+  const ordered = proposal.result && proposal.result.order ? proposal.result.order.quantity : null;
+  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${ordered ?? a.quantity ?? "policy"}`;
   if (a.order_id) return `cancel ${a.order_id}`;
   return `${proposal.tool} ${JSON.stringify(a)}`;
 }

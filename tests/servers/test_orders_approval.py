@@ -1,0 +1,185 @@
+"""Under manual approval the orders server itself holds every write for a person: a write call
+becomes a proposal, and only a proposal a person approved runs, with exactly its arguments."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+import pytest
+from mcp import Client
+from mcp.types import CallToolResult, RequestParamsMeta, TextContent
+
+from servers import approvals, domain
+from servers.errors import NotPending
+from servers.factory import build_server
+from servers.models import OrderQuery, ProposalQuery
+from servers.store import Store
+from tests.servers.conftest import NOW
+
+CREATE = "orders_create_replenishment"
+ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100}
+
+
+def manual(store: Store) -> Client:
+    server = build_server("orders", store, clock=lambda: NOW, approval="manual")
+    return Client(server)
+
+
+def meta(proposal_id: str | None = None) -> RequestParamsMeta:
+    tags: dict[str, str] = {"io.stockshot/run_id": "run-7"}
+    if proposal_id is not None:
+        tags["io.stockshot/proposal_id"] = proposal_id
+    return cast(RequestParamsMeta, tags)
+
+
+def text_of(result: CallToolResult) -> str:
+    assert isinstance(result.content[0], TextContent)
+    return result.content[0].text
+
+
+def orders(store: Store) -> list[Any]:
+    return domain.list_orders(store, OrderQuery(limit=100)).orders
+
+
+def approved(store: Store, proposal_id: str, at: datetime = NOW) -> None:
+    approvals.claim(store, proposal_id, by="key:approver", now=at)
+
+
+async def test_a_write_call_without_an_approval_becomes_a_proposal_and_no_order(
+    store: Store,
+) -> None:
+    async with manual(store) as client:
+        result = await client.call_tool(CREATE, ARGS, meta=meta())
+    assert not result.is_error, text_of(result)
+    assert "queued for approval, not executed" in text_of(result)
+    (queued,) = (result.structured_content or {})["queued"]
+    assert orders(store) == []
+    (proposal,) = approvals.list_proposals(store, ProposalQuery(), now=NOW)
+    assert (proposal.id, proposal.status, proposal.run_id) == (
+        queued["proposal_id"],
+        "pending",
+        "run-7",
+    )
+    assert proposal.arguments == ARGS
+
+
+async def test_a_call_for_several_skus_becomes_one_proposal_per_sku(store: Store) -> None:
+    call = {"skus": ["SKU-10232", "SKU-10318"], "warehouse_id": "WH-01"}
+    async with manual(store) as client:
+        result = await client.call_tool(CREATE, call, meta=meta())
+    assert len((result.structured_content or {})["queued"]) == 2
+    held = approvals.list_proposals(store, ProposalQuery(), now=NOW)
+    assert sorted(p.arguments["sku"] for p in held) == ["SKU-10232", "SKU-10318"]
+    assert orders(store) == []
+
+
+async def test_a_call_naming_an_unknown_sku_is_refused_before_it_is_proposed(store: Store) -> None:
+    async with manual(store) as client:
+        result = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-99999"}, meta=meta())
+    assert result.is_error
+    assert approvals.list_proposals(store, ProposalQuery(), now=NOW) == []
+
+
+async def test_an_approved_proposal_runs_once_with_its_own_idempotency_key(store: Store) -> None:
+    async with manual(store) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        approved(store, proposal_id)
+        first = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+        again = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    assert not first.is_error, text_of(first)
+    (order,) = orders(store)
+    assert order.idempotency_key == approvals.approval_key(proposal_id)
+    assert (again.structured_content or {})["created"] is False  # the same order came back
+
+
+async def test_a_proposal_nobody_approved_does_not_run(store: Store) -> None:
+    async with manual(store) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    assert result.is_error
+    assert (result.structured_content or {})["error"] == "not_approved"
+    assert orders(store) == []
+
+
+async def test_an_approved_proposal_does_not_run_other_arguments(store: Store) -> None:
+    async with manual(store) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        approved(store, proposal_id)
+        more = await client.call_tool(CREATE, {**ARGS, "quantity": 900}, meta=meta(proposal_id))
+        other = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-10318"}, meta=meta(proposal_id))
+    for result in (more, other):
+        assert result.is_error
+        assert (result.structured_content or {})["error"] == "other_arguments"
+    assert orders(store) == []
+
+
+async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
+    async with manual(store) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        approved(store, proposal_id)
+        await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+        (order,) = orders(store)
+        claimed = approvals.get_proposal(store, proposal_id, now=NOW)
+        approvals.settle(
+            store, claimed, ran=True, message="ok", result={}, order_id=order.id, now=NOW
+        )
+        domain.cancel_order(store, order.id, now=NOW)
+        result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    assert (result.structured_content or {})["error"] == "executed"
+    assert len(orders(store)) == 1
+
+
+async def test_a_proposal_approved_after_it_expired_does_not_run(store: Store) -> None:
+    server = build_server(
+        "orders", store, clock=lambda: NOW, approval="manual", approval_ttl=timedelta(minutes=5)
+    )
+    async with Client(server) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+    proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+    late = NOW + timedelta(minutes=10)
+    with pytest.raises(NotPending):
+        approved(store, proposal_id, at=late)
+    async with Client(server) as client:
+        result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    assert result.is_error
+    assert orders(store) == []
+
+
+async def test_cancelling_under_manual_approval_is_a_proposal_until_approved(store: Store) -> None:
+    async with manual(store) as client:
+        queued = await client.call_tool(CREATE, ARGS, meta=meta())
+        create_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        approved(store, create_id)
+        await client.call_tool(CREATE, ARGS, meta=meta(create_id))
+        (order,) = orders(store)
+        held = await client.call_tool("orders_cancel", {"order_id": order.id}, meta=meta())
+        cancel_id = (held.structured_content or {})["queued"][0]["proposal_id"]
+        assert orders(store)[0].status == "open"
+        wrong = await client.call_tool(
+            "orders_cancel", {"order_id": order.id}, meta=meta(create_id)
+        )
+        approved(store, cancel_id)
+        done = await client.call_tool("orders_cancel", {"order_id": order.id}, meta=meta(cancel_id))
+    assert (wrong.structured_content or {})["error"] == "wrong_tool"
+    assert not done.is_error, text_of(done)
+    assert orders(store)[0].status == "cancelled"
+
+
+async def test_cancelling_an_unknown_order_is_refused_not_proposed(store: Store) -> None:
+    async with manual(store) as client:
+        result = await client.call_tool("orders_cancel", {"order_id": "PO-999999"}, meta=meta())
+    assert result.is_error
+    assert approvals.list_proposals(store, ProposalQuery(), now=NOW) == []
+
+
+async def test_a_server_under_automatic_approval_writes_at_once(store: Store) -> None:
+    server = build_server("orders", store, clock=lambda: NOW, approval="auto")
+    async with Client(server) as client:
+        result = await client.call_tool(CREATE, ARGS, meta=meta())
+    assert not result.is_error, text_of(result)
+    assert len(orders(store)) == 1

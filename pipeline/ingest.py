@@ -551,7 +551,7 @@ class Ingestor:
         ]
         if coarse is not None and len(page.detected) < _FEW_LINES:
             # The region image processing took for a table holds no text the engine sees
-            # (a laptop's keyboard, a grid of tiles): the table is elsewhere on the page.
+            # (a grid of tiles or icons): the table is elsewhere on the page.
             page.detected = self._detect(page, whole=True)
         return page.detected
 

@@ -66,6 +66,7 @@ __all__ = [
     "live_level",
     "planned_order",
     "policy_quantity",
+    "policy_units",
     "query_stock",
     "seed",
 ]
@@ -123,7 +124,7 @@ def planned_order(
         level: StockLevel | None = live_level(store, sku, warehouse_id)
     except Refused:
         level = None
-    cap = min(max_quantity, int(at_most)) if at_most is not None else max_quantity
+    cap = _cap(max_quantity, None if at_most is None else int(at_most))
     if given is not None:
         return PlannedOrder(
             sku=sku,
@@ -134,11 +135,11 @@ def planned_order(
             rule=f"{given} units, as the task said",
             live=level,
         )
-    before = None
+    before = then_total = None
     if at_proposal and {"on_hand", "on_order", "reorder_point"} <= set(at_proposal):
-        then = (int(at_proposal["on_hand"]), int(at_proposal["on_order"]))
+        then_total = int(at_proposal["on_hand"]) + int(at_proposal["on_order"])
         point = int(at_proposal["reorder_point"])
-        before = min(cap, max(1, 2 * point - sum(then))) if sum(then) < point else None
+        before = min(cap, policy_units(then_total, point)) if then_total < point else None
     if level is None:
         return PlannedOrder(
             sku=sku,
@@ -149,17 +150,17 @@ def planned_order(
             quantity_at_proposal=before,
         )
     stock = level.on_hand + level.on_order
-    quantity = min(cap, policy_quantity(level)) if level.needs_reorder else None
+    wanted = policy_quantity(level)
+    quantity = min(cap, wanted) if level.needs_reorder else None
     rule = (
         f"up to twice the reorder point: 2 x {level.reorder_point} - ({level.on_hand} on hand "
-        f"+ {level.on_order} on order) = {policy_quantity(level)}"
-        + (f", at most {cap}" if quantity is not None and quantity < policy_quantity(level) else "")
+        f"+ {level.on_order} on order) = {wanted}"
+        + (f", at most {cap}" if quantity is not None and quantity < wanted else "")
         if level.needs_reorder
         else f"not low now: {stock} on hand and on order >= reorder point {level.reorder_point}"
     )
     change = None
-    if before is not None and quantity != before and at_proposal is not None:
-        then_total = int(at_proposal["on_hand"]) + int(at_proposal["on_order"])
+    if before is not None and then_total is not None and quantity != before:
         moved = stock - then_total
         why = (
             f"{moved} arrived or were ordered since the proposal"
@@ -254,7 +255,17 @@ POLICY = (
 def policy_quantity(level: StockLevel) -> int:
     """The replenishment quantity when the caller gives none: projected stock (on hand plus on
     order) up to twice the reorder point, at least one unit."""
-    return max(1, 2 * level.reorder_point - (level.on_hand + level.on_order))
+    return policy_units(level.on_hand + level.on_order, level.reorder_point)
+
+
+def policy_units(projected: int, reorder_point: int) -> int:
+    """`policy_quantity` of projected stock (on hand plus on order) and a reorder point."""
+    return max(1, 2 * reorder_point - projected)
+
+
+def _cap(max_quantity: int, at_most: int | None) -> int:
+    """The most a policy quantity may come to: the per-order limit, and `at_most` if given."""
+    return min(max_quantity, at_most) if at_most is not None else max_quantity
 
 
 def create_replenishment(
@@ -308,7 +319,7 @@ def create_replenishment(
             )
         quantity = request.quantity
         if quantity is None:
-            quantity = min(policy_quantity(live), max_quantity, request.at_most or max_quantity)
+            quantity = min(policy_quantity(live), _cap(max_quantity, request.at_most))
         order = tx.insert_order(
             NewOrder(
                 sku=request.sku,

@@ -155,12 +155,13 @@ def create_app(
             *key_secrets(settings.api_keys, role="operator"),
             *([settings.mcp_token] if settings.mcp_token else []),
         ]
+        lacking = [t for t in key_secrets(settings.api_keys) if t not in tokens]
         for group, server in servers.items():
             mcp_app = server.streamable_http_app(host=settings.host, transport_security=security)
             guarded_app = BearerGuard(
                 mcp_app,
                 tokens,
-                lacking=[t for t in key_secrets(settings.api_keys) if t not in tokens],
+                lacking=lacking,
                 role="operator",
             )
             app.mount(f"/mcp/{group}", guarded_app if tokens or settings.api_keys else mcp_app)

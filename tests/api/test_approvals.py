@@ -63,6 +63,20 @@ def served_store(request: pytest.FixtureRequest) -> str | None:
     return url
 
 
+def deliver(settings: Settings, sku: str, *, name: str, on_hand: int, reorder_point: int) -> None:
+    """A delivery to WH-01 after the proposals: the live row of `sku` now says `on_hand`."""
+    row = StockRecord(
+        sku=sku,
+        name=name,
+        warehouse_id="WH-01",
+        on_hand=on_hand,
+        reorder_point=reorder_point,
+        on_order=0,
+    )
+    with open_settings_store(settings) as store:
+        domain.import_records(store, [row], now=datetime.now(UTC), source="a delivery")
+
+
 def by_sku(proposals: list[dict[str, Any]], sku: str) -> str:
     return next(str(p["id"]) for p in proposals if p["arguments"]["sku"] == sku)
 
@@ -127,14 +141,7 @@ async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_re
 ) -> None:
     proposals = await propose(client)
     chosen = by_sku(proposals, "SKU-10310")
-    with open_settings_store(settings) as store:
-        domain.import_records(
-            store,
-            [StockRecord(sku="SKU-10310", name="x", warehouse_id="WH-01", on_hand=900,
-                         reorder_point=100, on_order=0)],
-            now=datetime.now(UTC),
-            source="a delivery",
-        )  # fmt: skip
+    deliver(settings, "SKU-10310", name="x", on_hand=900, reorder_point=100)
 
     refused = await client.post(f"/v1/approvals/{chosen}/approve")
 
@@ -172,14 +179,7 @@ async def test_an_approval_after_a_partial_restock_orders_less_and_says_why(
 ) -> None:
     proposals = await propose(client)
     chosen = by_sku(proposals, "SKU-10232")
-    with open_settings_store(settings) as store:
-        domain.import_records(
-            store,
-            [StockRecord(sku="SKU-10232", name="Hex nut M8 (box of 200)", warehouse_id="WH-01",
-                         on_hand=60, reorder_point=120, on_order=0)],
-            now=datetime.now(UTC),
-            source="a delivery",
-        )  # fmt: skip
+    deliver(settings, "SKU-10232", name="Hex nut M8 (box of 200)", on_hand=60, reorder_point=120)
     shown = (await client.get(f"/v1/approvals/{chosen}")).json()["planned"]
     approved = await client.post(f"/v1/approvals/{chosen}/approve")
 

@@ -40,7 +40,7 @@ def photographed(
     canvas[mask] = warped[mask]
     noise = np.random.default_rng(3).normal(0, 2.5, canvas.shape).astype(np.int16)
     blurred = cv2.GaussianBlur(canvas, (0, 0), 0.8).astype(np.int16)
-    return np.clip(blurred + noise, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(blurred + noise, 0, 255), dtype=np.uint8)
 
 
 def worst_edge_degrees(found: Quad, true_corners: list[list[float]]) -> float:

@@ -357,7 +357,8 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
         mark = "✗" if call.is_error else "·" if call.dry_run else "✓" if call.executed else "⏸"
         said = call.result if len(call.result) <= 160 else call.result[:157] + "..."
         out.write(f"  [hop {call.hop}] {mark} {call.name} {arguments}\n      -> {said}\n")
-    out.write(f"{record.status}: {record.final}\n")
+    by = " (written by the host, not the model)" if record.final_by == "host" else ""
+    out.write(f"{record.status}{by}: {record.final}\n")
     if record.ledger_summary is not None:
         out.write(record.ledger_summary.text + "\n")
     for proposal in record.proposals:

@@ -65,6 +65,7 @@ __all__ = [
     "list_warehouses",
     "live_level",
     "planned_order",
+    "policy_cap",
     "policy_quantity",
     "policy_units",
     "query_stock",
@@ -124,7 +125,7 @@ def planned_order(
         level: StockLevel | None = live_level(store, sku, warehouse_id)
     except Refused:
         level = None
-    cap = _cap(max_quantity, None if at_most is None else int(at_most))
+    cap = policy_cap(max_quantity, None if at_most is None else int(at_most))
     if given is not None:
         return PlannedOrder(
             sku=sku,
@@ -263,7 +264,7 @@ def policy_units(projected: int, reorder_point: int) -> int:
     return max(1, 2 * reorder_point - projected)
 
 
-def _cap(max_quantity: int, at_most: int | None) -> int:
+def policy_cap(max_quantity: int, at_most: int | None) -> int:
     """The most a policy quantity may come to: the per-order limit, and `at_most` if given."""
     return min(max_quantity, at_most) if at_most is not None else max_quantity
 
@@ -319,7 +320,7 @@ def create_replenishment(
             )
         quantity = request.quantity
         if quantity is None:
-            quantity = min(policy_quantity(live), _cap(max_quantity, request.at_most))
+            quantity = min(policy_quantity(live), policy_cap(max_quantity, request.at_most))
         order = tx.insert_order(
             NewOrder(
                 sku=request.sku,

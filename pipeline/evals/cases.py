@@ -137,13 +137,15 @@ class StoreChange(_Strict):
 
 
 class ExpectedOrder(_Strict):
-    """One order that must exist afterwards. `quantity` is exact, or the rule `top_up`: the
-    order brings live on_hand + on_order (as it was when the run started) to at least the
-    reorder point and at most twice the reorder point."""
+    """One order that must exist afterwards. `quantity` is exact: the number the task gives (a
+    rule such as "to the reorder point" is written as the number it comes to), or `policy`
+    where the task gives none: exactly the servers' documented policy over the live numbers
+    the run started from (on_hand + on_order up to twice the reorder point, within the
+    per-order limit)."""
 
     sku: str
     warehouse_id: str
-    quantity: int | Literal["top_up"] = "top_up"
+    quantity: int | Literal["policy"] = "policy"
 
 
 class Expectation(_Strict):

@@ -9,12 +9,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from pipeline.errors import ConfigError
+from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
     READINGS_FILE,
     SEALED_DIR,
@@ -42,12 +44,16 @@ from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import GuardSettings, Settings
 from pipeline.vlm import ModelOptions, SchemaAnswerer, make_model
 from pipeline.vlm.rules import RulesModel
+from pipeline.vlm.steps import Narrowing
 from servers.catalog import seed_data
 
 __all__ = ["DEFAULT_MODELS", "default_cases", "register"]
 
 DEFAULT_MODELS = ("rules", "faults")
 _FAULTS = ("faults", "fault-replay")
+_NO_NARROWING = Narrowing(
+    writes_after_read=False, id_enums=False, quantity_bounds=False, needed_reads=False
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,7 +73,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="append",
         default=None,
         metavar="SPEC",
-        help="rules | faults | openai:NAME | scripted:PATH; repeatable (default: rules, faults)",
+        help="rules | faults | openai:NAME | scripted:PATH | first-option | random-option; "
+        "repeatable (default: rules, faults); the two baselines run beside any other model "
+        "unless --no-baselines",
+    )
+    parser.add_argument(
+        "--no-baselines",
+        action="store_true",
+        help="no first-option / random-option rows (pick among the step schema's alternatives "
+        "without reading), and no narrowings-off row for an endpoint model",
     )
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
     parser.add_argument("--k", type=_positive, default=4, help="seeds per case (default 4)")
@@ -181,6 +195,8 @@ async def _evaluate(
     async with httpx.AsyncClient() as http:
         options = ModelOptions.from_settings(settings, http, base_url=args.base_url)
         specs = [_spec(text, options, args.temperature) for text in specs_text]
+        if not args.no_baselines:
+            specs += _companions(specs_text, options, args.temperature)
         labels = [s.label for s in specs]
         if len(set(labels)) != len(labels):
             raise ConfigError(f"a model is listed twice: {', '.join(labels)}")
@@ -264,24 +280,57 @@ def default_cases(models: Sequence[str]) -> str:
 
 
 def _spec(text: str, options: ModelOptions, temperature: float | None) -> ModelSpec:
-    kind = text.partition(":")[0]
+    kind, _, argument = text.partition(":")
     if text in _FAULTS:
         policy = FaultPolicy()
         return ModelSpec(
             "fault-replay",
             lambda case_id, seed: FaultReplay(seed, case_id, policy=policy),
             deterministic=True,
+            kind="replay",
         )
     if text == "rules":
         return ModelSpec("rules", lambda case_id, seed: RulesModel(), deterministic=True)
+    if text in BASELINES:
+        pick = BASELINES[text]
+        cap = options.max_quantity
+        return ModelSpec(
+            f"baseline:{text}",
+            lambda case_id, seed: OptionBaseline(
+                pick, case_id=case_id, seed=seed, max_quantity=cap
+            ),
+            deterministic=True,
+            kind="baseline",
+        )
     make_model(text, options)  # a bad spec or a missing endpoint fails before any run
     if kind == "scripted":
-        return ModelSpec(text, lambda case_id, seed: make_model(text, options))
+        return ModelSpec(
+            f"scripted replay:{argument}",
+            lambda case_id, seed: make_model(text, options),
+            kind="replay",
+        )
     model = make_model(text, options)
     greedy = not temperature
     return ModelSpec(
         text, lambda case_id, seed: seeded(model, seed, temperature), deterministic=greedy
     )
+
+
+def _companions(
+    specs_text: Sequence[str], options: ModelOptions, temperature: float | None
+) -> list[ModelSpec]:
+    """What a real model's figures are read against: the two baselines that pick among the
+    step schema's alternatives without reading, and each endpoint model again with every
+    narrowing of the step schema off (under schema steps; native calls are not narrowed)."""
+    listed = set(specs_text)
+    out = [_spec(name, options, temperature) for name in BASELINES if name not in listed]
+    for text in specs_text:
+        if text.partition(":")[0] != "openai" or options.steps == "native":
+            continue
+        bare = replace(options, narrowing=_NO_NARROWING)
+        spec = _spec(text, bare, temperature)
+        out.append(replace(spec, label=f"{text} (narrowings off)"))
+    return out
 
 
 def _policy(policy: FaultPolicy) -> dict[str, Any]:

@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.evals.cases import CORE_SIZE, Case, first_calls
-from pipeline.evals.runner import TrackRuns
+from pipeline.evals.runner import CaseRun, TrackRuns
 
 __all__ = [
     "SHIP_GATE",
@@ -47,7 +47,16 @@ class Score:
     """Seeds passed, by case id."""
 
 
-def score(track: TrackRuns, core_ids: set[str]) -> Score:
+View = Literal["product", "model"]
+
+
+def _ok(run: CaseRun, view: View) -> bool:
+    """A pass in the `product` view (what the user got: an answer the host wrote counts) or
+    the `model` view (a host-written answer is the model's failure)."""
+    return run.passed if view == "product" else run.model_passed
+
+
+def score(track: TrackRuns, core_ids: set[str], *, view: View = "product") -> Score:
     seeds = sorted({r.seed for runs in track.runs.values() for r in runs})
     per_seed = [0] * len(seeds)
     core_per_seed = [0] * len(seeds)
@@ -57,18 +66,19 @@ def score(track: TrackRuns, core_ids: set[str]) -> Score:
     for case_id, runs in track.runs.items():
         core = case_id in core_ids
         for run in runs:
-            if run.passed:
+            if _ok(run, view):
                 per_seed[seeds.index(run.seed)] += 1
                 if core:
                     core_per_seed[seeds.index(run.seed)] += 1
-        passes[case_id] = sum(r.passed for r in runs)
-        if all(r.passed for r in runs):
+        passes[case_id] = sum(_ok(r, view) for r in runs)
+        if all(_ok(r, view) for r in runs):
             pass_k += 1
             core_pass_k += core
         else:
-            failing = next(r for r in runs if not r.passed)
+            failing = next(r for r in runs if not _ok(r, view))
+            reason = failing.reason if not failing.passed else "the host wrote the answer"
             ending = f" — the run: {failing.ending}" if failing.ending else ""
-            failures[case_id] = f"seed {failing.seed}: {failing.reason}{ending}"
+            failures[case_id] = f"seed {failing.seed}: {reason}{ending}"
     k = len(seeds) or 1
     return Score(
         cases=len(track.runs),
@@ -155,6 +165,12 @@ def _fired(track: TrackRuns) -> dict[str, int]:
     return dict(counts)
 
 
+def _rescued(track: TrackRuns) -> dict[str, Any]:
+    """The runs that passed for the user only because the host wrote the answer."""
+    runs = [r for rs in track.runs.values() for r in rs if r.rescued]
+    return {"runs": len(runs), "cases": sorted({r.case_id for r in runs})}
+
+
 def _families(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[str, float]]:
     """Passes per case family: mean over seeds and pass^k, with the family's case count."""
     if track is None:
@@ -189,6 +205,8 @@ def _splits(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[st
                 "runs": 0,
                 "mean": 0.0,
                 "pass_k": 0,
+                "model_mean": 0.0,
+                "rescued": 0,
                 "wrong_writes": 0,
                 "safe_misses": 0,
                 "reading": Counter(),
@@ -199,6 +217,10 @@ def _splits(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[st
         split["runs"] += len(runs)
         split["mean"] = round(split["mean"] + sum(r.passed for r in runs) / len(runs), 2)
         split["pass_k"] += all(r.passed for r in runs)
+        split["model_mean"] = round(
+            split["model_mean"] + sum(r.model_passed for r in runs) / len(runs), 2
+        )
+        split["rescued"] += sum(r.rescued for r in runs)
         wrong = [r for r in runs if not r.passed and r.wrong_write]
         split["wrong_writes"] += len(wrong)
         split["safe_misses"] += sum(not r.passed and not r.wrong_write for r in runs)
@@ -231,6 +253,7 @@ def build_report(
         models.setdefault(track.model, []).append(track)
     entries = []
     for model, own in models.items():
+        kind = own[0].kind
         model_track = next((t for t in own if t.track == "model"), None)
         product = [t for t in own if t.track != "model"]
         all_on = next((t for t in product if t.guard_off is None), None)
@@ -241,6 +264,7 @@ def build_report(
             if track.guard_off is None or base is None:
                 continue
             off = score(track, core_ids)
+            off_model = score(track, core_ids, view="model")
             lost = sorted(c for c in off.passes if base.passes.get(c) == k and off.passes[c] < k)
             gained = sorted(
                 c for c in off.passes if base.passes.get(c, 0) < k and off.passes[c] == k
@@ -251,6 +275,9 @@ def build_report(
                     "registered": track.guard_off in registered,
                     "fired_in_runs": fired.get(track.guard_off, 0),
                     **asdict(off),
+                    "model_mean": off_model.mean,
+                    "model_pass_k": off_model.pass_k,
+                    "rescued_runs": _rescued(track)["runs"],
                     "delta_mean": round(off.mean - base.mean, 2),
                     "delta_pass_k": off.pass_k - base.pass_k,
                     "delta_core_pass_k": off.core_pass_k - base.core_pass_k,
@@ -265,6 +292,7 @@ def build_report(
         entries.append(
             {
                 "model": model,
+                "kind": kind,
                 "splits": {
                     "model_track": _splits(model_track, cases),
                     "product_all_on": _splits(all_on, cases),
@@ -294,6 +322,10 @@ def build_report(
                 },
                 "model_track": asdict(score(model_track, core_ids)) if model_track else None,
                 "product": asdict(base) if base else None,
+                "product_model_view": (
+                    asdict(score(all_on, core_ids, view="model")) if all_on else None
+                ),
+                "rescued": _rescued(all_on) if all_on else None,
                 "product_mean_hops": _mean_hops(all_on) if all_on else None,
                 "faults_injected": {
                     "model_track": _faults(model_track) if model_track else {},
@@ -309,7 +341,7 @@ def build_report(
                         "core": CORE_SIZE,
                         "passed": base.core_pass_k >= SHIP_GATE,
                     }
-                    if base
+                    if base and kind == "model"
                     else None
                 ),
             }
@@ -358,7 +390,53 @@ def build_report(
         "fault_policy": dict(fault_policy) if fault_policy else None,
         "reader": dict(reader) if reader else None,
         "models": entries,
+        "contributions": _contributions(entries),
     }
+
+
+def _contributions(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each model's product track (all guards on) minus each baseline's: what the model adds
+    over a policy that picks among the same step schema's alternatives without reading."""
+    baselines = [e for e in entries if e["kind"] == "baseline" and e["product"]]
+    out = []
+    for entry in entries:
+        if entry["kind"] != "model" or not entry["product"]:
+            continue
+        own, product = entry["product_model_view"], entry["product"]
+        for base in baselines:
+            out.append(
+                {
+                    "model": entry["model"],
+                    "baseline": base["model"],
+                    "product_mean": round(product["mean"] - base["product"]["mean"], 2),
+                    "model_mean": round(own["mean"] - base["product_model_view"]["mean"], 2),
+                    "pass_k": product["pass_k"] - base["product"]["pass_k"],
+                    "cases": product["cases"],
+                }
+            )
+    return out
+
+
+def _contribution_rows(report: Mapping[str, Any]) -> list[list[str]]:
+    return [
+        [
+            c["model"],
+            c["baseline"],
+            _delta(c["product_mean"]),
+            _delta(c["model_mean"]),
+            _delta(c["pass_k"]),
+        ]
+        for c in report.get("contributions") or ()
+    ]
+
+
+_CONTRIBUTION_HEADER = (
+    "model",
+    "minus baseline",
+    "passes (mean), product",
+    "passes (mean), model's own",
+    "pass^k",
+)
 
 
 # ---- rendering
@@ -376,6 +454,22 @@ def _delta(value: float) -> str:
     return text
 
 
+def _summary_header(k: int) -> list[str]:
+    """The summary's columns: both views of every row (what the user got; what the model did
+    itself, a host-written answer counting as its failure) and the runs the host rescued."""
+    return [
+        "model",
+        "track",
+        f"passes (mean of {k})",
+        "model's own (mean)",
+        "rescued by the host (runs)",
+        f"pass^{k}",
+        f"model's own pass^{k}",
+        f"core pass^{k}",
+        "Δ vs all on",
+    ]
+
+
 def _rows(report: Mapping[str, Any]) -> list[list[str]]:
     k = report["k"]
     rows: list[list[str]] = []
@@ -388,6 +482,9 @@ def _rows(report: Mapping[str, Any]) -> list[list[str]]:
                     model,
                     "model track (first call)",
                     _frac(track["mean"], track["cases"]),
+                    _frac(track["mean"], track["cases"]),
+                    "0",
+                    f"{track['pass_k']}/{track['cases']}",
                     f"{track['pass_k']}/{track['cases']}",
                     f"{track['core_pass_k']}/{track['core']}",
                     "",
@@ -397,15 +494,20 @@ def _rows(report: Mapping[str, Any]) -> list[list[str]]:
         base = entry["product"]
         if base:
             gate = entry["ship_gate"]
+            own = entry.get("product_model_view") or base
+            rescued = (entry.get("rescued") or {}).get("runs", 0)
             mode = "dry run" if entry["product_mode"] == "dry run" else "product"
             rows.append(
                 [
                     model,
                     f"{mode}, all guards on",
                     _frac(base["mean"], base["cases"]),
+                    _frac(own["mean"], own["cases"]),
+                    str(rescued),
                     f"{base['pass_k']}/{base['cases']}",
+                    f"{own['pass_k']}/{own['cases']}",
                     f"{base['core_pass_k']}/{base['core']}",
-                    f"ship gate {'PASS' if gate['passed'] else 'FAIL'}",
+                    _gate_cell(gate, entry),
                 ]
             )
             for row in entry["ablation"]:
@@ -416,7 +518,10 @@ def _rows(report: Mapping[str, Any]) -> list[list[str]]:
                         "",
                         f"  {name} off",
                         _frac(row["mean"], row["cases"]),
+                        _frac(row.get("model_mean", row["mean"]), row["cases"]),
+                        str(row.get("rescued_runs", 0)),
                         f"{row['pass_k']}/{row['cases']}",
+                        f"{row.get('model_pass_k', row['pass_k'])}/{row['cases']}",
                         f"{row['core_pass_k']}/{row['core']}",
                         f"{_delta(row['delta_mean'])} mean, "
                         f"{_delta(row['delta_pass_k'])} pass^{k}{lost}",
@@ -425,11 +530,19 @@ def _rows(report: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
+def _gate_cell(gate: Mapping[str, Any] | None, entry: Mapping[str, Any]) -> str:
+    if gate is None:
+        return f"not gated ({entry.get('kind', 'model')})"
+    return f"ship gate {'PASS' if gate['passed'] else 'FAIL'}"
+
+
 _SPLIT_HEADER = (
     "model",
     "track",
     "split",
     "passes (mean)",
+    "model's own (mean)",
+    "rescued by the host (runs)",
     "pass^k",
     "wrong writes (runs)",
     "safe misses (runs)",
@@ -450,6 +563,8 @@ def _split_rows(report: Mapping[str, Any]) -> list[list[str]]:
                         label,
                         split,
                         _frac(figures["mean"], figures["cases"]),
+                        _frac(figures.get("model_mean", figures["mean"]), figures["cases"]),
+                        str(figures.get("rescued", 0)),
                         f"{figures['pass_k']}/{figures['cases']}",
                         f"{figures['wrong_writes']}/{figures['runs']}"
                         + (f" ({', '.join(figures['wrong'])})" if figures["wrong"] else ""),
@@ -472,19 +587,16 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 def render_summary(report: Mapping[str, Any]) -> str:
     k = report["k"]
     cases = report["cases"]
-    header = [
-        "model",
-        "track",
-        f"passes (mean of {k})",
-        f"pass^{k}",
-        f"core pass^{k}",
-        "Δ vs all on",
-    ]
+    header = _summary_header(k)
     lines = [
         f"stockshot eval: {cases['total']} cases ({cases['core']} core), k={k} seeds, "
         f"{report['mode']} scoring, {report['wall_s']:.0f} s",
         *_table(header, _rows(report)),
     ]
+    contributions = _contribution_rows(report)
+    if contributions:
+        lines += ["", "each model minus the baselines that pick without reading (product track):"]
+        lines += _table(_CONTRIBUTION_HEADER, contributions)
     split_rows = _split_rows(report)
     if split_rows:
         lines += ["", "tuning set (tests may quote it) and sealed set (nothing quotes it):"]
@@ -529,15 +641,31 @@ def render_markdown(report: Mapping[str, Any]) -> str:
         "## Summary",
         "",
     ]
-    header = [
-        "model",
-        "track",
-        f"passes (mean of {k})",
-        f"pass^{k}",
-        f"core pass^{k}",
-        "Δ vs all on",
+    out += _markdown_table(_summary_header(k), _rows(report))
+    out += [
+        "",
+        "Two views of each row: **passes** is what the user got (an answer the host wrote "
+        "counts); **model's own** counts a run whose answer the host wrote (a guard ended it, "
+        "`false_claim` wrote the report in its place) as the model's failure; **rescued by the "
+        "host** is the runs between the two. A run that ended stopped or failed (a model that "
+        "cannot be reached) passes nothing. Rows marked replay or baseline are not models and "
+        "are never held to the ship gate.",
     ]
-    out += _markdown_table(header, _rows(report))
+    contributions = _contribution_rows(report)
+    if contributions:
+        out += [
+            "",
+            "## What the model adds over not reading",
+            "",
+            "Under schema steps the host offers a small model only fixed alternatives (ids read "
+            "live, low, in scope; quantities from the task or the server's policy), so a "
+            "policy that never reads the conversation may do as well. The baselines pick "
+            "among the same alternatives without reading (`first-option`: always the first; "
+            "`random-option`: a seeded draw; both answer `Done.`). The model's contribution is "
+            "its product-track row minus theirs:",
+            "",
+        ]
+        out += _markdown_table(list(_CONTRIBUTION_HEADER), contributions)
     split_rows = _split_rows(report)
     if split_rows:
         by_split = report["cases"].get("by_split", {})

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.contract import TaskContract, only_unclear, read_task
 from pipeline.errors import StockshotError
@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 Progress = Callable[[str], None]
+ModelKind = Literal["model", "baseline", "replay"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ class ModelSpec:
     label: str
     make: Callable[[str, int], Model]
     deterministic: bool = False
+    kind: ModelKind = "model"
+    """`model` (a real one, or the rules planner), `baseline` (picks among the step schema's
+    alternatives without reading: `pipeline.evals.baselines`) or `replay` (the fault replay, a
+    scripted file): only a `model` is held to the ship gate."""
     """The same conversation always gets the same reply (rules, the fault replay, an endpoint at
     temperature 0). Then a run with a guard off that never acted with it on would repeat the
     all-on run exactly, so the all-on result is reused instead of run again."""
@@ -172,6 +177,9 @@ class CaseRun:
     """Not run again: the all-on run, whose trajectory this configuration cannot change."""
     wrong_write: bool = False
     """It wrote what the task did not ask (see `Verdict.wrong_write`)."""
+    final_by: str = ""
+    """Who wrote the run's answer: `model`, `host` (a guard's ending, the report `false_claim`
+    writes in the model's place, a stopped or failed run), or empty (no run)."""
     reading: str = ""
     """What the model's reading of the task did: `recovered` (the reader alone wrote nothing
     for words it did not understand, the meet allows what the task asks), `blocked` (the
@@ -186,6 +194,17 @@ class CaseRun:
     def acted(self, guard: str) -> bool:
         return any(key.startswith(f"{guard}:") for key in self.guard_events)
 
+    @property
+    def model_passed(self) -> bool:
+        """The model's own pass: the product's pass with an answer the model wrote; a run the
+        host had to end in the model's place is the model's failure."""
+        return self.passed and self.final_by == "model"
+
+    @property
+    def rescued(self) -> bool:
+        """Passed for the user only because the host wrote the answer."""
+        return self.passed and self.final_by != "model"
+
 
 @dataclass
 class TrackRuns:
@@ -197,6 +216,7 @@ class TrackRuns:
     guard_off: str | None
     runs: dict[str, list[CaseRun]] = field(default_factory=dict)
     wall_s: float = 0.0
+    kind: ModelKind = "model"
 
     def add(self, run: CaseRun) -> None:
         self.runs.setdefault(run.case_id, []).append(run)
@@ -227,7 +247,7 @@ class Workbench:
     async def model_track(
         self, spec: ModelSpec, cases: Sequence[Case], seeds: Sequence[int]
     ) -> TrackRuns:
-        track = TrackRuns(spec.label, "model", "model track", None)
+        track = TrackRuns(spec.label, "model", "model track", None, kind=spec.kind)
         started = time.perf_counter()
         path = self.store.scratch("model-track")
         try:
@@ -276,6 +296,7 @@ class Workbench:
             verdict.passed,
             verdict.reason,
             status="done",
+            final_by="model",
             hops=1,
             tokens=response.usage.prompt_tokens + response.usage.completion_tokens,
             usage={
@@ -306,7 +327,13 @@ class Workbench:
         """Every case and seed with `guards`; with `all_on` (the same model's all-on runs, for a
         deterministic model and a one-guard-off configuration), a run whose guard never acted
         is taken from there."""
-        track = TrackRuns(spec.label, "dry run" if dry_run else "product", guards.label, guards.off)
+        track = TrackRuns(
+            spec.label,
+            "dry run" if dry_run else "product",
+            guards.label,
+            guards.off,
+            kind=spec.kind,
+        )
         started = time.perf_counter()
         for k, seed in enumerate(seeds):
             for case in cases:
@@ -355,10 +382,11 @@ class Workbench:
                 after = read_ledger(db)
         finally:
             self.store.discard(path)
+        cap = self.store.max_order_quantity
         verdict: Verdict = (
-            score_dry_run(case, before, record)
+            score_dry_run(case, before, record, max_quantity=cap)
             if dry_run
-            else score_ledger(case, before, after, record)
+            else score_ledger(case, before, after, record, max_quantity=cap)
         )
         run = _case_run(case, seed, verdict, record, time.perf_counter() - started)
         if isinstance(model, FaultReplay):
@@ -409,6 +437,7 @@ def _case_run(case: Case, seed: int, verdict: Verdict, record: RunRecord, wall: 
         verdict.passed,
         verdict.reason,
         wrong_write=verdict.wrong_write,
+        final_by=record.final_by or "",
         reading=reading_effect(record),
         status=record.status,
         hops=record.hops,

@@ -18,6 +18,7 @@ from pipeline.host.guards.common import asks_user
 from pipeline.host.record import RunRecord
 from pipeline.models import ModelResponse, ToolSpec
 from servers import domain
+from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 
 __all__ = [
     "Verdict",
@@ -46,8 +47,16 @@ class WrittenOrder:
     quantity: int
 
 
-def score_ledger(case: Case, before: Ledger, after: Ledger, record: RunRecord) -> Verdict:
-    """The store after the run: exactly the expected new orders and cancels, nothing else."""
+def score_ledger(
+    case: Case,
+    before: Ledger,
+    after: Ledger,
+    record: RunRecord,
+    *,
+    max_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
+) -> Verdict:
+    """The store after the run: exactly the expected new orders and cancels, nothing else;
+    `max_quantity` is the servers' per-order limit (it caps the policy's quantity)."""
     new = [o for oid, o in after.orders.items() if oid not in before.orders]
     cancelled = [
         oid
@@ -58,10 +67,16 @@ def score_ledger(case: Case, before: Ledger, after: Ledger, record: RunRecord) -
     problems = [
         f"order {o.id} was created and cancelled in the run" for o in new if o.status != "open"
     ]
-    return _verdict(case, written, cancelled, problems, before, record)
+    return _verdict(case, written, cancelled, problems, before, record, max_quantity)
 
 
-def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
+def score_dry_run(
+    case: Case,
+    before: Ledger,
+    record: RunRecord,
+    *,
+    max_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
+) -> Verdict:
     """The write calls a dry run recorded, read as the server would have to accept them.
 
     Stricter than the ledger on purpose: no server re-check stands between an intended order
@@ -85,15 +100,17 @@ def score_dry_run(case: Case, before: Ledger, record: RunRecord) -> Verdict:
         if call.name != "orders_create_replenishment":
             problems.append(f"{call.name} {_short(call.arguments)}")
             continue
-        orders = _as_orders(call.arguments, before)
+        orders = _as_orders(call.arguments, before, max_quantity)
         if orders is None:
             problems.append(f"a write the server would reject: {_short(call.arguments)}")
         else:
             written += orders
-    return _verdict(case, written, cancelled, problems, before, record)
+    return _verdict(case, written, cancelled, problems, before, record, max_quantity)
 
 
-def _as_orders(arguments: Mapping[str, Any], before: Ledger) -> list[WrittenOrder] | None:
+def _as_orders(
+    arguments: Mapping[str, Any], before: Ledger, max_quantity: int
+) -> list[WrittenOrder] | None:
     """The orders a create call asks for: one SKU or several (`skus`) of one warehouse, each
     with the quantity given or, without one, the server's policy over the live numbers the
     run started from. None when the server would reject the call outright."""
@@ -117,9 +134,8 @@ def _as_orders(arguments: Mapping[str, Any], before: Ledger) -> list[WrittenOrde
             level = before.live.get((one, warehouse))
             if level is None:
                 return None
-            quantity = domain.policy_quantity(level)
-            if isinstance(at_most, int) and not isinstance(at_most, bool):
-                quantity = min(quantity, at_most)
+            limit = at_most if isinstance(at_most, int) and not isinstance(at_most, bool) else None
+            quantity = min(domain.policy_quantity(level), domain.policy_cap(max_quantity, limit))
         orders.append(WrittenOrder(one, warehouse, quantity))
     return orders
 
@@ -131,10 +147,17 @@ def _verdict(
     problems: list[str],
     before: Ledger,
     record: RunRecord,
+    max_quantity: int,
 ) -> Verdict:
     expect = case.expect
     # The problems given in are writes: created and cancelled, or that a server would reject.
     wrong = bool(problems)
+    # A pass is a run that ended with an answer: a stopped or failed run (a dead endpoint)
+    # passes nothing, whatever it left the ledger like.
+    if record.status != "done":
+        problems.append(f"the run ended {record.status}: {_clip(record.final)}")
+    elif not record.final.strip():
+        problems.append("the run ended without an answer")
     missing_mentions = [m for m in expect.mentions if m not in record.final]
     if missing_mentions:
         problems.append(f"the answer does not name {', '.join(missing_mentions)}")
@@ -151,8 +174,8 @@ def _verdict(
         if written:
             problems.append("wrote " + _listing(written))
             wrong = True
-        if expect.outcome == "ask" and (record.status != "done" or not asks_user(record.final)):
-            problems.append(f"did not end with a question ({record.status}: {_clip(record.final)})")
+        if expect.outcome == "ask" and record.status == "done" and not asks_user(record.final):
+            problems.append(f"did not end with a question ({_clip(record.final)})")
         if problems:
             return Verdict(False, "; ".join(problems), wrong_write=wrong)
         passed = {
@@ -172,7 +195,7 @@ def _verdict(
             problems.append(f"{len(got)} orders for {wanted.sku}@{wanted.warehouse_id}")
             wrong = True
         else:
-            problem = _quantity_problem(wanted, got[0].quantity, before)
+            problem = _quantity_problem(wanted, got[0].quantity, before, max_quantity)
             if problem:
                 problems.append(problem)
                 wrong = True
@@ -185,7 +208,13 @@ def _verdict(
     return Verdict(True, f"{len(expect.orders)} orders as expected")
 
 
-def _quantity_problem(wanted: ExpectedOrder, quantity: int, before: Ledger) -> str | None:
+def _quantity_problem(
+    wanted: ExpectedOrder, quantity: int, before: Ledger, max_quantity: int
+) -> str | None:
+    """An order's quantity against the task's own number (or rule, written as the number it
+    gives), or, where the task gave none, exactly the servers' documented policy over the live
+    numbers the run started from (`servers.domain.policy_quantity`, within the per-order
+    limit): any other quantity is a write the user did not ask for."""
     where = f"{wanted.sku}@{wanted.warehouse_id}"
     if isinstance(wanted.quantity, int):
         if quantity != wanted.quantity:
@@ -194,10 +223,13 @@ def _quantity_problem(wanted: ExpectedOrder, quantity: int, before: Ledger) -> s
     level = before.live.get((wanted.sku, wanted.warehouse_id))
     if level is None:
         return f"{where}: no live stock row to check the quantity against"
-    projected = level.on_hand + level.on_order
-    low, high = level.reorder_point - projected, 2 * level.reorder_point - projected
-    if not low <= quantity <= high:
-        return f"{where} quantity {quantity} outside {low}..{high}"
+    policy = min(domain.policy_quantity(level), max_quantity)
+    if quantity != policy:
+        return (
+            f"{where} quantity {quantity}, expected {policy} (the policy: up to twice the "
+            f"reorder point {level.reorder_point} from on_hand {level.on_hand} + on_order "
+            f"{level.on_order})"
+        )
     return None
 
 

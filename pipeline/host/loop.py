@@ -225,7 +225,8 @@ async def run_task(run: Run) -> RunRecord:
                 _event(record, emit, hop, guard, decision.action, decision.message)
             if decision.action == "end":
                 messages.append(Message(role="assistant", content=response.content))
-                _finish(record, "done", decision.message or response.content)
+                own = not decision.message or decision.message == response.content
+                _finish(record, "done", decision.message or response.content, by_model=own)
                 break
             if decision.action == "bounce":
                 # Calls of a bounced turn never ran, so they are not replayed to the model.
@@ -234,12 +235,13 @@ async def run_task(run: Run) -> RunRecord:
                 if decision.max_tokens:
                     max_tokens = min(decision.max_tokens, run.limits.max_tokens_ceiling)
                 continue
-            if decision.action == "repair" and decision.response is not None:
+            repaired = decision.action == "repair" and decision.response is not None
+            if repaired and decision.response is not None:
                 response = decision.response
 
             messages.append(_assistant(response))
             if not response.tool_calls:
-                _finish(record, "done", response.content)
+                _finish(record, "done", response.content, by_model=not repaired)
                 break
 
             ended = False
@@ -327,7 +329,12 @@ async def run_task(run: Run) -> RunRecord:
     record.ended_at = run.clock()
     emit(
         "run_finished",
-        {"status": record.status, "final": record.final, "ledger": record.ledger_summary.text},
+        {
+            "status": record.status,
+            "final": record.final,
+            "final_by": record.final_by,
+            "ledger": record.ledger_summary.text,
+        },
     )
     return record
 
@@ -347,6 +354,7 @@ def _unreachable(run: Run, exc: VlmError) -> RunRecord:
         contract_readings=[ContractReading(source="model", note=message)],
         status="error",
         final=message,
+        final_by="host",
         error=str(exc),
         dry_run=run.dry_run,
         started_at=now,
@@ -354,7 +362,10 @@ def _unreachable(run: Run, exc: VlmError) -> RunRecord:
     )
     record.ledger_summary = summarize(read_facts([]))
     emitter = _emitter(run, record)
-    emitter("run_finished", {"status": record.status, "final": record.final, "ledger": ""})
+    emitter(
+        "run_finished",
+        {"status": record.status, "final": record.final, "final_by": "host", "ledger": ""},
+    )
     return record
 
 
@@ -583,9 +594,11 @@ def _event(
     emit("guard", event.model_dump(mode="json"))
 
 
-def _finish(record: RunRecord, status: Any, final: str) -> None:
+def _finish(record: RunRecord, status: Any, final: str, *, by_model: bool = False) -> None:
+    """End the run with `final`, written by the model's own reply (`by_model`) or the host."""
     record.status = status
     record.final = final
+    record.final_by = "model" if by_model else "host"
 
 
 def _emitter(run: Run, record: RunRecord) -> Callable[[str, dict[str, Any]], None]:

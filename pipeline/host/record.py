@@ -93,6 +93,10 @@ class RunRecord(BaseModel):
     )
     status: RunStatus = "running"
     final: str = ""
+    final_by: Literal["model", "host"] | None = None
+    """Who wrote `final`: the model's own reply, or the host (a guard's ending, a stopped or
+    failed run, the report `false_claim` writes in the model's place); None while the run is
+    going, and in records written before it was kept."""
     ledger_summary: LedgerSummary | None = None
     """What the tool results say was done, built by the host (not the model's words)."""
     error: str | None = None

@@ -1,6 +1,7 @@
 """`stockshot eval` end to end on two cases: both reports are written, the summary printed."""
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -34,8 +35,21 @@ def test_a_tiny_eval_run_writes_both_reports(
     assert code == 0
     report = json.loads((out / "eval.json").read_text(encoding="utf-8"))
     markdown = (out / "eval.md").read_text(encoding="utf-8")
-    assert [m["model"] for m in report["models"]] == ["rules", "fault-replay"]
+    assert [m["model"] for m in report["models"]] == [
+        "rules",
+        "fault-replay",
+        "baseline:first-option",
+        "baseline:random-option",
+    ]
     rules = report["models"][0]
+    # Only a model is held to the ship gate; the replay and the baselines are read against it.
+    assert rules["ship_gate"] is not None
+    assert [m["ship_gate"] for m in report["models"][1:]] == [None, None, None]
+    assert [c["baseline"] for c in report["contributions"]] == [
+        "baseline:first-option",
+        "baseline:random-option",
+    ]
+    assert "## What the model adds over not reading" in markdown
     assert rules["product"]["pass_k"] == 2 and rules["model_track"]["pass_k"] == 2
     assert [row["guard"] for row in rules["ablation"]] == report["guards"]["names"]
     assert len(rules["ablation"]) == 11
@@ -64,3 +78,46 @@ def test_endpoint_models_run_the_core_cases_unless_all_are_asked_for() -> None:
     assert default_cases(["rules", "faults"]) == "all"
     assert default_cases(["scripted:replay.json"]) == "all"
     assert default_cases(["rules", "openai:qwen2.5-coder-0.5b"]) == "core"
+
+
+def _dead_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port  # closed again: every connection to it is refused
+
+
+def test_a_model_that_cannot_be_reached_passes_no_case_on_either_track(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rapidocr: OcrEngine,
+) -> None:
+    monkeypatch.setattr("pipeline.evals.cli.make_engine", lambda name, options: rapidocr)
+    monkeypatch.setenv("STOCKSHOT_VLM_RETRIES", "0")
+    out = tmp_path / "reports"
+    code = main(
+        [
+            "eval",
+            "--model",
+            "openai:nobody-home",
+            "--base-url",
+            f"http://127.0.0.1:{_dead_port()}/v1",
+            "--all",
+            "--k",
+            "1",
+            "--no-ablation",
+            "--no-baselines",
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    report = json.loads((out / "eval.json").read_text(encoding="utf-8"))
+    (entry,) = report["models"]
+    assert report["cases"]["total"] > 100  # every case, tuning and sealed
+    assert entry["model_track"]["mean"] == 0 and entry["model_track"]["pass_k"] == 0
+    assert entry["product"]["mean"] == 0 and entry["product"]["pass_k"] == 0
+    assert entry["ship_gate"]["passed"] is False
+    failure = next(iter(entry["product"]["failures"].values()))
+    assert "the run ended error" in failure and "connection" in failure.lower()

@@ -105,9 +105,10 @@ def test_a_missing_an_extra_and_a_doubled_order_each_fail_with_their_reason() ->
     assert not doubled.passed and "2 orders for SKU-10232@WH-01" in doubled.reason
 
 
-def test_top_up_quantities_must_reach_the_reorder_point_and_stay_under_twice_it() -> None:
+def test_an_order_without_a_quantity_in_the_task_must_be_exactly_the_documented_policy() -> None:
     case = _case("orders", TWO)
-    for quantity, passes in ((82, True), (202, True), (81, False), (203, False)):
+    # SKU-10232: on hand 38, nothing on order, reorder point 120: twice 120 less 38 is 202.
+    for quantity, passes in ((202, True), (82, False), (201, False), (203, False)):
         after = _after(_order(1, "SKU-10232", quantity), _order(2, "SKU-10318", 48))
         verdict = score_ledger(case, BEFORE, after, _record())
         assert verdict.passed is passes, (quantity, verdict.reason)
@@ -126,6 +127,25 @@ def test_no_writes_fails_on_a_new_order_or_a_cancellation() -> None:
     after = _after(_order(1, "SKU-10232", 5, status="cancelled"))
     cancelled = score_ledger(case, before, after, _record())
     assert not cancelled.passed and "cancelled PO-000001" in cancelled.reason
+
+
+def test_the_policy_quantity_is_held_to_the_per_order_limit() -> None:
+    case = _case("orders", TWO)
+    after = _after(_order(1, "SKU-10232", 150), _order(2, "SKU-10318", 48))
+    assert score_ledger(case, BEFORE, after, _record(), max_quantity=150).passed
+    assert not score_ledger(case, BEFORE, after, _record()).passed
+
+
+def test_a_run_that_stopped_or_failed_passes_nothing_whatever_the_ledger() -> None:
+    for outcome in ("no_writes", "ask"):
+        for status in ("error", "limit"):
+            record = _record("the model endpoint failed: connection refused")
+            record.status = status
+            verdict = score_ledger(_case(outcome), BEFORE, _after(), record)
+            assert not verdict.passed and f"the run ended {status}" in verdict.reason
+            assert not verdict.wrong_write
+    empty = score_ledger(_case("no_writes"), BEFORE, _after(), _record("  "))
+    assert not empty.passed and "without an answer" in empty.reason
 
 
 def test_ask_needs_a_question_at_the_end_and_no_writes() -> None:

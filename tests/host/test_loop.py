@@ -14,7 +14,7 @@ from mcp.types import ToolAnnotations
 from pipeline.contract import parse_task, render_contract
 from pipeline.errors import VlmError
 from pipeline.host.context import Attachment
-from pipeline.host.guards import CALL_GUARDS
+from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import append_run_log, read_run_log
 from pipeline.host.toolbox import MemoryTarget, Toolbox
@@ -53,7 +53,7 @@ async def test_rules_run_orders_only_what_is_still_low_live(
     targets: list[MemoryTarget], store: SqliteStore
 ) -> None:
     record = await run_with(targets, RulesModel())
-    assert record.status == "done"
+    assert record.status == "done" and record.final_by == "model"
     assert open_orders(store) == {("SKU-10232", "WH-01"): 202, ("SKU-10318", "WH-01"): 48}
     assert "SKU-10402 in WH-01: not low any more: live on_hand 310" in record.final
     assert "SKU-10403 in WH-01: already covered by 120 on order" in record.final
@@ -183,6 +183,25 @@ async def test_a_run_that_never_answers_stops_at_the_hop_limit(targets: list[Mem
     assert record.status == "limit"
     assert record.hops == 3
     assert "stopped after 3 hops" in record.final
+    assert record.final_by == "host"
+
+
+async def test_an_answer_the_false_claim_guard_writes_is_marked_as_the_hosts(
+    targets: list[MemoryTarget], store: SqliteStore
+) -> None:
+    events: list[dict[str, Any]] = []
+    claim = {"content": "I created PO-000001 and PO-000002 for the low SKUs."}
+    record = await run_with(
+        targets,
+        ScriptedModel([claim, claim]),
+        response_guards=RESPONSE_GUARDS,
+        on_event=events.append,
+    )
+    assert record.status == "done"
+    assert record.final_by == "host"
+    assert record.final.startswith("[Written by the host")
+    assert events[-1]["type"] == "run_finished" and events[-1]["final_by"] == "host"
+    assert open_orders(store) == {}
 
 
 async def test_a_model_that_hangs_stops_at_the_wall_clock_budget(
@@ -210,7 +229,7 @@ async def test_a_failing_model_endpoint_ends_the_run_with_an_error_and_writes_no
             raise VlmError("cannot reach model endpoint http://127.0.0.1:9/v1/chat/completions")
 
     record = await run_with(targets, Down())
-    assert record.status == "error"
+    assert record.status == "error" and record.final_by == "host"
     assert "cannot reach model endpoint" in record.final
     assert open_orders(store) == {}
 

@@ -413,7 +413,8 @@ async function onEvent(event) {
       break;
     case "run_finished": {
       const ok = event.status === "done";
-      step(`Finished (${event.status})`, ok ? "done" : "failed", event.final);
+      const by = event.final_by === "host" ? ", answer written by the host" : "";
+      step(`Finished (${event.status}${by})`, ok ? "done" : "failed", event.final);
       if (event.ledger) step("Ledger", "ledger", event.ledger);
       status("#run-status", `Run ${event.run_id} finished: ${event.status}.`, !ok);
       state.runId = event.run_id;

@@ -78,7 +78,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "3"
+PIPELINE_VERSION = "4"
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
 Rgb = NDArray[np.uint8]
 
@@ -549,7 +549,9 @@ class Ingestor:
             for line in self.engine.read(region)
             if line.text.strip()
         ]
-        if coarse is not None and len(page.detected) < _FEW_LINES:
+        if coarse is None:
+            page.detected_whole = page.detected
+        elif len(page.detected) < _FEW_LINES:
             # The region image processing took for a table holds no text the engine sees
             # (a grid of tiles or icons): the table is elsewhere on the page.
             page.detected = self._detect(page, whole=True)
@@ -614,8 +616,16 @@ class Ingestor:
 
     def _page_text(self, page: _Page) -> list[str]:
         """What the page says, line by line in reading order (for a page without a table, and
-        beside the image of a full-page send)."""
-        return reading_order(self._page_lines(page))
+        beside the image of a full-page send). Where a rung already had the engine detect the
+        whole page, its lines are kept unless image processing's text boxes read clearly more
+        (a fifth more text): those boxes are made for UI text and cut large lettering into
+        strokes and pieces (a 120 px `我是中国人` read as `玉` and `1`, a banner's `仓库WH-02`
+        as `仓`, `库W`, `L`, `H`), the engine's detection finds words whatever their size."""
+        boxes = self._page_lines(page)
+        detected = page.detected_whole
+        if detected is not None and _said(detected) * _CLEARLY_MORE >= _said(boxes):
+            return reading_order(detected)
+        return reading_order(boxes)
 
     def _by_structure(self, rung: Rung, page: _Page) -> _Attempt:
         """A table-structure model reads rows, columns and merged cells from the table's pixels;
@@ -882,6 +892,14 @@ def _box_crop(rgb: Rgb, box: Box) -> Rgb:
 
 def _pad(box: Box, pad: int) -> Box:
     return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+
+
+_CLEARLY_MORE = 1.25
+
+
+def _said(lines: Sequence[TextLine]) -> float:
+    """How much text the lines read, weighed by the engine's confidence in each."""
+    return sum(len(line.text.strip()) * line.confidence for line in lines)
 
 
 def _to_original(box: Box, norm: Normalised) -> Box:

@@ -285,6 +285,22 @@ def test_a_page_without_a_table_still_sends_its_text_in_reading_order(
     ]
 
 
+@pytest.mark.parametrize("ink", [(255, 255, 255, 255), (0, 0, 0, 255)], ids=["white", "black"])
+def test_large_lettering_on_a_transparent_page_is_read_as_its_words_not_its_strokes(
+    rapidocr: OcrEngine, tmp_path: Path, ink: tuple[int, int, int, int]
+) -> None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 120)
+    page = Image.new("RGBA", (760, 240), (0, 0, 0, 0))
+    ImageDraw.Draw(page).text((40, 30), "我是中国人", font=font, fill=ink)
+    path = tmp_path / "banner.png"
+    page.save(path)
+    result = make_ingestor(rapidocr).ingest_path(path)
+    lines = [ln[2:] for ln in result.text.splitlines() if ln.startswith("> ")]
+    assert "".join("".join(lines).split()) == "我是中国人"
+
+
 def test_full_page_sends_the_image_and_the_text_lines(rapidocr: OcrEngine) -> None:
     result = make_ingestor(rapidocr).ingest_path(SAMPLES[0].path, strategy="full_page")
     assert result.image is not None

@@ -7,12 +7,20 @@ metric`), inventory fields right (the tool's grid mapped onto the schema by the 
 warm milliseconds. The peers:
 
 - `rapidocr+rows`: `RapidOCR()` on the whole image, lines grouped into rows and columns by
-  `find_table` (the ten-line baseline of the ingest section);
-- `rapid_table`: RapidTable (SLANet-plus) on the whole image with the same RapidOCR's lines;
+  `find_table` (the ten-line baseline of the ingest section); `rapidocr+rows@threads` the same
+  engine with only our thread settings (intra-op threads, one inter-op, no spinning), so its
+  time is compared on equal terms;
+- `rapid_table`: RapidTable (SLANet-plus) on the whole image with the same RapidOCR's lines.
+  It is a model for cropped tables, so it also runs on the region this pipeline cropped
+  (`rapid_table@our-crop`, the page where it cropped none) and on the truth's table box
+  (`rapid_table@truth-box`, renders only: a photo's truth box is in the render's pixels);
 - `img2table`: img2table's OpenCV table finder (bordered and borderless, implicit rows) with the
   same RapidOCR engine.
 
-A peer that is not installed or fails is reported with its reason, never left out silently.
+Tools take turns on each image, their order rotating from round to round, after one untimed
+warm-up read each. A peer that is not installed or fails is reported with its reason, never
+left out silently; a tool that does not apply to an image (no truth box) is left out of that
+image's figures and its totals count the images it read.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from pipeline.bench.images import SAMPLES_DIR, BenchImage
 from pipeline.bench.speed import baseline_lines
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
+from pipeline.ocr.rapid import plain_rapidocr
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.table.html import grid_html, table_from_html
 from pipeline.table.rows import to_rows
@@ -54,10 +63,22 @@ __all__ = [
 
 CORPUS_DIR = SAMPLES_DIR.parent / "corpus"
 OURS = "stockshot"
-PEERS = (OURS, "rapidocr+rows", "rapid_table", "img2table")
+PEERS = (
+    OURS,
+    "rapidocr+rows",
+    "rapidocr+rows@threads",
+    "rapid_table",
+    "rapid_table@our-crop",
+    "rapid_table@truth-box",
+    "img2table",
+)
 FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
 
 Reader = Callable[[BenchImage], tuple[Table, IngestResult | None]]
+
+
+class NotApplicable(Exception):
+    """The tool has nothing to read on this image (a truth box where there is none)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +115,7 @@ def _corpus(photos: bool) -> list[BenchImage]:
         if bool(entry.get("photo_of")) != photos:
             continue
         truth = json.loads((CORPUS_DIR / entry["truth"]).read_text(encoding="utf-8"))
+        truth["photo"] = photos
         found.append(_bench_image(CORPUS_DIR / entry["file"], truth))
     return found
 
@@ -208,7 +230,30 @@ def _rgb(image: BenchImage) -> np.ndarray:
         return np.asarray(opened.convert("RGB"), dtype=np.uint8)
 
 
-def _readers(ctx: BenchContext, errors: dict[str, str]) -> dict[str, Reader]:
+def _cut(rgb: np.ndarray, box: Sequence[int] | None) -> np.ndarray:
+    """The box of the image (clipped to it), or the whole image without a box."""
+    if not box:
+        return rgb
+    height, width = rgb.shape[:2]
+    x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+    x1, y1 = min(width, int(box[2])), min(height, int(box[3]))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return rgb
+    return np.ascontiguousarray(rgb[y0:y1, x0:x1])
+
+
+def _truth_box(image: BenchImage) -> Sequence[int]:
+    truth = image.truth or {}
+    box = truth.get("table_box")
+    if truth.get("photo") or not box:
+        raise NotApplicable("no truth table box in this image's pixels")
+    return list(box)
+
+
+def _readers(
+    ctx: BenchContext, errors: dict[str, str], prepare: dict[str, Callable[[BenchImage], None]]
+) -> dict[str, Reader]:
+    """Each tool's reader by name; `prepare` gets the untimed step a reader needs first."""
     readers: dict[str, Reader] = {}
     engine = ctx.engine("rapidocr")
     if engine is None:
@@ -220,30 +265,52 @@ def _readers(ctx: BenchContext, errors: dict[str, str]) -> dict[str, Reader]:
     except Exception as exc:
         errors["rapid_table"] = f"{type(exc).__name__}: {exc}"
     ingestor = Ingestor(engine, config=ctx.config(), cache=None, structure=structure)
+    crops: dict[Path, Sequence[int] | None] = {}
 
     def ours(image: BenchImage) -> tuple[Table, IngestResult | None]:
         result = ingestor.ingest_path(image.path, strategy="table_ocr")
+        crops[image.path] = result.crop
         return result.table, result
 
     readers[OURS] = ours
-    from rapidocr import RapidOCR
 
     with quiet_info():
-        default = RapidOCR()
+        default = plain_rapidocr()
+        threaded = plain_rapidocr(ctx.settings.ocr_threads)
 
-    def rows(image: BenchImage) -> tuple[Table, IngestResult | None]:
-        return grid_from_lines(baseline_lines(default(str(image.path)))), None
+    def rows_with(peer: Any) -> Reader:
+        def rows(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            return grid_from_lines(baseline_lines(peer(str(image.path)))), None
 
-    readers["rapidocr+rows"] = rows
+        return rows
+
+    readers["rapidocr+rows"] = rows_with(default)
+    readers["rapidocr+rows@threads"] = rows_with(threaded)
     if structure is not None:
         model = structure
 
-        def rapid_table(image: BenchImage) -> tuple[Table, IngestResult | None]:
-            rgb = _rgb(image)
+        def table_in(rgb: np.ndarray) -> Table:
             lines: list[TextLine] = engine.read(rgb)
-            return table_from_html(model.structure(rgb, lines)), None
+            return table_from_html(model.structure(rgb, lines))
+
+        def rapid_table(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            return table_in(_rgb(image)), None
+
+        def our_crop(image: BenchImage) -> None:
+            if image.path not in crops:
+                ours(image)  # untimed, once per image, when this tool's turn comes first
+
+        def on_our_crop(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            return table_in(_cut(_rgb(image), crops.get(image.path))), None
+
+        prepare["rapid_table@our-crop"] = our_crop
+
+        def on_truth_box(image: BenchImage) -> tuple[Table, IngestResult | None]:
+            return table_in(_cut(_rgb(image), _truth_box(image))), None
 
         readers["rapid_table"] = rapid_table
+        readers["rapid_table@our-crop"] = on_our_crop
+        readers["rapid_table@truth-box"] = on_truth_box
     try:
         from img2table.document import Image as Document
         from img2table.ocr import RapidOCR as Img2TableRapid
@@ -280,32 +347,56 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
     """Per set, image and tool: accuracy of the last read, warm times of `rounds` reads after
     one warm-up read per tool."""
     errors: dict[str, str] = {}
-    readers = _readers(ctx, errors)
+    prepare: dict[str, Callable[[BenchImage], None]] = {}
+    readers = _readers(ctx, errors, prepare)
     first = next((s.images[0] for s in sets if s.images), None)
     for key, reader in list(readers.items()):
         if first is None:
             break
         try:
+            if key in prepare:
+                prepare[key](first)
             reader(first)
+        except NotApplicable:
+            continue
         except Exception as exc:
             errors[key] = f"{type(exc).__name__}: {exc}"
             del readers[key]
+    tools = list(readers)
     out_sets = []
     for table_set in sets:
         images = []
         for image in table_set.images:
-            per: dict[str, dict[str, Any]] = {}
-            for key, reader in readers.items():
-                found = PeerResult()
-                table, result = Table(), None
-                for _ in range(rounds):
-                    started = time.perf_counter()
+            read: dict[str, tuple[Table, IngestResult | None]] = {}
+            timed: dict[str, list[float]] = {key: [] for key in tools}
+            skipped: set[str] = set()
+            for r in range(rounds):
+                # The order rotates from round to round, so load from elsewhere on the
+                # machine does not land on one tool.
+                for key in tools[r % len(tools) :] + tools[: r % len(tools)]:
+                    if key in skipped:
+                        continue
                     try:
-                        table, result = reader(image)
+                        if key in prepare:
+                            prepare[key](image)
+                        started = time.perf_counter()
+                        read[key] = readers[key](image)
+                    except NotApplicable:
+                        skipped.add(key)
+                        continue
                     except Exception as exc:
+                        # A failure is what the user gets: an empty table, scored as such.
                         errors[f"{key} on {image.name}"] = f"{type(exc).__name__}: {exc}"
-                        break
-                    found.samples_ms.append(round((time.perf_counter() - started) * 1000, 1))
+                        read.setdefault(key, (Table(), None))
+                        skipped.add(key)
+                        continue
+                    timed[key].append(round((time.perf_counter() - started) * 1000, 1))
+            per: dict[str, dict[str, Any]] = {}
+            for key in tools:
+                if key not in read:
+                    continue
+                found = PeerResult(samples_ms=timed[key])
+                table, result = read[key]
                 truth = image.truth or {}
                 found.cells = cell_matches(table, truth) if truth else (0, 0)
                 found.fields = (
@@ -392,6 +483,7 @@ def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str,
         scores = [r["teds"] for r in rows if r["teds"] is not None]
         times = [r["median_ms"] for r in rows if r["median_ms"] is not None]
         totals[key] = {
+            "images": len(rows),
             "cells": cells,
             "fields": fields,
             "teds": sum(scores) / len(scores) if scores else None,

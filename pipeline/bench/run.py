@@ -28,6 +28,7 @@ from pipeline.bench.peers import collect_sets, measure_peers
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
 from pipeline.bench.targets import evaluate, explain_misses
+from pipeline.bench.texts import measure_texts
 from pipeline.bench.tokens import FORMULA, measure_tokens
 
 __all__ = ["run_bench"]
@@ -192,6 +193,9 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         with ctx.step("tables: the pipeline vs its peers on every image set"):
             sets = collect_sets(options.images, options.tables, quick=options.quick)
             doc["tables"] = measure_peers(ctx, sets, rounds=rounds.images)
+
+        with ctx.step("texts: known text read by content"):
+            doc["texts"] = measure_texts(ctx, ctx.scratch / "texts")
 
         with ctx.step("batch: pool vs one process"):
             costs = {

@@ -22,10 +22,12 @@ from pipeline.bench.images import BenchImage
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
 from pipeline.ocr import OcrEngine
+from pipeline.ocr.rapid import plain_rapidocr
 
 __all__ = [
     "BASELINE",
     "BASELINE_CODE",
+    "BASELINE_THREADS",
     "ENGINES",
     "OURS",
     "Sweep",
@@ -36,6 +38,7 @@ __all__ = [
 ]
 
 BASELINE = "full_page:RapidOCR()"
+BASELINE_THREADS = "full_page:RapidOCR(our threads)"
 OURS = "table_ocr:rapidocr"
 ENGINES = ("rapidocr", "tesseract", "paddleocr")
 BASELINE_CODE = """\
@@ -114,16 +117,21 @@ def _pipeline(ingestor: Ingestor) -> Runner:
 
 def build_variants(ctx: BenchContext) -> list[Variant]:
     """The baseline, our engine's own full-page read (headline only), the pipeline per engine."""
-    from rapidocr import RapidOCR
-
     with quiet_info():
-        default_engine = RapidOCR()
+        default_engine = plain_rapidocr()
+        threaded_engine = plain_rapidocr(ctx.settings.ocr_threads)
     variants = [
         Variant(
             BASELINE,
             "full page, `RapidOCR()` defaults (the ten-line baseline)",
             _baseline(default_engine),
-        )
+        ),
+        Variant(
+            BASELINE_THREADS,
+            "full page, `RapidOCR()` with only our thread settings (intra-op threads, one "
+            "inter-op, no spinning)",
+            _baseline(threaded_engine),
+        ),
     ]
     for name in ENGINES:
         if ctx.options.quick and name != "rapidocr":

@@ -21,7 +21,7 @@ from pipeline.ocr.base import (
     files_fingerprint,
 )
 
-__all__ = ["RapidOcrEngine", "stop_spinning"]
+__all__ = ["RapidOcrEngine", "plain_rapidocr", "stop_spinning"]
 
 log = logging.getLogger(__name__)
 
@@ -139,3 +139,25 @@ def stop_spinning(holder: Any, threads: int) -> None:
     options.inter_op_num_threads = 1
     options.add_session_config_entry(*_NO_SPINNING)
     holder.session = ort.InferenceSession(path, sess_options=options, providers=providers)
+
+
+def plain_rapidocr(threads: int | None = None) -> Any:
+    """`RapidOCR()` as a user would build it, for comparison: its defaults throughout; with
+    `threads`, the same engine with only our thread settings (that many intra-op threads, one
+    inter-op thread, pools that wait without spinning), so a comparison can tell the settings
+    apart from the rest of the pipeline."""
+    from rapidocr import RapidOCR
+
+    if threads is None:
+        return RapidOCR()
+    count = default_threads(threads)
+    engine: Any = RapidOCR(
+        params={
+            "EngineConfig.onnxruntime.intra_op_num_threads": count,
+            "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+        }
+    )
+    if count > 1:
+        for loader in (engine._load_det_model, engine._load_cls_model, engine._load_rec_model):
+            stop_spinning(loader().session, count)
+    return engine

@@ -79,6 +79,43 @@ def test_the_ingest_speedup_is_the_ratio_of_the_measured_medians(
     assert latency["value"] == pytest.approx(statistics.median(ours))
 
 
+def test_speed_is_judged_on_every_image_and_against_the_baseline_with_our_threads(
+    written: tuple[str, dict[str, Any]],
+) -> None:
+    _, doc = written
+    targets = {t["key"]: t for t in doc["targets"]}
+    ratios = [i["vs_baseline"][doc["ingest"]["ours"]]["value"] for i in doc["ingest"]["images"]]
+    assert targets["ingest_speedup_images"]["value"] == pytest.approx(statistics.median(ratios))
+    assert targets["ingest_speedup_images_worst"]["value"] == pytest.approx(min(ratios))
+    assert "ingest_speedup_same_threads" in targets and "ingest_latency_worst" in targets
+    assert all(
+        "full_page:RapidOCR(our threads)" in i["samples_ms"] for i in doc["ingest"]["images"]
+    )
+
+
+def test_text_is_judged_by_the_characters_read_not_by_being_there(
+    written: tuple[str, dict[str, Any]],
+) -> None:
+    markdown, doc = written
+    images = doc["texts"]["images"]
+    assert {"zh-white-on-transparent", "zh-black-on-transparent"} <= {i["name"] for i in images}
+    target = next(t for t in doc["targets"] if t["key"] == "text_by_content")
+    right = sum(i["tools"]["stockshot"]["cer"] == 0 for i in images)
+    assert target["value"] == right and target["threshold"] == len(images)
+    assert "## Text by content" in markdown
+
+
+def test_rapid_table_is_also_given_the_crop_and_the_truth_box(
+    written: tuple[str, dict[str, Any]],
+) -> None:
+    _, doc = written
+    tools = doc["tables"]["tools"]
+    assert {"rapid_table", "rapid_table@our-crop", "rapid_table@truth-box"} <= set(tools)
+    assert "rapidocr+rows@threads" in tools
+    photos = next(s for s in doc["tables"]["sets"] if s["key"] == "photos")
+    assert all("rapid_table@truth-box" not in i["tools"] for i in photos["images"])
+
+
 def test_accuracy_is_reported_next_to_speed_for_every_variant(
     written: tuple[str, dict[str, Any]],
 ) -> None:

@@ -180,9 +180,14 @@ def _families(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[
         runs = track.runs.get(case.id)
         if not runs:
             continue
-        family = out.setdefault(case.category, {"cases": 0, "mean": 0.0, "pass_k": 0})
+        family = out.setdefault(
+            case.category, {"cases": 0, "mean": 0.0, "model_mean": 0.0, "pass_k": 0}
+        )
         family["cases"] += 1
         family["mean"] = round(family["mean"] + sum(r.passed for r in runs) / len(runs), 2)
+        family["model_mean"] = round(
+            family["model_mean"] + sum(r.model_passed for r in runs) / len(runs), 2
+        )
         family["pass_k"] += all(r.passed for r in runs)
     return out
 
@@ -919,7 +924,8 @@ def _families_section(report: Mapping[str, Any]) -> list[str]:
     k = report["k"]
     out = ["", "## Per family", ""]
     out.append(
-        f"Passes (mean of {k} seeds) / cases, and pass^{k} in brackets. The task families "
+        f"Passes (mean of {k} seeds) / cases, and pass^{k} in brackets; `own`: the model's own "
+        "passes where the host wrote some answers. The task families "
         "(report, scope, one_sku, exclusion, quantity, cancel, unsupported, nothing_low) test "
         "whether the request is understood; each has English and Chinese tasks."
     )
@@ -942,8 +948,12 @@ def _families_section(report: Mapping[str, Any]) -> list[str]:
         for model, key in columns:
             entry = next(e for e in report["models"] if e["model"] == model)
             cell = entry["families"][key].get(family)
+            own = cell.get("model_mean", cell["mean"]) if cell else 0.0
             row.append(
-                f"{_frac(cell['mean'], int(cell['cases']))} ({int(cell['pass_k'])})" if cell else ""
+                f"{_frac(cell['mean'], int(cell['cases']))} ({int(cell['pass_k'])})"
+                + (f", own {own:g}" if own != cell["mean"] else "")
+                if cell
+                else ""
             )
         rows.append(row)
     out += _markdown_table(header, rows)

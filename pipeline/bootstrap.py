@@ -246,6 +246,7 @@ async def run_agent(
                 task_contract=contract,
                 status="error",
                 final=str(exc),
+                final_by="host",
                 error=str(exc),
                 dry_run=dry_run,
                 started_at=now,

@@ -82,6 +82,7 @@ class LocalJobs:
                     "type": FINISHED,
                     "status": record.status,
                     "final": record.final,
+                    "final_by": record.final_by,
                 }
             )
         return state.follow(after=after)

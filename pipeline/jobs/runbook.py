@@ -147,6 +147,7 @@ class RunBook:
                         "type": FINISHED,
                         "status": record.status,
                         "final": record.final,
+                        "final_by": record.final_by,
                         "ledger": record.ledger_summary.text if record.ledger_summary else None,
                     }
                 )
@@ -173,10 +174,18 @@ class RunBook:
         if state.id is None:
             state.id = f"run-failed-{id(state):x}"
         state.record = state.view().model_copy(
-            update={"status": status, "final": message, "error": message}
+            update={"status": status, "final": message, "final_by": "host", "error": message}
         )
         if not state.finished:
-            state.add({"run_id": state.id, "type": FINISHED, "status": status, "final": message})
+            state.add(
+                {
+                    "run_id": state.id,
+                    "type": FINISHED,
+                    "status": status,
+                    "final": message,
+                    "final_by": "host",
+                }
+            )
 
     def _remember(self, state: RunState) -> None:
         assert state.id is not None

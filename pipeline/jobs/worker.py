@@ -217,6 +217,7 @@ async def run_one(parts: WorkerParts, run_id: str) -> None:
         "type": FINISHED,
         "status": record.status,
         "final": record.final,
+        "final_by": record.final_by,
         "ledger": record.ledger_summary.text if record.ledger_summary else None,
     }
     await asyncio.to_thread(
@@ -231,7 +232,13 @@ async def run_one(parts: WorkerParts, run_id: str) -> None:
 
 def _failed(state: RunState, message: str) -> RunRecord:
     return state.view().model_copy(
-        update={"status": "error", "final": message, "error": message, "ended_at": utc_now()}
+        update={
+            "status": "error",
+            "final": message,
+            "final_by": "host",
+            "error": message,
+            "ended_at": utc_now(),
+        }
     )
 
 

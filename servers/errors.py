@@ -16,8 +16,8 @@
     │                           or whose arguments are not the reviewed ones
     └── StoreError          the store cannot be opened, migrated or written
 
-`sqlite3` and `psycopg` errors are mapped to `StoreError` once, in `servers.sqlite_store` and
-`servers.postgres_store`.
+`sqlite3`, `psycopg` and SQLAlchemy errors are mapped to `StoreError` once, in
+`servers.sql.store` (with `servers.sql.dialects` saying what each one means).
 """
 
 from __future__ import annotations

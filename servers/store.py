@@ -2,9 +2,9 @@
 
 A store hands out transactions: `reading()` for a consistent snapshot, `writing()` for
 one exclusive write transaction that commits when the block ends and rolls back when it
-raises. `servers.sqlite_store.SqliteStore` is the embedded implementation and
-`servers.postgres_store.PostgresStore` the one to share between machines; `servers.stores`
-opens either by URL. Another database needs only these protocols.
+raises. `servers.sql.store.SqlStore` implements them for SQLite (embedded) and PostgreSQL (to
+share between machines); `servers.stores` opens one by URL. Another database needs only these
+protocols.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Any, Literal, Protocol, Self
+from typing import Any, Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
@@ -36,8 +36,6 @@ __all__ = [
     "StoreReader",
     "StoreWriter",
     "join_aliases",
-    "newest_first",
-    "proposals_select",
     "split_aliases",
 ]
 
@@ -162,29 +160,3 @@ class OpenStore(Store, Protocol):
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc_info: object) -> None: ...
-
-
-_SELECT = {"orders": "SELECT * FROM orders", "proposals": "SELECT * FROM proposals"}
-
-
-def newest_first(
-    table: Literal["orders", "proposals"],
-    filters: Sequence[tuple[str, object]],
-    limit: int,
-    mark: str,
-) -> tuple[str, list[Any]]:
-    """The SQL (with `mark` as the driver's placeholder) and parameters that list `table`'s
-    rows matching every filter whose value is not None (`("sku =", "SKU-1")`), newest first:
-    one statement for every SQL store."""
-    where = [f"{condition} {mark}" for condition, value in filters if value is not None]
-    params: list[Any] = [value for _, value in filters if value is not None]
-    sql = _SELECT[table]
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    return f"{sql} ORDER BY number DESC LIMIT {mark}", [*params, limit]
-
-
-def proposals_select(query: ProposalQuery, mark: str) -> tuple[str, list[Any]]:
-    """The statement that lists the proposals `query` asks for, newest first."""
-    filters = [("status =", query.status), ("run_id =", query.run_id)]
-    return newest_first("proposals", filters, query.limit, mark)

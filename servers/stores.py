@@ -18,9 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from servers.errors import InputError, StoreError
+from servers.sql.dialects import postgres_dialect, sqlite_dialect
+from servers.sql.store import SqlStore
 from servers.store import OpenStore
 
-__all__ = ["STORES", "StoreOptions", "open_store", "sqlite_path", "store_scheme"]
+__all__ = [
+    "STORES",
+    "StoreOptions",
+    "describe_url",
+    "open_store",
+    "sqlite_path",
+    "sqlite_store",
+    "store_scheme",
+]
 
 
 @dataclass(frozen=True)
@@ -30,24 +40,47 @@ class StoreOptions:
 
 
 def _sqlite(url: str, options: StoreOptions) -> OpenStore:
-    from servers.sqlite_store import SqliteStore
-
     path = sqlite_path(url)
     assert path is not None
-    return SqliteStore(path, busy_timeout_s=options.busy_timeout_s)
+    return sqlite_store(path, busy_timeout_s=options.busy_timeout_s)
+
+
+def sqlite_store(path: Path, *, busy_timeout_s: float = 10.0) -> SqlStore:
+    """The embedded store in the SQLite file `path` (its folder made if need be)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store's folder {path.parent}: {exc}") from exc
+    return SqlStore(sqlite_dialect(path, busy_timeout_s=busy_timeout_s))
 
 
 def _postgresql(url: str, options: StoreOptions) -> OpenStore:
     try:
-        from servers.postgres_store import PostgresStore
+        import psycopg  # noqa: F401
     except ModuleNotFoundError as exc:
-        if exc.name not in {"psycopg", "psycopg_pool"}:
+        if exc.name != "psycopg":
             raise
         raise StoreError(
             f"{exc.name} is not installed, and a postgresql:// store needs it: "
             "pip install 'stockshot[postgres]'"
         ) from exc
-    return PostgresStore(url, busy_timeout_s=options.busy_timeout_s)
+    dialect = postgres_dialect(url, where=describe_url(url), busy_timeout_s=options.busy_timeout_s)
+    return SqlStore(dialect)
+
+
+def describe_url(url: str) -> str:
+    """A PostgreSQL URL with its password left out, for messages and logs."""
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(url)
+    except ProgrammingError:
+        return "postgresql://…"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host = parts.get("host") or "localhost"
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{parts.get('dbname') or ''}"
 
 
 STORES: dict[str, Callable[[str, StoreOptions], OpenStore]] = {

@@ -9,7 +9,7 @@ from PIL import Image
 from pipeline.cli import main
 from servers import domain
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.conftest import SAMPLES
 
 
@@ -119,7 +119,7 @@ def test_a_settings_error_is_one_line_and_exit_code_2(
 
 
 def _open_orders(data: Path) -> dict[str, tuple[str, str, int, str]]:
-    with SqliteStore(data / "stockshot.db") as store:
+    with sqlite_store(data / "stockshot.db") as store:
         orders = domain.list_orders(store, OrderQuery(limit=500)).orders
     return {o.id: (o.sku, o.warehouse_id, o.quantity, o.status) for o in orders}
 

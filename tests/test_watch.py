@@ -26,7 +26,7 @@ from pipeline.settings import Settings
 from pipeline.watch import Outcome, Progress, Summary, Watcher
 from servers import catalog, domain
 from servers.models import OrderQuery, ProposalQuery
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.api.conftest import variant
 from tests.conftest import NOW, SAMPLES, cli_process, make_ingestor
 from tests.host.conftest import SEEDED_AT
@@ -328,7 +328,7 @@ def _watch_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *flags: str) ->
     """`stockshot watch DIR --once --task ...` over the demo page, on a seeded store."""
     monkeypatch.setenv("STOCKSHOT_WATCH_SETTLE_S", "0")
     settings = Settings()
-    with SqliteStore(settings.resolved_db()) as store:
+    with sqlite_store(settings.resolved_db()) as store:
         domain.seed(store, *catalog.seed_data(), now=SEEDED_AT)
     drop(tmp_path / "w", "erp-light-wh01.png", (SAMPLES / "erp-light-wh01.png").read_bytes())
     task = "find the SKUs that are low and raise replenishment orders"
@@ -341,7 +341,7 @@ def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
 ) -> None:
     settings = _watch_once(tmp_path, monkeypatch, "--apply")
     body = result(tmp_path / "w", "done", "erp-light-wh01.png")
-    with SqliteStore(settings.resolved_db()) as store:
+    with sqlite_store(settings.resolved_db()) as store:
         orders = domain.list_orders(store, OrderQuery(run_id=body["run"]["id"])).orders
     assert {o.sku for o in orders} == {o["sku"] for o in body["run"]["orders"]}
     assert len(orders) == 5
@@ -353,7 +353,7 @@ def test_the_watch_command_with_a_task_queues_the_writes_for_approval_by_default
 ) -> None:
     settings = _watch_once(tmp_path, monkeypatch)
     run = result(tmp_path / "w", "done", "erp-light-wh01.png")["run"]
-    with SqliteStore(settings.resolved_db()) as store:
+    with sqlite_store(settings.resolved_db()) as store:
         orders = domain.list_orders(store, OrderQuery(limit=50)).orders
         with store.reading() as tx:
             pending = tx.proposals(ProposalQuery(status="pending"))

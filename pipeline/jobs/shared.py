@@ -1,5 +1,5 @@
-"""What the processes of a PostgreSQL deployment share, in that database: the tables and
-every statement on them.
+"""What the processes of a PostgreSQL deployment share, in that database: every statement on
+the tables they share.
 
 - `stockshot_ingest_cache`: analysed screenshots by cache key (the level behind each
   process's LRU: `PostgresLevel`);
@@ -8,7 +8,9 @@ every statement on them.
 - `stockshot_results`: the latest result of each upload by its id, for runs that name it;
 - `stockshot_runs` and `stockshot_run_events`: each run's request, status and record, and
   its events numbered from 0, so any API instance answers for a run any worker executes;
-- the job queue's own tables (Procrastinate's schema), applied with the same migrations.
+- the job queue's own tables (Procrastinate's schema).
+
+They are created by the store's schema history (`servers.sql.migrations`, revision 0005).
 
 Workers announce what they finished with `NOTIFY stockshot` (`ingest:<key>`, `run:<id>`);
 `Listener` wakes whoever waits for it.
@@ -33,7 +35,8 @@ from pipeline.cache import Entry, IngestCache
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.ingest import Ingestor
 from pipeline.models import CacheState, IngestResult
-from servers.postgres_schema import migrate
+from servers.errors import StoreError
+from servers.stores import open_store
 
 __all__ = [
     "CHANNEL",
@@ -48,59 +51,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CHANNEL = "stockshot"
-
-
-def _queue_schema() -> str:
-    from procrastinate.schema import SchemaManager
-
-    return SchemaManager.get_schema()
-
-
-# One tuple of statements per version; append, never edit a released one.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        _queue_schema(),
-        """CREATE TABLE stockshot_ingest_cache (
-            key TEXT PRIMARY KEY,
-            entry BYTEA NOT NULL,
-            created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )""",
-        """CREATE TABLE stockshot_uploads (
-            key TEXT PRIMARY KEY,
-            data BYTEA NOT NULL,
-            created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )""",
-        """CREATE TABLE stockshot_ingest_errors (
-            key TEXT PRIMARY KEY,
-            kind TEXT NOT NULL,
-            message TEXT NOT NULL,
-            at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )""",
-        """CREATE TABLE stockshot_results (
-            sha256 TEXT PRIMARY KEY,
-            result JSONB NOT NULL,
-            at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )""",
-        """CREATE TABLE stockshot_runs (
-            id TEXT PRIMARY KEY,
-            spec JSONB NOT NULL,
-            status TEXT NOT NULL,
-            record JSONB,
-            attempts INTEGER NOT NULL DEFAULT 0,
-            created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-            updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        )""",
-        """CREATE TABLE stockshot_run_events (
-            run_id TEXT NOT NULL REFERENCES stockshot_runs (id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            event JSONB NOT NULL,
-            PRIMARY KEY (run_id, seq)
-        )""",
-    ),
-)
-
-# pg_advisory_xact_lock key held while migrating these tables: b"stockjob" read as a number.
-_LOCK = 0x73746F636B6A6F62
 
 
 def error_named(kind: str, message: str) -> StockshotError:
@@ -133,12 +83,9 @@ class Shared:
     def __init__(self, url: str, *, max_connections: int = 8) -> None:
         self.url = url
         try:
-            with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
-                migrate(
-                    conn, "the job tables", migrations=MIGRATIONS, table="stockshot_jobs_schema",
-                    lock=_LOCK,
-                )  # fmt: skip
-        except psycopg.OperationalError as exc:
+            # The store's schema history creates these tables too (revision 0005).
+            open_store(url).close()
+        except StoreError as exc:
             raise ConfigError(f"cannot reach the job database: {exc}".strip()) from exc
         self.pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
             url,

@@ -19,7 +19,7 @@ from pipeline.evals.cases import (
 )
 from pipeline.evals.scratch import SeededStore
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.evals.conftest import write_cases
 
 LIGHT = {
@@ -112,7 +112,7 @@ def test_every_expected_write_names_what_the_changed_store_holds(
     order is for a row the store stocks, an expected cancel is an order open before the run."""
     for case in cases:
         path = seeded.scratch(case.id, case.store)
-        with SqliteStore(path) as store, store.reading() as tx:
+        with sqlite_store(path) as store, store.reading() as tx:
             stocked = {(lv.sku, lv.warehouse_id) for lv in tx.stock_levels()}
             open_orders = {o.id for o in tx.orders(OrderQuery(status="open", limit=500))}
         seeded.discard(path)

@@ -26,7 +26,7 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.base import Model
 from pipeline.vlm.rules import RulesModel
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.evals.conftest import case_by_id
 
 SETTINGS = ModelSettings(max_tokens=1024)
@@ -36,7 +36,7 @@ async def _run(
     model: Model, case: Case, screens: Screens, seeded: SeededStore, *, guards: bool = True
 ) -> tuple[RunRecord, list[ToolSpec]]:
     path = seeded.scratch(case.id, case.store)
-    with SqliteStore(path) as db:
+    with sqlite_store(path) as db:
         targets = [
             MemoryTarget(g, build_server(g, db, clock=lambda: EVAL_CLOCK)) for g in ALL_GROUPS
         ]

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, settings
 from pipeline.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
+from servers.stores import sqlite_store
 from tests.api.serve import seed
 from tests.conftest import SAMPLES, make_ingestor
 
@@ -74,8 +75,8 @@ def screenshot(rapidocr: OcrEngine) -> IngestResult:
 
 
 @pytest.fixture
-def store(db: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(db) as opened:
+def store(db: Path) -> Iterator[SqlStore]:
+    with sqlite_store(db) as opened:
         yield opened
 
 

@@ -38,7 +38,7 @@ from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.api.conftest import running
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import make_ingestor
@@ -246,7 +246,7 @@ async def test_a_reference_that_names_a_path_is_refused_and_reaches_no_tool(
         }
         for n, ref in enumerate(references)
     ]
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
         async with Toolbox(targets) as toolbox:
             record = await run_task(

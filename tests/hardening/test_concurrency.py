@@ -20,7 +20,7 @@ from pipeline.vlm.rules import RulesModel
 from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery, ProposalQuery
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.hardening.conftest import FIGURES, GROUPS, TASK
 
 RUNS = 50
@@ -54,7 +54,7 @@ async def one_run(
                 ),
             }
         )
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
         async with Toolbox(targets) as toolbox:
             return await run_task(
@@ -81,7 +81,7 @@ async def test_fifty_concurrent_runs_raise_one_order_per_sku_and_audit_every_ref
     spent = time.perf_counter() - started
 
     assert [r.status for r in records] == ["done"] * RUNS, [r.final for r in records]
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         orders = domain.list_orders(store, OrderQuery(limit=1000)).orders
         audit = [a for a in domain.audit_log(store, limit=5000) if a.action == CREATE]
     per_sku = Counter((o.sku, o.warehouse_id) for o in orders)
@@ -129,7 +129,7 @@ async def test_fifty_runs_under_manual_approval_then_every_proposal_approved_at_
     each approved write leaves exactly one order per SKU and warehouse, and the other
     approvals end `failed` with the refusal."""
     started = time.perf_counter()
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         queue = StoreProposals(store, ttl=timedelta(hours=1), clock=utc_now)
         records = await asyncio.wait_for(
             asyncio.gather(*(one_run(db, screenshot, n, proposals=queue) for n in range(RUNS))),
@@ -139,11 +139,11 @@ async def test_fifty_runs_under_manual_approval_then_every_proposal_approved_at_
     assert [r.status for r in records] == ["done"] * RUNS, [r.final for r in records]
     ids = [p.id for r in records for p in r.proposals]
     assert len(ids) == RUNS * len(LOW_LIVE)
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         assert domain.list_orders(store, OrderQuery(limit=10)).orders == []
 
     async def approve(proposal_id: str) -> str:
-        with SqliteStore(db) as own:
+        with sqlite_store(db) as own:
             orders_server = build_server("orders", own)
             desk = ApprovalDesk(own, [MemoryTarget("orders", orders_server)], clock=utc_now)
             return (await desk.approve(proposal_id, by="approver")).outcome
@@ -152,7 +152,7 @@ async def test_fifty_runs_under_manual_approval_then_every_proposal_approved_at_
     outcomes = await asyncio.wait_for(asyncio.gather(*(approve(i) for i in ids)), timeout=300)
     approved_in = time.perf_counter() - started
 
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         orders = domain.list_orders(store, OrderQuery(limit=1000)).orders
         with store.reading() as tx:
             final = {p.id: p.status for p in tx.proposals(ProposalQuery(limit=1000))}

@@ -25,7 +25,8 @@ from pipeline.vlm.rules import RulesModel
 from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
+from servers.stores import sqlite_store
 from tests.hardening.conftest import FIGURES, GROUPS, TASK
 from tests.hardening.endpoints import KINDS, Misbehaving, refused_url
 
@@ -46,7 +47,7 @@ def settings_for(tmp_path: Path, db: Path, **overrides: Any) -> Settings:
 
 def ledger(db: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(orders as (sku, warehouse), audit entries as (action, outcome)) since the seed."""
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         orders = domain.list_orders(store, OrderQuery(limit=500)).orders
         audit = domain.audit_log(store, limit=500)
     entries = [(a.action, str(a.outcome)) for a in audit if a.action != "store seed"]
@@ -57,7 +58,7 @@ def test_every_way_the_endpoint_fails_is_covered() -> None:
     assert set(WORDING) == {"refused", *KINDS}
 
 
-def memory_targets(store: SqliteStore) -> list[MemoryTarget]:
+def memory_targets(store: SqlStore) -> list[MemoryTarget]:
     return [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
 
 
@@ -91,7 +92,7 @@ WORDING = {
 
 @pytest.mark.parametrize("kind", list(WORDING))
 async def test_a_model_endpoint_that_fails_ends_the_run_with_an_error_and_writes_nothing(
-    kind: str, tmp_path: Path, db: Path, store: SqliteStore, screenshot: IngestResult
+    kind: str, tmp_path: Path, db: Path, store: SqlStore, screenshot: IngestResult
 ) -> None:
     settings = settings_for(tmp_path, db)
     started = time.perf_counter()
@@ -238,7 +239,7 @@ async def test_a_store_locked_by_another_writer_is_retried_then_reported_busy_an
     tmp_path: Path, db: Path, screenshot: IngestResult
 ) -> None:
     busy_s = 0.3
-    with SqliteStore(db, busy_timeout_s=busy_s) as store:
+    with sqlite_store(db, busy_timeout_s=busy_s) as store:
         blocker = sqlite3.connect(db, isolation_level=None)
         try:
             blocker.execute("BEGIN IMMEDIATE")
@@ -262,7 +263,7 @@ async def test_a_store_locked_by_another_writer_is_retried_then_reported_busy_an
     assert ledger(db) == ([], [])
     note("store locked by another writer", record, db)
 
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         again = await run_agent(
             settings_for(tmp_path, db),
             task=TASK,

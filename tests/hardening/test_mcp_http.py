@@ -22,7 +22,7 @@ from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery, ReplenishmentRequest
-from servers.sqlite_store import SqliteStore
+from servers.stores import sqlite_store
 from tests.api.serve import seed
 from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples
 from tests.host.conftest import SEEDED_AT
@@ -141,7 +141,7 @@ def as_turn(kind: str, name: str, arguments: dict[str, Any], n: int) -> dict[str
 @pytest.fixture(scope="module")
 def read_only_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = seed(tmp_path_factory.mktemp("read-only") / "stockshot.db")
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         # One open order, so a cancel has something it could cancel.
         domain.create_replenishment(
             store,
@@ -153,7 +153,7 @@ def read_only_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def ledger(db: Path) -> tuple[list[tuple[str, str]], int]:
-    with SqliteStore(db) as store:
+    with sqlite_store(db) as store:
         orders = domain.list_orders(store, OrderQuery(limit=500)).orders
         audit = domain.audit_log(store, limit=500)
     return [(o.id, o.status) for o in orders], len(audit)
@@ -200,7 +200,7 @@ def test_a_read_only_run_never_executes_a_write_whatever_the_model_asks(
 
 def _run(db: Path, task: str, turns: list[dict[str, Any]]) -> Any:
     async def go() -> Any:
-        with SqliteStore(db) as store:
+        with sqlite_store(db) as store:
             # Every group's server is connected, as the API and the watch folder do; only the
             # task's selection decides what the run may call.
             targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]

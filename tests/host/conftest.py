@@ -14,24 +14,25 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from servers import catalog, domain
 from servers.factory import build_server
 from servers.models import OrderQuery
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
+from servers.stores import sqlite_store
 
 SEEDED_AT = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    with SqliteStore(tmp_path / "stockshot.db") as opened:
+def store(tmp_path: Path) -> Iterator[SqlStore]:
+    with sqlite_store(tmp_path / "stockshot.db") as opened:
         domain.seed(opened, *catalog.seed_data(), now=SEEDED_AT)
         yield opened
 
 
 @pytest.fixture
-def targets(store: SqliteStore) -> list[MemoryTarget]:
+def targets(store: SqlStore) -> list[MemoryTarget]:
     return [MemoryTarget(g, build_server(g, store)) for g in ("inventory", "orders", "warehouses")]
 
 
-def open_orders(store: SqliteStore) -> dict[tuple[str, str], int]:
+def open_orders(store: SqlStore) -> dict[tuple[str, str], int]:
     orders = domain.list_orders(store, OrderQuery(status="open", limit=500)).orders
     return {(o.sku, o.warehouse_id): o.quantity for o in orders}
 

@@ -13,7 +13,7 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.vlm.openai import OpenAIModel
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.conftest import SAMPLES, make_ingestor
 from tests.host.conftest import open_orders
 
@@ -41,7 +41,7 @@ def endpoint() -> str:
 
 
 async def test_a_real_local_model_replenishes_through_the_guards_and_orders_nothing_unsafe(
-    endpoint: str, rapidocr: OcrEngine, targets: list[MemoryTarget], store: SqliteStore
+    endpoint: str, rapidocr: OcrEngine, targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     screen = make_ingestor(rapidocr).ingest_path(SAMPLES / "erp-light-wh01.png")
     responses, calls = enabled_guards(Settings())

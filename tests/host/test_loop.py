@@ -21,7 +21,7 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from pipeline.vlm.scripted import ScriptedModel
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.host.conftest import call, open_orders, run_host
 
 GROUPS = ("inventory", "orders", "warehouses")
@@ -50,7 +50,7 @@ async def run_with(targets: list[MemoryTarget], model: Any, **options: Any) -> A
 
 
 async def test_rules_run_orders_only_what_is_still_low_live(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     record = await run_with(targets, RulesModel())
     assert record.status == "done" and record.final_by == "model"
@@ -164,7 +164,7 @@ async def test_an_unknown_or_path_reference_is_refused_and_the_tool_never_runs(
 
 
 async def test_a_dry_run_records_writes_without_running_them(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     record = await run_with(targets, RulesModel(), dry_run=True)
     writes = [c for c in record.tool_calls if c.name == "orders_create_replenishment"]
@@ -187,7 +187,7 @@ async def test_a_run_that_never_answers_stops_at_the_hop_limit(targets: list[Mem
 
 
 async def test_an_answer_the_false_claim_guard_writes_is_marked_as_the_hosts(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     events: list[dict[str, Any]] = []
     claim = {"content": "I created PO-000001 and PO-000002 for the low SKUs."}
@@ -220,7 +220,7 @@ async def test_a_model_that_hangs_stops_at_the_wall_clock_budget(
 
 
 async def test_a_failing_model_endpoint_ends_the_run_with_an_error_and_writes_nothing(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     class Down:
         name = "down"
@@ -235,7 +235,7 @@ async def test_a_failing_model_endpoint_ends_the_run_with_an_error_and_writes_no
 
 
 async def test_a_defect_in_a_model_adapter_still_ends_the_run_with_an_error_record(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     events: list[dict[str, Any]] = []
 
@@ -306,7 +306,7 @@ WRITE_ANYWAY = [
     "task", ["Which SKUs are low? Do not place any orders, just tell me.", "先别下单，看看哪些缺货"]
 )
 async def test_a_report_task_gets_no_write_tools_and_a_write_is_blocked_anyway(
-    targets: list[MemoryTarget], store: SqliteStore, task: str
+    targets: list[MemoryTarget], store: SqlStore, task: str
 ) -> None:
     offered: list[list[str]] = []
 
@@ -329,7 +329,7 @@ async def test_a_report_task_gets_no_write_tools_and_a_write_is_blocked_anyway(
 
 
 async def test_with_the_scope_guard_off_the_tool_list_still_refuses_a_report_tasks_write(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     guards = {n: g for n, g in CALL_GUARDS.items() if n != "scope"}
     record = await run_with(
@@ -351,7 +351,7 @@ async def test_the_contract_is_in_the_record_and_in_the_models_opening_message(
 
 
 async def test_a_write_outside_the_contract_is_blocked_with_what_the_task_allows(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ScriptedModel(
         [

@@ -14,7 +14,7 @@ from pipeline.host.reading import CONTRACT_SCHEMA, contract_schema, settle_task,
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec, Usage
 from pipeline.vlm.rules import RulesModel
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.host.conftest import open_orders, run_host
 from tests.host.test_loop import TABLE
 
@@ -78,7 +78,7 @@ async def test_the_store_names_its_warehouses_for_the_reader(targets: list[Memor
 
 
 async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for_a_safe_miss(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     record = await run_host(
         targets, RulesModel(), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
@@ -94,7 +94,7 @@ async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for
 
 
 async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the_excluded_sku(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(json.dumps(answer(exclude_skus=["SKU-10232"])))
     record = await run_host(
@@ -117,7 +117,7 @@ async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the
 
 
 async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by_the_meet(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(json.dumps(answer(skus=["SKU-10232"])))
     record = await run_host(
@@ -133,7 +133,7 @@ async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by
     ["this is not JSON", json.dumps({"action": "replenish"}), json.dumps(answer(action="buy"))],
 )
 async def test_a_reading_outside_the_schema_leaves_the_readers_in_force_with_a_note(
-    targets: list[MemoryTarget], store: SqliteStore, reading: str
+    targets: list[MemoryTarget], store: SqlStore, reading: str
 ) -> None:
     record = await run_host(
         targets, ReplayReader(reading), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
@@ -146,7 +146,7 @@ async def test_a_reading_outside_the_schema_leaves_the_readers_in_force_with_a_n
 
 
 async def test_a_deferral_stays_a_report_whatever_the_model_reads(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     record = await run_host(
         targets, ReplayReader(json.dumps(answer())), attachments=[TABLE],
@@ -159,7 +159,7 @@ async def test_a_deferral_stays_a_report_whatever_the_model_reads(
 
 
 async def test_a_model_endpoint_that_fails_while_reading_the_task_ends_the_run_with_an_error(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(VlmError("cannot reach model endpoint http://127.0.0.1:1/v1"))
     record = await run_host(

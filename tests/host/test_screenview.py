@@ -20,7 +20,7 @@ from pipeline.screentext import screens_in
 from pipeline.tiers import image_tokens
 from pipeline.vlm.openai import OpenAIModel
 from pipeline.vlm.scripted import ScriptedModel
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.host.conftest import call, open_orders, run_host
 from tests.ingested import result
 
@@ -305,7 +305,7 @@ async def test_a_screenshot_sent_as_an_image_needs_no_view(targets: list[MemoryT
 
 
 async def test_the_guards_treat_a_view_as_a_read_and_the_replenishment_goes_on(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     read = {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}
     order = {"sku": "SKU-10232", "warehouse_id": "WH-01"}

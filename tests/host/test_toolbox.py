@@ -2,21 +2,22 @@
 what a server that dies mid-run becomes."""
 
 import sys
+from pathlib import Path
 
 import pytest
 
 from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import HttpTarget, StdioTarget, Toolbox
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.servers.test_http_app import http_server
 
 GROUPS = ("inventory", "orders", "warehouses")
 
 
 async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
-    with http_server("all", store.path, token="s3cret") as base:
+    with http_server("all", Path(store.where), token="s3cret") as base:
         targets = [HttpTarget(g, f"{base}/{g}/mcp", "s3cret") for g in GROUPS]
         async with Toolbox(targets) as toolbox:
             names = [t.name for t in toolbox.tools]
@@ -29,9 +30,9 @@ async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
     assert set(toolbox.instructions) == set(GROUPS)
 
 
-async def test_a_wrong_token_is_a_clear_connection_error(store: SqliteStore) -> None:
+async def test_a_wrong_token_is_a_clear_connection_error(store: SqlStore) -> None:
     with (
-        http_server("all", store.path, token="s3cret") as base,
+        http_server("all", Path(store.where), token="s3cret") as base,
         pytest.raises(ToolServerError, match="cannot connect to the inventory tool server"),
     ):
         async with Toolbox([HttpTarget("inventory", f"{base}/inventory/mcp", "wrong")]):

@@ -15,6 +15,7 @@ from mcp import Client
 
 from servers import catalog, domain
 from servers.factory import build_server
+from servers.sql.migrate import VERSION_TABLE
 from servers.store import OpenStore, Store
 from servers.stores import open_store, sqlite_path
 
@@ -131,15 +132,10 @@ def raw_sql(store_url: str, sql: str) -> list[tuple[object, ...]]:
 
 
 def schema_version(store_url: str) -> int:
-    if sqlite_path(store_url) is not None:
-        (row,) = raw_sql(store_url, "PRAGMA user_version")
-    else:
-        (row,) = raw_sql(store_url, "SELECT MAX(version) FROM stockshot_schema")
+    """The store's schema revision, as its number."""
+    (row,) = raw_sql(store_url, f"SELECT version_num FROM {VERSION_TABLE}")
     return int(str(row[0]))
 
 
 def set_schema_version(store_url: str, version: int) -> None:
-    if sqlite_path(store_url) is not None:
-        raw_sql(store_url, f"PRAGMA user_version = {version:d}")
-    else:
-        raw_sql(store_url, f"INSERT INTO stockshot_schema (version) VALUES ({version:d})")
+    raw_sql(store_url, f"UPDATE {VERSION_TABLE} SET version_num = '{version:04d}'")

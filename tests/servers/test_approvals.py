@@ -9,12 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from servers import approvals, postgres_schema
+from servers import approvals
 from servers.errors import NotPending, UnknownProposal
 from servers.models import ProposalQuery
+from servers.sql.migrate import SCHEMA_VERSION
 from servers.store import OpenStore, Store
 from servers.stores import open_store
-from tests.servers.conftest import raw_sql
+from tests.servers.conftest import raw_sql, schema_version
+
+DATA = Path(__file__).parent / "data"
 
 ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
 DAY = timedelta(days=1)
@@ -174,13 +177,7 @@ def test_a_sqlite_store_of_the_first_schema_gains_the_approvals_table(db_path: P
 
 
 def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres_url: str) -> None:
-    for statement in postgres_schema.MIGRATIONS[0]:
-        raw_sql(postgres_url, statement)
-    raw_sql(postgres_url, "CREATE TABLE stockshot_schema (version INTEGER PRIMARY KEY, "
-            "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")  # fmt: skip
-    raw_sql(postgres_url, "INSERT INTO stockshot_schema (version) VALUES (1)")
+    raw_sql(postgres_url, (DATA / "postgres-v1.sql").read_text(encoding="utf-8"))
     with open_store(postgres_url) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
-    assert raw_sql(postgres_url, "SELECT MAX(version) FROM stockshot_schema") == [
-        (postgres_schema.SCHEMA_VERSION,)
-    ]
+    assert schema_version(postgres_url) == SCHEMA_VERSION

@@ -5,7 +5,7 @@ from mcp import Client
 
 from servers.errors import InputError
 from servers.factory import build_server
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 
 GROUP_TOOLS = {
     "inventory": ["inventory_get_item", "inventory_query_stock"],
@@ -17,7 +17,7 @@ WRITE_TOOLS = {"orders_create_replenishment", "orders_cancel"}
 
 @pytest.mark.parametrize("group", sorted(GROUP_TOOLS))
 async def test_each_group_server_has_only_its_tools_and_instructions(
-    store: SqliteStore, group: str
+    store: SqlStore, group: str
 ) -> None:
     async with Client(build_server(group, store)) as client:
         tools = (await client.list_tools()).tools
@@ -28,7 +28,7 @@ async def test_each_group_server_has_only_its_tools_and_instructions(
 
 
 async def test_the_all_server_has_every_tool_with_its_group_and_every_instruction(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     async with Client(build_server("all", store, max_order_quantity=500)) as client:
         tools = (await client.list_tools()).tools
@@ -49,7 +49,7 @@ async def test_the_all_server_has_every_tool_with_its_group_and_every_instructio
 
 
 async def test_read_tools_are_read_only_and_write_tools_say_what_they_do(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     async with Client(build_server("all", store)) as client:
         for tool in (await client.list_tools()).tools:
@@ -65,7 +65,7 @@ async def test_read_tools_are_read_only_and_write_tools_say_what_they_do(
 
 
 async def test_every_tool_has_an_output_schema_and_every_parameter_an_example(
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     async with Client(build_server("all", store)) as client:
         for tool in (await client.list_tools()).tools:
@@ -76,7 +76,7 @@ async def test_every_tool_has_an_output_schema_and_every_parameter_an_example(
                 assert "like " in description or name in {"status", "limit"}, (tool.name, name)
 
 
-async def test_id_parameters_say_which_kind_of_id_they_are_not(store: SqliteStore) -> None:
+async def test_id_parameters_say_which_kind_of_id_they_are_not(store: SqlStore) -> None:
     async with Client(build_server("orders", store)) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         properties = tools["orders_create_replenishment"].input_schema["properties"]
@@ -85,7 +85,7 @@ async def test_id_parameters_say_which_kind_of_id_they_are_not(store: SqliteStor
         assert properties["quantity"]["minimum"] == 1
 
 
-def test_an_unknown_group_is_an_input_error_listing_the_known_ones(store: SqliteStore) -> None:
+def test_an_unknown_group_is_an_input_error_listing_the_known_ones(store: SqlStore) -> None:
     with pytest.raises(InputError) as caught:
         build_server("stock", store)
     assert str(caught.value) == (

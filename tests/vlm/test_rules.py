@@ -33,7 +33,8 @@ from servers.models import (
     WarehouseList,
     WarehouseSummary,
 )
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
+from servers.stores import sqlite_store
 
 CAPTURED = "2026-11-28T10:05:00+08:00"
 NOW = datetime(2026, 11, 30, 4, 0, tzinfo=UTC)
@@ -655,8 +656,8 @@ REAL_SCREEN = screen(
 
 
 @contextlib.asynccontextmanager
-async def real_servers(db: Path) -> AsyncIterator[tuple[Client, list[ToolSpec], SqliteStore]]:
-    with SqliteStore(db) as store:
+async def real_servers(db: Path) -> AsyncIterator[tuple[Client, list[ToolSpec], SqlStore]]:
+    with sqlite_store(db) as store:
         domain.seed(store, *catalog.seed_data(), now=NOW)
         server = build_server("all", store, clock=lambda: NOW)
         async with Client(server) as client:

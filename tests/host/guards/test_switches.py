@@ -15,7 +15,7 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.sqlite_store import SqliteStore
+from servers.sql.store import SqlStore
 from tests.host.conftest import open_orders
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -75,7 +75,7 @@ async def run(
         )
 
 
-def audited_refusals(store: SqliteStore) -> int:
+def audited_refusals(store: SqlStore) -> int:
     return sum(e.outcome == "refused" for e in domain.audit_log(store, limit=100))
 
 
@@ -86,7 +86,7 @@ READ_THEN_ORDER = [
 
 
 async def test_stall_bounces_an_announcement_so_the_order_still_happens(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     turns = [
         say("I will check live stock and raise the orders."),
@@ -98,7 +98,7 @@ async def test_stall_bounces_an_announcement_so_the_order_still_happens(
 
 
 async def test_without_stall_the_announcement_ends_the_run_with_nothing_ordered(
-    targets: list[MemoryTarget], store: SqliteStore
+    targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     turns = [say("I will check live stock and raise the orders."), *READ_THEN_ORDER]
     record = await run(turns, targets, off="stall")
@@ -107,7 +107,7 @@ async def test_without_stall_the_announcement_ends_the_run_with_nothing_ordered(
 
 @pytest.mark.parametrize("off", [None, "prose_call"])
 async def test_prose_call_runs_a_call_left_in_the_text(
-    off: str | None, targets: list[MemoryTarget], store: SqliteStore
+    off: str | None, targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     text = f'<tool_call>{{"name": "orders_create_replenishment", "arguments": {json.dumps(ORDER)}}}</tool_call>'
     await run([calls(("inventory_query_stock", READ)), say(text), say("done")], targets, off)
@@ -117,7 +117,7 @@ async def test_prose_call_runs_a_call_left_in_the_text(
 
 @pytest.mark.parametrize("off", [None, "arg_repair"])
 async def test_arg_repair_reads_full_width_digits(
-    off: str | None, targets: list[MemoryTarget], store: SqliteStore
+    off: str | None, targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     full_width = {**ORDER, "quantity": "２０２"}
     await run(
@@ -135,7 +135,7 @@ async def test_arg_repair_reads_full_width_digits(
 
 @pytest.mark.parametrize("off", [None, "truncation"])
 async def test_truncation_never_runs_a_cut_call(
-    off: str | None, targets: list[MemoryTarget], store: SqliteStore
+    off: str | None, targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     cut = calls(("orders_create_replenishment", {**ORDER, "quantity": 2}), finish="length")
     await run(
@@ -154,7 +154,7 @@ async def test_truncation_never_runs_a_cut_call(
 
 @pytest.mark.parametrize(("off", "refusals"), [(None, 1), ("repeat_rejected", 2)])
 async def test_repeat_rejected_keeps_an_identical_resend_from_the_server(
-    off: str | None, refusals: int, targets: list[MemoryTarget], store: SqliteStore
+    off: str | None, refusals: int, targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     resend = calls(("orders_create_replenishment", NOT_LOW))
     await run([calls(("inventory_query_stock", READ)), resend, resend, say("done")], targets, off)
@@ -221,7 +221,7 @@ async def test_scope_keeps_a_write_out_of_a_task_that_excludes_it(
     off: str | None,
     ordered: dict[tuple[str, str], int],
     targets: list[MemoryTarget],
-    store: SqliteStore,
+    store: SqlStore,
 ) -> None:
     record = await run(
         [*READ_THEN_ORDER, say("done")],

@@ -1,0 +1,54 @@
+-- A store database as stockshot wrote it at schema version 1 (before its migrations moved to Alembic).
+CREATE TABLE stockshot_schema (
+    version INTEGER PRIMARY KEY,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE warehouses (
+            warehouse_id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            city TEXT NOT NULL DEFAULT ''
+        );
+CREATE TABLE items (
+            sku TEXT PRIMARY KEY,
+            name TEXT NOT NULL
+        );
+CREATE TABLE stock (
+            sku TEXT NOT NULL REFERENCES items (sku),
+            warehouse_id TEXT NOT NULL REFERENCES warehouses (warehouse_id),
+            on_hand INTEGER NOT NULL CHECK (on_hand >= 0),
+            reorder_point INTEGER NOT NULL CHECK (reorder_point >= 0),
+            on_order INTEGER NOT NULL DEFAULT 0 CHECK (on_order >= 0),
+            updated_at TIMESTAMPTZ NOT NULL,
+            PRIMARY KEY (sku, warehouse_id)
+        );
+CREATE TABLE orders (
+            number BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            sku TEXT NOT NULL,
+            warehouse_id TEXT NOT NULL,
+            quantity INTEGER NOT NULL CHECK (quantity > 0),
+            status TEXT NOT NULL CHECK (status IN ('open', 'cancelled')),
+            created_at TIMESTAMPTZ NOT NULL,
+            cancelled_at TIMESTAMPTZ,
+            idempotency_key TEXT,
+            run_id TEXT,
+            observed_on_hand INTEGER,
+            observed_at TEXT,
+            FOREIGN KEY (sku, warehouse_id) REFERENCES stock (sku, warehouse_id)
+        );
+CREATE UNIQUE INDEX orders_by_idempotency_key ON orders (idempotency_key);
+CREATE INDEX orders_by_stock ON orders (sku, warehouse_id, status);
+CREATE TABLE audit_log (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at TIMESTAMPTZ NOT NULL,
+            action TEXT NOT NULL,
+            outcome TEXT NOT NULL CHECK (outcome IN ('accepted', 'refused')),
+            reason TEXT NOT NULL,
+            arguments JSONB NOT NULL,
+            order_id TEXT,
+            run_id TEXT
+        );
+INSERT INTO stockshot_schema (version) VALUES (1);
+INSERT INTO warehouses (warehouse_id, name, city) VALUES ('WH-01', 'Main', 'Shanghai');
+INSERT INTO items (sku, name) VALUES ('SKU-10232', 'Kraft mailer box');
+INSERT INTO stock VALUES ('SKU-10232', 'WH-01', 12, 40, 0, '2026-11-30T08:00:00+00:00');
+INSERT INTO orders (sku, warehouse_id, quantity, status, created_at, idempotency_key, run_id, observed_on_hand, observed_at) VALUES ('SKU-10232', 'WH-01', 68, 'open', '2026-11-30T08:00:00+00:00', 'k-1', 'run-1', 12, '2026-11-30T08:00:00+00:00');

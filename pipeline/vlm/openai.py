@@ -1,7 +1,7 @@
 """Any OpenAI-compatible chat-completions endpoint (Ollama, vLLM, LM Studio, llama.cpp server).
 
-The provider part (URL, key, retries, HTTP errors) and the adapter part (wire format both ways)
-meet in one small class; the host only sees `request()`.
+The adapter part (the wire format both ways, schema steps, images) is here; the provider part
+(URL, key, retries, HTTP errors) is `pipeline.vlm.endpoint`. The host only sees `request()`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import httpx
 
 from pipeline.errors import VlmError
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.steps import Narrowing, history, parse_step, salvage_cut_text, step_schema
 
 __all__ = ["SCHEMA_WIRES", "STEP_MODES", "OpenAIModel", "to_wire_messages", "to_wire_tools"]
@@ -30,7 +31,6 @@ _CALL_IN_TEXT = re.compile(
 )
 
 log = logging.getLogger(__name__)
-_RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 
 
 def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -227,6 +227,7 @@ class OpenAIModel:
         api_key: str | None = None,
         timeout_s: float = 120.0,
         retries: int = 2,
+        retry_jitter_s: float = 0.5,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         steps: str = "native",
         schema_wire: str = "json_schema",
@@ -236,12 +237,16 @@ class OpenAIModel:
     ) -> None:
         self.name = f"openai:{model}"
         self.model = model
-        self._client = client
-        self._url = base_url.rstrip("/") + "/chat/completions"
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._timeout = timeout_s
-        self._retries = retries
-        self._sleep = sleep
+        self._endpoint = ChatEndpoint(
+            client=client,
+            base_url=base_url,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            retries=retries,
+            jitter_s=retry_jitter_s,
+            sleep=sleep,
+        )
+        self._url = self._endpoint.url
         self._images_ok = True
         if steps not in STEP_MODES or schema_wire not in SCHEMA_WIRES:
             raise ValueError(f"steps {steps!r} / schema wire {schema_wire!r} unknown")
@@ -396,49 +401,4 @@ class OpenAIModel:
             return await self._post(payload)
 
     async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
-        attempt = 0
-        timeout = self._timeout
-        while True:
-            try:
-                response = await self._client.post(
-                    self._url, json=payload, headers=self._headers, timeout=timeout
-                )
-            except httpx.TimeoutException as exc:
-                error = VlmError(f"model endpoint {self._url} did not answer within {timeout:g} s")
-                if attempt >= self._retries:
-                    raise error from exc
-                # A local server keeps generating the abandoned reply and serves requests one
-                # at a time, so the retry first waits for that reply: give it twice as long.
-                timeout *= 2
-            except httpx.HTTPError as exc:
-                error = VlmError(f"cannot reach model endpoint {self._url}: {exc}")
-                if attempt >= self._retries:
-                    raise error from exc
-            else:
-                if response.status_code < 400:
-                    try:
-                        body = response.json()
-                    except (ValueError, RecursionError):
-                        raise VlmError(
-                            f"model endpoint {self._url} answered with invalid JSON",
-                            status=response.status_code,
-                            body=response.text[:2000],
-                        ) from None
-                    if not isinstance(body, dict):
-                        raise VlmError(
-                            f"model endpoint {self._url} answered with a non-object",
-                            status=response.status_code,
-                            body=response.text[:2000],
-                        )
-                    return body
-                error = VlmError(
-                    f"model endpoint {self._url} returned HTTP {response.status_code}: "
-                    f"{response.text[:300]}",
-                    status=response.status_code,
-                    body=response.text[:2000],
-                )
-                if response.status_code not in _RETRY_STATUS or attempt >= self._retries:
-                    raise error
-            attempt += 1
-            log.warning("model request failed (%s); retry %d of %d", error, attempt, self._retries)
-            await self._sleep(min(8.0, 0.5 * 2**attempt))
+        return await self._endpoint.post(payload)

@@ -580,7 +580,10 @@ def mocked(
 
     sleep = Recorder()
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    model = OpenAIModel("m", client=client, base_url=URL, retries=retries, sleep=sleep)
+    # Without jitter, so the backoff schedule itself is what the tests read.
+    model = OpenAIModel(
+        "m", client=client, base_url=URL, retries=retries, sleep=sleep, retry_jitter_s=0
+    )
     return model, seen, sleep
 
 

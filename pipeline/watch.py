@@ -17,30 +17,27 @@
 - Nothing a file contains can stop the watcher: any failure ends that file in `failed/`.
 
 `Watcher` is the core: the clock, the ingestor and the runner are passed in, so it can be
-driven step by step. `register` adds `stockshot watch DIR [--task TEXT] [--apply] [--once]`.
+driven step by step; `stockshot watch` (`pipeline.cli.watch`) builds them and draws the progress.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol, TextIO
+from typing import Any, Literal, Protocol
 
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.host.record import RunRecord
 from pipeline.models import IngestResult
-from pipeline.settings import Settings
 
-__all__ = ["FOLDERS", "Outcome", "Progress", "Summary", "Watcher", "register"]
+__all__ = ["FOLDERS", "Outcome", "Progress", "Summary", "Watcher"]
 
 log = logging.getLogger(__name__)
 
@@ -88,32 +85,12 @@ class Summary:
         )
 
 
-class Progress:
-    """A progress bar on a terminal; one line per file anywhere else (logs, pipes)."""
+class Progress(Protocol):
+    """Where the watcher reports each file it finished (`pipeline.cli.watch` draws it)."""
 
-    def __init__(self, stream: TextIO, *, width: int = 24) -> None:
-        self._stream = stream
-        self._width = width
-        self._tty = stream.isatty()
-        self._total = 0
-        self._count = 0
+    def start(self, total: int) -> None: ...
 
-    def start(self, total: int) -> None:
-        self._total, self._count = total, 0
-
-    def advance(self, outcome: Outcome) -> None:
-        self._count += 1
-        shown = f"{self._count}/{self._total}"
-        if self._tty:
-            filled = self._width * self._count // max(1, self._total)
-            bar = "#" * filled + "-" * (self._width - filled)
-            line = f"\r[{bar}] {shown} {outcome.status}: {outcome.name}"[:120]
-            self._stream.write(line.ljust(120))
-            if self._count >= self._total:
-                self._stream.write("\n")
-        else:
-            self._stream.write(f"[{shown}] {outcome.status}: {outcome.name} ({outcome.detail})\n")
-        self._stream.flush()
+    def advance(self, outcome: Outcome) -> None: ...
 
 
 def _ignored(name: str) -> bool:
@@ -430,104 +407,3 @@ def _ingest_json(result: IngestResult) -> dict[str, Any]:
     data = result.model_dump(mode="json")
     data.pop("image", None)
     return data
-
-
-# ---- `stockshot watch`
-
-
-def register(sub: Any) -> None:
-    parser = sub.add_parser(
-        "watch",
-        help="read screenshots dropped into a folder",
-        description="Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
-        "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
-        "idempotent by content hash. With --task, each screenshot also runs the agent; its "
-        "writes wait in the approvals inbox (stockshot approvals, the dashboard) unless "
-        "--apply lets them run at once.",
-    )
-    parser.add_argument("dir", type=Path, metavar="DIR")
-    parser.add_argument("--task", default=None, help="run the agent on each screenshot")
-    parser.add_argument(
-        "--apply",
-        action="store_true",
-        help="let the runs write at once (default: their writes wait for approval)",
-    )
-    parser.add_argument("--once", action="store_true", help="process the backlog, then exit")
-    parser.set_defaults(handler=_watch)
-
-
-def _watch(args: argparse.Namespace, settings: Settings) -> int:
-    import asyncio
-
-    from pipeline.bootstrap import (
-        approval_policy,
-        build_ingestor,
-        open_store,
-        proposal_queue,
-        run_agent,
-    )
-    from pipeline.host.toolbox import MemoryTarget
-    from servers.factory import GROUPS, build_server
-
-    if args.apply and args.task is None:
-        print("stockshot watch: --apply needs --task", file=sys.stderr)
-        return 2
-    ingestor = build_ingestor(settings)
-    summary = Summary()
-    with asyncio.Runner() as loop:
-        store = open_store(settings) if args.task is not None else None
-        try:
-            policy = approval_policy("watch", settings, "auto" if args.apply else None)
-            ttl = timedelta(seconds=settings.approval_ttl_s)
-            targets = (
-                [
-                    MemoryTarget(g, build_server(g, store, approval=policy, approval_ttl=ttl))
-                    for g in GROUPS
-                ]
-                if store is not None
-                else []
-            )
-
-            queue = (
-                proposal_queue(settings, store)
-                if store is not None and policy == "manual"
-                else None
-            )
-
-            def runner(task: str, results: Sequence[IngestResult]) -> RunRecord:
-                return loop.run(
-                    run_agent(
-                        settings, task=task, results=results, targets=targets, proposals=queue
-                    )
-                )
-
-            watcher = Watcher(
-                args.dir,
-                ingestor=ingestor,
-                clock=time.time,
-                settle_s=settings.watch_settle_s,
-                runner=runner if args.task is not None else None,
-                task=args.task,
-                progress=Progress(sys.stderr),
-            )
-            print(
-                f"stockshot watch: {watcher.inbox} "
-                f"({'backlog only' if args.once else 'Ctrl+C to stop'})",
-                file=sys.stderr,
-                flush=True,
-            )
-            watcher.run(
-                once=args.once,
-                interval_s=settings.watch_interval_s,
-                wait=time.sleep,
-                summary=summary,
-            )
-        except KeyboardInterrupt:
-            pass
-        finally:
-            print(summary.line(), file=sys.stderr, flush=True)
-            if store is not None:
-                store.close()
-            if ingestor.cache is not None:
-                ingestor.cache.close()
-    return 1 if summary.failed else 0

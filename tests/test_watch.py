@@ -6,6 +6,7 @@ import io
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import threading
@@ -18,12 +19,13 @@ import pytest
 
 from pipeline.cache import IngestCache
 from pipeline.cli import main
+from pipeline.cli.watch import FileProgress
 from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
-from pipeline.watch import Outcome, Progress, Summary, Watcher
+from pipeline.watch import Outcome, Summary, Watcher
 from servers import catalog, domain
 from servers.models import OrderQuery, ProposalQuery
 from servers.stores import sqlite_store
@@ -296,7 +298,7 @@ def test_a_backlog_shows_progress_per_file_and_a_one_line_summary(
     drop(tmp_path, "b.png", SAMPLE.read_bytes())
     drop(tmp_path, "c.png", b"oops")
     stream = io.StringIO()
-    summary = watcher(tmp_path, ingestor, progress=Progress(stream)).run(
+    summary = watcher(tmp_path, ingestor, progress=FileProgress(stream)).run(
         once=True, interval_s=1.0, wait=_never
     )
     assert stream.getvalue().splitlines() == [
@@ -313,14 +315,16 @@ def test_the_progress_bar_redraws_one_line_on_a_terminal() -> None:
             return True
 
     stream = Terminal()
-    progress = Progress(stream, width=4)
+    progress = FileProgress(stream, width=4)
     progress.start(2)
     progress.advance(Outcome("a.png", "done", ""))
+    first = stream.getvalue()
     progress.advance(Outcome("b.png", "failed", ""))
-    drawn = stream.getvalue()
-    assert drawn.startswith("\r[##--] 1/2 done: a.png")
-    assert "\r[####] 2/2 failed: b.png" in drawn
-    assert drawn.endswith("\n")
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stream.getvalue())  # colours, cursor
+    # Redrawn in place (a carriage return each time), and one new line once all are done.
+    assert "1/2" in first and "done: a.png" in first and "\n" not in first
+    assert "2/2" in drawn and "failed: b.png" in drawn and "\r" in drawn
+    assert drawn.endswith("\n") and drawn.count("\n") == 1
     assert Summary(done=1, failed=1).total == 2
 
 

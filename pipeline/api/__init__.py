@@ -11,7 +11,7 @@ __all__ = ["create_app"]
 
 
 def __getattr__(name: str) -> Any:
-    # The command line imports `pipeline.api.cli` for every command; the app loads on use.
+    # The command line (`pipeline.cli.serve`) imports this package; the app loads on use.
     if name == "create_app":
         from pipeline.api.app import create_app
 

@@ -18,7 +18,7 @@ def test_an_unknown_engine_name_lists_the_registered_ones() -> None:
 
 def test_importing_the_ocr_package_loads_no_engine_library() -> None:
     probe = (
-        "import sys, pipeline, pipeline.ocr, pipeline.ocr.models_cli; "
+        "import sys, pipeline, pipeline.ocr, pipeline.cli.models; "
         "print(sorted(m for m in ('paddle', 'paddleocr', 'paddlex', 'rapidocr') "
         "if m in sys.modules))"
     )

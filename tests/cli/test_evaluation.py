@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from pipeline.evals.cli import default_cases
+from pipeline.cli.evaluation import default_cases
 from pipeline.ocr import OcrEngine
 
 
@@ -17,7 +17,7 @@ def test_a_tiny_eval_run_writes_both_reports(
     monkeypatch: pytest.MonkeyPatch,
     rapidocr: OcrEngine,
 ) -> None:
-    monkeypatch.setattr("pipeline.evals.cli.make_engine", lambda name, options: rapidocr)
+    monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
     out = tmp_path / "reports"
     code = main(
         [
@@ -93,7 +93,7 @@ def test_a_model_that_cannot_be_reached_passes_no_case_on_either_track(
     monkeypatch: pytest.MonkeyPatch,
     rapidocr: OcrEngine,
 ) -> None:
-    monkeypatch.setattr("pipeline.evals.cli.make_engine", lambda name, options: rapidocr)
+    monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
     monkeypatch.setenv("STOCKSHOT_VLM_RETRIES", "0")
     out = tmp_path / "reports"
     code = main(

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.cli import models as models_cli
 from pipeline.errors import ConfigError
-from pipeline.ocr import models_cli
 from pipeline.ocr.paddle_models import find_source_dir
 from pipeline.settings import Settings
 

@@ -13,7 +13,7 @@ from pipeline.settings import Settings
 __all__ = ["register"]
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "profiles",
         help="column mappings saved for a screen (stockshot ingest --columns ... --save-profile)",

@@ -5,19 +5,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from pipeline.approvals import ApprovalDesk
-from pipeline.cli import ingest_all, print_result, print_run, utc_now
+from pipeline.bootstrap import utc_now
+from pipeline.cli.ingest import ingest_all
+from pipeline.cli.output import print_result, print_run
 from pipeline.settings import Settings
 
 __all__ = ["DEMO_TASK", "register"]
 
 DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "demo",
         help="the main job on a bundled sample, against a fresh demo store",
@@ -84,7 +85,7 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
-    from pipeline.approvals_cli import describe, print_decision
+    from pipeline.cli.approvals import describe, print_decision
     from servers.models import ProposalQuery
 
     proposals = await desk.list(ProposalQuery(run_id=run_id))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-from typing import Any
 
 from pipeline.errors import InputError
 from pipeline.jobs.tasks import QUEUES
@@ -14,7 +13,7 @@ from pipeline.settings import Settings
 __all__ = ["register"]
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "worker",
         help="take ingest and run jobs from the PostgreSQL queue",

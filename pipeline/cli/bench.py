@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from pipeline.settings import Settings
 
@@ -21,7 +20,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "bench",
         help="measure ingest, cache, tokens, batch and host side by side",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import socket
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings
@@ -18,7 +18,7 @@ __all__ = ["bind", "register"]
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-def register(sub: Any) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "serve",
         help="serve the HTTP API and the dashboard",

@@ -11,9 +11,9 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from pipeline.api.cli import bind
 from pipeline.bootstrap import run_agent
 from pipeline.cli import main
+from pipeline.cli.serve import bind
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import SAMPLE, TASK

@@ -1,0 +1,125 @@
+"""`stockshot run`: the agent on a task over screenshots, its writes run, queued or asked."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pipeline.cli.ingest import ingest_all
+from pipeline.cli.output import print_run
+from pipeline.errors import InputError
+from pipeline.host.attachments import MERGE_MODES
+from pipeline.host.record import RunRecord
+from pipeline.ingest import REQUESTABLE
+from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    from servers.store import Store
+
+__all__ = ["register"]
+
+
+def _guard_switch(text: str) -> tuple[str, bool]:
+    name, _, value = text.partition("=")
+    value = value.strip().lower()
+    if value not in ("on", "off", "true", "false"):
+        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=off or NAME=on")
+    return name.strip(), value in ("on", "true")
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "run",
+        help="run the agent on a task over screenshots",
+        description="Ingest the screenshots, then let the model act through the tool servers.",
+    )
+    parser.add_argument("--task", required=True, help='e.g. "raise orders for low SKUs"')
+    parser.add_argument("--image", nargs="*", type=Path, default=[], metavar="IMG")
+    parser.add_argument("--model", default=None, help="rules | openai:NAME | scripted:PATH")
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
+    parser.add_argument("--strategy", choices=REQUESTABLE, default=None)
+    parser.add_argument(
+        "--merge",
+        choices=MERGE_MODES,
+        default="auto",
+        help="several inventory screenshots as one merged table, newest capture per SKU and "
+        "warehouse (auto: when every row names its warehouse)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="record write calls, run none")
+    approval = parser.add_mutually_exclusive_group()
+    approval.add_argument(
+        "--approve",
+        action="store_true",
+        help="queue the writes as proposals for `stockshot approvals` (or the dashboard)",
+    )
+    approval.add_argument(
+        "--ask", action="store_true", help="ask y/N at this terminal for each write, after the run"
+    )
+    parser.add_argument(
+        "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
+    )
+    parser.add_argument("--json", action="store_true", help="print the run record as JSON")
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+
+    from pipeline.bootstrap import approval_policy, open_store, proposal_queue, run_agent
+
+    if args.ask and not sys.stdin.isatty():
+        raise InputError(
+            "--ask needs a terminal to ask at; use --approve and `stockshot approvals` instead"
+        )
+    flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
+    manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
+    results = ingest_all(settings, args.image, args.strategy)
+    store = open_store(settings) if manual else None
+    try:
+        record = asyncio.run(
+            run_agent(
+                settings,
+                task=args.task,
+                results=results,
+                model_spec=args.model,
+                base_url=args.base_url,
+                dry_run=args.dry_run,
+                guard_overrides=dict(args.guard),
+                proposals=proposal_queue(settings, store) if store is not None else None,
+                merge=args.merge,
+            )
+        )
+        if args.json:
+            print(record.model_dump_json())
+        else:
+            print_run(record, results, sys.stdout)
+            print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+        if store is not None and record.proposals:
+            _after_proposals(args, settings, store, record)
+    finally:
+        if store is not None:
+            store.close()
+    return 0 if record.status == "done" else 1
+
+
+def _after_proposals(
+    args: argparse.Namespace, settings: Settings, store: Store, record: RunRecord
+) -> None:
+    import asyncio
+
+    from pipeline.approvals import ApprovalDesk
+    from pipeline.bootstrap import server_targets, utc_now
+    from pipeline.cli.approvals import ask_each
+
+    ids = [p.id for p in record.proposals]
+    if not args.ask:
+        if not args.json:
+            print(
+                f"{len(ids)} write(s) wait for approval: stockshot approvals approve "
+                f"{' '.join(ids)}  (or deny, or the dashboard's approvals inbox)"
+            )
+        return
+    desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+    asyncio.run(ask_each(desk, ids, read=sys.stdin, out=sys.stdout))

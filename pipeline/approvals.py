@@ -54,10 +54,13 @@ def cli_decider() -> str:
 class StoreProposals:
     """Proposals of runs stored durably in the store (they survive a restart)."""
 
-    def __init__(self, store: Store, *, ttl: timedelta, clock: Clock) -> None:
+    def __init__(
+        self, store: Store, *, ttl: timedelta, clock: Clock, requested_by: str | None = None
+    ) -> None:
         self._store = store
         self._ttl = ttl
         self._clock = clock
+        self._requested_by = requested_by
 
     async def propose(self, draft: ProposalDraft) -> ProposalTicket:
         proposal = await asyncio.to_thread(
@@ -70,6 +73,7 @@ class StoreProposals:
             run_id=draft.run_id,
             observation=draft.observation,
             live=draft.live,
+            requested_by=self._requested_by,
         )
         return ProposalTicket(proposal.id, proposal.tool, proposal.arguments, proposal.expires_at)
 
@@ -98,8 +102,11 @@ class ApprovalDesk:
         *,
         clock: Clock,
         max_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
+        separate: bool = False,
     ) -> None:
         self._store = store
+        # Separation of duties: whoever started a run cannot approve what it proposed.
+        self._separate = separate
         self._targets = list(targets)
         self._clock = clock
         self._max_quantity = max_quantity
@@ -117,12 +124,16 @@ class ApprovalDesk:
             await toolbox.__aexit__(*exc)
 
     async def _call(
-        self, tool: str, arguments: dict[str, Any], run_id: str, proposal_id: str
+        self, tool: str, arguments: dict[str, Any], run_id: str, proposal_id: str, by: str
     ) -> ToolOutcome:
         if self._toolbox is not None:
-            return await self._toolbox.call(tool, arguments, run_id=run_id, proposal_id=proposal_id)
+            return await self._toolbox.call(
+                tool, arguments, run_id=run_id, proposal_id=proposal_id, actor=by
+            )
         async with Toolbox(self._targets) as toolbox:
-            return await toolbox.call(tool, arguments, run_id=run_id, proposal_id=proposal_id)
+            return await toolbox.call(
+                tool, arguments, run_id=run_id, proposal_id=proposal_id, actor=by
+            )
 
     async def list(self, query: ProposalQuery) -> list[Proposal]:
         return await asyncio.to_thread(
@@ -157,7 +168,12 @@ class ApprovalDesk:
         expired, or being approved by someone else) and `UnknownProposal`; a refusal by the
         tool is not an exception: the decision is `failed` with the tool's message."""
         claimed = await asyncio.to_thread(
-            approvals.claim, self._store, proposal_id, by=by, now=self._clock()
+            approvals.claim,
+            self._store,
+            proposal_id,
+            by=by,
+            now=self._clock(),
+            separate=self._separate,
         )
         arguments: dict[str, Any] = dict(claimed.arguments)
         if claimed.tool == CREATE_TOOL:
@@ -165,7 +181,7 @@ class ApprovalDesk:
         plan = await self.planned(claimed)
         try:
             outcome = await self._call(
-                claimed.tool, arguments, claimed.run_id or claimed.id, claimed.id
+                claimed.tool, arguments, claimed.run_id or claimed.id, claimed.id, by
             )
         except ToolServerError as exc:
             # The claim stays: the approval can be retried once the servers answer again

@@ -145,8 +145,12 @@ def open_store(settings: Settings) -> OpenStore:
     return open_url(settings.store_url())
 
 
-def proposal_queue(settings: Settings, store: Store) -> StoreProposals:
-    return StoreProposals(store, ttl=timedelta(seconds=settings.approval_ttl_s), clock=utc_now)
+def proposal_queue(
+    settings: Settings, store: Store, *, requested_by: str | None = None
+) -> StoreProposals:
+    """Where a run's writes wait for approval, named after who started it."""
+    ttl = timedelta(seconds=settings.approval_ttl_s)
+    return StoreProposals(store, ttl=ttl, clock=utc_now, requested_by=requested_by)
 
 
 def server_targets(
@@ -194,10 +198,12 @@ async def run_agent(
     proposals: ProposalQueue | None = None,
     merge: MergeMode = "auto",
     run_id: str | None = None,
+    requested_by: str | None = None,
 ) -> RunRecord:
     """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
     `proposals`, writes are queued there for approval instead of running. `run_id` names the
-    run (a queued run's id is given when it is queued); otherwise a new one is made."""
+    run (a queued run's id is given when it is queued); otherwise a new one is made.
+    `requested_by` (who started it) is what its calls act for: proposals and audit name it."""
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
     limits = HostLimits(
         max_hops=settings.max_hops,
@@ -216,7 +222,7 @@ async def run_agent(
             named: dict[str, Any] = {"run_id": run_id} if run_id else {}
             approval: Approval = "manual" if proposals is not None else "auto"
             opened = targets or server_targets(settings, ALL_GROUPS, approval=approval)
-            async with Toolbox(opened) as toolbox:
+            async with Toolbox(opened, actor=requested_by) as toolbox:
                 record = await run_task(
                     Run(
                         task=task,

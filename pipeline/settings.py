@@ -116,6 +116,16 @@ class Settings(BaseSettings):
     approval_ttl_s: float = Field(
         default=24 * 3600, gt=0, description="how long a proposal can be approved"
     )
+    approval_separate: bool = Field(
+        default=False,
+        description="separation of duties: whoever started a run (an API key, a terminal user) "
+        "cannot approve the writes it proposed",
+    )
+    approver_direct_writes: bool = Field(
+        default=False,
+        description="let an approver key's MCP client write through serve's mounts without a "
+        "proposal, audited under the key's name (default: its writes are proposals too)",
+    )
     api_guard_switches: bool = Field(
         default=False,
         description="let POST /v1/runs switch guards per request (never scope); off by default",

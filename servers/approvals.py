@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from servers.errors import NotApproved, NotPending, UnknownProposal
+from servers.errors import NotApproved, NotPending, SameRequester, UnknownProposal
 from servers.models import (
     NewAuditEntry,
     NewProposal,
@@ -80,6 +80,7 @@ def _audit(
     reason: str,
     *,
     refused: bool = False,
+    actor: str | None = None,
 ) -> None:
     tx.append_audit(
         NewAuditEntry(
@@ -95,6 +96,7 @@ def _audit(
             },
             order_id=proposal.order_id,
             run_id=proposal.run_id,
+            actor=actor,
         )
     )
 
@@ -109,10 +111,11 @@ def propose(
     run_id: str | None = None,
     observation: Mapping[str, Any] | None = None,
     live: Mapping[str, Any] | None = None,
+    requested_by: str | None = None,
 ) -> Proposal:
-    """Store a pending proposal for `tool` with exactly `arguments`. A run that proposes the
-    same call again (a retried job re-running it) gets its earlier proposal back, not a
-    second one."""
+    """Store a pending proposal for `tool` with exactly `arguments`, asked for by
+    `requested_by` (who started the run, when known). A run that proposes the same call again
+    (a retried job re-running it) gets its earlier proposal back, not a second one."""
     new = NewProposal(
         run_id=run_id,
         tool=tool,
@@ -121,6 +124,7 @@ def propose(
         observation=None if observation is None else dict(observation),
         live=None if live is None else dict(live),
         expires_at=now + ttl,
+        requested_by=requested_by,
     )
     with store.writing() as tx:
         if run_id is not None:
@@ -128,7 +132,10 @@ def propose(
                 if (earlier.tool, earlier.arguments_sha256) == (tool, new.arguments_sha256):
                     return earlier
         proposal = tx.insert_proposal(new, now=now)
-        _audit(tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}")
+        _audit(
+            tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}",
+            actor=requested_by,
+        )  # fmt: skip
     return proposal
 
 
@@ -185,36 +192,59 @@ def _not_pending(proposal: Proposal) -> NotPending:
     )
 
 
-def claim(store: Store, proposal_id: str, *, by: str, now: datetime) -> Proposal:
+def claim(
+    store: Store, proposal_id: str, *, by: str, now: datetime, separate: bool = False
+) -> Proposal:
     """Take the decision to approve: pending → approved, for exactly one caller. The caller then
     runs the stored call and settles it. An approval claimed long ago and never settled may be
-    taken again (see `STALE_CLAIM`)."""
+    taken again (see `STALE_CLAIM`). With `separate`, whoever started the run that proposed it
+    cannot approve it: `SameRequester`, audited as a refused approval."""
     with store.writing() as tx:
         (proposal,) = _expire_due(tx, [_known(tx, proposal_id)], now)
-        if arguments_sha256(proposal.arguments) != proposal.arguments_sha256:
-            raise NotPending(
-                f"{proposal.id}: the stored arguments no longer match their SHA-256; "
-                "it will not run",
-                code="tampered",
+        if separate and proposal.status == "pending" and proposal.requested_by == by:
+            refusal = SameRequester(
+                f"{proposal.id} was proposed by a run {by} started; under separation of duties "
+                "(STOCKSHOT_APPROVAL_SEPARATE) another key or person must approve it",
+                code="same_requester",
                 field="id",
+                details={"requested_by": by},
             )
-        stale = (
-            proposal.status == "approved"
-            and proposal.order_id is None
-            and proposal.result is None
-            and proposal.decided_at is not None
-            and now - proposal.decided_at >= STALE_CLAIM
+            _audit(tx, APPROVE, proposal, now, refusal.message, refused=True, actor=by)
+        else:
+            refusal = None
+            claimed = _claim(tx, proposal, by=by, now=now)
+    if refusal is not None:
+        raise refusal
+    return claimed
+
+
+def _claim(tx: StoreWriter, proposal: Proposal, *, by: str, now: datetime) -> Proposal:
+    if arguments_sha256(proposal.arguments) != proposal.arguments_sha256:
+        raise NotPending(
+            f"{proposal.id}: the stored arguments no longer match their SHA-256; it will not run",
+            code="tampered",
+            field="id",
         )
-        if proposal.status != "pending" and not stale:
-            raise _not_pending(proposal)
-        claimed = tx.decide_proposal(
-            proposal.id, expect=proposal.status, status="approved", now=now, by=by
-        )
-        if claimed is None:  # another decider got there between our read and our write
-            latest = tx.proposal(proposal.id)
-            assert latest is not None
-            raise _not_pending(latest)
-        _audit(tx, APPROVE, claimed, now, f"{claimed.id} approved by {by}; running {claimed.tool}")
+    stale = (
+        proposal.status == "approved"
+        and proposal.order_id is None
+        and proposal.result is None
+        and proposal.decided_at is not None
+        and now - proposal.decided_at >= STALE_CLAIM
+    )
+    if proposal.status != "pending" and not stale:
+        raise _not_pending(proposal)
+    claimed = tx.decide_proposal(
+        proposal.id, expect=proposal.status, status="approved", now=now, by=by
+    )
+    if claimed is None:  # another decider got there between our read and our write
+        latest = tx.proposal(proposal.id)
+        assert latest is not None
+        raise _not_pending(latest)
+    _audit(
+        tx, APPROVE, claimed, now, f"{claimed.id} approved by {by}; running {claimed.tool}",
+        actor=by,
+    )  # fmt: skip
     return claimed
 
 
@@ -244,7 +274,10 @@ def settle(
             latest = tx.proposal(proposal.id)
             assert latest is not None
             return latest
-        _audit(tx, APPROVE if ran else FAIL, settled, now, message, refused=not ran)
+        _audit(
+            tx, APPROVE if ran else FAIL, settled, now, message, refused=not ran,
+            actor=settled.decided_by,
+        )  # fmt: skip
     return settled
 
 
@@ -265,7 +298,7 @@ def deny(store: Store, proposal_id: str, *, by: str, reason: str | None, now: da
             latest = tx.proposal(proposal.id)
             assert latest is not None
             raise _not_pending(latest)
-        _audit(tx, DENY, denied, now, f"{denied.id} denied by {by}: {denied.reason}")
+        _audit(tx, DENY, denied, now, f"{denied.id} denied by {by}: {denied.reason}", actor=by)
     return denied
 
 

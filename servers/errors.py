@@ -12,8 +12,10 @@
     │   ├── UnknownProposal     an approval id that does not exist
     │   ├── NotPending          a proposal already decided, or expired, that cannot be
     │   │                       approved or denied now
-    │   └── NotApproved         a write carrying a proposal that is not being executed now,
-    │                           or whose arguments are not the reviewed ones
+    │   ├── NotApproved         a write carrying a proposal that is not being executed now,
+    │   │                       or whose arguments are not the reviewed ones
+    │   └── SameRequester       an approval by whoever started the run that proposed it,
+    │                           under separation of duties
     └── StoreError          the store cannot be opened, migrated or written
 
 `sqlite3`, `psycopg` and SQLAlchemy errors are mapped to `StoreError` once, in
@@ -96,6 +98,10 @@ class NotPending(Refused):
 
 
 class NotApproved(Refused):
+    pass
+
+
+class SameRequester(Refused):
     pass
 
 

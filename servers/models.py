@@ -322,6 +322,11 @@ class NewAuditEntry(_Frozen):
     arguments: dict[str, Any]
     order_id: str | None = None
     run_id: str | None = None
+    actor: str | None = Field(
+        default=None,
+        description="who acted: an API key (api:NAME), a person at a terminal (cli:USER), or "
+        "none for a tool call that named no one",
+    )
 
 
 class AuditEntry(NewAuditEntry):
@@ -353,6 +358,10 @@ class NewProposal(_Frozen):
         default=None, description="the live numbers the run read for it"
     )
     expires_at: datetime
+    requested_by: str | None = Field(
+        default=None,
+        description="who started the run that proposed it (api:NAME, cli:USER), if known",
+    )
 
 
 class Proposal(NewProposal):

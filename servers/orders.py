@@ -10,7 +10,11 @@ becomes a proposal (one per SKU) and the answer says it is queued. It runs only 
 names, in `_meta` `io.stockshot/proposal_id`, a proposal a person approved, and the check that
 it is approved, unexpired, not yet executed and for exactly these arguments is made in the
 write's own transaction. Such an order is written under the proposal's idempotency key, so a
-repeated execution returns the same order.
+repeated execution returns the same order. The one exception is an HTTP caller whose key may
+write directly (`servers.toolkit.Caller.writes_directly`: an approver's, where the deployment
+allows it). Every write and proposal names who acted (`servers.toolkit.actor_of`): the
+authenticated HTTP caller, or the `_meta` key `io.stockshot/actor` of an in-process or stdio
+caller.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from servers.toolkit import (
     OrderIdArg,
     ToolDeps,
     WarehouseIdArg,
+    actor_of,
+    caller_of,
     group_meta,
     proposal_id_of,
     refused,
@@ -171,9 +177,10 @@ def _queued(
     calls: list[tuple[dict[str, Any], dict[str, Any] | None]],
     run_id: str | None,
     what: str,
+    requested_by: str | None = None,
 ) -> dict[str, Any]:
-    """Store one pending proposal per call (its arguments, and the live numbers read now);
-    the structured answer saying they are queued."""
+    """Store one pending proposal per call (its arguments, and the live numbers read now),
+    asked for by `requested_by`; the structured answer saying they are queued."""
     now = deps.clock()
     held = []
     for arguments, live in calls:
@@ -194,6 +201,7 @@ def _queued(
             run_id=run_id,
             observation=observation,
             live=live,
+            requested_by=requested_by,
         )
         held.append(
             QueuedProposal(
@@ -210,6 +218,13 @@ def _queued(
         "do not send it again. Report it as waiting for approval."
     )
     return {"queued": held, "message": message}
+
+
+def _writes_directly(ctx: Context) -> bool:
+    """An HTTP caller whose key may write without a proposal (an approver's, where allowed):
+    its write runs at once, audited under its name."""
+    caller = caller_of(ctx)
+    return caller is not None and caller.writes_directly
 
 
 def _same_call(stored: Mapping[str, Any], call: _CreateCall) -> bool:
@@ -252,7 +267,9 @@ def instructions(deps: ToolDeps) -> str:
 def register(server: MCPServer, deps: ToolDeps) -> None:
     meta = group_meta(GROUP)
 
-    def _propose_create(call: _CreateCall, wanted: list[str], run_id: str | None) -> CallToolResult:
+    def _propose_create(
+        call: _CreateCall, wanted: list[str], run_id: str | None, actor: str | None
+    ) -> CallToolResult:
         base = call.model_dump(mode="json", exclude_none=True, exclude={"sku", "skus"})
         if call.skus is not None:
             base.pop("observed_on_hand", None)  # one screen value cannot be every SKU's
@@ -278,6 +295,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 ],
                 run_id,
                 f"an order of {', '.join(wanted)} in {call.warehouse_id}",
+                requested_by=actor,
             )
         except Refused as exc:
             return refused(exc, write=True)
@@ -335,8 +353,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             observed_on_hand=observed_on_hand,
             observed_at=observed_at,
         )
-        if proposal_id is None and deps.approval == "manual":
-            return _propose_create(call, wanted, run_id)
+        actor = actor_of(ctx)
+        if proposal_id is None and deps.approval == "manual" and not _writes_directly(ctx):
+            return _propose_create(call, wanted, run_id, actor)
         requests = [
             ReplenishmentRequest(
                 sku=one,
@@ -372,16 +391,19 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                     max_quantity=deps.max_order_quantity,
                     now=deps.clock(),
                     authorise=_checked(proposal_id, CREATE_TOOL, lambda a: _same_call(a, call)),
+                    actor=actor,
                 )
                 return success(result)
             if sku is not None:
                 result = domain.create_replenishment(
-                    deps.store, requests[0], max_quantity=deps.max_order_quantity, now=deps.clock()
-                )
+                    deps.store, requests[0], max_quantity=deps.max_order_quantity,
+                    now=deps.clock(), actor=actor,
+                )  # fmt: skip
                 return success(result)
             items = domain.create_replenishments(
-                deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock()
-            )
+                deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock(),
+                actor=actor,
+            )  # fmt: skip
         except Refused as exc:
             return refused(exc, write=True)
         except StoreError as exc:
@@ -441,9 +463,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         meta=meta,
     )
     def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelOutput]:
-        run_id, proposal_id = run_id_of(ctx), proposal_id_of(ctx)
+        run_id, proposal_id, actor = run_id_of(ctx), proposal_id_of(ctx), actor_of(ctx)
         try:
-            if proposal_id is None and deps.approval == "manual":
+            if proposal_id is None and deps.approval == "manual" and not _writes_directly(ctx):
                 domain.get_order(deps.store, order_id)  # an unknown id is refused now
                 queued = _queued(
                     deps,
@@ -451,6 +473,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                     [({"order_id": order_id}, None)],
                     run_id,
                     f"cancelling {order_id}",
+                    requested_by=actor,
                 )
                 return success(CancelOutput(**queued), exclude_none=True)
             authorise = None
@@ -459,8 +482,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                     proposal_id, CANCEL_TOOL, lambda stored: dict(stored) == {"order_id": order_id}
                 )
             result = domain.cancel_order(
-                deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise
-            )
+                deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise,
+                actor=actor,
+            )  # fmt: skip
         except Refused as exc:
             return refused(exc, write=True)
         except StoreError as exc:

@@ -27,14 +27,19 @@ from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 
 __all__ = [
+    "ACTOR_META_KEY",
+    "CALLER_STATE",
     "GROUPS_META_KEY",
     "READ_ONLY",
     "RUN_ID_META_KEY",
+    "Caller",
     "Clock",
     "OrderIdArg",
     "SkuArg",
     "ToolDeps",
     "WarehouseIdArg",
+    "actor_of",
+    "caller_of",
     "group_meta",
     "proposal_id_of",
     "refused",
@@ -47,6 +52,21 @@ __all__ = [
 
 GROUPS_META_KEY = "io.modelcontextprotocol/groups"
 RUN_ID_META_KEY = "io.stockshot/run_id"
+ACTOR_META_KEY = "io.stockshot/actor"
+"""Who a call acts for (`api:NAME`, `cli:USER`), from a caller in the same process or over
+stdio. Over HTTP only the authenticated caller counts (`CALLER_STATE`), never this key."""
+CALLER_STATE = "stockshot_caller"
+"""The HTTP request state entry where the mount's key check leaves the `Caller` it found."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An HTTP caller the key check authenticated: the key's name, and whether it may write
+    without a proposal (an approver key, where direct writes are allowed)."""
+
+    name: str
+    writes_directly: bool = False
+
 
 Clock = Callable[[], datetime]
 
@@ -107,6 +127,27 @@ def run_id_of(ctx: Context) -> str | None:
     meta = ctx.request_context.meta
     value = meta.get(RUN_ID_META_KEY) if meta else None
     return str(value) if value is not None and str(value).strip() else None
+
+
+def caller_of(ctx: Context) -> Caller | None:
+    """The authenticated HTTP caller of this request, if it came over HTTP with one."""
+    request = ctx.request_context.request
+    state = getattr(request, "scope", {}).get("state") if request is not None else None
+    found = state.get(CALLER_STATE) if isinstance(state, dict) else None
+    return found if isinstance(found, Caller) else None
+
+
+def actor_of(ctx: Context) -> str | None:
+    """Who this call acts for: the authenticated HTTP caller, or over another transport the
+    request `_meta`'s `io.stockshot/actor`."""
+    caller = caller_of(ctx)
+    if caller is not None:
+        return caller.name
+    if ctx.request_context.request is not None:
+        return None  # over HTTP, what a client writes in `_meta` proves nothing
+    meta = ctx.request_context.meta
+    value = meta.get(ACTOR_META_KEY) if meta else None
+    return str(value)[:200] if value is not None and str(value).strip() else None
 
 
 def proposal_id_of(ctx: Context) -> str | None:

@@ -27,7 +27,6 @@ from pipeline.api.auth import (
     LOOPBACK,
     BearerGuard,
     HostGuard,
-    key_secrets,
     mcp_transport_security,
     parse_keys,
 )
@@ -48,6 +47,7 @@ from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 from servers.stores import store_scheme
+from servers.toolkit import Caller
 
 __all__ = ["create_app"]
 
@@ -150,12 +150,25 @@ def create_app(
         # The mounts check Host and Origin against the same names as the HostGuard below.
         security = mcp_transport_security(allowed) if guarded else None
         # An agent on a mount may read and propose writes (they wait for approval under
-        # manual approval): an operator's key, or the MCP token.
+        # manual approval): an operator's key, or the MCP token. Where approvers may write
+        # directly (STOCKSHOT_APPROVER_DIRECT_WRITES), an approver's key writes at once,
+        # audited under its name.
+        direct = settings.approver_direct_writes
+        keys = parse_keys(settings.api_keys)
         tokens = [
-            *key_secrets(settings.api_keys, role="operator"),
+            *(
+                k.secret
+                for k in keys
+                if "operator" in k.roles or (direct and "approver" in k.roles)
+            ),
             *([settings.mcp_token] if settings.mcp_token else []),
         ]
-        lacking = [t for t in key_secrets(settings.api_keys) if t not in tokens]
+        lacking = [k.secret for k in keys if k.secret not in tokens]
+        callers = [
+            (k.secret, Caller(f"api:{k.name}", writes_directly=direct and "approver" in k.roles))
+            for k in keys
+            if k.secret in tokens
+        ]
         for group, server in servers.items():
             mcp_app = server.streamable_http_app(host=settings.host, transport_security=security)
             guarded_app = BearerGuard(
@@ -163,6 +176,7 @@ def create_app(
                 tokens,
                 lacking=lacking,
                 role="operator",
+                callers=callers,
             )
             app.mount(f"/mcp/{group}", guarded_app if tokens or settings.api_keys else mcp_app)
     if settings.cors_origins:

@@ -17,6 +17,8 @@ from typing import Literal, cast
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from servers.toolkit import CALLER_STATE, Caller
+
 __all__ = [
     "GRANTS",
     "LOOPBACK",
@@ -141,19 +143,41 @@ def key_of(presented: str | None, keys: Sequence[str]) -> ApiKey | None:
 
 class BearerGuard:
     """ASGI middleware for a mounted app: HTTP requests need `Bearer <one of the tokens>`.
-    One of `lacking` (a key of ours without the role the mount needs) gets 403 saying so."""
+    One of `lacking` (a key of ours without the role the mount needs) gets 403 saying so.
+    A token in `callers` is that `Caller` for the app (in the request state, where the tool
+    servers read who acts: `servers.toolkit.caller_of`)."""
 
     def __init__(
-        self, app: ASGIApp, tokens: Sequence[str], lacking: Sequence[str] = (), role: str = ""
+        self,
+        app: ASGIApp,
+        tokens: Sequence[str],
+        lacking: Sequence[str] = (),
+        role: str = "",
+        callers: Sequence[tuple[str, Caller]] = (),
     ) -> None:
         self._app = app
         self._tokens = list(tokens)
         self._lacking = list(lacking)
         self._role = role
+        self._callers = list(callers)
+
+    def _caller(self, presented: str | None) -> Caller | None:
+        if presented is None:
+            return None
+        candidate = presented.encode("utf-8")
+        found: Caller | None = None
+        for secret, caller in self._callers:  # every one compared, in constant time
+            if hmac.compare_digest(candidate, secret.encode("utf-8")) and found is None:
+                found = caller
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             presented = presented_bearer(scope["headers"])
+            caller = self._caller(presented)
+            if caller is not None:
+                # A new state for this request: the one the server hands out may be shared.
+                scope = {**scope, "state": {**scope.get("state", {}), CALLER_STATE: caller}}
             if not key_matches(presented, self._tokens):
                 if key_matches(presented, self._lacking):
                     message = (

@@ -63,7 +63,10 @@ class AppServices:
     def desk(self) -> ApprovalDesk:
         """Approvals run the stored call through the same in-memory orders server."""
         return ApprovalDesk(
-            self.slot, [MemoryTarget("orders", self.servers["orders"])], clock=utc_now
+            self.slot,
+            [MemoryTarget("orders", self.servers["orders"])],
+            clock=utc_now,
+            separate=self.settings.approval_separate,
         )
 
     @property

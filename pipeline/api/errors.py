@@ -9,6 +9,7 @@ servers' errors are mapped by class, the most specific class first:
     other InputError (undecodable, empty, name)  422 invalid_input
     servers UnknownProposal                      404 not_found
     servers NotPending                           409 not_pending
+    servers SameRequester                        403 same_requester
     servers InputError / Refused                 422 invalid_input
     RequestValidationError (FastAPI)             422 invalid_request
     a body FastAPI cannot decode (its 400)       422 invalid_request
@@ -52,6 +53,7 @@ ERROR_STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (InputError, 422, "invalid_input"),
     (server_errors.UnknownProposal, 404, "not_found"),
     (server_errors.NotPending, 409, "not_pending"),
+    (server_errors.SameRequester, 403, "same_requester"),
     (server_errors.InputError, 422, "invalid_input"),
     (server_errors.Refused, 422, "invalid_input"),
     (ToolServerError, 503, "unavailable"),

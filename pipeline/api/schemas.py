@@ -15,6 +15,7 @@ from servers.models import PlannedOrder
 __all__ = [
     "RUN_EXAMPLE",
     "ApprovalsResponse",
+    "CancelledOut",
     "ContractOut",
     "DecisionOut",
     "DenyRequest",
@@ -177,6 +178,12 @@ class OrderOut(BaseModel):
     observed_at: str | None = None
 
 
+class CancelledOut(BaseModel):
+    order: OrderOut
+    cancelled: bool = Field(description="false when the order was cancelled already")
+    by: str = Field(description="who cancelled it, as the audit log records it")
+
+
 class OrdersResponse(BaseModel):
     orders: list[OrderOut]
 
@@ -232,6 +239,9 @@ class ProposalOut(BaseModel):
     expires_at: datetime
     decided_by: str | None
     decided_at: datetime | None
+    requested_by: str | None = Field(
+        default=None, description="who started the run that proposed it (api:NAME, cli:USER)"
+    )
     reason: str | None
     order_id: str | None
     result: dict[str, Any] | None = Field(description="what the write tool answered")

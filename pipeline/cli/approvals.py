@@ -46,7 +46,13 @@ def _desk(settings: Settings) -> tuple[ApprovalDesk, Store]:
     from pipeline.bootstrap import open_store, server_targets, utc_now
 
     store = open_store(settings)
-    return ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now), store
+    desk = ApprovalDesk(
+        store,
+        server_targets(settings, ["orders"]),
+        clock=utc_now,
+        separate=settings.approval_separate,
+    )
+    return desk, store
 
 
 def _age(captured: str | None, now: datetime) -> str:

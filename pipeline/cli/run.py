@@ -67,12 +67,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
+    from pipeline.approvals import cli_decider
     from pipeline.bootstrap import approval_policy, open_store, proposal_queue, run_agent
 
     if args.ask and not sys.stdin.isatty():
         raise InputError(
             "--ask needs a terminal to ask at; use --approve and `stockshot approvals` instead"
         )
+    by = cli_decider()
     flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
     manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
     results = ingest_all(settings, args.image, args.strategy)
@@ -87,8 +89,11 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
                 base_url=args.base_url,
                 dry_run=args.dry_run,
                 guard_overrides=dict(args.guard),
-                proposals=proposal_queue(settings, store) if store is not None else None,
+                proposals=proposal_queue(settings, store, requested_by=by)
+                if store is not None
+                else None,
                 merge=args.merge,
+                requested_by=by,
             )
         )
         if args.json:
@@ -121,5 +126,10 @@ def _after_proposals(
                 f"{' '.join(ids)}  (or deny, or the dashboard's approvals inbox)"
             )
         return
-    desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+    desk = ApprovalDesk(
+        store,
+        server_targets(settings, ["orders"]),
+        clock=utc_now,
+        separate=settings.approval_separate,
+    )
     asyncio.run(ask_each(desk, ids, read=sys.stdin, out=sys.stdout))

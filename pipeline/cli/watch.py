@@ -117,7 +117,7 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
             )
 
             queue = (
-                proposal_queue(settings, store)
+                proposal_queue(settings, store, requested_by=f"watch:{args.dir.name}")
                 if store is not None and policy == "manual"
                 else None
             )
@@ -125,7 +125,12 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
             def runner(task: str, results: Sequence[IngestResult]) -> RunRecord:
                 return loop.run(
                     run_agent(
-                        settings, task=task, results=results, targets=targets, proposals=queue
+                        settings,
+                        task=task,
+                        results=results,
+                        targets=targets,
+                        proposals=queue,
+                        requested_by=f"watch:{args.dir.name}",
                     )
                 )
 

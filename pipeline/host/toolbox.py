@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 GROUPS_META_KEY = "io.modelcontextprotocol/groups"
 RUN_ID_META_KEY = "io.stockshot/run_id"
 PROPOSAL_META_KEY = "io.stockshot/proposal_id"
+ACTOR_META_KEY = "io.stockshot/actor"
 """The approved proposal a write executes (the orders server's `servers.approvals`)."""
 
 
@@ -119,8 +120,10 @@ def _spec(tool: Tool, group: str) -> ToolSpec:
 class Toolbox:
     """The tools of the selected groups, in a stable order, and the servers behind them."""
 
-    def __init__(self, targets: Sequence[Target]) -> None:
+    def __init__(self, targets: Sequence[Target], *, actor: str | None = None) -> None:
         self._targets = list(targets)
+        # Who the calls act for (who started the run), for the servers' proposals and audit.
+        self._actor = actor
         self._stack = AsyncExitStack()
         self._connections: list[_Connection] = []
         self._route: dict[str, _Connection] = {}
@@ -199,9 +202,11 @@ class Toolbox:
         *,
         run_id: str,
         proposal_id: str | None = None,
+        actor: str | None = None,
     ) -> ToolOutcome:
-        """Call a tool tagged with the run's id; `proposal_id` names the approved proposal a
-        write executes (the orders server checks it)."""
+        """Call a tool tagged with the run's id and who it acts for (`actor`, else the
+        toolbox's); `proposal_id` names the approved proposal a write executes (the orders
+        server checks it)."""
         connection = self._route.get(name)
         if connection is None:
             known = ", ".join(t.name for t in self.tools)
@@ -210,6 +215,8 @@ class Toolbox:
             tags: dict[str, str] = {RUN_ID_META_KEY: run_id}
             if proposal_id is not None:
                 tags[PROPOSAL_META_KEY] = proposal_id
+            if (actor or self._actor) is not None:
+                tags[ACTOR_META_KEY] = str(actor or self._actor)
             meta = cast(RequestParamsMeta, tags)
             result = await connection.client.call_tool(name, arguments, meta=meta)
         except MCPError as exc:

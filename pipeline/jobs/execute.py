@@ -37,9 +37,12 @@ def runner(
             guard_overrides=spec.guards,
             targets=targets(spec.manual),
             on_event=sink,
-            proposals=proposal_queue(settings, store) if spec.manual else None,
+            proposals=proposal_queue(settings, store, requested_by=spec.requested_by)
+            if spec.manual
+            else None,
             run_id=spec.id,
             **({} if log_run else {"log_run": False}),
+            **({"requested_by": spec.requested_by} if spec.requested_by else {}),
         )
         return record
 

@@ -33,6 +33,9 @@ class RunSpec(BaseModel):
     """Writes become proposals a person approves."""
     results: list[IngestResult] = Field(default_factory=list)
     started_at: datetime
+    requested_by: str | None = None
+    """Who started it (an API key, `api:NAME`): its proposals say so, and under separation of
+    duties that key cannot approve them."""
 
 
 Runner = Callable[[RunSpec, EventSink], Awaitable[RunRecord]]

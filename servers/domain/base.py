@@ -47,8 +47,11 @@ def _audited(
     run_id: str | None,
     now: datetime,
     decide: Callable[[StoreWriter], tuple[T, str, str | None]],
+    *,
+    actor: str | None = None,
 ) -> T:
-    """Run `decide` in one write transaction and audit its outcome in the same transaction.
+    """Run `decide` in one write transaction and audit its outcome (with the `actor` who
+    asked, when known) in the same transaction.
 
     `decide` must check everything before it writes: a refusal commits only its audit entry.
     """
@@ -65,6 +68,7 @@ def _audited(
                 reason=exc.message,
                 arguments=arguments,
                 run_id=run_id,
+                actor=actor,
             )
         else:
             entry = NewAuditEntry(
@@ -75,6 +79,7 @@ def _audited(
                 arguments=arguments,
                 order_id=order_id,
                 run_id=run_id,
+                actor=actor,
             )
         tx.append_audit(entry)
     if refusal is not None:

@@ -37,8 +37,9 @@ def create_replenishment(
     max_quantity: int,
     now: datetime,
     authorise: Callable[[StoreWriter], object] | None = None,
+    actor: str | None = None,
 ) -> ReplenishmentResult:
-    """Create a replenishment order if live stock is low now.
+    """Create a replenishment order if live stock is low now (audited under `actor`).
 
     Inside one write transaction: hold the stock row and the key (`lock_stock`), check the
     ids, the quantity and the idempotency key, re-read live stock with open orders counted
@@ -105,7 +106,7 @@ def create_replenishment(
         return ReplenishmentResult(order=order, created=True, live=live), reason, order.id
 
     arguments = request.model_dump(mode="json", exclude={"run_id"}, exclude_none=True)
-    return _audited(store, CREATE, arguments, request.run_id, now, decide)
+    return _audited(store, CREATE, arguments, request.run_id, now, decide, actor=actor)
 
 
 def create_replenishments(
@@ -114,13 +115,16 @@ def create_replenishments(
     *,
     max_quantity: int,
     now: datetime,
+    actor: str | None = None,
 ) -> list[BatchItem]:
     """Several SKUs of one warehouse, each re-checked and written in its own transaction: one
     refusal stops only its own SKU."""
     items: list[BatchItem] = []
     for request in requests:
         try:
-            result = create_replenishment(store, request, max_quantity=max_quantity, now=now)
+            result = create_replenishment(
+                store, request, max_quantity=max_quantity, now=now, actor=actor
+            )
         except Refused as exc:
             items.append(BatchItem(sku=request.sku, refused=exc.as_dict()))
         else:
@@ -139,6 +143,7 @@ def cancel_order(
     now: datetime,
     run_id: str | None = None,
     authorise: Callable[[StoreWriter], object] | None = None,
+    actor: str | None = None,
 ) -> CancelResult:
     """Cancel an open order; cancelling a cancelled order changes nothing and says so.
     `authorise` runs first in the same transaction and refuses by raising."""
@@ -154,7 +159,7 @@ def cancel_order(
         cancelled = tx.cancel_order(order.id, now=now)
         return CancelResult(order=cancelled, cancelled=True), "cancelled", order.id
 
-    return _audited(store, CANCEL, {"order_id": order_id}, run_id, now, decide)
+    return _audited(store, CANCEL, {"order_id": order_id}, run_id, now, decide, actor=actor)
 
 
 def _check_at_most(request: ReplenishmentRequest) -> None:

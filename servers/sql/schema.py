@@ -174,6 +174,7 @@ audit_log = Table(
     Column("arguments", Document, nullable=False),
     Column("order_id", Text),
     Column("run_id", Text),
+    Column("actor", Text),
     sqlite_autoincrement=True,
 )  # fmt: skip
 
@@ -200,6 +201,7 @@ proposals = Table(
     Column("reason", Text),
     Column("result", Document),
     Column("order_id", Text),
+    Column("requested_by", Text),
     Index("proposals_by_status", "status", "number"),
     Index("proposals_by_run", "run_id"),
     sqlite_autoincrement=True,

@@ -32,6 +32,7 @@ ROUTE_ROLES = {
     ("POST", "/v1/approvals/{proposal_id}/deny"): "approver",
     ("POST", "/v1/ingest"): "operator",
     ("GET", "/v1/orders"): "viewer",
+    ("POST", "/v1/orders/{order_id}/cancel"): "approver",
     ("GET", "/v1/profiles"): "viewer",
     ("PUT", "/v1/profiles"): "operator",
     ("GET", "/v1/profiles/{signature}"): "viewer",
@@ -94,6 +95,7 @@ def concrete(path: str) -> str:
         path.replace("{proposal_id}", "AP-000001")
         .replace("{signature}", "0" * 64)
         .replace("{run_id}", "run-1")
+        .replace("{order_id}", "PO-000001")
     )
 
 

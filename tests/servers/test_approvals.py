@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from servers import approvals
-from servers.errors import NotPending, UnknownProposal
+from servers.errors import NotPending, SameRequester, UnknownProposal
 from servers.models import ProposalQuery
 from servers.sql.migrate import SCHEMA_VERSION
 from servers.store import OpenStore, Store
@@ -181,3 +181,38 @@ def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres
     with open_store(postgres_url) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
     assert schema_version(postgres_url) == SCHEMA_VERSION
+
+
+def test_under_separation_whoever_started_the_run_cannot_claim_its_proposal_and_it_is_audited(
+    store: OpenStore, now: datetime
+) -> None:
+    proposal = approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=now, ttl=DAY,
+        run_id="r1", requested_by="api:otto",
+    )  # fmt: skip
+    with pytest.raises(SameRequester, match="another key or person must approve it"):
+        approvals.claim(store, proposal.id, by="api:otto", now=now, separate=True)
+    assert approvals.get_proposal(store, proposal.id, now=now).status == "pending"
+    claimed = approvals.claim(store, proposal.id, by="api:anna", now=now, separate=True)
+    assert (claimed.status, claimed.decided_by, claimed.requested_by) == (
+        "approved",
+        "api:anna",
+        "api:otto",
+    )
+    with store.reading() as tx:
+        trail = [(e.action, e.outcome, e.actor) for e in reversed(tx.audit(limit=10))]
+    assert trail == [
+        ("approval proposed", "accepted", "api:otto"),
+        ("approval approved", "refused", "api:otto"),
+        ("approval approved", "accepted", "api:anna"),
+    ]
+
+
+def test_without_separation_the_starter_of_a_run_may_approve_it(
+    store: OpenStore, now: datetime
+) -> None:
+    proposal = approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=now, ttl=DAY,
+        requested_by="cli:ops",
+    )  # fmt: skip
+    assert approvals.claim(store, proposal.id, by="cli:ops", now=now).status == "approved"

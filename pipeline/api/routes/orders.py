@@ -1,14 +1,16 @@
-"""`GET /v1/orders`."""
+"""`GET /v1/orders`; `POST /v1/orders/{id}/cancel` (an approver's decision, audited under
+the key's name)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
-from pipeline.api.deps import Services, needs
-from pipeline.api.schemas import OrderOut, OrdersResponse
+from pipeline.api.deps import Services, caller, needs
+from pipeline.api.schemas import CancelledOut, ErrorBody, OrderOut, OrdersResponse
+from pipeline.bootstrap import utc_now
 from servers import domain
 from servers.models import OrderQuery
 
@@ -36,3 +38,19 @@ async def orders(
     )
     found = await asyncio.to_thread(domain.list_orders, services.slot, query)
     return OrdersResponse(orders=[order_out(o) for o in found.orders])
+
+
+@router.post(
+    "/orders/{order_id}/cancel",
+    **needs("approver"),
+    response_model=CancelledOut,
+    responses={422: {"model": ErrorBody}},
+)
+async def cancel(order_id: str, request: Request, services: Services) -> CancelledOut:
+    """Cancel an open order now: a person's decision (an approver's key), written at once and
+    audited under the key's name. Cancelling a cancelled order changes nothing and says so."""
+    by = caller(request)
+    done = await asyncio.to_thread(
+        domain.cancel_order, services.slot, order_id, now=utc_now(), actor=by
+    )
+    return CancelledOut(order=order_out(done.order), cancelled=done.cancelled, by=by)

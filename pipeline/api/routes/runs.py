@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services, needs
+from pipeline.api.deps import Services, caller, needs
 from pipeline.api.openapi import RUN_BODY
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
@@ -82,6 +82,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
         manual=manual,
         results=[*earlier, *uploaded],
         started_at=utc_now(),
+        requested_by=caller(request),
     )
     run_id, status = await queue.start_run(spec)
     return JSONResponse(

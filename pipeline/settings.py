@@ -158,12 +158,23 @@ class Settings(BaseSettings):
         description="how often a worker says it is alive; one silent for 3 times this is "
         "taken as dead and its jobs are retried",
     )
+    webhook_urls: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="comma-separated URLs that receive proposal.created, proposal.decided and "
+        "run.finished as signed JSON POSTs",
+    )
+    webhook_secret: str | None = Field(
+        default=None, description="the shared secret of the webhooks' HMAC-SHA256 signature"
+    )
+    webhook_interval_s: float = Field(
+        default=5.0, gt=0, description="how often pending webhook deliveries are sent"
+    )
     watch_interval_s: float = Field(default=1.0, gt=0, description="watch folder polling")
     watch_settle_s: float = Field(
         default=2.0, ge=0, description="a file must stop changing this long before it is taken"
     )
 
-    @field_validator("api_keys", "cors_origins", "allowed_hosts", mode="before")
+    @field_validator("api_keys", "cors_origins", "allowed_hosts", "webhook_urls", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
         if isinstance(value, str):

@@ -29,6 +29,8 @@ from servers.store import Store, StoreWriter
 
 __all__ = [
     "APPROVE",
+    "CREATED",
+    "DECIDED",
     "DENY",
     "EXPIRE",
     "FAIL",
@@ -70,6 +72,16 @@ def arguments_sha256(arguments: Mapping[str, Any]) -> str:
     """SHA-256 of the arguments as canonical JSON (sorted keys, no spaces, UTF-8)."""
     text = json.dumps(arguments, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+CREATED = "proposal.created"
+DECIDED = "proposal.decided"
+"""The events a proposal's life writes (for webhooks): made, and approved, denied, failed or
+expired. They are written in the transaction of the change."""
+
+
+def _announce(tx: StoreWriter, name: str, proposal: Proposal, now: datetime) -> None:
+    tx.append_event(name, {"proposal": proposal.model_dump(mode="json")}, now=now)
 
 
 def _audit(
@@ -136,6 +148,7 @@ def propose(
             tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}",
             actor=requested_by,
         )  # fmt: skip
+        _announce(tx, CREATED, proposal, now)
     return proposal
 
 
@@ -152,6 +165,7 @@ def _expire_due(tx: StoreWriter, proposals: list[Proposal], now: datetime) -> li
             )
             if expired is not None:
                 _audit(tx, EXPIRE, expired, now, expired.reason or "expired")
+                _announce(tx, DECIDED, expired, now)
                 proposal = expired
         out.append(proposal)
     return out
@@ -278,6 +292,7 @@ def settle(
             tx, APPROVE if ran else FAIL, settled, now, message, refused=not ran,
             actor=settled.decided_by,
         )  # fmt: skip
+        _announce(tx, DECIDED, settled, now)
     return settled
 
 
@@ -299,6 +314,7 @@ def deny(store: Store, proposal_id: str, *, by: str, reason: str | None, now: da
             assert latest is not None
             raise _not_pending(latest)
         _audit(tx, DENY, denied, now, f"{denied.id} denied by {by}: {denied.reason}", actor=by)
+        _announce(tx, DECIDED, denied, now)
     return denied
 
 

@@ -19,6 +19,8 @@ __all__ = [
     "AuditEntry",
     "BatchItem",
     "CancelResult",
+    "Delivery",
+    "DeliveryRecord",
     "ImportSummary",
     "ItemReport",
     "NewAuditEntry",
@@ -398,3 +400,28 @@ class ColumnProfile(_Frozen):
     created_at: datetime
     updated_at: datetime
     created_by: str | None = None
+
+
+class Delivery(_Frozen):
+    """One event on its way to one webhook receiver, claimed for sending."""
+
+    number: int
+    url: str
+    attempts: int = Field(description="attempts made before this one")
+    event_number: int
+    event: str = Field(description="proposal.created, proposal.decided or run.finished")
+    body: dict[str, Any]
+    created_at: datetime = Field(description="when the event happened")
+
+
+class DeliveryRecord(_Frozen):
+    """A delivery as the log keeps it."""
+
+    number: int
+    event_number: int
+    event: str
+    url: str
+    status: Literal["pending", "delivered"]
+    attempts: int
+    last_error: str | None
+    delivered_at: datetime | None

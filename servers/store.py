@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
     AuditEntry,
     ColumnProfile,
+    Delivery,
+    DeliveryRecord,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -92,6 +94,14 @@ class StoreReader(Protocol):
 
     def profile(self, signature: str) -> ColumnProfile | None: ...
 
+    def deliveries(self, *, limit: int) -> list[DeliveryRecord]:
+        """The latest webhook deliveries, newest first."""
+        ...
+
+    def attempts_of(self, delivery: int) -> list[tuple[datetime, int | None, str | None]]:
+        """Each attempt at one delivery, oldest first: when, the HTTP status, the error."""
+        ...
+
 
 class StoreWriter(StoreReader, Protocol):
     def lock_stock(
@@ -123,6 +133,30 @@ class StoreWriter(StoreReader, Protocol):
         ...
 
     def delete_profile(self, signature: str) -> bool: ...
+
+    def append_event(self, name: str, body: dict[str, Any], *, now: datetime) -> int:
+        """Record that `name` happened, in the transaction of the change itself; its number."""
+        ...
+
+    def claim_deliveries(
+        self, urls: Sequence[str], *, now: datetime, lease: timedelta, since: datetime, limit: int
+    ) -> list[Delivery]:
+        """Deliveries due to `urls` of the events since `since` (made on first sight), held
+        for `lease` so that another process does not send them at the same time."""
+        ...
+
+    def record_attempt(
+        self,
+        delivery: int,
+        *,
+        now: datetime,
+        status_code: int | None,
+        error: str | None,
+        delivered: bool,
+        next_at: datetime,
+    ) -> None:
+        """Log one attempt; a delivery not delivered is due again at `next_at`."""
+        ...
 
     def decide_proposal(
         self,

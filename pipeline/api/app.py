@@ -43,6 +43,7 @@ from pipeline.jobs.ingesting import IngestService
 from pipeline.jobs.local import LocalJobs
 from pipeline.jobs.runbook import RunBook
 from pipeline.settings import Settings
+from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
@@ -125,6 +126,8 @@ def create_app(
                 for server in servers.values():
                     await stack.enter_async_context(server.session_manager.run())
             stack.push_async_callback(services.runs.close)
+            if settings.webhook_urls:
+                await stack.enter_async_context(delivering(settings, slot))
             yield
 
     app = FastAPI(

@@ -2,17 +2,49 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pipeline.bootstrap import proposal_queue, run_agent
+from pipeline.bootstrap import proposal_queue, run_agent, utc_now
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import Target
 from pipeline.jobs.spec import EventSink, Runner, RunSpec
 from pipeline.settings import Settings
+from servers.errors import StoreError
 from servers.store import Store
 
-__all__ = ["runner"]
+__all__ = ["RUN_FINISHED", "announce_finished", "runner"]
+
+RUN_FINISHED = "run.finished"
+
+log = logging.getLogger(__name__)
+
+
+def announce_finished(store: Store, record: RunRecord, requested_by: str | None) -> None:
+    """The `run.finished` event (for webhooks): the run's outcome and what it proposed."""
+    body = {
+        "run": {
+            "id": record.id,
+            "task": record.task,
+            "status": record.status,
+            "final": record.final,
+            "final_by": record.final_by,
+            "approval": record.approval,
+            "dry_run": record.dry_run,
+            "requested_by": requested_by,
+            "proposals": [p.id for p in record.proposals],
+            "summary": None if record.ledger_summary is None else record.ledger_summary.text,
+        }
+    }
+    try:
+        with store.writing() as tx:
+            tx.append_event(RUN_FINISHED, body, now=utc_now())
+    except StoreError as exc:  # the run is done and recorded; only its announcement is lost
+        log.warning(
+            "run %s finished, but its run.finished event was not stored: %s", record.id, exc
+        )
 
 
 def runner(
@@ -44,6 +76,7 @@ def runner(
             **({} if log_run else {"log_run": False}),
             **({"requested_by": spec.requested_by} if spec.requested_by else {}),
         )
+        await asyncio.to_thread(announce_finished, store, record, spec.requested_by)
         return record
 
     return execute

@@ -33,6 +33,7 @@ from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
 from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
+from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
@@ -301,7 +302,10 @@ async def serve_worker(
         app = queue_app(settings.store_url(), max_connections=concurrency + 4)
         register(app, parts)
         heartbeat = settings.worker_heartbeat_s
-        async with app.open_async():
+        async with contextlib.AsyncExitStack() as webhooks, app.open_async():
+            if settings.webhook_urls:
+                # Workers deliver the webhooks too; a claimed delivery is one process's.
+                await webhooks.enter_async_context(delivering(settings, parts.store))
             watcher = asyncio.create_task(_retry_stalled(app, heartbeat, heartbeat * 3))
             try:
                 log.info("worker taking %s jobs, %d at a time", ", ".join(queues), concurrency)

@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     Table,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.types import TypeDecorator, TypeEngine
@@ -40,12 +41,15 @@ __all__ = [
     "audit_log",
     "column_profiles",
     "dumps",
+    "events",
     "items",
     "metadata",
     "orders",
     "proposals",
     "stock",
     "warehouses",
+    "webhook_attempts",
+    "webhook_deliveries",
 ]
 
 dumps = partial(json.dumps, ensure_ascii=False, sort_keys=True, default=str)
@@ -217,4 +221,42 @@ column_profiles = Table(
     Column("created_at", Stamp, nullable=False),
     Column("updated_at", Stamp, nullable=False),
     Column("created_by", Text),
+)
+
+events = Table(
+    "events",
+    metadata,
+    _number(),
+    Column("name", Text, nullable=False),
+    Column("body", Document, nullable=False),
+    Column("created_at", Stamp, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    _number(),
+    Column("event", BigInteger, ForeignKey("events.number"), nullable=False),
+    Column("url", Text, nullable=False),
+    Column("status", Text, CheckConstraint("status IN ('pending', 'delivered')"), nullable=False),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("last_error", Text),
+    Column("next_at", Stamp, nullable=False),
+    Column("claimed_until", Stamp),
+    Column("delivered_at", Stamp),
+    UniqueConstraint("event", "url", name="webhook_deliveries_once"),
+    Index("webhook_deliveries_due", "status", "next_at"),
+    sqlite_autoincrement=True,
+)
+
+webhook_attempts = Table(
+    "webhook_attempts",
+    metadata,
+    _number(),
+    Column("delivery", BigInteger, ForeignKey("webhook_deliveries.number"), nullable=False),
+    Column("at", Stamp, nullable=False),
+    Column("status_code", Integer),
+    Column("error", Text),
+    sqlite_autoincrement=True,
 )

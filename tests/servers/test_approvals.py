@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+import shutil
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -167,13 +167,11 @@ def test_an_unknown_or_malformed_id_says_what_ids_look_like(
 
 
 def test_a_sqlite_store_of_the_first_schema_gains_the_approvals_table(db_path: Path) -> None:
-    conn = sqlite3.connect(db_path)
-    conn.execute("CREATE TABLE warehouses (warehouse_id TEXT PRIMARY KEY, name TEXT, city TEXT)")
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    # A store file the first schema version wrote (before proposals existed).
+    shutil.copyfile(DATA / "store-v1.db", db_path)
     with open_store(str(db_path)) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
+    assert schema_version(str(db_path)) == SCHEMA_VERSION
 
 
 def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres_url: str) -> None:

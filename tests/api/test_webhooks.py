@@ -1,0 +1,55 @@
+"""A served API announces a run's proposals and its end to the webhook receivers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from pipeline.api import create_app
+from pipeline.ingest import Ingestor
+from pipeline.settings import Settings
+from pipeline.webhooks import SIGNATURE_HEADER, verify
+from tests.api.conftest import SAMPLE, follow, ingest, started
+from tests.receivers import Receiver, receiving
+from tests.test_webhooks import SECRET
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with receiving() as made:
+        yield made
+
+
+async def test_a_served_run_announces_its_proposals_and_its_end_to_the_receiver(
+    settings: Settings, ingestor: Ingestor, receiver: Receiver
+) -> None:
+    hooked = settings.model_copy(
+        update={
+            "webhook_urls": [receiver.url],
+            "webhook_secret": SECRET,
+            "webhook_interval_s": 0.2,
+        }
+    )
+    async with started(create_app(hooked, ingestor=ingestor)) as client:
+        (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
+        task = "find the SKUs that are low and raise replenishment orders"
+        run = (
+            await client.post("/v1/runs", json={"task": task, "ingest_ids": [result["id"]]})
+        ).json()
+        await follow(client, run["id"])
+        for _ in range(100):
+            if "run.finished" in receiver.events():
+                break
+            await asyncio.sleep(0.1)
+    events = receiver.events()
+    assert events.count("proposal.created") == 5
+    finished = json.loads(next(b for _, b in receiver.received if b"run.finished" in b))
+    assert finished["data"]["run"]["id"] == run["id"]
+    assert finished["data"]["run"]["status"] == "done"
+    assert len(finished["data"]["run"]["proposals"]) == 5
+    assert all(
+        verify(SECRET, body, headers[SIGNATURE_HEADER]) for headers, body in receiver.received
+    )

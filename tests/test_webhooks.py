@@ -1,0 +1,148 @@
+"""Webhooks: every proposal made or decided and every finished run reaches each receiver as a
+signed JSON POST, each attempt logged; a receiver that is down gets every event once it is
+back, and nothing is sent twice by two deliverers at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
+from servers import approvals, catalog, domain
+from servers.store import OpenStore
+from servers.stores import open_store
+from tests.receivers import Receiver, receiving
+
+SECRET = "webhook-secret"
+T0 = datetime(2026, 12, 2, 8, 0, 0, tzinfo=UTC)
+ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with receiving() as made:
+        yield made
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenStore]:
+    url = str(tmp_path / "stockshot.db")
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    with open_store(url) as opened:
+        domain.seed(opened, *catalog.seed_data(), now=T0)
+        yield opened
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+class Pauses:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+
+
+def deliverer(store: OpenStore, urls: list[str], clock: Clock, pauses: Pauses) -> Deliverer:
+    client = httpx.AsyncClient()
+    return Deliverer(store, urls, client=client, clock=clock, secret=SECRET, sleep=pauses)
+
+
+def test_a_signature_is_the_bodys_hmac_and_anything_else_fails_verification() -> None:
+    body = b'{"event": "run.finished"}'
+    assert sign(SECRET, body).startswith("sha256=") and len(sign(SECRET, body)) == 71
+    assert verify(SECRET, body, sign(SECRET, body))
+    assert not verify(SECRET, body + b" ", sign(SECRET, body))
+    assert not verify("other", body, sign(SECRET, body))
+    assert not verify(SECRET, body, None)
+
+
+def test_a_receiver_that_is_down_gets_every_event_once_it_is_back_each_attempt_logged(
+    store: OpenStore, receiver: Receiver
+) -> None:
+    proposal = approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
+    )
+    approvals.deny(store, proposal.id, by="api:anna", reason="not now", now=T0)
+    clock, pauses = Clock(), Pauses()
+    sending = deliverer(store, [receiver.url], clock, pauses)
+
+    receiver.down = True
+    assert asyncio.run(sending.deliver_due()) == 0
+    clock.now = T0 + timedelta(seconds=1)  # not due yet: the pause after 3 failed attempts
+    assert asyncio.run(sending.deliver_due()) == 0
+    receiver.down = False
+    clock.now = T0 + timedelta(minutes=10)
+    delivered = asyncio.run(sending.deliver_due())
+    clock.now = T0 + timedelta(minutes=20)
+    again = asyncio.run(sending.deliver_due())
+
+    assert (delivered, again) == (2, 0)
+    assert receiver.events() == ["proposal.created", "proposal.decided"]
+    for headers, body in receiver.received:
+        assert verify(SECRET, body, headers[SIGNATURE_HEADER])
+        assert headers["Content-Type"] == "application/json"
+    created, decided = (json.loads(body) for _, body in receiver.received)
+    assert created["data"]["proposal"]["id"] == proposal.id
+    assert decided["data"]["proposal"]["status"] == "denied"
+    assert decided["data"]["proposal"]["decided_by"] == "api:anna"
+    assert len(pauses.delays) == 4 and all(0.5 <= d <= 8.5 for d in pauses.delays)
+    with store.reading() as tx:
+        log = tx.deliveries(limit=10)
+        tries = [tx.attempts_of(d.number) for d in log]
+    assert [(d.event, d.status, d.attempts) for d in log] == [
+        ("proposal.decided", "delivered", 4),
+        ("proposal.created", "delivered", 4),
+    ]
+    assert [[code for _, code, _ in t] for t in tries] == [[503, 503, 503, 204]] * 2
+
+
+def test_a_receiver_that_refuses_connections_is_logged_with_the_error_and_stays_pending(
+    store: OpenStore,
+) -> None:
+    approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
+    )
+    sending = deliverer(store, ["http://127.0.0.1:1/hook"], Clock(), Pauses())
+    assert asyncio.run(sending.deliver_due()) == 0
+    with store.reading() as tx:
+        (pending,) = tx.deliveries(limit=10)
+    assert (pending.status, pending.attempts) == ("pending", 3)
+    assert pending.last_error is not None and "ConnectError" in pending.last_error
+
+
+def test_a_delivery_claimed_by_one_deliverer_is_not_sent_by_another_meanwhile(
+    store: OpenStore,
+) -> None:
+    approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
+    )
+    with store.writing() as tx:
+        first = tx.claim_deliveries(
+            ["http://a/"], now=T0, lease=timedelta(minutes=2), since=T0, limit=10
+        )
+    with store.writing() as tx:
+        second = tx.claim_deliveries(
+            ["http://a/"], now=T0, lease=timedelta(minutes=2), since=T0, limit=10
+        )
+    with store.writing() as tx:
+        after_lease = tx.claim_deliveries(
+            ["http://a/"], now=T0 + timedelta(minutes=3), lease=timedelta(minutes=2),
+            since=T0, limit=10,
+        )  # fmt: skip
+    assert [d.event for d in first] == ["proposal.created"]
+    assert second == []
+    assert [d.number for d in after_lease] == [first[0].number]

@@ -29,6 +29,8 @@ __all__ = [
     "Readiness",
     "RunRequest",
     "RunStarted",
+    "RunSummary",
+    "RunsResponse",
 ]
 
 SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"
@@ -126,6 +128,29 @@ class RunRequest(BaseModel):
         description="switch guards off (or on) for this run: {stall: false}; refused unless the "
         "server allows it (STOCKSHOT_API_GUARD_SWITCHES); scope can never be switched off",
     )
+
+
+class RunSummary(BaseModel):
+    """One run in the history: what was asked, how it ended, what it proposed."""
+
+    id: str
+    task: str
+    status: str = Field(description="queued, running, done, error or limit")
+    model: str
+    started_at: datetime
+    ended_at: datetime | None
+    approval: Literal["auto", "manual"]
+    dry_run: bool
+    contract: str | None = Field(description="how the task was read, in words")
+    final: str
+    final_by: Literal["model", "host"] | None
+    ledger: str | None = Field(description="what the run did, as the host counted it")
+    proposals: list[str] = Field(description="ids of the writes it proposed")
+    tool_calls: int
+
+
+class RunsResponse(BaseModel):
+    runs: list[RunSummary]
 
 
 class RunStarted(BaseModel):

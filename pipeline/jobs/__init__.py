@@ -54,6 +54,11 @@ class Jobs(Protocol):
         """The finished record, or what happened so far; None for an unknown id."""
         ...
 
+    async def history(self, *, limit: int) -> list[RunRecord]:
+        """The latest runs, newest first: running and queued ones as they stand, finished
+        ones as recorded (also those of an earlier process)."""
+        ...
+
     async def events(self, run_id: str, *, after: int) -> AsyncIterator[str] | None:
         """Server-sent events numbered above `after`, then live ones until `run_finished`;
         None for an unknown id."""

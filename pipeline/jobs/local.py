@@ -62,6 +62,9 @@ class LocalJobs:
             return state.view()
         return await asyncio.to_thread(self._runs.logged, run_id)
 
+    async def history(self, *, limit: int) -> list[RunRecord]:
+        return await asyncio.to_thread(self._runs.recent, limit)
+
     async def events(self, run_id: str, *, after: int) -> AsyncIterator[str] | None:
         state = self._runs.get(run_id)
         if state is None:

@@ -26,7 +26,7 @@ from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.jobs.ingesting import RecentResults, check_upload, sha256_of
 from pipeline.jobs.runbook import FINISHED, RunState, sse_message
-from pipeline.jobs.shared import Listener, Shared, wait_for
+from pipeline.jobs.shared import Listener, RunRow, Shared, wait_for
 from pipeline.jobs.spec import RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, RUN_TASK
 from pipeline.models import IngestResult
@@ -150,10 +150,19 @@ class QueueJobs:
         )
         return spec.id, "queued"
 
+    async def history(self, *, limit: int) -> list[RunRecord]:
+        rows = await asyncio.to_thread(self._shared.runs, limit)
+        found = [await self._view(row) for row in rows]
+        return [record for record in found if record is not None]
+
     async def record(self, run_id: str) -> RunRecord | None:
         row = await asyncio.to_thread(self._shared.run, run_id)
         if row is None:
             return None
+        return await self._view(row)
+
+    async def _view(self, row: RunRow) -> RunRecord | None:
+        run_id = row.id
         if row.record is not None:
             return RunRecord.model_validate(row.record)
         spec = RunSpec.model_validate(row.spec)

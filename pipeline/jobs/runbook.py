@@ -197,6 +197,15 @@ class RunBook:
     def get(self, run_id: str) -> RunState | None:
         return self._runs.get(run_id)
 
+    def recent(self, limit: int) -> list[RunRecord]:
+        """The latest runs, newest first: this process's (as they stand) and the run log's."""
+        records = {state.id: state.view() for state in self._runs.values() if state.id}
+        for record in reversed(read_run_log(self._run_log)):
+            if len(records) >= limit * 2:
+                break
+            records.setdefault(record.id, record)
+        return sorted(records.values(), key=lambda r: r.started_at, reverse=True)[:limit]
+
     def logged(self, run_id: str) -> RunRecord | None:
         """A run of an earlier process, from the run log."""
         for record in reversed(read_run_log(self._run_log)):

@@ -179,6 +179,16 @@ class Shared:
             ).fetchone()
         return None if row is None else RunRow(**row)
 
+    def runs(self, limit: int) -> list[RunRow]:
+        """The latest runs, newest first."""
+        with self._conn() as conn:
+            rows = conn.execute(
+                "SELECT id, spec, status, record, attempts FROM stockshot_runs "
+                "ORDER BY created_at DESC, id DESC LIMIT %s",
+                (limit,),
+            ).fetchall()
+        return [RunRow(**row) for row in rows]
+
     def begin_attempt(self, run_id: str) -> tuple[int, int]:
         """Mark the run running; its attempt number (1 first) and the next event number."""
         with self._conn() as conn, conn.transaction():

@@ -61,8 +61,9 @@ def uploaded(served: Served) -> Iterator[tuple[Any, Any]]:
 
 
 def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved_orders(
-    served: Served,
+    served: Served, tmp_path: Path
 ) -> None:
+    shots = tmp_path  # the page as a person saw it, kept with the test's files
     with uploaded(served) as (page, sync_api):
         table = page.get_by_role("table", name="Rows read from the screenshot")
         low = table.locator("tr.low")
@@ -99,12 +100,47 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         orders = page.get_by_role("table", name="Replenishment orders raised by the last run")
         sync_api.expect(orders.locator("tbody tr")).to_have_count(4)
         sync_api.expect(orders).to_contain_text("SKU-10232")
+        assert open_orders(served.db, run_id=run_id) == {
+            ("SKU-10232", "WH-01"),
+            ("SKU-10310", "WH-01"),
+            ("SKU-10318", "WH-01"),
+            ("SKU-10501", "WH-01"),
+        }
+
+        # The run history: the run, then its detail with who proposed and who decided.
+        page.get_by_role("button", name="Refresh").last.click()
+        history = page.get_by_role("table", name="Runs, newest first")
+        listed = history.locator("tbody tr", has_text=run_id)
+        sync_api.expect(listed).to_contain_text("done")
+        listed.get_by_role("button", name="Details").click()
+        detail = page.locator("#run-detail")
+        sync_api.expect(detail).to_contain_text(f"Run {run_id}")
+        sync_api.expect(detail).to_contain_text("Replenish what is low")
+        sync_api.expect(detail.get_by_role("list", name="The run's tool calls")).to_contain_text(
+            "inventory_query_stock"
+        )
+        decided = page.get_by_role("table", name="The run's proposals and who decided them")
+        sync_api.expect(decided.locator("tbody tr")).to_have_count(5)
+        sync_api.expect(decided.locator("tbody tr", has_text="SKU-10520")).to_contain_text("denied")
+        approved = decided.locator("tbody tr", has_text="SKU-10232")
+        sync_api.expect(approved).to_contain_text("approved")
+        sync_api.expect(approved).to_contain_text("api:key-1")
+        page.screenshot(path=str(shots / "run-detail.png"), full_page=True)
+
+        # An approver's key cancels an order from the page; the ledger and the audit say so.
+        ordered = page.get_by_role("table", name="The run's orders")
+        sync_api.expect(ordered.locator("tbody tr")).to_have_count(4)
+        first = ordered.locator("tbody tr", has_text="SKU-10232")
+        first.get_by_role("button", name="Cancel").click()
+        sync_api.expect(first).to_contain_text("cancelled by api:key-1")
+        page.screenshot(path=str(shots / "order-cancelled.png"), full_page=True)
     assert open_orders(served.db, run_id=run_id) == {
-        ("SKU-10232", "WH-01"),
         ("SKU-10310", "WH-01"),
         ("SKU-10318", "WH-01"),
         ("SKU-10501", "WH-01"),
     }
+    for name in ("run-detail.png", "order-cancelled.png"):
+        assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(

@@ -39,6 +39,7 @@ ROUTE_ROLES = {
     ("DELETE", "/v1/profiles/{signature}"): "operator",
     ("GET", "/v1/contract"): "viewer",
     ("POST", "/v1/runs"): "operator",
+    ("GET", "/v1/runs"): "viewer",
     ("GET", "/v1/runs/{run_id}"): "viewer",
     ("GET", "/v1/runs/{run_id}/events"): "viewer",
 }

@@ -62,7 +62,8 @@ def test_on_postgres_the_api_and_a_worker_deliver_each_event_once_between_them(
     tmp_path: Path, postgres_url: str, receiver: Receiver
 ) -> None:
     """`serve` and a `stockshot worker` share one PostgreSQL store and both deliver: every
-    event of a run reaches the receiver once (no delivery id twice), the run's end included."""
+    event of a run reaches the receiver once (no delivery id twice), the run's end included;
+    and the run history lists the run the worker executed."""
     hooks = {
         "webhook_urls": receiver.url,
         "webhook_secret": SECRET,
@@ -80,6 +81,13 @@ def test_on_postgres_the_api_and_a_worker_deliver_each_event_once_between_them(
                 if "run.finished" in receiver.events():
                     break
                 await asyncio.sleep(0.1)
+            # The run history reads the shared runs table: the worker's run is there.
+            (latest, *_) = (await client.get("/v1/runs")).json()["runs"]
+            assert (latest["id"], latest["status"], len(latest["proposals"])) == (
+                run["id"],
+                "done",
+                5,
+            )
             return str(run["id"])
 
         async def over_http() -> str:

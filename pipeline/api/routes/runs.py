@@ -1,4 +1,4 @@
-"""Runs: how a task is read, starting one, its record, its events."""
+"""Runs: how a task is read, starting one, the history, a record, its events."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException
 from pipeline.api.deps import Services, caller, needs
 from pipeline.api.openapi import RUN_BODY
 from pipeline.api.requests import ingest_uploads, read_run_request
-from pipeline.api.schemas import ContractOut, ErrorBody, RunStarted
+from pipeline.api.schemas import ContractOut, ErrorBody, RunsResponse, RunStarted, RunSummary
 from pipeline.api.service import check_guard_switches, check_model, warehouse_names
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
@@ -104,6 +104,36 @@ async def get_run(run_id: str, services: Services) -> RunRecord:
     if record is None:
         raise HTTPException(404, f"no run with id {run_id!r}")
     return record
+
+
+@router.get("/runs", **needs("viewer"), response_model=RunsResponse)
+async def list_runs(
+    services: Services, limit: Annotated[int, Query(ge=1, le=500)] = 50
+) -> RunsResponse:
+    """The latest runs, newest first: running and queued ones as they stand, finished ones
+    as recorded (those of an earlier process too)."""
+    records = await services.job_queue().history(limit=limit)
+    return RunsResponse(runs=[run_summary(r) for r in records])
+
+
+def run_summary(record: RunRecord) -> RunSummary:
+    contract = record.task_contract
+    return RunSummary(
+        id=record.id,
+        task=record.task,
+        status=record.status,
+        model=record.model,
+        started_at=record.started_at,
+        ended_at=record.ended_at,
+        approval=record.approval,
+        dry_run=record.dry_run,
+        contract=None if contract is None else contract.summary(),
+        final=record.final,
+        final_by=record.final_by,
+        ledger=None if record.ledger_summary is None else record.ledger_summary.text,
+        proposals=[p.id for p in record.proposals],
+        tool_calls=len(record.tool_calls),
+    )
 
 
 @router.get(

@@ -420,6 +420,7 @@ async function onEvent(event) {
       state.runId = event.run_id;
       await loadApprovals();
       await showOrders(event.run_id);
+      document.dispatchEvent(new CustomEvent("stockshot:run-finished", { detail: event }));
       break;
     }
     default:
@@ -586,6 +587,7 @@ async function showOrders(runId) {
         el("td", { class: "num" }, String(o.quantity)),
         el("td", { class: "num" }, o.observed_on_hand === null ? "" : String(o.observed_on_hand)),
         el("td", {}, new Date(o.created_at).toLocaleString()),
+        orderStatus(o),
       ),
     ),
   );

@@ -34,7 +34,7 @@ from tenacity import (
 )
 
 from pipeline.settings import Settings
-from servers.models import Delivery
+from servers.models import Attempt, Delivery
 from servers.store import Store
 
 __all__ = ["SIGNATURE_HEADER", "Deliverer", "body_of", "delivering", "sign", "verify"]
@@ -186,15 +186,16 @@ class Deliverer:
         pause = timedelta(seconds=min(300.0, 2.0 ** min(attempts, 9)))
 
         def write() -> None:
+            attempt = Attempt(
+                delivery=delivery,
+                at=now,
+                status_code=outcome.status_code,
+                error=None if delivered else outcome.error,
+                delivered=delivered,
+                next_at=now if delivered else now + pause,
+            )
             with self._store.writing() as tx:
-                tx.record_attempt(
-                    delivery,
-                    now=now,
-                    status_code=outcome.status_code,
-                    error=None if delivered else outcome.error,
-                    delivered=delivered,
-                    next_at=now if delivered else now + pause,
-                )
+                tx.record_attempt(attempt)
 
         await asyncio.to_thread(write)
 

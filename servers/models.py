@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "APPROVAL_STATUSES",
     "ApprovalStatus",
+    "Attempt",
     "AuditEntry",
     "BatchItem",
     "CancelResult",
@@ -425,3 +426,14 @@ class DeliveryRecord(_Frozen):
     attempts: int
     last_error: str | None
     delivered_at: datetime | None
+
+
+class Attempt(_Frozen):
+    """One try at sending a delivery, as the log keeps it."""
+
+    delivery: int
+    at: datetime
+    status_code: int | None = Field(description="the receiver's HTTP status, if it answered")
+    error: str | None = Field(description="why it failed; none when it was delivered")
+    delivered: bool
+    next_at: datetime = Field(description="when a delivery not delivered is due again")

@@ -16,6 +16,7 @@ from typing import Any, Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
+    Attempt,
     AuditEntry,
     ColumnProfile,
     Delivery,
@@ -145,17 +146,8 @@ class StoreWriter(StoreReader, Protocol):
         for `lease` so that another process does not send them at the same time."""
         ...
 
-    def record_attempt(
-        self,
-        delivery: int,
-        *,
-        now: datetime,
-        status_code: int | None,
-        error: str | None,
-        delivered: bool,
-        next_at: datetime,
-    ) -> None:
-        """Log one attempt; a delivery not delivered is due again at `next_at`."""
+    def record_attempt(self, attempt: Attempt) -> None:
+        """Log one attempt; a delivery not delivered is due again at its `next_at`."""
         ...
 
     def decide_proposal(

@@ -42,6 +42,7 @@ __all__ = [
     "column_profiles",
     "dumps",
     "events",
+    "identity",
     "items",
     "metadata",
     "orders",
@@ -104,10 +105,11 @@ class Document(TypeDecorator[Any]):
         return json.loads(value)
 
 
-def _number() -> Column[int]:
-    """A table's own row number: an identity on PostgreSQL, AUTOINCREMENT on SQLite."""
+def identity(name: str = "number") -> Column[int]:
+    """A table's own row number: an identity on PostgreSQL, AUTOINCREMENT on SQLite (with the
+    table's `sqlite_autoincrement=True`). The migrations build their tables with it too."""
     return Column(
-        "number",
+        name,
         BigInteger().with_variant(Integer(), "sqlite"),
         Identity(always=True),
         primary_key=True,
@@ -147,7 +149,7 @@ stock = Table(
 orders = Table(
     "orders",
     metadata,
-    _number(),
+    identity(),
     Column("sku", Text, nullable=False),
     Column("warehouse_id", Text, nullable=False),
     Column("quantity", Integer, CheckConstraint("quantity > 0"), nullable=False),
@@ -168,8 +170,7 @@ orders = Table(
 audit_log = Table(
     "audit_log",
     metadata,
-    Column("id", BigInteger().with_variant(Integer(), "sqlite"), Identity(always=True),
-           primary_key=True),
+    identity("id"),
     Column("at", Stamp, nullable=False),
     Column("action", Text, nullable=False),
     Column("outcome", Text, CheckConstraint("outcome IN ('accepted', 'refused')"),
@@ -185,7 +186,7 @@ audit_log = Table(
 proposals = Table(
     "proposals",
     metadata,
-    _number(),
+    identity(),
     Column("run_id", Text),
     Column("tool", Text, nullable=False),
     Column("arguments", Document, nullable=False),
@@ -226,7 +227,7 @@ column_profiles = Table(
 events = Table(
     "events",
     metadata,
-    _number(),
+    identity(),
     Column("name", Text, nullable=False),
     Column("body", Document, nullable=False),
     Column("created_at", Stamp, nullable=False),
@@ -236,7 +237,7 @@ events = Table(
 webhook_deliveries = Table(
     "webhook_deliveries",
     metadata,
-    _number(),
+    identity(),
     Column("event", BigInteger, ForeignKey("events.number"), nullable=False),
     Column("url", Text, nullable=False),
     Column("status", Text, CheckConstraint("status IN ('pending', 'delivered')"), nullable=False),
@@ -253,7 +254,7 @@ webhook_deliveries = Table(
 webhook_attempts = Table(
     "webhook_attempts",
     metadata,
-    _number(),
+    identity(),
     Column("delivery", BigInteger, ForeignKey("webhook_deliveries.number"), nullable=False),
     Column("at", Stamp, nullable=False),
     Column("status_code", Integer),

@@ -27,7 +27,6 @@ from sqlalchemy import (
     delete,
     func,
     literal,
-    or_,
     select,
     update,
 )
@@ -36,6 +35,7 @@ from sqlalchemy import exc as sa_exc
 from servers.errors import StoreError
 from servers.models import (
     ApprovalStatus,
+    Attempt,
     AuditEntry,
     ColumnProfile,
     Delivery,
@@ -55,20 +55,17 @@ from servers.models import (
     parse_order_id,
     parse_proposal_id,
 )
+from servers.sql import outbox
 from servers.sql.dialects import SqlDialect
 from servers.sql.migrate import migrate
 from servers.sql.schema import (
-    Stamp,
     audit_log,
     column_profiles,
-    events,
     items,
     orders,
     proposals,
     stock,
     warehouses,
-    webhook_attempts,
-    webhook_deliveries,
 )
 from servers.store import join_aliases, split_aliases
 
@@ -404,122 +401,28 @@ class _Transaction:
         values["at"] = _ts(entry.at)
         self._conn.execute(audit_log.insert().values(**values))
 
-    # ---- events and their webhook deliveries
+    # ---- events and their webhook deliveries (`servers.sql.outbox`)
 
     def append_event(self, name: str, body: dict[str, Any], *, now: datetime) -> int:
-        row = self._conn.execute(
-            events.insert()
-            .values(name=name, body=body, created_at=_ts(now))
-            .returning(events.c.number)
-        ).one()
-        return int(row.number)
+        return outbox.append_event(self._conn, name, body, _ts(now))
 
     def claim_deliveries(
         self, urls: Sequence[str], *, now: datetime, lease: timedelta, since: datetime, limit: int
     ) -> list[Delivery]:
-        for url in urls:
-            # Each event since `since` gets one delivery per receiver, made on first sight.
-            missing = select(
-                events.c.number, literal(url), literal("pending"), literal(_ts(now), Stamp)
-            ).where(events.c.created_at >= _ts(since))
-            self._conn.execute(
-                self._dialect.insert(webhook_deliveries)
-                .from_select(["event", "url", "status", "next_at"], missing)
-                .on_conflict_do_nothing(index_elements=["event", "url"])
-            )
-        free = or_(
-            webhook_deliveries.c.claimed_until.is_(None),
-            webhook_deliveries.c.claimed_until <= _ts(now),
-        )
-        due = (
-            select(webhook_deliveries.c.number)
-            .where(
-                webhook_deliveries.c.status == "pending",
-                webhook_deliveries.c.url.in_(list(urls)),
-                webhook_deliveries.c.next_at <= _ts(now),
-                free,
-            )
-            .order_by(webhook_deliveries.c.event, webhook_deliveries.c.number)
-            .limit(limit)
-            .with_for_update(skip_locked=True)
-        )
-        numbers = list(self._conn.scalars(due))
-        if not numbers:
-            return []
-        self._conn.execute(
-            update(webhook_deliveries)
-            .where(webhook_deliveries.c.number.in_(numbers))
-            .values(claimed_until=_ts(now + lease))
-        )
-        rows = self._rows(
-            select(
-                webhook_deliveries.c.number,
-                webhook_deliveries.c.url,
-                webhook_deliveries.c.attempts,
-                events.c.number.label("event_number"),
-                events.c.name.label("event"),
-                events.c.body,
-                events.c.created_at,
-            )
-            .join_from(webhook_deliveries, events, events.c.number == webhook_deliveries.c.event)
-            .where(webhook_deliveries.c.number.in_(numbers))
-            .order_by(events.c.number, webhook_deliveries.c.number)
-        )
-        return [Delivery(**r._asdict()) for r in rows]
+        return outbox.claim_deliveries(
+            self._conn, self._dialect.insert, urls, now=_ts(now), until=_ts(now + lease),
+            since=_ts(since), limit=limit,
+        )  # fmt: skip
 
-    def record_attempt(
-        self,
-        delivery: int,
-        *,
-        now: datetime,
-        status_code: int | None,
-        error: str | None,
-        delivered: bool,
-        next_at: datetime,
-    ) -> None:
-        self._conn.execute(
-            webhook_attempts.insert().values(
-                delivery=delivery, at=_ts(now), status_code=status_code, error=error
-            )
-        )
-        self._conn.execute(
-            update(webhook_deliveries)
-            .where(webhook_deliveries.c.number == delivery)
-            .values(
-                attempts=webhook_deliveries.c.attempts + 1,
-                status="delivered" if delivered else "pending",
-                last_error=None if delivered else error,
-                delivered_at=_ts(now) if delivered else None,
-                next_at=_ts(next_at),
-                claimed_until=None,
-            )
-        )
+    def record_attempt(self, attempt: Attempt) -> None:
+        stamped = {"at": _ts(attempt.at), "next_at": _ts(attempt.next_at)}
+        outbox.record_attempt(self._conn, attempt.model_copy(update=stamped))
 
     def deliveries(self, *, limit: int) -> list[DeliveryRecord]:
-        rows = self._rows(
-            select(
-                webhook_deliveries.c.number,
-                webhook_deliveries.c.event.label("event_number"),
-                events.c.name.label("event"),
-                webhook_deliveries.c.url,
-                webhook_deliveries.c.status,
-                webhook_deliveries.c.attempts,
-                webhook_deliveries.c.last_error,
-                webhook_deliveries.c.delivered_at,
-            )
-            .join_from(webhook_deliveries, events, events.c.number == webhook_deliveries.c.event)
-            .order_by(webhook_deliveries.c.number.desc())
-            .limit(limit)
-        )
-        return [DeliveryRecord(**r._asdict()) for r in rows]
+        return outbox.deliveries(self._conn, limit)
 
     def attempts_of(self, delivery: int) -> list[tuple[datetime, int | None, str | None]]:
-        rows = self._rows(
-            select(webhook_attempts.c.at, webhook_attempts.c.status_code, webhook_attempts.c.error)
-            .where(webhook_attempts.c.delivery == delivery)
-            .order_by(webhook_attempts.c.number)
-        )
-        return [(r.at, r.status_code, r.error) for r in rows]
+        return outbox.attempts_of(self._conn, delivery)
 
 
 def _newest(table: Any, conditions: list[ColumnElement[bool]], limit: int) -> Select[Any]:

@@ -9,7 +9,7 @@ import pytest
 from pipeline.errors import ConfigError
 from pipeline.jobs.shared import Shared
 from servers.sql.migrate import SCHEMA_VERSION
-from tests.servers.conftest import raw_sql, schema_version
+from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
 DATA = Path(__file__).resolve().parents[1] / "servers" / "data"
 
@@ -31,7 +31,7 @@ def test_a_new_database_gets_the_job_tables_and_the_queue_schema(postgres_url: s
 def test_a_deployment_whose_job_tables_an_earlier_version_made_keeps_them_and_their_rows(
     postgres_url: str,
 ) -> None:
-    raw_sql(postgres_url, (DATA / "postgres-v4.sql").read_text(encoding="utf-8"))
+    legacy_postgres(postgres_url, 4)
     raw_sql(postgres_url, (DATA / "postgres-jobs-v1.sql").read_text(encoding="utf-8"))
     shared = Shared(postgres_url)
     try:

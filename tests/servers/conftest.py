@@ -139,3 +139,14 @@ def schema_version(store_url: str) -> int:
 
 def set_schema_version(store_url: str, version: int) -> None:
     raw_sql(store_url, f"UPDATE {VERSION_TABLE} SET version_num = '{version:04d}'")
+
+
+LEGACY = Path(__file__).parent / "data"
+
+
+def legacy_postgres(url: str, version: int, *, rows: bool = True) -> None:
+    """Make the database `url` a store an earlier stockshot wrote at schema `version` (1 or
+    4), with the fixture rows."""
+    parts = ["postgres-v1.sql", *(["postgres-v2-to-v4.sql"] if version == 4 else [])]
+    for name in [*parts, *(["postgres-rows.sql"] if rows else [])]:
+        raw_sql(url, (LEGACY / name).read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from servers.models import ProposalQuery
 from servers.sql.migrate import SCHEMA_VERSION
 from servers.store import OpenStore, Store
 from servers.stores import open_store
-from tests.servers.conftest import raw_sql, schema_version
+from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
 DATA = Path(__file__).parent / "data"
 
@@ -175,7 +175,7 @@ def test_a_sqlite_store_of_the_first_schema_gains_the_approvals_table(db_path: P
 
 
 def test_a_postgres_store_of_the_first_schema_gains_the_approvals_table(postgres_url: str) -> None:
-    raw_sql(postgres_url, (DATA / "postgres-v1.sql").read_text(encoding="utf-8"))
+    legacy_postgres(postgres_url, 1, rows=False)
     with open_store(postgres_url) as store, store.reading() as tx:
         assert tx.proposals(ProposalQuery()) == []
     assert schema_version(postgres_url) == SCHEMA_VERSION

@@ -27,11 +27,16 @@ from servers.models import (
     StockRecord,
     Warehouse,
 )
-from servers.sql.migrate import SCHEMA_VERSION, VERSION_TABLE
+from servers.sql.migrate import HEAD, SCHEMA_VERSION, VERSION_TABLE, revisions
 from servers.sql.schema import metadata
 from servers.store import OpenStore, Store
 from servers.stores import STORES, StoreOptions, open_store, sqlite_path, store_scheme
-from tests.servers.conftest import raw_sql, schema_version, set_schema_version
+from tests.servers.conftest import (
+    legacy_postgres,
+    raw_sql,
+    schema_version,
+    set_schema_version,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
@@ -453,7 +458,7 @@ def test_a_sqlite_file_an_earlier_version_wrote_is_upgraded_in_place_with_its_da
 def test_a_postgres_database_an_earlier_version_wrote_is_upgraded_in_place_with_its_data(
     version: int, postgres_url: str, now: datetime
 ) -> None:
-    raw_sql(postgres_url, (DATA / f"postgres-v{version}.sql").read_text(encoding="utf-8"))
+    legacy_postgres(postgres_url, version)
     with open_store(postgres_url) as store:
         _written_before(store, now)
     assert schema_version(postgres_url) == SCHEMA_VERSION
@@ -486,3 +491,7 @@ def test_the_migrations_build_exactly_the_tables_the_store_queries(store_url: st
     finally:
         engine.dispose()
     assert differences == []
+
+
+def test_the_head_a_store_checks_on_open_is_the_latest_revision_of_the_history() -> None:
+    assert revisions().get_current_head() == HEAD

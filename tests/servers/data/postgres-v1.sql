@@ -1,4 +1,4 @@
--- A store database as stockshot wrote it at schema version 1 (before its migrations moved to Alembic).
+-- A store database's schema as stockshot wrote it at version 1 (before its migrations moved to Alembic).
 CREATE TABLE stockshot_schema (
     version INTEGER PRIMARY KEY,
     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
@@ -48,7 +48,3 @@ CREATE TABLE audit_log (
             run_id TEXT
         );
 INSERT INTO stockshot_schema (version) VALUES (1);
-INSERT INTO warehouses (warehouse_id, name, city) VALUES ('WH-01', 'Main', 'Shanghai');
-INSERT INTO items (sku, name) VALUES ('SKU-10232', 'Kraft mailer box');
-INSERT INTO stock VALUES ('SKU-10232', 'WH-01', 12, 40, 0, '2026-11-30T08:00:00+00:00');
-INSERT INTO orders (sku, warehouse_id, quantity, status, created_at, idempotency_key, run_id, observed_on_hand, observed_at) VALUES ('SKU-10232', 'WH-01', 68, 'open', '2026-11-30T08:00:00+00:00', 'k-1', 'run-1', 12, '2026-11-30T08:00:00+00:00');

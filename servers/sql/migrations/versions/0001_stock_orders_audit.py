@@ -9,19 +9,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from servers.sql.schema import Document, Stamp
+from servers.sql.schema import Document, Stamp, identity
 
 revision = "0001"
 down_revision = None
 branch_labels = None
 depends_on = None
-
-
-def _number(name: str) -> sa.Column[int]:
-    return sa.Column(
-        name, sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(always=True),
-        primary_key=True,
-    )  # fmt: skip
 
 
 def upgrade() -> None:
@@ -50,7 +43,7 @@ def upgrade() -> None:
     )  # fmt: skip
     op.create_table(
         "orders",
-        _number("number"),
+        identity("number"),
         sa.Column("sku", sa.Text, nullable=False),
         sa.Column("warehouse_id", sa.Text, nullable=False),
         sa.Column("quantity", sa.Integer, sa.CheckConstraint("quantity > 0"), nullable=False),
@@ -69,7 +62,7 @@ def upgrade() -> None:
     op.create_index("orders_by_stock", "orders", ["sku", "warehouse_id", "status"])
     op.create_table(
         "audit_log",
-        _number("id"),
+        identity("id"),
         sa.Column("at", Stamp, nullable=False),
         sa.Column("action", sa.Text, nullable=False),
         sa.Column("outcome", sa.Text, sa.CheckConstraint("outcome IN ('accepted', 'refused')"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from servers.sql.schema import Document, Stamp
+from servers.sql.schema import Document, Stamp, identity
 
 revision = "0002"
 down_revision = "0001"
@@ -22,8 +22,7 @@ _STATUS = "status IN ('pending', 'approved', 'denied', 'expired', 'failed')"
 def upgrade() -> None:
     op.create_table(
         "proposals",
-        sa.Column("number", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                  sa.Identity(always=True), primary_key=True),
+        identity(),
         sa.Column("run_id", sa.Text),
         sa.Column("tool", sa.Text, nullable=False),
         sa.Column("arguments", Document, nullable=False),

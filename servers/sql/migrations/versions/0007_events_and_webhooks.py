@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from servers.sql.schema import Document, Stamp
+from servers.sql.schema import Document, Stamp, identity
 
 revision = "0007"
 down_revision = "0006"
@@ -19,17 +19,10 @@ branch_labels = None
 depends_on = None
 
 
-def _number(name: str) -> sa.Column[int]:
-    return sa.Column(
-        name, sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(always=True),
-        primary_key=True,
-    )  # fmt: skip
-
-
 def upgrade() -> None:
     op.create_table(
         "events",
-        _number("number"),
+        identity("number"),
         sa.Column("name", sa.Text, nullable=False),
         sa.Column("body", Document, nullable=False),
         sa.Column("created_at", Stamp, nullable=False),
@@ -37,7 +30,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "webhook_deliveries",
-        _number("number"),
+        identity("number"),
         sa.Column("event", sa.BigInteger, sa.ForeignKey("events.number"), nullable=False),
         sa.Column("url", sa.Text, nullable=False),
         sa.Column("status", sa.Text, sa.CheckConstraint("status IN ('pending', 'delivered')"),
@@ -53,7 +46,7 @@ def upgrade() -> None:
     op.create_index("webhook_deliveries_due", "webhook_deliveries", ["status", "next_at"])
     op.create_table(
         "webhook_attempts",
-        _number("number"),
+        identity("number"),
         sa.Column("delivery", sa.BigInteger, sa.ForeignKey("webhook_deliveries.number"),
                   nullable=False),
         sa.Column("at", Stamp, nullable=False),

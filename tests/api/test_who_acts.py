@@ -109,7 +109,8 @@ async def test_an_approver_cancels_an_order_from_the_api_under_its_name_and_an_o
         "by": "api:anna",
     }
     assert (again.status_code, again.json()["cancelled"]) == (200, False)
-    assert unknown.status_code == 422
+    assert unknown.status_code == 404
+    assert "PO-999999" in unknown.json()["message"]
     cancels = [
         (e.outcome, e.actor, e.reason)
         for e in reversed(audit(settings.resolved_db()))

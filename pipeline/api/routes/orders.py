@@ -7,11 +7,13 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
 from pipeline.api.schemas import CancelledOut, ErrorBody, OrderOut, OrdersResponse
 from pipeline.bootstrap import utc_now
 from servers import domain
+from servers.errors import InvalidArgument
 from servers.models import OrderQuery
 
 __all__ = ["order_out", "router"]
@@ -44,13 +46,19 @@ async def orders(
     "/orders/{order_id}/cancel",
     **needs("approver"),
     response_model=CancelledOut,
-    responses={422: {"model": ErrorBody}},
+    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
 )
 async def cancel(order_id: str, request: Request, services: Services) -> CancelledOut:
     """Cancel an open order now: a person's decision (an approver's key), written at once and
-    audited under the key's name. Cancelling a cancelled order changes nothing and says so."""
+    audited under the key's name. Cancelling a cancelled order changes nothing and says so; an
+    id of no order is 404, one that is not an order id at all 422."""
     by = caller(request)
-    done = await asyncio.to_thread(
-        domain.cancel_order, services.slot, order_id, now=utc_now(), actor=by
-    )
+    try:
+        done = await asyncio.to_thread(
+            domain.cancel_order, services.slot, order_id, now=utc_now(), actor=by
+        )
+    except InvalidArgument as exc:
+        if exc.code == "unknown_order":
+            raise HTTPException(404, exc.message) from exc
+        raise
     return CancelledOut(order=order_out(done.order), cancelled=done.cancelled, by=by)

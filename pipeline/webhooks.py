@@ -67,9 +67,8 @@ def body_of(delivery: Delivery) -> bytes:
 
 
 class _Failed(Exception):
-    def __init__(self, status_code: int | None, error: str) -> None:
+    def __init__(self, error: str) -> None:
         super().__init__(error)
-        self.status_code = status_code
         self.error = error
 
 
@@ -142,20 +141,21 @@ class Deliverer:
 
         async def attempt() -> None:
             made[0] += 1
+            status: int | None = None
+            cause: Exception | None = None
             try:
                 response = await self._client.post(
                     delivery.url, content=body, headers=headers, timeout=self._timeout
                 )
             except httpx.HTTPError as exc:
-                failure = _Failed(None, f"{type(exc).__name__}: {exc}".strip())
-                await self._record(delivery.number, made[0], failure, delivered=False)
-                raise failure from exc
-            if response.status_code >= 300:
-                failure = _Failed(response.status_code, f"HTTP {response.status_code}")
-                await self._record(delivery.number, made[0], failure, delivered=False)
-                raise failure
-            done = _Failed(response.status_code, "")
-            await self._record(delivery.number, made[0], done, delivered=True)
+                error: str | None = f"{type(exc).__name__}: {exc}".strip()
+                cause = exc
+            else:
+                status = response.status_code
+                error = f"HTTP {status}" if status >= 300 else None
+            await self._record(delivery.number, made[0], status, error)
+            if error is not None:
+                raise _Failed(error) from cause
 
         retrying = AsyncRetrying(
             stop=stop_after_attempt(self._attempts),
@@ -178,9 +178,11 @@ class Deliverer:
         return True
 
     async def _record(
-        self, delivery: int, attempts: int, outcome: _Failed, *, delivered: bool
+        self, delivery: int, attempts: int, status_code: int | None, error: str | None
     ) -> None:
+        """Log one attempt: delivered when it has no error."""
         now = self._clock()
+        delivered = error is None
         # Not delivered: due again after a pause that doubles with the attempts made (2 s after
         # the first, 8 s after a pass of three, at most 5 minutes).
         pause = timedelta(seconds=min(300.0, 2.0 ** min(attempts, 9)))
@@ -189,8 +191,8 @@ class Deliverer:
             attempt = Attempt(
                 delivery=delivery,
                 at=now,
-                status_code=outcome.status_code,
-                error=None if delivered else outcome.error,
+                status_code=status_code,
+                error=error,
                 delivered=delivered,
                 next_at=now if delivered else now + pause,
             )

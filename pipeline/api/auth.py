@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Literal, TypeVar, cast
 
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -62,6 +62,8 @@ def presented_key(headers: Headers) -> str | None:
             return value.decode("latin-1").strip()
     return presented_bearer(listed)
 
+
+T = TypeVar("T")
 
 _NAMED = re.compile(r"^([A-Za-z][A-Za-z0-9_.-]{0,39}):(.+)$")
 
@@ -128,17 +130,22 @@ def key_name(presented: str | None, keys: Sequence[str]) -> str | None:
     return None if found is None else found.name
 
 
-def key_of(presented: str | None, keys: Sequence[str]) -> ApiKey | None:
-    """The key presented, or None when it is none of ours. Every key is compared, in
-    constant time, before answering."""
-    if presented is None or not keys:
+def matching(presented: str | None, secrets: Iterable[tuple[str, T]]) -> T | None:
+    """What the secret presented stands for, or None when it is none of `secrets`. Every
+    secret is compared, in constant time, before answering."""
+    if presented is None:
         return None
     candidate = presented.encode("utf-8")
-    found: ApiKey | None = None
-    for key in parse_keys(keys):
-        if hmac.compare_digest(candidate, key.secret.encode("utf-8")) and found is None:
-            found = key
+    found: T | None = None
+    for secret, value in secrets:
+        if hmac.compare_digest(candidate, secret.encode("utf-8")) and found is None:
+            found = value
     return found
+
+
+def key_of(presented: str | None, keys: Sequence[str]) -> ApiKey | None:
+    """The key presented, or None when it is none of ours."""
+    return matching(presented, ((key.secret, key) for key in parse_keys(keys)))
 
 
 class BearerGuard:
@@ -161,20 +168,10 @@ class BearerGuard:
         self._role = role
         self._callers = list(callers)
 
-    def _caller(self, presented: str | None) -> Caller | None:
-        if presented is None:
-            return None
-        candidate = presented.encode("utf-8")
-        found: Caller | None = None
-        for secret, caller in self._callers:  # every one compared, in constant time
-            if hmac.compare_digest(candidate, secret.encode("utf-8")) and found is None:
-                found = caller
-        return found
-
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             presented = presented_bearer(scope["headers"])
-            caller = self._caller(presented)
+            caller = matching(presented, self._callers)
             if caller is not None:
                 # A new state for this request: the one the server hands out may be shared.
                 scope = {**scope, "state": {**scope.get("state", {}), CALLER_STATE: caller}}

@@ -11,7 +11,6 @@ index and an order is inserted with `ON CONFLICT DO NOTHING`. Driver errors beco
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -86,7 +85,6 @@ class SqlStore:
         self._dialect = dialect
         self.where = dialect.where
         self._closed = False
-        self._lock = threading.Lock()
         # What a statement may raise: SQLAlchemy's errors and the driver's own.
         self._errors: tuple[type[BaseException], ...] = (
             sa_exc.SQLAlchemyError,
@@ -111,8 +109,7 @@ class SqlStore:
         self.close()
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
+        self._closed = True
         self._dialect.engine.dispose()
 
     @contextmanager
@@ -361,12 +358,9 @@ class _Transaction:
         if inserted is not None:
             found = self._conn.execute(statement.returning(inserted)).one_or_none()
             return found is not None and bool(found.inserted)
-        existed = self._conn.execute(select(literal(1)).where(row).limit(1))
-        if existed.first() is not None:
-            self._conn.execute(statement)
-            return False
+        existed = self._conn.execute(select(literal(1)).where(row).limit(1)).first() is not None
         self._conn.execute(statement)
-        return True
+        return not existed
 
     def insert_order(self, order: NewOrder, *, now: datetime) -> Order:
         values = order.model_dump()

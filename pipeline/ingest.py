@@ -64,7 +64,7 @@ from pipeline.table.rows import (
     screen_text,
     to_rows,
 )
-from pipeline.table.schema import map_columns, type_columns
+from pipeline.table.schema import map_columns, type_columns, well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 __all__ = [
@@ -384,6 +384,24 @@ class Ingestor:
                 break
         if chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
+        elif (
+            norm.quad is not None
+            and chosen.rung.method == "lines"
+            and "detect" in methods
+            and well_formed(chosen.mapped.rows)
+            < len(chosen.mapped.rows) * len(chosen.mapped.mapping)
+        ):
+            # A photo's own text boxes can cut a faint word (a link's blue on dark) that the
+            # engine's detection reads whole: where a mapped cell holds no value of its kind,
+            # both readings are weighed by what they read.
+            with _timed(timings, "detect"):
+                other = self._climb(Rung(chosen.rung.strategy, "detect"), page)
+            if other.table is not None and not other.reasons:
+                verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
+                other.reasons = verdict.reasons
+                attempts.append(other)
+                if verdict.ok and well_formed(other.mapped.rows) > well_formed(chosen.mapped.rows):
+                    chosen = other
         page_lines: list[str] = []
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
             with _timed(timings, "page_text"):

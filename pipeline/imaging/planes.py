@@ -77,13 +77,27 @@ def _text_rows(gray: Gray) -> tuple[Floats, Floats]:
     """Rows of text: ink closed along the row, each component's axis as a segment. Returns
     the long ones (to join the horizontal family) and the ends of all of them (whose
     alignment gives the columns)."""
-    height, width = gray.shape
-    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, 25, 12)
-    ink = 255 - ink if float(np.median(gray)) >= 100 else ink
+    # Either polarity, each on its own: dark text on a light page, light text on a dark one
+    # (the photo's own median says nothing when a dark surround or bezel fills much of it).
+    long: list[list[float]] = []
+    ends: list[list[float]] = []
+    # Darker than the neighbourhood's mean by 12 levels, then lighter by as much.
+    for kind, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
+        ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, 25, offset)
+        _row_segments(np.asarray(ink, dtype=np.uint8), long, ends)
+    return (
+        np.asarray(long, dtype=np.float64).reshape(-1, 4),
+        np.asarray(ends, dtype=np.float64).reshape(-1, 4),
+    )
+
+
+def _row_segments(ink: NDArray[np.uint8], long: list[list[float]], ends: list[list[float]]) -> None:
+    """Each row of glyphs in `ink` as a segment along its axis, added to `ends`, and to `long`
+    when it is long enough to join the horizontal family."""
+    height, width = ink.shape
     run = max(5, width // 150)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, run), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    long, ends = [], []
     min_length = _MIN_LENGTH * float(np.hypot(width, height))
     for k in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[k])
@@ -102,10 +116,6 @@ def _text_rows(gray: Gray) -> tuple[Floats, Floats]:
         ends.append(segment)
         if w >= min_length and w >= 4 * h:
             long.append(segment)
-    return (
-        np.asarray(long, dtype=np.float64).reshape(-1, 4),
-        np.asarray(ends, dtype=np.float64).reshape(-1, 4),
-    )
 
 
 def find_segments(gray: Gray) -> tuple[Segments, Floats]:

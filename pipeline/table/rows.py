@@ -24,7 +24,9 @@ __all__ = [
     "to_rows",
 ]
 
-_WAREHOUSE_IN_TEXT = re.compile(r"\b(WH-?\d{1,3})\b", re.IGNORECASE)
+_WAREHOUSE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(WH-?\d{1,3})(?![A-Za-z0-9])", re.IGNORECASE)
+"""A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
+would not split from it."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 

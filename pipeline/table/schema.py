@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from pipeline.models import Row
 from pipeline.table.cells import most_common, quantity_and_unit
 
 __all__ = [
@@ -446,21 +447,40 @@ def type_columns(
         for i in range(len(header))
     ]
     scored: list[tuple[float, int, str, int, str]] = []
+    # Only where a header names a stock quantity is a silent column of words taken for the
+    # name: a grid of other text is no table of stock.
+    counted = any(
+        header_evidence(text, field)[0] >= 0.5
+        for text in header
+        for field in ("on_hand", "reorder_point")
+    )
     for index, text in enumerate(header):
         profile = profiles[index]
         words = _words(text)
         rank = max((_PRIORITY.get(w, 1) for w in words), default=1)
+        lead = None if headers_only or not profile.unit else leading_phrase(text)
+        silent = not _names_something(words)
         for field in FIELDS:
             said, said_why = header_evidence(text, field)
             fit, fit_why = _fits(field, profile)
+            if said == 0 and lead is not None:
+                # `Min qty Unit` over `150 boxes`: two columns read as one; the number is
+                # the first one's.
+                said, said_why = header_evidence(lead[0], field)
+                if said > 0:
+                    said_why += f" (and {lead[1]!r} beside it, read as one column)"
             if said > 0:
                 score = said * (0.35 + 0.65 * fit) if profile.filled else said
-            elif headers_only:
-                continue
+            elif headers_only or not silent:
+                continue  # values alone decide only under a header that names nothing
             elif field == "sku" and profile.codes >= 0.85:
                 score, said_why = 0.85 * profile.codes, "no header names it"
             elif field == "warehouse_id" and profile.warehouses >= 0.6:
                 score, said_why = 0.85 * profile.warehouses, "no header names it"
+            elif field == "name" and fit == 1.0 and counted:
+                # Under a misread header (`Description` read as `B`), words are the name
+                # unless a column whose header says so holds them.
+                score, said_why = 0.6 * profile.text, "no header names it"
             else:
                 continue
             if score < 0.3:
@@ -492,6 +512,39 @@ def type_columns(
     ]
 
 
+def _names_something(words: Sequence[str]) -> bool:
+    """Whether a header's words name anything the vocabulary knows: a field, or a column that
+    is none (`Bin`, `库位`, `Unit`, `Status`): such a header is not silent, and values alone
+    do not overrule it (bin codes under `库位` are not SKUs)."""
+    ruled = (*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE)
+    return any(w in ruled or any(w in table for table in _HEADER_WORDS.values()) for w in words)
+
+
+_COLUMN_NAMES = frozenset(
+    ("unit", "uom", "status", "price", "category", "supplier", "vendor",
+     "date", "updated", "单位", "状态", "单价", "价格", "金额", "类别", "供应商", "日期")
+)  # fmt: skip
+"""Words that make a column's whole header on their own (`Unit`, `Status`, `单位`)."""
+
+
+def leading_phrase(header: str) -> tuple[str, str] | None:
+    """A header read from two neighbouring column headers, the first naming a field and the
+    second a column that is none (`Min qty Unit`, `Threshold Status`, `On hand  UoM`): the
+    two parts, else None. Words that rule a field out and come first (`On order qty`,
+    `Allocated stock`) still rule it out."""
+    tokens = unicodedata.normalize("NFKC", header).split()
+    ruled = set(_RULES_OUT_QUANTITY)
+    for cut in range(len(tokens) - 1, 0, -1):
+        head, tail = tokens[:cut], tokens[cut:]
+        tail_words = _words(" ".join(tail))
+        head_words = _words(" ".join(head))
+        if not tail_words or not all(w in _COLUMN_NAMES for w in tail_words):
+            break
+        if head_words and not any(w in ruled for w in head_words):
+            return " ".join(head), " ".join(tail)
+    return None
+
+
 def _unmapped_why(header: str, profile: ValuesProfile) -> str:
     if profile.index:
         return f"header {header!r}: a running row number"
@@ -512,3 +565,17 @@ def map_columns(
         for role in type_columns(header, columns, headers_only=headers_only)
         if role.maps_to is not None
     }
+
+
+def well_formed(rows: Sequence[Row]) -> int:
+    """How many fields of `rows` hold a value of their kind (a code for the SKU, a number for
+    a quantity, words for the name, a warehouse code): two readings of one table compare by
+    it."""
+    count = 0
+    for row in rows:
+        count += row.sku is not None and is_code(row.sku)
+        count += row.name is not None and bool(_LETTERS.search(row.name)) and not is_code(row.name)
+        count += row.on_hand is not None
+        count += row.reorder_point is not None
+        count += row.warehouse_id is not None and bool(_WAREHOUSE_CODE.match(row.warehouse_id))
+    return count

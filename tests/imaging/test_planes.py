@@ -96,3 +96,13 @@ def test_a_frameless_photo_is_rectified_by_its_lines_before_it_is_read() -> None
     assert norm.quad is not None and norm.quad.kind == "lines"
     height, width = norm.gray.shape
     assert width > height and abs(norm.skew_deg) <= 1.0
+
+
+def test_a_dark_theme_screen_on_a_dark_surround_comes_out_straight() -> None:
+    # Light text on a dark page, the photo mostly dark: its rows of text are found all the
+    # same, whichever way the photo's own brightness leans.
+    dark_page = np.asarray(255 - page(), dtype=np.uint8)
+    photo = photographed(dark_page, KEYSTONE, bezel=24, wall=30)
+    found = quad_by_lines(gray(photo))
+    assert found is not None
+    assert worst_edge_degrees(found, KEYSTONE) <= 1.5

@@ -1,6 +1,7 @@
 import pytest
 
-from pipeline.table.schema import map_columns, type_columns
+from pipeline.models import Row
+from pipeline.table.schema import map_columns, type_columns, well_formed
 
 
 @pytest.mark.parametrize(
@@ -120,3 +121,51 @@ def test_every_mapping_says_why_and_how_sure() -> None:
     assert typed[0].maps_to == "on_hand" and 0 < typed[0].confidence <= 1
     assert "qty" in typed[0].why and "2/2 quantities" in typed[0].why
     assert typed[1].maps_to is None and "status" in typed[1].why
+
+
+def test_two_headers_read_as_one_map_by_the_first_when_each_value_is_a_number_and_a_word() -> None:
+    header = ["SKU", "Product", "Balance", "Min qty Unit", "Threshold Status"]
+    column_values = [
+        ["SKU-1", "SKU-2", "SKU-3"],
+        ["Bolt", "Nut", "Washer"],
+        ["12", "40", "7"],
+        ["150 boxes", "120 boxes", "25 pcs"],
+        ["60 OK", "12 Low", "8 OK"],
+    ]
+    roles = type_columns(header, column_values)
+    assert roles[3].maps_to == "reorder_point"
+    assert "read as one column" in roles[3].why
+    # Words that rule a field out keep ruling it out where they come first.
+    assert map_columns(["SKU", "Qty on order"], [["SKU-1"], ["40 pcs"]]) == {"sku": 0}
+    assert map_columns(["SKU", "Allocated stock"], [["SKU-1"], ["40 pcs"]]) == {"sku": 0}
+
+
+def test_codes_under_a_header_that_names_something_else_are_not_taken_for_the_sku() -> None:
+    header = ["存货编码", "存货名称", "结存", "库位"]
+    column_values = [
+        ["K", "1", "R"],  # the SKUs, misread
+        ["螺丝", "螺母", "垫圈"],
+        ["880", "120", "45"],
+        ["E-07-01", "E-01-01", "E-11-02"],
+    ]
+    assert map_columns(header, column_values).get("sku") != 3
+
+
+def test_words_under_a_misread_header_are_the_name_of_a_stock_table() -> None:
+    header = ["Part no.", "B", "In stock", "Min qty"]
+    column_values = [
+        ["SKU-1", "SKU-2", "SKU-3"],
+        ["Hex bolt M8", "Hex nut M8", "Cable tie"],
+        ["96", "205", "130"],
+        ["150", "120", "100"],
+    ]
+    assert map_columns(header, column_values)["name"] == 1
+    # Without a stock quantity's header, a grid of words is no stock table's names.
+    assert "name" not in map_columns(["Part no.", "B"], [["SKU-1"], ["Hex bolt M8"]])
+
+
+def test_two_readings_of_one_table_compare_by_the_fields_that_hold_a_value_of_their_kind() -> None:
+    read_whole = [Row(sku="SKU-20101", name="螺丝 M4", on_hand=880, reorder_point=300)]
+    cut_short = [Row(sku="K", name="螺丝 M4", on_hand=880, reorder_point=300)]
+    assert well_formed(read_whole) == 4
+    assert well_formed(cut_short) == 3

@@ -384,24 +384,8 @@ class Ingestor:
                 break
         if chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
-        elif (
-            norm.quad is not None
-            and chosen.rung.method == "lines"
-            and "detect" in methods
-            and well_formed(chosen.mapped.rows)
-            < len(chosen.mapped.rows) * len(chosen.mapped.mapping)
-        ):
-            # A photo's own text boxes can cut a faint word (a link's blue on dark) that the
-            # engine's detection reads whole: where a mapped cell holds no value of its kind,
-            # both readings are weighed by what they read.
-            with _timed(timings, "detect"):
-                other = self._climb(Rung(chosen.rung.strategy, "detect"), page)
-            if other.table is not None and not other.reasons:
-                verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
-                other.reasons = verdict.reasons
-                attempts.append(other)
-                if verdict.ok and well_formed(other.mapped.rows) > well_formed(chosen.mapped.rows):
-                    chosen = other
+        elif norm.quad is not None and chosen.rung.method == "lines" and "detect" in methods:
+            chosen = self._weighed(chosen, page, attempts, timings)
         page_lines: list[str] = []
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
             with _timed(timings, "page_text"):
@@ -442,6 +426,26 @@ class Ingestor:
             "png_text": loaded.png_creation_time,
             "timings_ms": timings,
         }
+
+    def _weighed(
+        self, chosen: _Attempt, page: _Page, attempts: list[_Attempt], timings: dict[str, float]
+    ) -> _Attempt:
+        """A photo's reading by its own text boxes, or the engine's detection when that reads
+        more fields as values of their kind, or as many with more confidence: photographed,
+        the boxes can cut a faint word (a link's blue on dark) or misread small Chinese that
+        the detection reads whole."""
+        with _timed(timings, "detect"):
+            other = self._climb(Rung(chosen.rung.strategy, "detect"), page)
+        if other.table is None or other.reasons:
+            return chosen
+        verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
+        other.reasons = verdict.reasons
+        attempts.append(other)
+        if not verdict.ok:
+            return chosen
+        mine = (well_formed(chosen.mapped.rows), _mapped_confidence(chosen))
+        theirs = (well_formed(other.mapped.rows), _mapped_confidence(other))
+        return other if theirs > mine else chosen
 
     def _climb(self, rung: Rung, page: _Page) -> _Attempt:
         if rung.method == "image":
@@ -693,6 +697,17 @@ class Ingestor:
             if line.box[3] > y0
         ]
         return _finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
+
+
+def _mapped_confidence(attempt: _Attempt) -> float:
+    """The mean recognition confidence of the cells an attempt's rows were read from."""
+    cells = [
+        attempt.confidences[r][c]
+        for r in attempt.mapped.sources
+        for c in attempt.mapped.mapping.values()
+        if r < len(attempt.confidences) and c < len(attempt.confidences[r])
+    ]
+    return sum(cells) / len(cells) if cells else 0.0
 
 
 def _recognize_unique(

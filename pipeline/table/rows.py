@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -11,7 +12,7 @@ from datetime import datetime
 from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, most_common, quantity_and_unit, repair_id
-from pipeline.table.schema import FIELDS, ColumnRole, type_columns
+from pipeline.table.schema import FIELDS, ColumnRole, is_code, type_columns
 
 __all__ = [
     "UNSURE",
@@ -102,6 +103,7 @@ def to_rows(
     mapping = {r.maps_to: r.index for r in found if r.maps_to is not None}
     if "sku" not in mapping or not ({"on_hand", "name"} & mapping.keys()):
         return MappedRows(mapping=mapping, roles=found)
+    unglued = _without_running_index(columns[mapping["sku"]])
     rows: list[Row] = []
     sources: list[int] = []
     for r, cells in enumerate(table.cells):
@@ -115,7 +117,9 @@ def to_rows(
             used.append(confidences[r][index] if index < len(confidences[r]) else 0.0)
             if field in ("on_hand", "reorder_point"):
                 values[field] = quantity_and_unit(text)[0]
-            elif field in ("sku", "warehouse_id"):
+            elif field == "sku":
+                values[field] = repair_id(unglued[r]).upper() or None
+            elif field == "warehouse_id":
                 values[field] = repair_id(text).upper() or None
             else:
                 values[field] = clean_text(text) or None
@@ -129,6 +133,25 @@ def to_rows(
     return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources, roles=found)
 
 
+def _without_running_index(values: Sequence[str]) -> list[str]:
+    """The codes of a column that the row number beside it was read into (`101.02.0035`,
+    `201.02.0036`, … under `序号物料编码`; a page may start at row 21): where most values
+    start with the rows' running number and go on with a code, the number is dropped."""
+    texts = [clean_text(v) for v in values]
+    if len(texts) < 3:
+        return list(values)
+    lead = re.match(r"\d{1,3}", texts[0])
+    for size in range(1, len(lead[0]) + 1 if lead else 1):
+        first = int(texts[0][:size])
+        rest = [
+            t[len(str(first + k)) :].strip(" .") if t.startswith(str(first + k)) else None
+            for k, t in enumerate(texts)
+        ]
+        if sum(r is not None and is_code(r) for r in rest) >= 0.8 * len(texts):
+            return [r if r else v for r, v in zip(rest, values, strict=True)]
+    return list(values)
+
+
 _ID_PARTS = re.compile(r"^([A-Z]{1,6})-(\d+)$")
 
 
@@ -137,6 +160,7 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
     the column share."""
     for field in ("sku", "warehouse_id"):
         rows = _consensus_separators(rows, field)
+        rows = _consensus_shape(rows, field)
         parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
         prefixes = [m[1] for m in parts if m]
         if len(prefixes) < 3:
@@ -164,6 +188,45 @@ def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
     for row, value in zip(rows, values, strict=True):
         loose = _LOOSE_ID.match(value) if not _ID_PARTS.match(value) else None
         fixed.append(row.model_copy(update={field: f"{loose[1]}-{loose[2]}"}) if loose else row)
+    return fixed
+
+
+_RUN = re.compile(r"[A-Z]+|\d+")
+_SEPARATOR_CHARS = frozenset(" .,:;·-_/")
+
+
+def _shape(value: str) -> tuple[tuple[tuple[bool, int], ...], tuple[str, ...]] | None:
+    """A code's letter and digit runs (kind, length) and the separators between them, or None
+    when something other than separators stands before, after or between them."""
+    runs = _RUN.findall(value)
+    parts = _RUN.split(value)
+    if not runs or parts[0] or parts[-1]:
+        return None
+    between = tuple(parts[1:-1])
+    if any(len(p) > 2 or not set(p) <= _SEPARATOR_CHARS for p in between):
+        return None
+    return tuple((r.isdigit(), len(r)) for r in runs), between
+
+
+def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
+    """`01,02.0035`, `01.02:0035` or `01 02 0035` among `01.02.0035`-shaped codes: the runs
+    of letters and digits the column's codes share, with its separators in place of misread
+    ones."""
+    shapes = [_shape(getattr(r, field) or "") for r in rows]
+    known = [s for s in shapes if s is not None]
+    if len(known) < 3:
+        return rows
+    common, count = Counter(known).most_common(1)[0]
+    if count < 3 or count < 0.5 * len(rows):
+        return rows
+    fixed = []
+    for row, shape in zip(rows, shapes, strict=True):
+        if shape is None or shape == common or shape[0] != common[0]:
+            fixed.append(row)
+            continue
+        runs = _RUN.findall(getattr(row, field) or "")
+        value = runs[0] + "".join(sep + run for sep, run in zip(common[1], runs[1:], strict=True))
+        fixed.append(row.model_copy(update={field: value}))
     return fixed
 
 

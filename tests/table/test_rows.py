@@ -1,6 +1,7 @@
 """The warehouse a page names in its title, filters or breadcrumb, when its table has none."""
 
-from pipeline.table.rows import page_warehouse
+from pipeline.models import Table
+from pipeline.table.rows import page_warehouse, to_rows
 
 
 def test_a_warehouse_id_written_right_after_chinese_text_is_the_pages_warehouse() -> None:
@@ -11,3 +12,39 @@ def test_a_warehouse_id_written_right_after_chinese_text_is_the_pages_warehouse(
 def test_several_warehouses_on_one_page_name_none_and_a_longer_code_is_no_warehouse() -> None:
     assert page_warehouse(["WH-01", "WH-02", "WH-03"]) is None
     assert page_warehouse(["Order WH-0211X", "SKU-WH-02A"]) is None
+
+
+def test_a_dotted_code_with_a_misread_separator_takes_the_separators_its_column_shares() -> None:
+    table = Table(
+        header=["物料编码", "物料名称", "现存量"],
+        cells=[
+            ["01.02.0035", "六角螺栓", "120"],
+            ["01.02.0036", "六角螺母", "80"],
+            ["01.02.0041", "弹簧垫圈", "300"],
+            ["01.03.0112", "平垫圈", "64"],
+            ["02.01:0011", "气泡膜", "12"],
+            ["05,01.0003", "叉车电池", "3"],
+            ["01 03 0120", "膨胀螺栓", "40"],
+            ["03.0.0021", "工业胶带", "9"],  # a digit lost: not this code's shape
+        ],
+    )
+    confidences = [[1.0] * 3 for _ in table.cells]
+    skus = [row.sku for row in to_rows(table, confidences).rows]
+    assert skus == [
+        "01.02.0035", "01.02.0036", "01.02.0041", "01.03.0112",
+        "02.01.0011", "05.01.0003", "01.03.0120", "03.0.0021",
+    ]  # fmt: skip
+
+
+def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> None:
+    codes = ["2101.02.0035", "2201.02.0036", "2301.02.0041", "2401.03.0112"]
+    table = Table(
+        header=["序号物料编码", "物料名称", "现存量"],
+        cells=[[code, "螺栓", "12"] for code in codes],
+    )
+    rows = to_rows(table, [[1.0] * 3 for _ in codes]).rows
+    assert [row.sku for row in rows] == ["01.02.0035", "01.02.0036", "01.02.0041", "01.03.0112"]
+    # Codes that merely begin with digits keep them.
+    plain = Table(header=["SKU", "Name", "On hand"], cells=[["100231", "Bolt", "4"],
+                  ["100232", "Nut", "5"], ["100310", "Tie", "6"]])  # fmt: skip
+    assert [r.sku for r in to_rows(plain, [[1.0] * 3] * 3).rows] == ["100231", "100232", "100310"]

@@ -385,7 +385,7 @@ def _plausible(quad: Quad, width: int, height: int) -> bool:
     area = float(cv2.contourArea(p))
     if area < 0.1 * width * height:
         return False
-    slack = 0.15
+    slack = 0.25
     return bool(
         np.all(p[:, 0] >= -slack * width)
         and np.all(p[:, 0] <= (1 + slack) * width)

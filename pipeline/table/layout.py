@@ -66,9 +66,34 @@ def _lines(boxes: Sequence[Box], tolerance: float) -> list[list[int]]:
         else:
             lines.append([i])
             centre = y
+    lines = _rejoin_drifted(boxes, lines)
     for line in lines:
         line.sort(key=lambda i: boxes[i][0])
     return lines
+
+
+def _rejoin_drifted(boxes: Sequence[Box], lines: list[list[int]]) -> list[list[int]]:
+    """Neighbouring lines that are one row drifting across the page (a photo whose plane was
+    found a little off: the row's right end sits a few pixels higher than its left) joined:
+    side by side without overlapping, and mostly at the same height."""
+    joined: list[list[int]] = []
+    for line in lines:
+        if joined:
+            last = joined[-1]
+            top = max(median(boxes[i][1] for i in last), median(boxes[i][1] for i in line))
+            bottom = min(median(boxes[i][3] for i in last), median(boxes[i][3] for i in line))
+            height = min(
+                median(boxes[i][3] - boxes[i][1] for i in last),
+                median(boxes[i][3] - boxes[i][1] for i in line),
+            )
+            apart = all(
+                boxes[i][2] <= boxes[j][0] or boxes[j][2] <= boxes[i][0] for i in last for j in line
+            )
+            if apart and height > 0 and bottom - top >= 0.5 * height:
+                last.extend(line)
+                continue
+        joined.append(list(line))
+    return joined
 
 
 class _Union:

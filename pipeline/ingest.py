@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from statistics import median
@@ -25,6 +25,7 @@ from PIL import Image
 from pipeline.cache import IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
+from pipeline.imaging.emphasis import emphasised
 from pipeline.imaging.load import LoadedImage, check_size, load_image
 from pipeline.imaging.normalise import Normalised, normalise
 from pipeline.imaging.payload import to_payload
@@ -62,7 +63,10 @@ from pipeline.table.rows import (
     mapping_doubts,
     page_warehouse,
     screen_text,
+    selected_line,
     to_rows,
+    warehouse_ids,
+    warehouse_label,
 )
 from pipeline.table.schema import map_columns, type_columns, well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
@@ -386,6 +390,7 @@ class Ingestor:
             chosen = max(attempts, key=lambda a: a.score)
         elif norm.quad is not None and chosen.rung.method == "lines" and "detect" in methods:
             chosen = self._weighed(chosen, page, attempts, timings)
+        chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
             with _timed(timings, "page_text"):
@@ -426,6 +431,41 @@ class Ingestor:
             "png_text": loaded.png_creation_time,
             "timings_ms": timings,
         }
+
+    def _selected_tab(self, chosen: _Attempt, page: _Page) -> _Attempt:
+        """Rows without a warehouse on a page that names several above its table, as a row of
+        tabs (`WH-01 | WH-02 | WH-03`): the warehouse of the tab drawn as chosen (underlined,
+        filled, heavier), recorded in the context; else the rows stay without one."""
+        mapped = chosen.mapped
+        if (
+            not mapped.rows
+            or "warehouse_id" in mapped.mapping
+            or page_warehouse(chosen.context) is not None
+            or len(warehouse_ids(chosen.context)) < 2
+        ):
+            return chosen
+        lines = (
+            self._detect(page, whole=True) if page.norm.quad is not None else self._page_lines(page)
+        )
+        labels = [line for line in lines if warehouse_label(line.text)]
+        for row in _rows_of(labels):
+            names = [warehouse_label(line.text) or "" for line in row]
+            if len(set(names)) < 2:
+                continue
+            k = emphasised(page.norm.gray, [line.box for line in row])
+            if k is None:
+                continue
+            warehouse = names[k]
+            rows = [
+                r if r.warehouse_id else r.model_copy(update={"warehouse_id": warehouse})
+                for r in mapped.rows
+            ]
+            return replace(
+                chosen,
+                context=[*chosen.context, selected_line(warehouse)],
+                mapped=replace(mapped, rows=rows),
+            )
+        return chosen
 
     def _weighed(
         self, chosen: _Attempt, page: _Page, attempts: list[_Attempt], timings: dict[str, float]
@@ -697,6 +737,20 @@ class Ingestor:
             if line.box[3] > y0
         ]
         return _finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
+
+
+def _rows_of(lines: Sequence[TextLine]) -> list[list[TextLine]]:
+    """Lines side by side at one height (a row of tabs), left to right; rows of two or more."""
+    rows: list[list[TextLine]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3]) / 2):
+        centre = (line.box[1] + line.box[3]) / 2
+        if rows:
+            last = rows[-1][-1].box
+            if abs(centre - (last[1] + last[3]) / 2) <= 0.5 * (last[3] - last[1]):
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    return [sorted(row, key=lambda ln: ln.box[0]) for row in rows if len(row) >= 2]
 
 
 def _mapped_confidence(attempt: _Attempt) -> float:

@@ -90,6 +90,16 @@ def test_a_saved_profile_maps_the_screen_and_a_given_mapping_beats_it(rapidocr: 
     assert any(w.startswith("columns mapped by the caller") for w in given.warnings)
 
 
+def test_a_list_whose_warehouse_is_only_its_selected_tab_takes_that_tabs_warehouse(
+    ingestor: Ingestor,
+) -> None:
+    # Three tabs (WH-01, WH-02, WH-03) above the list; the page shows WH-02 underlined.
+    result = ingestor.ingest_path(TUNE / "primer-list.png")
+    assert truth("primer-list.png")["page_warehouse"] == "WH-02"
+    assert result.page_warehouse == "WH-02"
+    assert {r.warehouse_id for r in result.rows} == {"WH-02"}
+
+
 def test_the_corpus_the_tests_read_is_the_tune_split() -> None:
     manifest = json.loads((TUNE / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["split"] == "tune"

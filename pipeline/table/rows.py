@@ -31,10 +31,32 @@ would not split from it."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
+_SELECTED = "selected: "
+"""How a context line says which of a row of tabs the page shows as chosen."""
+
+
+def selected_line(warehouse: str) -> str:
+    """The context line that records `warehouse` as the tab the page shows selected."""
+    return f"{_SELECTED}{warehouse}"
+
+
+def warehouse_ids(context: Sequence[str]) -> set[str]:
+    """Every warehouse id the page's text above its table names."""
+    return {repair_id(m.upper()) for text in context for m in _WAREHOUSE_IN_TEXT.findall(text)}
+
+
 def page_warehouse(context: Sequence[str]) -> str | None:
-    """The one warehouse id a page's title or filters name, if exactly one."""
-    found = {repair_id(m.upper()) for text in context for m in _WAREHOUSE_IN_TEXT.findall(text)}
+    """The one warehouse id a page's title or filters name, if exactly one; among several, the
+    one a tab bar shows selected (`selected_line`)."""
+    chosen = warehouse_ids([t for t in context if t.startswith(_SELECTED)])
+    found = chosen or warehouse_ids(context)
     return found.pop() if len(found) == 1 else None
+
+
+def warehouse_label(text: str) -> str | None:
+    """The warehouse id `text` is and nothing more (a tab's label), else None."""
+    value = clean_text(text).strip(" |·•")
+    return repair_id(value.upper()) if _WAREHOUSE_IN_TEXT.fullmatch(value) else None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The warehouse a page names in its title, filters or breadcrumb, when its table has none."""
 
 from pipeline.models import Table
-from pipeline.table.rows import page_warehouse, to_rows
+from pipeline.table.rows import page_warehouse, selected_line, to_rows, warehouse_label
 
 
 def test_a_warehouse_id_written_right_after_chinese_text_is_the_pages_warehouse() -> None:
@@ -48,3 +48,9 @@ def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> 
     plain = Table(header=["SKU", "Name", "On hand"], cells=[["100231", "Bolt", "4"],
                   ["100232", "Nut", "5"], ["100310", "Tie", "6"]])  # fmt: skip
     assert [r.sku for r in to_rows(plain, [[1.0] * 3] * 3).rows] == ["100231", "100232", "100310"]
+
+
+def test_among_several_warehouses_the_one_a_tab_bar_shows_selected_is_the_pages() -> None:
+    context = ["Stock", "WH-01", "WH-02", "WH-03", selected_line("WH-02")]
+    assert page_warehouse(context) == "WH-02"
+    assert warehouse_label(" WH-03 ") == "WH-03" and warehouse_label("Depot WH-03") is None

@@ -68,7 +68,7 @@ from pipeline.table.rows import (
     warehouse_ids,
     warehouse_label,
 )
-from pipeline.table.schema import map_columns, type_columns, well_formed
+from pipeline.table.schema import is_code, map_columns, type_columns, well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 __all__ = [
@@ -549,17 +549,26 @@ class Ingestor:
                 crops.append(_line_crop(norm.rgb, tight, found.text_height))
                 slots.append((r, c))
         context_boxes = [union_box([found.boxes[i] for i in p]) for p in layout.context]
+        # Each box of a context phrase is read on its own (two filter chips side by side read
+        # as one crop come out as neither), the phrase joined from them.
+        members = [i for p in layout.context for i in p]
         context_crops = [
-            _line_crop(norm.rgb, tight, found.text_height)
-            for tight in (ink_bounds(found.mask, b) or b for b in context_boxes)
+            _line_crop(
+                norm.rgb,
+                ink_bounds(found.mask, found.boxes[i]) or found.boxes[i],
+                found.text_height,
+            )
+            for i in members
         ]
         recognised = _recognize_unique(self.engine, [*crops, *context_crops], page.memo)
+        read = dict(zip(members, (t for t, _ in recognised[len(crops) :]), strict=True))
+        phrases = [" ".join(read[i] for i in p if read[i].strip()) for p in layout.context]
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]
         for (r, c), (text, conf), crop in zip(slots, recognised, crops, strict=False):
             texts[r][c] = clean_text(restore_spaces(text, crop))
             confs[r][c] = conf
-        context = _context_texts(context_boxes, [t for t, _ in recognised[len(crops) :]])
+        context = _context_texts(context_boxes, phrases)
         annotations = [
             TextLine(text=t, box=_to_original(_pad(found.boxes[i], 0), norm), confidence=c)
             for (r, col), (t, c) in zip(slots, recognised, strict=False)
@@ -804,6 +813,11 @@ def _finish(
         for c in range(len(texts[0]))
         if c not in numbers and _holds_text([row[c] for row in texts])
     ]
+    keep = [
+        c
+        for n, c in enumerate(keep)
+        if not (n in (0, len(keep) - 1) and _navigation([row[c] for row in texts]))
+    ]
     texts = [[row[c] for c in keep] for row in texts]
     confs = [[row[c] for c in keep] for row in confs]
     if _names_columns_better(texts):
@@ -884,6 +898,18 @@ def _blank_headers(table: Table) -> list[str]:
         and sum(bool(row[c].strip()) for row in table.cells if c < len(row)) >= 0.5 * rows
     ]
     return [f"{len(blank)} filled columns without a header (a multi-row header?)"] if blank else []
+
+
+def _navigation(column: Sequence[str]) -> bool:
+    """A sidebar's menu read into the table's edge column: no header, a few short words (no
+    number, no code) on some rows only, the menu's pitch not being the table's."""
+    header, cells = column[0], column[1:]
+    filled = [t for t in cells if t.strip()]
+    if header.strip() or not filled or len(filled) > 0.75 * len(cells):
+        return False
+    return all(
+        len(t.split()) <= 3 and not any(ch.isdigit() for ch in t) and not is_code(t) for t in filled
+    )
 
 
 def _holds_text(column: Sequence[str]) -> bool:

@@ -3,10 +3,12 @@
 import base64
 import json
 from datetime import datetime
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.cache import IngestCache
 from pipeline.errors import UnknownNameError
@@ -330,3 +332,26 @@ def test_a_result_holds_its_bytes_in_process_only_and_a_cache_hit_too() -> None:
     assert first.source == data and again.source == data
     assert "source" not in first.model_dump()
     assert IngestResult.model_validate_json(first.model_dump_json()).source is None
+
+
+def test_a_sidebar_menu_beside_the_table_never_joins_it(rapidocr: OcrEngine) -> None:
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 15)
+    page = Image.new("RGB", (1100, 560), (250, 250, 250))
+    draw = ImageDraw.Draw(page)
+    menu = ["Dashboard", "Inventory", "Transfers", "Suppliers", "Reports", "Settings"]
+    for k, word in enumerate(menu):  # the menu's own pitch, on the page's background
+        draw.text((24, 92 + 33 * k), word, fill=(40, 40, 40), font=font)
+    columns = (220, 380, 700, 860)
+    for x, head in zip(columns, ("SKU", "Name", "On hand", "Min qty"), strict=True):
+        draw.text((x, 60), head, fill=(20, 20, 20), font=font)
+    skus = [f"SKU-10{k:03d}" for k in range(231, 244)]
+    for r, sku in enumerate(skus):
+        y = 92 + 32 * r
+        cells = (sku, f"Hex bolt M{r + 4}", str(10 + r), str(40 + r))
+        for x, text in zip(columns, cells, strict=True):
+            draw.text((x, y), text, fill=(20, 20, 20), font=font)
+    buffer = BytesIO()
+    page.save(buffer, format="PNG")
+    result = make_ingestor(rapidocr).ingest_bytes(buffer.getvalue(), name="stock.png")
+    assert result.table.header == ["SKU", "Name", "On hand", "Min qty"]
+    assert [r.sku for r in result.rows] == skus

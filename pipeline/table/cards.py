@@ -320,11 +320,51 @@ def _rows(parts: Sequence[_Part]) -> list[list[_Part]]:
     return rows
 
 
+def _stacked(anchor: _Part, members: Sequence[_Part]) -> list[_Part]:
+    """The block's parts, a label written above its value (`Units in stock` over `12 pcs`,
+    or wrapped: `Reorder` over `level 40`) joined with the part right under it."""
+    below = [p for p in members if p.box[1] > anchor.box[1]]
+    used: set[int] = set()
+    out: list[_Part] = []
+    for part in members:
+        if id(part) in used:
+            continue
+        if part in below and _labelled(part.text) is None and _warehouse(part.text) is None:
+            height = part.box[3] - part.box[1]
+            under = next(
+                (
+                    q
+                    for q in below
+                    if id(q) not in used
+                    and q is not part
+                    and abs(q.box[0] - part.box[0]) <= height
+                    and -0.2 * height <= q.box[1] - part.box[3] <= 0.8 * height
+                ),
+                None,
+            )
+            if under is not None:
+                # A code broken at its hyphen (`Depot WH-` over `02`) joins without a space.
+                text = part.text + ("" if part.text.endswith("-") else " ") + under.text
+                if _labelled(text) is not None or _warehouse(text) is not None:
+                    used.add(id(under))
+                    box = (
+                        min(part.box[0], under.box[0]),
+                        part.box[1],
+                        max(part.box[2], under.box[2]),
+                        under.box[3],
+                    )
+                    conf = min(part.confidence, under.confidence)
+                    out.append(_Part(text, box, conf, part.line))
+                    continue
+        out.append(part)
+    return out
+
+
 def _record(anchor: _Part, members: Sequence[_Part], badges: set[str]) -> CardRecord:
     record = CardRecord(sku=re.sub(r"\s+", "", anchor.text.upper()))
     names: list[_Part] = []
     confidences = [anchor.confidence]
-    for part in members:
+    for part in _stacked(anchor, members):
         labelled = _labelled(part.text)
         warehouse = _warehouse(part.text)
         if labelled is not None:

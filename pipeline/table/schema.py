@@ -337,10 +337,12 @@ _RULES_OUT_QUANTITY = (
 `Unit price`, `Last count`, `在途`, `单位`)."""
 _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
-_PRIORITY = {"hand": 3, "onhand": 3, "physical": 3, "balance": 3, "现存": 3, "结存": 3, "在库": 3,
+_PRIORITY = {"hand": 3, "onhand": 3, "physical": 3, "balance": 3, "current": 3, "actual": 3,
+             "现存": 3, "结存": 3, "在库": 3, "当前": 3, "现有": 3,
              "avail": 2, "available": 2, "free": 2, "可用": 2}  # fmt: skip
-"""Between two on-hand candidates: `on hand` / `balance` / `现存量` over `available` / `可用`
-over a bare `qty` or `stock`."""
+"""Between two on-hand candidates: what is there (`on hand`, `balance`, `current stock`,
+`现存量`, `当前库存`) over what is free of commitments (`available`, `可用`) over a bare `qty`
+or `stock`."""
 
 
 def _words(header: str) -> list[str]:

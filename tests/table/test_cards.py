@@ -85,3 +85,32 @@ def test_a_table_of_codes_with_a_summary_line_is_no_page_of_cards() -> None:
     lines = [line(f"SKU-1023{k}", 40, 100 + 30 * k, 90) for k in range(8)]
     lines += [line("Below minimum 4", 400, 90, 140), line("Below minimum 2", 400, 330, 140)]
     assert read_cards(lines) is None
+
+
+def stacked_tile(
+    x: int, y: int, name: str, code: str, pairs: list[tuple[str, str]]
+) -> list[TextLine]:
+    """A narrow tile whose labels sit above their values (or wrap onto the value's line)."""
+    lines = [line(name, x, y), line(code, x, y + 22, 90)]
+    for k, (label, value) in enumerate(pairs):
+        lines += [line(label, x + 110 * k, y + 50, 90), line(value, x + 110 * k, y + 68, 90)]
+    return lines
+
+
+def test_labels_written_above_their_values_or_wrapped_onto_them_are_read_with_them() -> None:
+    lines = [
+        *stacked_tile(300, 150, "Kraft mailer box", "BX-310-K",
+                      [("Units in stock", "12 pcs"), ("Reorder", "level 40"), ("Depot WH-", "02")]),
+        *stacked_tile(660, 150, "White mailer box", "BX-310-W",
+                      [("Units in stock", "0 pcs"), ("Reorder", "level 25"), ("Depot", "WH-02")]),
+        *stacked_tile(300, 300, "Padded envelope", "EN-C5-P",
+                      [("Units in stock", "64 packs"), ("Reorder", "level 20"), ("Depot", "WH-03")]),
+    ]  # fmt: skip
+    found = read_cards(lines)
+    assert found is not None
+    assert [(r.sku, r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
+        ("BX-310-K", "12 pcs", "40", "WH-02"),
+        ("BX-310-W", "0 pcs", "25", "WH-02"),
+        ("EN-C5-P", "64 packs", "20", "WH-03"),
+    ]
+    assert found.records[0].labels["reorder_point"] == "Reorder level"

@@ -169,3 +169,10 @@ def test_two_readings_of_one_table_compare_by_the_fields_that_hold_a_value_of_th
     cut_short = [Row(sku="K", name="螺丝 M4", on_hand=880, reorder_point=300)]
     assert well_formed(read_whole) == 4
     assert well_formed(cut_short) == 3
+
+
+def test_current_stock_beside_available_is_on_hand() -> None:
+    header = ["Stock code", "Avail.", "Item description", "Current stock", "Reorder level"]
+    values = [["SKU-1", "SKU-2"], ["10", "3"], ["Bolt", "Nut"], ["12", "5"], ["4", "4"]]
+    assert map_columns(header, values)["on_hand"] == 3
+    assert map_columns(["编码", "可用库存", "当前库存"], [["A-1"], ["3"], ["5"]])["on_hand"] == 2

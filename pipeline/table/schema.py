@@ -337,12 +337,20 @@ _RULES_OUT_QUANTITY = (
 `Unit price`, `Last count`, `在途`, `单位`)."""
 _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
-_PRIORITY = {"hand": 3, "onhand": 3, "physical": 3, "balance": 3, "current": 3, "actual": 3,
-             "现存": 3, "结存": 3, "在库": 3, "当前": 3, "现有": 3,
-             "avail": 2, "available": 2, "free": 2, "可用": 2}  # fmt: skip
-"""Between two on-hand candidates: what is there (`on hand`, `balance`, `current stock`,
-`现存量`, `当前库存`) over what is free of commitments (`available`, `可用`) over a bare `qty`
-or `stock`."""
+_THERE = frozenset(
+    ("hand", "onhand", "physical", "balance", "current", "actual",
+     "现存", "结存", "在库", "当前", "现有")
+)  # fmt: skip
+_FREE = frozenset(("avail", "available", "free", "可用"))
+
+
+def _on_hand_rank(words: Sequence[str]) -> int:
+    """Between two on-hand candidates: what is there (`on hand`, `balance`, `current stock`,
+    `现存量`) over a bare quantity (`Qty`, `Stock level`, `库存数量`) over what is free of
+    commitments (`Available`, `Qty avail.`, `可用库存`: on hand less what is allocated)."""
+    if any(w in _THERE for w in words):
+        return 3
+    return 1 if any(w in _FREE for w in words) else 2
 
 
 def _words(header: str) -> list[str]:
@@ -459,7 +467,7 @@ def type_columns(
     for index, text in enumerate(header):
         profile = profiles[index]
         words = _words(text)
-        rank = max((_PRIORITY.get(w, 1) for w in words), default=1)
+        rank = _on_hand_rank(words)
         lead = None if headers_only or not profile.unit else leading_phrase(text)
         silent = not _names_something(words)
         for field in FIELDS:

@@ -41,12 +41,12 @@ def test_the_signature_ignores_case_and_punctuation_but_not_order() -> None:
 
 
 def test_a_given_field_takes_its_column_and_leaves_the_one_it_was_typed_to() -> None:
-    header = ["SKU", "In stock", "Available"]
-    typed = type_columns(header, [["SKU-10231"], ["12"], ["10"]])
+    header = ["SKU", "Available", "On hand"]
+    typed = type_columns(header, [["SKU-10231"], ["10"], ["12"]])
     assert {r.maps_to: r.index for r in typed if r.maps_to} == {"sku": 0, "on_hand": 2}
     roles, missing = roles_from_mapping(
-        header, {"on_hand": "in stock", "reorder_point": "Min"}, typed, source="given"
+        header, {"on_hand": "available", "reorder_point": "Min"}, typed, source="given"
     )
     assert [r.maps_to for r in roles] == ["sku", "on_hand", None]
     assert missing == ["reorder_point"]
-    assert roles[1].why == "given: on_hand is 'In stock'"
+    assert roles[1].why == "given: on_hand is 'Available'"

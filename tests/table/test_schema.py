@@ -176,3 +176,11 @@ def test_current_stock_beside_available_is_on_hand() -> None:
     values = [["SKU-1", "SKU-2"], ["10", "3"], ["Bolt", "Nut"], ["12", "5"], ["4", "4"]]
     assert map_columns(header, values)["on_hand"] == 3
     assert map_columns(["编码", "可用库存", "当前库存"], [["A-1"], ["3"], ["5"]])["on_hand"] == 2
+
+
+def test_a_bare_quantity_beside_available_is_on_hand_and_available_alone_still_is() -> None:
+    values = [["SKU-1", "SKU-2"], ["12", "5"], ["10", "3"]]
+    assert map_columns(["Product code", "Qty", "Avail."], values)["on_hand"] == 1
+    assert map_columns(["物料编码", "库存数量", "可用库存"], values)["on_hand"] == 1
+    assert map_columns(["SKU", "Stock level", "Free stock"], values)["on_hand"] == 1
+    assert map_columns(["SKU", "Qty avail.", "Reorder pt."], values)["on_hand"] == 1

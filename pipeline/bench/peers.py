@@ -99,13 +99,13 @@ def _csv_truth(path: Path) -> dict[str, Any] | None:
     return {"header": rows[0], "cells": rows[1:], "rows": [], "page_warehouse": None}
 
 
-def _bench_image(path: Path, truth: dict[str, Any] | None) -> BenchImage:
+def bench_image(path: Path, truth: dict[str, Any] | None) -> BenchImage:
     with Image.open(path) as opened:
         width, height = opened.size
     return BenchImage(path, width, height, truth)
 
 
-def _corpus(photos: bool) -> list[BenchImage]:
+def corpus_images(photos: bool) -> list[BenchImage]:
     manifest = CORPUS_DIR / "manifest.json"
     if not manifest.is_file():
         return []
@@ -116,7 +116,7 @@ def _corpus(photos: bool) -> list[BenchImage]:
             continue
         truth = json.loads((CORPUS_DIR / entry["truth"]).read_text(encoding="utf-8"))
         truth["photo"] = photos
-        found.append(_bench_image(CORPUS_DIR / entry["file"], truth))
+        found.append(bench_image(CORPUS_DIR / entry["file"], truth))
     return found
 
 
@@ -126,7 +126,7 @@ HELD_OUT = frozenset({"uikits-sealed"})
 one tunes on them."""
 
 
-def _uikits(split: str) -> list[BenchImage]:
+def uikit_images(split: str) -> list[BenchImage]:
     """The UI-kit corpus's `split` (tune or sealed), each image's truth carrying its kit and
     layout."""
     manifest = UIKITS_DIR / split / "manifest.json"
@@ -138,7 +138,7 @@ def _uikits(split: str) -> list[BenchImage]:
         truth = json.loads((UIKITS_DIR / split / entry["truth"]).read_text(encoding="utf-8"))
         truth.setdefault("kit", entry.get("kit"))
         truth["photo"] = bool(entry.get("photo_of"))
-        found.append(_bench_image(UIKITS_DIR / split / entry["file"], truth))
+        found.append(bench_image(UIKITS_DIR / split / entry["file"], truth))
     return found
 
 
@@ -148,15 +148,15 @@ def collect_sets(
     """The corpus renders, the corpus photos, the UI-kit corpus's tune and sealed splits, the
     samples with truth, and each tables folder."""
     sets = [
-        TableSet("corpus", "browser corpus, renders", _corpus(photos=False)),
-        TableSet("photos", "browser corpus, photos", _corpus(photos=True)),
-        TableSet("uikits-tune", "UI-kit corpus, tune split", _uikits("tune")),
-        TableSet("uikits-sealed", "UI-kit corpus, held-out split", _uikits("sealed")),
+        TableSet("corpus", "browser corpus, renders", corpus_images(photos=False)),
+        TableSet("photos", "browser corpus, photos", corpus_images(photos=True)),
+        TableSet("uikits-tune", "UI-kit corpus, tune split", uikit_images("tune")),
+        TableSet("uikits-sealed", "UI-kit corpus, held-out split", uikit_images("sealed")),
         TableSet("samples", "samples", [s for s in samples if s.truth is not None]),
     ]
     for folder in tables:
         images = [
-            _bench_image(p, _csv_truth(p))
+            bench_image(p, _csv_truth(p))
             for p in sorted(folder.iterdir())
             if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".webp"} and _csv_truth(p)
         ]

@@ -1,0 +1,63 @@
+"""What one rung of the reading ladder works on (a page, each finding computed once) and
+what it produced (an attempt)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.imaging.normalise import Normalised
+from pipeline.imaging.text import TextBoxes, find_text_boxes
+from pipeline.models import (
+    Box,
+    Layout,
+    Table,
+    TextLine,
+)
+from pipeline.table.rows import (
+    MappedRows,
+)
+from pipeline.tiers import Rung
+
+PIPELINE_VERSION = "4"
+
+
+@dataclass
+class Page:
+    """One analysis's working image and what the rungs found on it, each computed once."""
+
+    norm: Normalised
+    memo: dict[bytes, tuple[str, float]] = field(default_factory=dict)
+    found: TextBoxes | None = None
+    detected: list[TextLine] | None = None
+    """Text lines the engine detected, boxes in working pixels."""
+    detected_whole: list[TextLine] | None = None
+    """The same over the whole page (blocks of cards are not one table region)."""
+
+    def boxes(self) -> TextBoxes:
+        if self.found is None:
+            self.found = find_text_boxes(self.norm.gray, photo=self.norm.quad is not None)
+        return self.found
+
+
+@dataclass
+class Attempt:
+    """What one rung of the ladder produced."""
+
+    rung: Rung
+    table: Table | None = None
+    confidences: list[list[float]] = field(default_factory=list)
+    mapped: MappedRows = field(default_factory=MappedRows)
+    context: list[str] = field(default_factory=list)
+    crop: Box | None = None
+    annotations: list[TextLine] = field(default_factory=list)
+    reasons: tuple[str, ...] = ()
+    doubts: tuple[str, ...] = ()
+    """Signs from the layout that the grid is not the table's structure."""
+    region: Box | None = None
+    """The table's box in working pixels (what `ui_crop` cuts out)."""
+    layout: Layout = "table"
+
+    @property
+    def score(self) -> float:
+        filled = [c for row in self.confidences for c in row]
+        return (len(self.mapped.rows) + 1) * (sum(filled) / len(filled) if filled else 0.0)

@@ -1,0 +1,145 @@
+"""What an analysis reports beside its table: warnings, the model's text, the image payload."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from pipeline.imaging.load import LoadedImage
+from pipeline.imaging.normalise import Normalised
+from pipeline.imaging.payload import to_payload
+from pipeline.ingest.attempts import Attempt
+from pipeline.ingest.config import IngestConfig
+from pipeline.models import (
+    Table,
+)
+from pipeline.screentext import TextBox, render_screen
+from pipeline.table.rows import (
+    MappedRows,
+    fit_budget,
+    screen_text,
+)
+from pipeline.tiers import image_tokens
+
+PIPELINE_VERSION = "4"
+Rgb = NDArray[np.uint8]
+
+
+def zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:
+    """A capture time stored without a zone (PNG text, a file name, EXIF without an offset) is
+    the local time of the machine that took the screenshot; say which zone it was read in."""
+    if source not in ("exif", "png-text", "filename") or at.tzinfo is not config.tz:
+        return []
+    zone = getattr(config.tz, "key", None) or at.tzname() or str(config.tz)
+    return [
+        f"capture time has no zone: read as {zone} local time (STOCKSHOT_TIMEZONE sets the "
+        "zone screenshots are taken in; unset, this machine's own zone)"
+    ]
+
+
+def escalated(image_attempt: Attempt, best: Attempt | None) -> Attempt:
+    if best is None:
+        return image_attempt
+    return Attempt(
+        image_attempt.rung,
+        table=best.table,
+        confidences=best.confidences,
+        mapped=best.mapped,
+        context=best.context,
+        crop=best.crop,
+        reasons=best.reasons,
+        region=best.region,
+    )
+
+
+def warnings_of(
+    loaded: LoadedImage,
+    norm: Normalised,
+    attempts: Sequence[Attempt],
+    chosen: Attempt,
+    has_text: bool,
+) -> list[str]:
+    notes: list[str] = []
+    if norm.quad is not None:
+        corners = ", ".join(f"({x:.0f},{y:.0f})" for x, y in norm.quad.points)
+        how = (
+            "by the screen's own lines (no frame found), content corners"
+            if norm.quad.kind == "lines"
+            else f"{norm.quad.kind} corners"
+        )
+        notes.append(f"photo rectified: {how} {corners}")
+    if loaded.alpha_background:
+        notes.append(f"transparent image flattened onto {loaded.alpha_background}")
+    if norm.scale != 1.0:
+        notes.append(f"downscaled by {norm.scale:g} to a working size")
+    if norm.skew_deg:
+        notes.append(f"deskewed by {norm.skew_deg:+.2f} degrees")
+    for attempt in attempts:
+        if attempt is not chosen and attempt.reasons:
+            tier = f"{attempt.rung.strategy}/{attempt.rung.method}"
+            notes.append(f"{tier} unsure: {'; '.join(attempt.reasons)}")
+    if chosen.reasons and chosen.rung.strategy != "full_page":
+        notes.append(f"result unsure: {'; '.join(chosen.reasons)}")
+    if chosen.rung.strategy == "full_page" and attempts:
+        notes.append("escalated to full_page: the model reads the image itself")
+    if chosen.table is not None and chosen.table.cells and not chosen.mapped.rows:
+        notes.append("no inventory columns recognised: returned as a generic grid")
+    if not (chosen.table and chosen.table.cells):
+        notes.append(
+            "no table found: the text carries the page's OCR lines in reading order"
+            if has_text
+            else "no table found and no readable text"
+        )
+    return notes
+
+
+def payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
+    payload = to_payload(Image.fromarray(rgb), max_pixels)
+    return payload.url, image_tokens(payload.width, payload.height)
+
+
+def model_text(
+    entry: dict[str, Any],
+    table: Table,
+    mapped: MappedRows,
+    captured_at: datetime,
+    budget: int | None,
+) -> tuple[str, list[str]]:
+    """What the model reads for the chosen tier, stamped with this capture time, within
+    `budget` tokens where leaving out context, a shared warehouse column or names gets there."""
+    full_page = entry["strategy"] == "full_page"
+    boxes = (
+        [TextBox(box=tuple(a["box"]), text=a["text"]) for a in entry["annotations"]]
+        if entry["strategy"] == "ui_crop"
+        else []
+    )
+    screen = screen_text(
+        table if table.cells or not full_page else Table(),
+        mapped,
+        captured_at=captured_at,
+        context=entry["context"],
+        image_attached=full_page,
+        unsure=full_page,
+        boxes=boxes,
+        lines=entry.get("lines", []),
+    )
+    left_out: list[str] = []
+    if budget is not None:
+        screen, left_out = fit_budget(screen, budget)
+    return render_screen(screen), left_out
+
+
+@contextmanager
+def timed(timings: dict[str, float], label: str) -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[label] = round(timings.get(label, 0.0) + (time.perf_counter() - started) * 1000, 2)

@@ -1,0 +1,406 @@
+"""The `Ingestor`: the cache and one analysis per bytes at a time; an analysis climbs the
+ladder of rungs (`readings`) until one reads the table, weighs a photo's two readings, takes
+the tab a page shows selected, and puts the result together (`results`). The OCR engine, the
+cache and the clock come in from the entry points."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pipeline.cache import IngestCache, cache_key
+from pipeline.errors import EmptyInputError, InputError, UnknownNameError
+from pipeline.freshness import age_seconds, resolve_capture
+from pipeline.imaging.emphasis import emphasised
+from pipeline.imaging.load import check_size, load_image
+from pipeline.imaging.normalise import normalise
+from pipeline.ingest.attempts import Attempt, Page
+from pipeline.ingest.columns import ProfileLookup, remap
+from pipeline.ingest.config import IngestConfig
+from pipeline.ingest.readings import Reader, mapped_confidence, rows_of
+from pipeline.ingest.results import escalated, model_text, payload, timed, warnings_of, zone_note
+from pipeline.models import (
+    ColumnSource,
+    IngestResult,
+    Row,
+    Table,
+    Tokens,
+)
+from pipeline.ocr.base import OcrEngine
+from pipeline.ocr.structure import TableStructureModel
+from pipeline.table.profiles import header_signature
+from pipeline.table.rows import (
+    UNSURE,
+    MappedRows,
+    estimate_text_tokens,
+    mapping_doubts,
+    page_warehouse,
+    selected_line,
+    warehouse_ids,
+    warehouse_label,
+)
+from pipeline.table.schema import well_formed
+from pipeline.tiers import LADDERS, Rung, image_tokens, judge
+
+PIPELINE_VERSION = "4"
+log = logging.getLogger(__name__)
+
+PIPELINE_VERSION = "4"
+
+
+REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
+
+
+class Ingestor:
+    def __init__(
+        self,
+        engine: OcrEngine,
+        *,
+        config: IngestConfig,
+        cache: IngestCache | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        structure: TableStructureModel | None = None,
+        profiles: ProfileLookup | None = None,
+    ) -> None:
+        """`structure` is the table-structure model of the `structure` rung; without one that
+        rung is skipped. `profiles` finds the column mapping a person saved for a table's
+        header signature (`pipeline.table.profiles`)."""
+        self.engine = engine
+        self.structure = structure
+        self.reader = Reader(engine, structure)
+        self.profiles = profiles
+        self.config = config
+        self.cache = cache
+        self.clock = clock
+        self._inflight: dict[str, threading.Lock] = {}
+        self._inflight_guard = threading.Lock()
+
+    def ingest_path(
+        self,
+        path: Path,
+        *,
+        caller_time: datetime | None = None,
+        strategy: str | None = None,
+        columns: Mapping[str, str] | None = None,
+    ) -> IngestResult:
+        """Read a file and ingest it; its mtime is the last-resort capture time."""
+        if path.is_dir():
+            raise EmptyInputError(f"{path}: is a directory, not an image file")
+        try:
+            stat = path.stat()
+            check_size(stat.st_size, name=str(path), max_bytes=self.config.max_bytes)
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise EmptyInputError(f"{path}: no such file") from exc
+        except PermissionError as exc:
+            raise InputError(f"{path}: permission denied") from exc
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read ({exc.strerror})") from exc
+        mtime = datetime.fromtimestamp(stat.st_mtime, tz=self.config.tz)
+        return self.ingest_bytes(
+            data,
+            name=str(path),
+            caller_time=caller_time,
+            mtime=mtime,
+            strategy=strategy,
+            columns=columns,
+        )
+
+    def ingest_bytes(
+        self,
+        data: bytes,
+        *,
+        name: str,
+        caller_time: datetime | None = None,
+        mtime: datetime | None = None,
+        strategy: str | None = None,
+        columns: Mapping[str, str] | None = None,
+    ) -> IngestResult:
+        """`columns` (field -> header) lays a person's mapping over the typed one; without it
+        a profile saved for the table's header signature does."""
+        started = time.perf_counter()
+        requested = strategy or self.config.strategy
+        if requested not in REQUESTABLE:
+            raise UnknownNameError("strategy", requested, REQUESTABLE)
+        check_size(len(data), name=name, max_bytes=self.config.max_bytes)
+        digest = hashlib.sha256(data).hexdigest()
+        key = self._cache_key(digest, requested)
+        with self._single_flight(key):
+            entry, state = self._lookup(key)
+            if entry is None:
+                entry = self._analyse(data, name=name, requested=requested)
+                if self.cache is not None:
+                    self.cache.put(key, entry)
+        received = self.clock()
+        capture = resolve_capture(
+            received=received,
+            tz=self.config.tz,
+            caller=caller_time,
+            exif_datetime=entry["exif_datetime"],
+            exif_offset=entry["exif_offset"],
+            png_text=entry["png_text"],
+            filename=Path(name).name,
+            mtime=mtime,
+        )
+        table = Table.model_validate(entry["table"])
+        mapped = MappedRows(
+            rows=[Row.model_validate(r) for r in entry["rows"]],
+            mapping=entry["mapping"],
+            sources=entry["sources"],
+        )
+        mapping_notes: list[str] = []
+        override, source = self._override(table, columns)
+        if override:
+            table, mapped, mapping_notes = remap(entry, table, override, source)
+        image = entry["image"]
+        budget = (
+            round(self.config.text_share * entry["full_page_tokens"])
+            if self.config.text_share is not None and entry["strategy"] == "table_ocr"
+            else None
+        )
+        text, left_out = model_text(entry, table, mapped, capture.at, budget)
+        sent = estimate_text_tokens(text) + (entry["image_tokens"] if image else 0)
+        timings = dict(entry["timings_ms"]) if state == "miss" else {}
+        timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        return IngestResult(
+            file=name,
+            sha256=digest,
+            captured_at=capture.at,
+            captured_at_source=capture.source,
+            age_s=round(age_seconds(capture.at, received), 3),
+            strategy=entry["strategy"],
+            engine=entry["engine"],
+            cache=state,
+            size=tuple(entry["size"]),
+            crop=tuple(entry["crop"]) if entry["crop"] else None,
+            table=table,
+            layout=entry.get("layout", "table"),
+            rows=mapped.rows,
+            page_warehouse=page_warehouse(entry.get("context", [])),
+            text=text,
+            tokens=Tokens(full_page_image=entry["full_page_tokens"], sent=sent),
+            warnings=[
+                *(w for w in entry["warnings"] if not (override and w.startswith(UNSURE))),
+                *mapping_notes,
+                *zone_note(capture.at, capture.source, self.config),
+                *(
+                    [
+                        f"text kept within {self.config.text_share:.0%} of the image's tokens: "
+                        f"left out {', '.join(left_out)} (all still in `table`)"
+                    ]
+                    if left_out and self.config.text_share is not None
+                    else []
+                ),
+            ],
+            timings_ms=timings,
+            image=image,
+        ).with_source(data)
+
+    def _override(
+        self, table: Table, columns: Mapping[str, str] | None
+    ) -> tuple[Mapping[str, str] | None, ColumnSource]:
+        if columns:
+            return columns, "given"
+        if self.profiles is not None and table.header:
+            found = self.profiles.mapping(header_signature(table.header))
+            if found:
+                return found, "profile"
+        return None, "typed"
+
+    def cached(self, sha256: str, *, strategy: str | None = None) -> bool:
+        """Whether the analysis of the bytes with this SHA-256 is cached (ingesting them again
+        is a lookup, not an analysis)."""
+        if self.cache is None:
+            return False
+        return self.cache.get(self._cache_key(sha256, strategy or self.config.strategy)) is not None
+
+    def cache_key(self, sha256: str, strategy: str | None = None) -> str:
+        """The cache key the analysis of these bytes with this strategy is kept under."""
+        return self._cache_key(sha256, strategy or self.config.strategy)
+
+    def _cache_key(self, sha256: str, strategy: str) -> str:
+        structure = self.structure
+        return cache_key(
+            sha256,
+            strategy=strategy,
+            engine=self.engine.name,
+            models=self.engine.models + (f"+{structure.models}" if structure else ""),
+            version=PIPELINE_VERSION,
+        )
+
+    @contextmanager
+    def _single_flight(self, key: str) -> Iterator[None]:
+        with self._inflight_guard:
+            lock = self._inflight.setdefault(key, threading.Lock())
+        with lock:
+            yield
+        with self._inflight_guard:
+            if self._inflight.get(key) is lock and not lock.locked():
+                del self._inflight[key]
+
+    def _lookup(self, key: str) -> tuple[dict[str, Any] | None, str]:
+        if self.cache is None:
+            return None, "miss"
+        hit = self.cache.get(key)
+        return (hit[0], hit[1]) if hit else (None, "miss")
+
+    def _analyse(self, data: bytes, *, name: str, requested: str) -> dict[str, Any]:
+        timings: dict[str, float] = {}
+        with timed(timings, "load"):
+            loaded = load_image(
+                data, name=name, max_bytes=self.config.max_bytes, max_pixels=self.config.max_pixels
+            )
+        with timed(timings, "normalise"):
+            norm = normalise(loaded.image)
+        ladder = (
+            LADDERS[requested if norm.clean else f"{requested}_photo"]
+            if requested != "full_page"
+            else LADDERS["full_page"]
+        )
+        page = Page(norm)
+        attempts: list[Attempt] = []
+        chosen: Attempt | None = None
+        grid: Attempt | None = None
+        """A grid that passed every check but holds no inventory rows, kept while the cards
+        rung looks for records in blocks."""
+        methods = [r.method for r in ladder]
+        for rung in ladder:
+            with timed(timings, rung.method):
+                attempt = self.reader.climb(rung, page)
+            if attempt.rung.method == "image":
+                best = max(attempts, key=lambda a: a.score, default=None)
+                chosen = escalated(attempt, best)
+                break
+            attempts.append(attempt)
+            if rung.method == "cards" and attempt.table is None and grid is not None:
+                chosen = grid  # no records in blocks either: the grid it was
+                break
+            if attempt.table is None and attempt.reasons:
+                continue
+            doubts = attempt.doubts
+            if norm.quad is not None and attempt.table and not attempt.mapped.rows:
+                # A photo's grid that names no inventory column is as likely misread as not
+                # an inventory table: the next rung reads it another way.
+                doubts = (*doubts, "no inventory columns recognised")
+            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
+            attempt.reasons = verdict.reasons
+            untried = "cards" in methods[methods.index(rung.method) + 1 :]
+            if verdict.ok and not attempt.mapped.rows and untried:
+                # A page of cards or tiles lines up as a grid of text: read it as blocks
+                # before taking the grid.
+                grid = attempt
+                attempt.reasons = ("no inventory rows: the page may show cards or a list",)
+                continue
+            if verdict.ok:
+                chosen = attempt
+                break
+        if chosen is None:
+            chosen = max(attempts, key=lambda a: a.score)
+        elif norm.quad is not None and chosen.rung.method == "lines" and "detect" in methods:
+            chosen = self._weighed(chosen, page, attempts, timings)
+        chosen = self._selected_tab(chosen, page)
+        page_lines: list[str] = []
+        if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":
+            with timed(timings, "page_text"):
+                page_lines = self.reader.page_text(page)
+        warnings = [
+            *warnings_of(loaded, norm, attempts, chosen, bool(page_lines)),
+            *mapping_doubts(chosen.mapped),
+        ]
+        width, height = loaded.image.size
+        working = (norm.rgb.shape[1], norm.rgb.shape[0])
+        image_payload, payload_tokens = None, 0
+        if chosen.rung.strategy in ("full_page", "ui_crop"):
+            region = norm.rgb
+            if chosen.rung.strategy == "ui_crop" and chosen.region:
+                x0, y0, x1, y1 = chosen.region
+                region = norm.rgb[max(0, y0) : y1, max(0, x0) : x1]
+            image_payload, payload_tokens = payload(region, self.config.vision_max_pixels)
+        return {
+            "strategy": chosen.rung.strategy,
+            "engine": self.engine.name if chosen.rung.method != "image" or chosen.table else "none",
+            "size": [width, height],
+            "crop": list(chosen.crop) if chosen.crop else None,
+            "table": (chosen.table or Table()).model_dump(),
+            "rows": [r.model_dump() for r in chosen.mapped.rows],
+            "confidences": chosen.confidences,
+            "mapping": chosen.mapped.mapping,
+            "sources": chosen.mapped.sources,
+            "context": chosen.context,
+            "layout": chosen.layout if chosen.table and chosen.table.cells else "none",
+            "lines": page_lines,
+            "annotations": [a.model_dump() for a in chosen.annotations],
+            "warnings": warnings,
+            "image": image_payload,
+            "image_tokens": payload_tokens,
+            "full_page_tokens": image_tokens(*working),
+            "exif_datetime": loaded.exif_datetime,
+            "exif_offset": loaded.exif_offset,
+            "png_text": loaded.png_creation_time,
+            "timings_ms": timings,
+        }
+
+    def _selected_tab(self, chosen: Attempt, page: Page) -> Attempt:
+        """Rows without a warehouse on a page that names several above its table, as a row of
+        tabs (`WH-01 | WH-02 | WH-03`): the warehouse of the tab drawn as chosen (underlined,
+        filled, heavier), recorded in the context; else the rows stay without one."""
+        mapped = chosen.mapped
+        if (
+            not mapped.rows
+            or "warehouse_id" in mapped.mapping
+            or page_warehouse(chosen.context) is not None
+            or len(warehouse_ids(chosen.context)) < 2
+        ):
+            return chosen
+        lines = (
+            self.reader.detect(page, whole=True)
+            if page.norm.quad is not None
+            else self.reader.page_lines(page)
+        )
+        labels = [line for line in lines if warehouse_label(line.text)]
+        for row in rows_of(labels):
+            names = [warehouse_label(line.text) or "" for line in row]
+            if len(set(names)) < 2:
+                continue
+            k = emphasised(page.norm.gray, [line.box for line in row])
+            if k is None:
+                continue
+            warehouse = names[k]
+            rows = [
+                r if r.warehouse_id else r.model_copy(update={"warehouse_id": warehouse})
+                for r in mapped.rows
+            ]
+            return replace(
+                chosen,
+                context=[*chosen.context, selected_line(warehouse)],
+                mapped=replace(mapped, rows=rows),
+            )
+        return chosen
+
+    def _weighed(
+        self, chosen: Attempt, page: Page, attempts: list[Attempt], timings: dict[str, float]
+    ) -> Attempt:
+        """A photo's reading by its own text boxes, or the engine's detection when that reads
+        more fields as values of their kind, or as many with more confidence: photographed,
+        the boxes can cut a faint word (a link's blue on dark) or misread small Chinese that
+        the detection reads whole."""
+        with timed(timings, "detect"):
+            other = self.reader.climb(Rung(chosen.rung.strategy, "detect"), page)
+        if other.table is None or other.reasons:
+            return chosen
+        verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
+        other.reasons = verdict.reasons
+        attempts.append(other)
+        if not verdict.ok:
+            return chosen
+        mine = (well_formed(chosen.mapped.rows), mapped_confidence(chosen))
+        theirs = (well_formed(other.mapped.rows), mapped_confidence(other))
+        return other if theirs > mine else chosen

@@ -31,8 +31,6 @@ from pipeline.table.rows import (
 from pipeline.table.schema import is_code, map_columns
 from pipeline.tiers import Rung
 
-PIPELINE_VERSION = "4"
-
 Rgb = NDArray[np.uint8]
 
 

@@ -18,8 +18,6 @@ from pipeline.table.rows import (
 )
 from pipeline.tiers import Rung
 
-PIPELINE_VERSION = "4"
-
 
 @dataclass
 class Page:

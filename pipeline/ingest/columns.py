@@ -21,8 +21,6 @@ from pipeline.table.rows import (
 )
 from pipeline.table.schema import type_columns
 
-PIPELINE_VERSION = "4"
-
 
 class ProfileLookup(Protocol):
     """Saved column mappings by header signature (the store's `column_profiles`)."""

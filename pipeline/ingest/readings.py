@@ -45,8 +45,6 @@ from pipeline.table.rows import (
 )
 from pipeline.tiers import Rung
 
-PIPELINE_VERSION = "4"
-
 Rgb = NDArray[np.uint8]
 
 

@@ -28,7 +28,6 @@ from pipeline.table.rows import (
 )
 from pipeline.tiers import image_tokens
 
-PIPELINE_VERSION = "4"
 Rgb = NDArray[np.uint8]
 
 

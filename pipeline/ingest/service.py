@@ -50,10 +50,11 @@ from pipeline.table.rows import (
 from pipeline.table.schema import well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
-PIPELINE_VERSION = "4"
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "4"
+PIPELINE_VERSION = "5"
+"""Part of every cache key: a cached result read by an earlier version is read again (5: a
+photo's two readings weighed, merged headers, the selected tab, menus left out of tables)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -3,7 +3,6 @@ processing finds, the engine's detection, a table-structure model, records in ca
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from statistics import median
 
 import numpy as np
@@ -314,20 +313,6 @@ class Reader:
             if line.box[3] > y0
         ]
         return finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
-
-
-def rows_of(lines: Sequence[TextLine]) -> list[list[TextLine]]:
-    """Lines side by side at one height (a row of tabs), left to right; rows of two or more."""
-    rows: list[list[TextLine]] = []
-    for line in sorted(lines, key=lambda ln: (ln.box[1] + ln.box[3]) / 2):
-        centre = (line.box[1] + line.box[3]) / 2
-        if rows:
-            last = rows[-1][-1].box
-            if abs(centre - (last[1] + last[3]) / 2) <= 0.5 * (last[3] - last[1]):
-                rows[-1].append(line)
-                continue
-        rows.append([line])
-    return [sorted(row, key=lambda ln: ln.box[0]) for row in rows if len(row) >= 2]
 
 
 def mapped_confidence(attempt: Attempt) -> float:

@@ -19,13 +19,12 @@ from typing import Any
 from pipeline.cache import IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
-from pipeline.imaging.emphasis import emphasised
 from pipeline.imaging.load import check_size, load_image
 from pipeline.imaging.normalise import normalise
 from pipeline.ingest.attempts import Attempt, Page
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
-from pipeline.ingest.readings import Reader, mapped_confidence, rows_of
+from pipeline.ingest.readings import Reader, mapped_confidence
 from pipeline.ingest.results import escalated, model_text, payload, timed, warnings_of, zone_note
 from pipeline.models import (
     ColumnSource,
@@ -36,6 +35,8 @@ from pipeline.models import (
 )
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
+from pipeline.table.emphasis import emphasised
+from pipeline.table.layout import visual_lines
 from pipeline.table.profiles import header_signature
 from pipeline.table.rows import (
     UNSURE,
@@ -367,7 +368,7 @@ class Ingestor:
             else self.reader.page_lines(page)
         )
         labels = [line for line in lines if warehouse_label(line.text)]
-        for row in rows_of(labels):
+        for row in visual_lines(labels):
             names = [warehouse_label(line.text) or "" for line in row]
             if len(set(names)) < 2:
                 continue

@@ -19,7 +19,15 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box, TextLine
 
-__all__ = ["TableLayout", "find_table", "reading_order", "structure_region", "union_box"]
+__all__ = [
+    "TableLayout",
+    "find_table",
+    "reading_order",
+    "structure_region",
+    "surround_level",
+    "union_box",
+    "visual_lines",
+]
 
 Gray = NDArray[np.uint8]
 _PANEL_DIFFERENCE = 48
@@ -146,13 +154,13 @@ def _share_rows(a: set[int], b: set[int]) -> bool:
     return len(a & b) >= 0.6 * min(len(a), len(b))
 
 
-def _background(gray: Gray, box: Box, text_height: float) -> float:
-    """The grey level a text box sits on: the commonest level of the box grown by a text
-    height, which is mostly panel (a badge's or button's padding is smaller than that)."""
-    height = gray.shape[0]
-    reach = max(2, round(text_height))
+def surround_level(gray: Gray, box: Box, reach: float) -> float:
+    """The grey level a text box sits on: the commonest level of the box grown by `reach`
+    pixels (at least 2). Grown by a text height that is mostly panel, since a badge's or a
+    button's padding is smaller than that."""
+    grow = max(2, round(reach))
     x0, y0, x1, y1 = box
-    region = gray[max(0, y0 - reach) : min(height, y1 + reach), max(0, x0 - reach) : x1 + reach]
+    region = gray[max(0, y0 - grow) : y1 + grow, max(0, x0 - grow) : x1 + grow]
     if region.size == 0:
         return 255.0
     counts = np.bincount((region >> 3).ravel(), minlength=32)
@@ -216,7 +224,9 @@ def find_table(
     lines = _lines(boxes, max(2.0, text_height * 0.45))
     line_of = {i: n for n, line in enumerate(lines) for i in line}
     centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
-    backgrounds = [_background(gray, b, text_height) for b in boxes] if gray is not None else None
+    backgrounds = (
+        [surround_level(gray, b, text_height) for b in boxes] if gray is not None else None
+    )
     stacks = _stacks(boxes, lines, text_height)
     chosen = _table_stacks(boxes, stacks, line_of, backgrounds)
     if not chosen:
@@ -320,18 +330,21 @@ def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: flo
     return union_box([(x0, y0, x1, y1), *over])
 
 
-def reading_order(lines: Sequence[TextLine]) -> list[str]:
-    """Texts of a page's lines top to bottom, left to right, the pieces of one visual line
-    joined with wide gaps shown as ` · `."""
+def visual_lines(lines: Sequence[TextLine]) -> list[list[TextLine]]:
+    """A page's non-blank lines grouped into visual lines (pieces side by side at one height,
+    by the table's own rule), top to bottom, each left to right."""
     kept = [line for line in lines if line.text.strip()]
     if not kept:
         return []
     boxes = [line.box for line in kept]
     height = median(b[3] - b[1] for b in boxes)
-    out = []
-    for row in _lines(boxes, max(2.0, height * 0.45)):
-        out.append("  ".join(kept[i].text.strip() for i in row))
-    return out
+    return [[kept[i] for i in row] for row in _lines(boxes, max(2.0, height * 0.45))]
+
+
+def reading_order(lines: Sequence[TextLine]) -> list[str]:
+    """Texts of a page's lines top to bottom, left to right, the pieces of one visual line
+    joined with wide gaps shown as ` · `."""
+    return ["  ".join(line.text.strip() for line in row) for row in visual_lines(lines)]
 
 
 def _spanning(boxes: Sequence[Box], stacks: list[list[int]]) -> set[int]:

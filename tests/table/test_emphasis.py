@@ -3,8 +3,8 @@
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from pipeline.imaging.emphasis import emphasised
 from pipeline.models import Box
+from pipeline.table.emphasis import emphasised
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"

@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.models import Box
+from pipeline.table.layout import surround_level
 
 __all__ = ["emphasised"]
 
@@ -20,14 +21,8 @@ _BAR = 40
 
 
 def _level(gray: Gray, box: Box) -> float:
-    """The commonest grey level around `box` (grown by its height): what it is drawn on."""
-    x0, y0, x1, y1 = box
-    reach = max(2, y1 - y0)
-    region = gray[max(0, y0 - reach) : y1 + reach, max(0, x0 - reach) : x1 + reach]
-    if region.size == 0:
-        return 255.0
-    counts = np.bincount((region >> 3).ravel(), minlength=32)
-    return float(int(np.argmax(counts)) * 8 + 4)
+    """What `box` is drawn on: the commonest grey level around it, grown by its height."""
+    return surround_level(gray, box, box[3] - box[1])
 
 
 def _underline(gray: Gray, box: Box, level: float) -> float:

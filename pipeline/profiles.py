@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from pipeline.errors import InputError
+from pipeline.table.headers import FIELDS, normalise_header
 from pipeline.table.profiles import header_signature
-from pipeline.table.schema import FIELDS, normalise_header
 from servers.models import ColumnProfile
 from servers.store import Store
 

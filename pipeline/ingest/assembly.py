@@ -28,7 +28,8 @@ from pipeline.table.rows import (
     page_warehouse,
     to_rows,
 )
-from pipeline.table.schema import is_code, map_columns
+from pipeline.table.schema import map_columns
+from pipeline.table.values import is_code
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]

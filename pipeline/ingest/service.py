@@ -48,7 +48,7 @@ from pipeline.table.rows import (
     warehouse_ids,
     warehouse_label,
 )
-from pipeline.table.schema import well_formed
+from pipeline.table.values import well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)

@@ -32,7 +32,9 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box, Table, TextLine
 from pipeline.table.cells import clean_text, most_common, quantity_and_unit
-from pipeline.table.schema import ColumnRole, header_evidence, is_code
+from pipeline.table.headers import header_evidence
+from pipeline.table.schema import ColumnRole
+from pipeline.table.values import is_code
 
 __all__ = ["CardRecord", "Cards", "cards_table", "read_cards"]
 

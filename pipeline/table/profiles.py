@@ -13,7 +13,8 @@ import hashlib
 from collections.abc import Mapping, Sequence
 
 from pipeline.errors import InputError
-from pipeline.table.schema import FIELDS, ColumnRole, normalise_header
+from pipeline.table.headers import FIELDS, normalise_header
+from pipeline.table.schema import ColumnRole
 
 __all__ = [
     "format_columns",

@@ -12,7 +12,9 @@ from datetime import datetime
 from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, most_common, quantity_and_unit, repair_id
-from pipeline.table.schema import FIELDS, ColumnRole, is_code, type_columns
+from pipeline.table.headers import FIELDS
+from pipeline.table.schema import ColumnRole, type_columns
+from pipeline.table.values import is_code
 
 __all__ = [
     "UNSURE",

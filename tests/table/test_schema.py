@@ -1,7 +1,6 @@
 import pytest
 
-from pipeline.models import Row
-from pipeline.table.schema import map_columns, type_columns, well_formed
+from pipeline.table.schema import map_columns, type_columns
 
 
 @pytest.mark.parametrize(
@@ -162,13 +161,6 @@ def test_words_under_a_misread_header_are_the_name_of_a_stock_table() -> None:
     assert map_columns(header, column_values)["name"] == 1
     # Without a stock quantity's header, a grid of words is no stock table's names.
     assert "name" not in map_columns(["Part no.", "B"], [["SKU-1"], ["Hex bolt M8"]])
-
-
-def test_two_readings_of_one_table_compare_by_the_fields_that_hold_a_value_of_their_kind() -> None:
-    read_whole = [Row(sku="SKU-20101", name="螺丝 M4", on_hand=880, reorder_point=300)]
-    cut_short = [Row(sku="K", name="螺丝 M4", on_hand=880, reorder_point=300)]
-    assert well_formed(read_whole) == 4
-    assert well_formed(cut_short) == 3
 
 
 def test_current_stock_beside_available_is_on_hand() -> None:

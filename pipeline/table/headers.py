@@ -1,0 +1,331 @@
+"""What a column's header (or a card's label) names, in English and Chinese.
+
+Two kinds of evidence: the whole header against each field's synonyms (exactly, or fuzzily
+for an OCR misread, `_cjk_score` for a Chinese header with one character wrong), and its words
+against an open vocabulary of what each field's headers are made of (`qty`, `avail`, `free`,
+`stock`, `balance`, `现存` … for on hand; `min`, `safety`, `reorder`, `警戒` … for the reorder
+point; `ref`, `code`, `part`, `#`, `编码` … for the SKU), with words that rule a field out
+(`on order`, `allocated`, `在途`, `price`, `unit`, `status`). `pipeline.table.schema` combines
+this with what the column's values look like.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+__all__ = [
+    "FIELDS",
+    "SYNONYMS",
+    "header_evidence",
+    "header_words",
+    "leading_phrase",
+    "names_something",
+    "normalise_header",
+    "on_hand_rank",
+    "ruled_out",
+]
+
+FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "sku": (
+        "sku",
+        "sku code",
+        "sku id",
+        "item code",
+        "item no",
+        "item number",
+        "item id",
+        "part number",
+        "part no",
+        "part",
+        "pn",
+        "p n",
+        "product code",
+        "product id",
+        "article",
+        "article no",
+        "code",
+        "material",
+        "material no",
+        "商品编码",
+        "商品编号",
+        "物料编码",
+        "物料号",
+        "货号",
+        "编码",
+        "料号",
+        "sku编码",
+        "商品代码",
+    ),
+    "name": (
+        "name",
+        "product",
+        "product name",
+        "description",
+        "item name",
+        "item",
+        "item description",
+        "title",
+        "product description",
+        "article name",
+        "material description",
+        "商品名称",
+        "名称",
+        "品名",
+        "物料名称",
+        "商品",
+        "产品名称",
+        "描述",
+    ),
+    "on_hand": (
+        "on hand",
+        "qty on hand",
+        "quantity on hand",
+        "qty",
+        "quantity",
+        "stock",
+        "in stock",
+        "available",
+        "avail",
+        "current stock",
+        "stock level",
+        "inventory",
+        "onhand",
+        "units",
+        "当前库存",
+        "库存",
+        "现有库存",
+        "可用库存",
+        "库存数量",
+        "在库数量",
+        "数量",
+        "现存量",
+    ),
+    "reorder_point": (
+        "reorder point",
+        "reorder pt",
+        "reorder level",
+        "reorder",
+        "rop",
+        "min",
+        "min stock",
+        "min qty",
+        "minimum",
+        "minimum stock",
+        "threshold",
+        "safety stock",
+        "alert level",
+        "警戒值",
+        "安全库存",
+        "最低库存",
+        "补货点",
+        "再订货点",
+        "预警值",
+        "最小库存",
+        "警戒库存",
+    ),
+    "warehouse_id": (
+        "warehouse",
+        "warehouse id",
+        "wh",
+        "wh id",
+        "location",
+        "site",
+        "depot",
+        "store",
+        "warehouse code",
+        "仓库",
+        "仓库编码",
+        "仓库编号",
+        "仓库代码",
+        "库房",
+    ),
+}
+
+_FUZZY_MIN = 0.8
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def normalise_header(text: str) -> str:
+    value = unicodedata.normalize("NFKC", text).lower()
+    value = re.sub(r"[^\w一-鿿]+", " ", value)
+    return " ".join(value.split())
+
+
+def _header_score(header: str, field: str) -> float:
+    value = normalise_header(header)
+    if not value:
+        return 0.0
+    synonyms = SYNONYMS[field]
+    if value in synonyms:
+        return 1.0
+    squashed = value.replace(" ", "")
+    if any(squashed == s.replace(" ", "") for s in synonyms):
+        return 0.98
+    if any(
+        squashed == s.replace(" ", "")
+        for other, names in SYNONYMS.items()
+        if other != field
+        for s in names
+    ):
+        return 0.0  # "In stock" is a name for on hand, not a misread "Min stock"
+    best = max(SequenceMatcher(None, value, s).ratio() for s in synonyms)
+    if best < _FUZZY_MIN and _CJK.search(value):
+        best = max(best, _cjk_score(value, synonyms))
+    return best if best >= _FUZZY_MIN else 0.0
+
+
+def _cjk_score(value: str, synonyms: Sequence[str]) -> float:
+    """Chinese headers misread by a character (`当航库存`, `赞戒值`, `商品編码`): a synonym of
+    two or more characters, at least two thirds of which the header holds in order, with no
+    more than one character more, scores 0.85."""
+    for synonym in synonyms:
+        if len(synonym) < 2 or not _CJK.search(synonym) or len(value) > len(synonym) + 1:
+            continue
+        blocks = SequenceMatcher(None, value, synonym).get_matching_blocks()
+        matched = sum(b.size for b in blocks)
+        if matched >= 2 and matched >= 2 / 3 * len(synonym):
+            return 0.85
+    return 0.0
+
+
+_HEADER_WORDS: dict[str, dict[str, float]] = {
+    "sku": {
+        "sku": 1.0, "code": 0.9, "ref": 0.9, "reference": 0.9, "part": 0.8, "pn": 0.9,
+        "no": 0.5, "number": 0.5, "nr": 0.5, "num": 0.5, "#": 0.6, "id": 0.6, "item": 0.45,
+        "article": 0.45, "material": 0.45, "model": 0.5, "catalog": 0.6, "catalogue": 0.6,
+        "编码": 0.95, "编号": 0.85, "代码": 0.85, "货号": 0.95, "料号": 0.95, "型号": 0.6,
+    },
+    "name": {
+        "name": 1.0, "description": 1.0, "desc": 0.9, "product": 0.7, "title": 0.8,
+        "designation": 0.8, "label": 0.6, "item": 0.45, "article": 0.45, "material": 0.45,
+        "名称": 1.0, "品名": 1.0, "描述": 0.9, "商品": 0.6, "产品": 0.6, "物料": 0.4,
+    },
+    "on_hand": {
+        "hand": 1.0, "onhand": 1.0, "balance": 0.95, "physical": 0.9, "actual": 0.8,
+        "stock": 0.75, "inventory": 0.75, "avail": 0.7, "available": 0.7, "free": 0.7,
+        "qty": 0.6, "quantity": 0.6, "units": 0.5, "current": 0.5, "level": 0.3,
+        "现存": 1.0, "结存": 1.0, "在库": 0.95, "现有": 0.9, "当前": 0.7, "库存": 0.75,
+        "可用": 0.7, "余量": 0.8, "存量": 0.8, "数量": 0.6,
+    },
+    "reorder_point": {
+        "reorder": 1.0, "rop": 1.0, "min": 0.9, "minimum": 0.9, "safety": 0.9,
+        "threshold": 0.9, "trigger": 0.8, "par": 0.7, "alert": 0.8,
+        "安全": 0.95, "警戒": 1.0, "最低": 0.9, "最小": 0.85, "预警": 0.9, "补货点": 1.0,
+        "再订货": 1.0, "下限": 0.9, "阈值": 0.9,
+    },
+    "warehouse_id": {
+        "warehouse": 1.0, "wh": 1.0, "depot": 0.95, "site": 0.85, "location": 0.8,
+        "store": 0.7, "dc": 0.8, "plant": 0.8, "branch": 0.7, "facility": 0.8, "hub": 0.7,
+        "仓库": 1.0, "库房": 0.95, "仓": 0.8,
+    },
+}  # fmt: skip
+_RULES_OUT_QUANTITY = (
+    "order", "ordered", "allocated", "alloc", "reserved", "committed", "transit", "incoming",
+    "inbound", "outbound", "backorder", "backordered", "sold", "demand", "forecast", "price",
+    "cost", "value", "amount", "total", "uom", "unit", "status", "date", "updated", "last",
+    "count", "index", "supplier", "vendor", "category", "lead", "days",
+    "在途", "已订", "订单", "分配", "预留", "占用", "单价", "价格", "金额", "单位", "状态",
+    "日期", "库位", "序号", "供应商", "类别", "在单",
+)  # fmt: skip
+"""Words in a header that rule out on hand and the reorder point (`On order`, `Allocated`,
+`Unit price`, `Last count`, `在途`, `单位`)."""
+_RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
+_RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
+_THERE = frozenset(
+    ("hand", "onhand", "physical", "balance", "current", "actual",
+     "现存", "结存", "在库", "当前", "现有")
+)  # fmt: skip
+_FREE = frozenset(("avail", "available", "free", "可用"))
+
+
+def on_hand_rank(words: Sequence[str]) -> int:
+    """Between two on-hand candidates: what is there (`on hand`, `balance`, `current stock`,
+    `现存量`) over a bare quantity (`Qty`, `Stock level`, `库存数量`) over what is free of
+    commitments (`Available`, `Qty avail.`, `可用库存`: on hand less what is allocated)."""
+    if any(w in _THERE for w in words):
+        return 3
+    return 1 if any(w in _FREE for w in words) else 2
+
+
+def header_words(header: str) -> list[str]:
+    """A header's words: English words and `#`, and the Chinese words of the vocabulary."""
+    value = unicodedata.normalize("NFKC", header).lower()
+    words = re.findall(r"[a-z]+|#", value)
+    cjk = "".join(_CJK.findall(value))
+    if cjk:
+        known = {w for field in _HEADER_WORDS.values() for w in field if _CJK.search(w)}
+        known |= {w for w in (*_RULES_OUT_QUANTITY, *_RULES_OUT_WAREHOUSE) if _CJK.search(w)}
+        words += [w for w in known if w in cjk]
+    return words
+
+
+def _word_score(words: Sequence[str], field: str) -> tuple[float, list[str]]:
+    table = _HEADER_WORDS[field]
+    hits = [w for w in words if w in table]
+    if not hits:
+        return 0.0, []
+    best = max(table[w] for w in hits)
+    if field in ("on_hand", "reorder_point") and any(w in _RULES_OUT_QUANTITY for w in words):
+        return 0.0, []
+    if field == "on_hand" and any(w in _HEADER_WORDS["reorder_point"] for w in words):
+        return 0.0, []  # "safety stock", "min qty", "最低库存" are reorder points
+    if field == "name" and any(w in _RULES_OUT_NAME for w in words):
+        best *= 0.4
+    if field == "warehouse_id" and any(w in _RULES_OUT_WAREHOUSE for w in words):
+        return 0.0, []
+    return best, hits
+
+
+def header_evidence(header: str, field: str) -> tuple[float, str]:
+    """How strongly a header (or a card's label) names `field` (0-1), and why."""
+    whole = _header_score(header, field)
+    words = header_words(header)
+    by_words, hits = _word_score(words, field)
+    if whole >= by_words and whole > 0:
+        return whole, f"header {header!r} is a name for {field}"
+    if by_words > 0:
+        return by_words, f"header {header!r} has {', '.join(hits)}"
+    return 0.0, ""
+
+
+def names_something(words: Sequence[str]) -> bool:
+    """Whether a header's words name anything the vocabulary knows: a field, or a column that
+    is none (`Bin`, `库位`, `Unit`, `Status`): such a header is not silent, and values alone
+    do not overrule it (bin codes under `库位` are not SKUs)."""
+    ruled = (*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE)
+    return any(w in ruled or any(w in table for table in _HEADER_WORDS.values()) for w in words)
+
+
+_COLUMN_NAMES = frozenset(
+    ("unit", "uom", "status", "price", "category", "supplier", "vendor",
+     "date", "updated", "单位", "状态", "单价", "价格", "金额", "类别", "供应商", "日期")
+)  # fmt: skip
+"""Words that make a column's whole header on their own (`Unit`, `Status`, `单位`)."""
+
+
+def leading_phrase(header: str) -> tuple[str, str] | None:
+    """A header read from two neighbouring column headers, the first naming a field and the
+    second a column that is none (`Min qty Unit`, `Threshold Status`, `On hand  UoM`): the
+    two parts, else None. Words that rule a field out and come first (`On order qty`,
+    `Allocated stock`) still rule it out."""
+    tokens = unicodedata.normalize("NFKC", header).split()
+    ruled = set(_RULES_OUT_QUANTITY)
+    for cut in range(len(tokens) - 1, 0, -1):
+        head, tail = tokens[:cut], tokens[cut:]
+        tail_words = header_words(" ".join(tail))
+        head_words = header_words(" ".join(head))
+        if not tail_words or not all(w in _COLUMN_NAMES for w in tail_words):
+            break
+        if head_words and not any(w in ruled for w in head_words):
+            return " ".join(head), " ".join(tail)
+    return None
+
+
+def ruled_out(header: str) -> list[str]:
+    """The words of `header` that rule out a stock quantity (`On order`, `单位`)."""
+    return [w for w in header_words(header) if w in _RULES_OUT_QUANTITY]

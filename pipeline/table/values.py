@@ -1,0 +1,114 @@
+"""What a column's values look like: codes (`SKU-10231`, `BX-310-K`, `01.02.0035`), warehouse
+codes, quantities with or without separators and a unit (`1,450 件`, `120 pcs`), running
+indexes (`序号` 1…N), prices, dates and free text, as shares of the column (`values_profile`);
+and how many fields of mapped rows hold a value of their kind (`well_formed`)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pipeline.models import Row
+from pipeline.table.cells import most_common, quantity_and_unit
+
+__all__ = ["ValuesProfile", "is_code", "values_profile", "well_formed"]
+
+_CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z0-9][-./_][A-Z0-9]|[A-Z]+\d)[A-Z0-9]+(?:[-./_][A-Z0-9]+)*$")
+"""A code: letters and digits, with separators (`SKU-10231`, `BX-310-K`, `01.02.0035`) or a
+letter prefix (`A1003`); never a bare number."""
+_WAREHOUSE_CODE = re.compile(r"^(WH|DC|W)-?\d{1,3}$")
+_PRICE = re.compile(r"^(?:[$€£¥￥]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*\.\d{2}\s?(?:[$€£¥￥]|元)?)$")
+_YEAR = r"(?:19|20)\d{2}"
+_DATE = re.compile(
+    rf"^(?:{_YEAR}[-/.年](?:0?[1-9]|1[0-2])[-/.月](?:0?[1-9]|[12]\d|3[01])日?"
+    rf"|(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:{_YEAR}|\d{{2}})"
+    rf"|(?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])[-/.](?:{_YEAR}|\d{{2}})"
+    r"|\d{1,2}\s+[A-Za-z]{3,9}\.?\s+\d{2,4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{2,4})"
+    r"(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?$"
+)
+"""A date: year-month-day, day-month-year or month-day-year with a plausible year (`01.02.0035`
+is a code, not a date), or with a month's name."""
+_LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class ValuesProfile:
+    """What a column's non-empty values look like, as shares of them."""
+
+    filled: int
+    codes: float
+    warehouses: float
+    quantities: float
+    index: bool
+    """The values are 1, 2, 3 … (or a page's run: 21, 22 …): a running row number."""
+    prices: float
+    dates: float
+    text: float
+    """Values with letters that are no code: names, words."""
+    distinct: int
+    unit: str | None
+    """The unit the quantities carry, when one (or the most common one) does."""
+    units: tuple[str | None, ...]
+
+
+def values_profile(values: Sequence[str]) -> ValuesProfile:
+    filled = [v.strip() for v in values if v.strip() and v.strip() not in ("-", "—", "–", "一")]
+    if not filled:
+        return ValuesProfile(0, 0, 0, 0, False, 0, 0, 0, 0, None, ())
+    n = len(filled)
+    upper = [
+        re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", v).upper().strip())
+        for v in filled
+    ]
+    parsed = [quantity_and_unit(v) for v in filled]
+    numbers = [q for q, _ in parsed if q is not None]
+    units = tuple(u for q, u in parsed if q is not None)
+    named = [u for u in units if u]
+    plain = [v.replace(" ", "") for v in upper if v.replace(" ", "").isdigit()]
+    index = (
+        len(plain) == n
+        and n >= 3
+        and all(int(b) - int(a) == 1 for a, b in itertools.pairwise(plain))
+    )
+    codes = sum(
+        bool(_CODE.match(v)) and not _WAREHOUSE_CODE.match(v) and not _DATE.match(v) for v in upper
+    )
+    text = sum(
+        bool(_LETTERS.search(v)) and not _CODE.match(u) for v, u in zip(filled, upper, strict=True)
+    )
+    return ValuesProfile(
+        filled=n,
+        codes=codes / n,
+        warehouses=sum(bool(_WAREHOUSE_CODE.match(v)) for v in upper) / n,
+        quantities=len(numbers) / n,
+        index=index,
+        prices=sum(bool(_PRICE.match(v)) for v in filled) / n,
+        dates=sum(bool(_DATE.match(v)) for v in filled) / n,
+        text=text / n,
+        distinct=len(set(upper)),
+        unit=most_common(named),
+        units=units,
+    )
+
+
+def is_code(text: str) -> bool:
+    """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date."""
+    value = re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
+    return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
+
+
+def well_formed(rows: Sequence[Row]) -> int:
+    """How many fields of `rows` hold a value of their kind (a code for the SKU, a number for
+    a quantity, words for the name, a warehouse code): two readings of one table compare by
+    it."""
+    count = 0
+    for row in rows:
+        count += row.sku is not None and is_code(row.sku)
+        count += row.name is not None and bool(_LETTERS.search(row.name)) and not is_code(row.name)
+        count += row.on_hand is not None
+        count += row.reorder_point is not None
+        count += row.warehouse_id is not None and bool(_WAREHOUSE_CODE.match(row.warehouse_id))
+    return count

@@ -1,0 +1,23 @@
+from pipeline.models import Row
+from pipeline.table.values import is_code, values_profile, well_formed
+
+
+def test_two_readings_of_one_table_compare_by_the_fields_that_hold_a_value_of_their_kind() -> None:
+    read_whole = [Row(sku="SKU-20101", name="螺丝 M4", on_hand=880, reorder_point=300)]
+    cut_short = [Row(sku="K", name="螺丝 M4", on_hand=880, reorder_point=300)]
+    assert well_formed(read_whole) == 4
+    assert well_formed(cut_short) == 3
+
+
+def test_quantities_with_units_keep_the_unit_the_column_shares() -> None:
+    profile = values_profile(["120 pcs", "1,450 pcs", "8 pcs", "-"])
+    assert profile.filled == 3
+    assert profile.quantities == 1.0
+    assert profile.unit == "pcs"
+
+
+def test_a_run_of_row_numbers_is_an_index_and_dotted_codes_are_codes_not_dates() -> None:
+    assert values_profile(["21", "22", "23"]).index
+    assert not values_profile(["21", "23", "22"]).index
+    assert values_profile(["01.02.0035", "02.01.0011"]).codes == 1.0
+    assert is_code("01.02.0035") and not is_code("2026.12.03") and not is_code("WH-02")

@@ -31,8 +31,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.models import Box, Table, TextLine
-from pipeline.table.cells import clean_text, most_common, quantity_and_unit
-from pipeline.table.headers import header_evidence
+from pipeline.table.card_lines import Part, labelled, line_parts, stacked, warehouse
+from pipeline.table.cells import most_common, quantity_and_unit
 from pipeline.table.schema import ColumnRole
 from pipeline.table.values import is_code
 
@@ -41,19 +41,6 @@ __all__ = ["CardRecord", "Cards", "cards_table", "read_cards"]
 Gray = NDArray[np.uint8]
 Layout = Literal["cards", "list"]
 
-_PARTS = re.compile(r"\s*[·•|｜]\s*|\s{3,}")
-_LABELLED = re.compile(
-    r"^(?P<label>[^\d:：]*?[A-Za-z\u4e00-\u9fff][^\d:：]*?)\s*[:：]?\s*"
-    r"(?P<value>\d[\d,.\s']*(?:\s*[A-Za-z\u4e00-\u9fff]{1,8})?)$"
-)
-_VALUE_FIRST = re.compile(
-    r"^(?P<value>\d[\d,.']*)\s*(?P<label>[A-Za-z\u4e00-\u9fff][A-Za-z\u4e00-\u9fff\s.]{1,20})$"
-)
-_WAREHOUSE_LABELLED = re.compile(
-    r"^(?:(?P<label>[A-Za-z\u4e00-\u9fff][^:：]{0,12}?)\s*[:：]?\s*)?(?P<code>(?:WH|DC|W)-?\d{1,3})$",
-    re.IGNORECASE,
-)
-_QUANTITY_FIELDS = ("on_hand", "reorder_point")
 _STATUS = {
     "low", "ok", "healthy", "reorder", "critical", "normal", "warning", "in stock",
     "out of stock", "below min", "正常", "预警", "库存不足", "缺货", "充足", "紧张", "告急",
@@ -84,114 +71,9 @@ class Cards:
     box: Box
 
 
-@dataclass
-class _Part:
-    text: str
-    box: Box
-    confidence: float
-    line: int
-
-
-def _phrases(lines: Sequence[TextLine]) -> list[TextLine]:
-    """Words on one visual line with word-sized gaps between them, joined into one phrase (a
-    name found as one box a word); wide gaps keep phrases apart (`On hand 12`   `Min 40`)."""
-    ordered = sorted(lines, key=lambda ln: ((ln.box[1] + ln.box[3]) / 2, ln.box[0]))
-    out: list[TextLine] = []
-    for line in ordered:
-        if out:
-            last = out[-1]
-            height = max(last.box[3] - last.box[1], line.box[3] - line.box[1])
-            same_line = (
-                abs((last.box[1] + last.box[3]) - (line.box[1] + line.box[3])) / 2 <= 0.4 * height
-            )
-            gap = line.box[0] - last.box[2]
-            if same_line and -0.2 * height <= gap <= 0.9 * height:
-                out[-1] = TextLine(
-                    text=f"{last.text} {line.text}",
-                    box=(
-                        last.box[0],
-                        min(last.box[1], line.box[1]),
-                        line.box[2],
-                        max(last.box[3], line.box[3]),
-                    ),
-                    confidence=min(last.confidence, line.confidence),
-                )
-                continue
-        out.append(line)
-    return out
-
-
-def _parts(lines: Sequence[TextLine]) -> list[_Part]:
-    """Each line, cut at `·` and wide gaps into the parts a record line is made of."""
-    found: list[_Part] = []
-    for n, line in enumerate(_phrases(lines)):
-        text = clean_text(line.text)
-        pieces = [s for p in _PARTS.split(text) if p.strip() for s in _segments(p)]
-        if len(pieces) <= 1:
-            found.append(_Part(text, line.box, line.confidence, n))
-            continue
-        x0, y0, x1, y1 = line.box
-        total = max(1, sum(len(p) for p in pieces))
-        at = 0.0
-        for piece in pieces:
-            width = (x1 - x0) * len(piece) / total
-            found.append(
-                _Part(piece, (round(x0 + at), y0, round(x0 + at + width), y1), line.confidence, n)
-            )
-            at += width
-    return found
-
-
-def _segments(text: str) -> list[str]:
-    """A line of several labelled values read as one (`On hand 12 pcs Min 40 WH-02`), cut
-    where a value is followed by the next label or a warehouse code."""
-    words = text.split()
-    if sum(any(ch.isdigit() for ch in w) for w in words) < 2:
-        return [text]
-    segments: list[list[str]] = [[]]
-    for word in words:
-        current = segments[-1]
-        valued = any(any(ch.isdigit() for ch in w) for w in current)
-        starts = _WAREHOUSE_LABELLED.match(word) is not None or (
-            not any(ch.isdigit() for ch in word)
-            and any(header_evidence(word, f)[0] >= 0.5 for f in (*_QUANTITY_FIELDS, "warehouse_id"))
-        )
-        if current and valued and starts:
-            segments.append([word])
-        else:
-            current.append(word)
-    return [" ".join(s) for s in segments if s]
-
-
-def _labelled(text: str) -> tuple[str, str, str] | None:
-    """(field, label, value) for a labelled quantity (`On hand 12 pcs`, `安全 120`)."""
-    for pattern in (_LABELLED, _VALUE_FIRST):
-        match = pattern.match(text.strip())
-        if match is None:
-            continue
-        label, value = match["label"].strip(), match["value"].strip()
-        if quantity_and_unit(value)[0] is None:
-            continue
-        scores = {f: header_evidence(label, f)[0] for f in _QUANTITY_FIELDS}
-        best = max(scores, key=lambda f: scores[f])
-        if scores[best] >= 0.5:
-            return best, label, value
-    return None
-
-
-def _warehouse(text: str) -> str | None:
-    match = _WAREHOUSE_LABELLED.match(text.strip())
-    if match is None:
-        return None
-    label = match["label"]
-    if label and header_evidence(label, "warehouse_id")[0] < 0.5:
-        return None
-    return match["code"].upper()
-
-
-def _columns(anchors: Sequence[_Part], height: float) -> list[list[_Part]]:
+def _columns(anchors: Sequence[Part], height: float) -> list[list[Part]]:
     """Anchors grouped into columns of blocks by their left edges."""
-    columns: list[list[_Part]] = []
+    columns: list[list[Part]] = []
     for anchor in sorted(anchors, key=lambda a: a.box[0]):
         if columns and anchor.box[0] - columns[-1][-1].box[0] <= 3 * height:
             columns[-1].append(anchor)
@@ -206,7 +88,9 @@ def read_cards(
     """The page's records, or None when it does not show at least `min_records` blocks with a
     code and a labelled quantity on hand, for most of its codes."""
     # One-character texts are icons read as letters (`曰`, `θ`, `1` of a pictogram).
-    parts = [p for p in _parts([ln for ln in lines if ln.text.strip()]) if len(p.text.strip()) > 1]
+    parts = [
+        p for p in line_parts([ln for ln in lines if ln.text.strip()]) if len(p.text.strip()) > 1
+    ]
     if not parts:
         return None
     height = float(median(p.box[3] - p.box[1] for p in parts))
@@ -214,7 +98,7 @@ def read_cards(
     if len(anchors) < min_records:
         return None
     columns = _columns(anchors, height)
-    members: dict[int, list[_Part]] = {id(a): [] for a in anchors}
+    members: dict[int, list[Part]] = {id(a): [] for a in anchors}
     for (lo, hi), column in zip(_column_bounds(columns, height), columns, strict=True):
         inside = [p for p in parts if lo <= (p.box[0] + p.box[2]) / 2 < hi]
         _assign(column, inside, members)
@@ -241,7 +125,7 @@ def read_cards(
     return Cards(layout=layout, records=ordered, context=context, box=box)
 
 
-def _column_bounds(columns: Sequence[Sequence[_Part]], height: float) -> list[tuple[float, float]]:
+def _column_bounds(columns: Sequence[Sequence[Part]], height: float) -> list[tuple[float, float]]:
     """Each column of blocks reaches from a little left of its anchors (an icon, a value line
     that starts further left) to just short of the next column's."""
     lefts = [min(a.box[0] for a in c) for c in columns]
@@ -252,15 +136,13 @@ def _column_bounds(columns: Sequence[Sequence[_Part]], height: float) -> list[tu
     ]
 
 
-def _assign(
-    column: Sequence[_Part], inside: Sequence[_Part], members: dict[int, list[_Part]]
-) -> None:
+def _assign(column: Sequence[Part], inside: Sequence[Part], members: dict[int, list[Part]]) -> None:
     """The column's lines given to its anchors: between two anchors, the widest vertical gap
     between consecutive lines is where one block ends and the next begins; before the first
     and after the last, lines belong to a block while the gaps stay like the ones inside it."""
     anchor_ids = {id(a) for a in column}
     rows = _rows(sorted((p for p in inside if id(p) not in anchor_ids), key=lambda p: p.box[1]))
-    sequence: list[tuple[int, int, _Part | None, list[_Part]]] = [
+    sequence: list[tuple[int, int, Part | None, list[Part]]] = [
         (a.box[1], a.box[3], a, []) for a in column
     ]
     sequence += [(min(p.box[1] for p in r), max(p.box[3] for p in r), None, r) for r in rows]
@@ -306,9 +188,9 @@ def _widest(gaps: Sequence[float], a: int, b: int) -> int:
     return max(range(a, b), key=lambda g: (gaps[g], -g))
 
 
-def _rows(parts: Sequence[_Part]) -> list[list[_Part]]:
+def _rows(parts: Sequence[Part]) -> list[list[Part]]:
     """Parts side by side on one visual line (a name and its badge) travel together."""
-    rows: list[list[_Part]] = []
+    rows: list[list[Part]] = []
     for part in parts:
         centre = (part.box[1] + part.box[3]) / 2
         height = part.box[3] - part.box[1]
@@ -322,61 +204,21 @@ def _rows(parts: Sequence[_Part]) -> list[list[_Part]]:
     return rows
 
 
-def _stacked(anchor: _Part, members: Sequence[_Part]) -> list[_Part]:
-    """The block's parts, a label written above its value (`Units in stock` over `12 pcs`,
-    or wrapped: `Reorder` over `level 40`) joined with the part right under it."""
-    below = [p for p in members if p.box[1] > anchor.box[1]]
-    used: set[int] = set()
-    out: list[_Part] = []
-    for part in members:
-        if id(part) in used:
-            continue
-        if part in below and _labelled(part.text) is None and _warehouse(part.text) is None:
-            height = part.box[3] - part.box[1]
-            under = next(
-                (
-                    q
-                    for q in below
-                    if id(q) not in used
-                    and q is not part
-                    and abs(q.box[0] - part.box[0]) <= height
-                    and -0.2 * height <= q.box[1] - part.box[3] <= 0.8 * height
-                ),
-                None,
-            )
-            if under is not None:
-                # A code broken at its hyphen (`Depot WH-` over `02`) joins without a space.
-                text = part.text + ("" if part.text.endswith("-") else " ") + under.text
-                if _labelled(text) is not None or _warehouse(text) is not None:
-                    used.add(id(under))
-                    box = (
-                        min(part.box[0], under.box[0]),
-                        part.box[1],
-                        max(part.box[2], under.box[2]),
-                        under.box[3],
-                    )
-                    conf = min(part.confidence, under.confidence)
-                    out.append(_Part(text, box, conf, part.line))
-                    continue
-        out.append(part)
-    return out
-
-
-def _record(anchor: _Part, members: Sequence[_Part], badges: set[str]) -> CardRecord:
+def _record(anchor: Part, members: Sequence[Part], badges: set[str]) -> CardRecord:
     record = CardRecord(sku=re.sub(r"\s+", "", anchor.text.upper()))
-    names: list[_Part] = []
+    names: list[Part] = []
     confidences = [anchor.confidence]
-    for part in _stacked(anchor, members):
-        labelled = _labelled(part.text)
-        warehouse = _warehouse(part.text)
-        if labelled is not None:
-            key, label, value = labelled
+    for part in stacked(anchor, members):
+        value_of = labelled(part.text)
+        code = warehouse(part.text)
+        if value_of is not None:
+            key, label, value = value_of
             if not getattr(record, key):
                 setattr(record, key, value)
                 record.labels[key] = label
                 confidences.append(part.confidence)
-        elif warehouse is not None:
-            record.warehouse_id = record.warehouse_id or warehouse
+        elif code is not None:
+            record.warehouse_id = record.warehouse_id or code
         elif (
             part.box[1] < anchor.box[1]
             and part.text not in badges
@@ -401,7 +243,7 @@ def _record(anchor: _Part, members: Sequence[_Part], badges: set[str]) -> CardRe
     return record
 
 
-def _badges(anchors: Sequence[_Part], members: dict[int, list[_Part]]) -> set[str]:
+def _badges(anchors: Sequence[Part], members: dict[int, list[Part]]) -> set[str]:
     """A short text that several blocks repeat word for word (`Low`, `Healthy`, `库存不足`): a
     status badge, not part of a name."""
     seen: Counter[str] = Counter()
@@ -413,8 +255,8 @@ def _badges(anchors: Sequence[_Part], members: dict[int, list[_Part]]) -> set[st
         if n >= 2
         and len(text) <= 12
         and len(text.split()) <= 2
-        and not _labelled(text)
-        and not _warehouse(text)
+        and not labelled(text)
+        and not warehouse(text)
         and not any(ch.isdigit() for ch in text)
     }
 

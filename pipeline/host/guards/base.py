@@ -26,6 +26,8 @@ __all__ = [
     "ResponseDecision",
     "ResponseGuard",
     "ScreenEvidence",
+    "check_call",
+    "check_response",
 ]
 
 
@@ -73,3 +75,34 @@ class CallDecision:
 
 ResponseGuard = Callable[[ModelResponse, GuardState], ResponseDecision]
 CallGuard = Callable[[ToolCall, GuardState], CallDecision]
+
+
+def check_response(
+    guards: Mapping[str, ResponseGuard], response: ModelResponse, state: GuardState
+) -> tuple[ResponseDecision, str | None]:
+    """The first decision other than allow, and the guard that made it."""
+    for name, guard in guards.items():
+        decision = guard(response, state)
+        if decision.action != "allow":
+            return decision, name
+    return ResponseDecision(), None
+
+
+def check_call(
+    guards: Mapping[str, CallGuard], call: ToolCall, state: GuardState
+) -> tuple[CallDecision, str | None]:
+    """The first decision other than allow (repairs pass on to the next guard, reshaped),
+    and the guard that made it."""
+    current = call
+    repaired: tuple[CallDecision, str] | None = None
+    for name, guard in guards.items():
+        decision = guard(current, state)
+        if decision.action == "repair" and decision.call is not None:
+            current = decision.call
+            repaired = (decision, name)
+            continue
+        if decision.action != "allow":
+            return decision, name
+    if repaired is not None:
+        return CallDecision("repair", current, repaired[0].message), repaired[1]
+    return CallDecision(), None

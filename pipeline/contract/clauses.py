@@ -1,0 +1,388 @@
+"""One clause read: its tokens resolved (names, `order` as a verb or a noun), its action and
+whether it is understood, negations attached to what they negate, and the roles of its ids (the
+object of an action, a scope, an exclusion)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.contract.tokens import Token, tokens_of
+
+__all__ = ["IDS", "Clause", "read_clause"]
+
+
+_DETERMINERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "open",
+        "any",
+        "all",
+        "new",
+        "my",
+        "your",
+        "its",
+        "their",
+        "our",
+        "each",
+        "every",
+        "no",
+    ]
+)
+_VERB_OBJECTS = frozenset(
+    [
+        "them",
+        "it",
+        "what",
+        "whatever",
+        "everything",
+        "all",
+        "any",
+        "some",
+        "more",
+        "enough",
+        "new",
+        "the",
+        "those",
+        "these",
+        "this",
+        "that",
+        "up",
+        "replacements",
+    ]
+)
+_WRITE_LIKE = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
+
+
+@dataclass
+class Clause:
+    text: str
+    tokens: list[Token]
+    question: bool
+    leftover: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the words not understood."""
+    acts: set[str] = field(default_factory=set)
+    negated: str | None = None
+    """The words that forbid writes ("do not place", "just tell")."""
+    stop: str | None = None
+    """The words that defer, hand over or ask hypothetically ("later", "I will", "if")."""
+    positive: list[Token] = field(default_factory=list)
+    excluded: list[Token] = field(default_factory=list)
+    rules: list[int] = field(default_factory=list)
+    loose: list[int] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    """Warehouse names no warehouse of the store answers to."""
+    beyond: bool = False
+
+    @property
+    def understood(self) -> bool:
+        return not self.leftover
+
+    def quote(self, spans: Iterable[tuple[int, int]]) -> str:
+        return " … ".join(_join_spans(self.text, spans))
+
+    def span(self, first: Token, last: Token) -> str:
+        return self.text[first.start : last.end].strip()
+
+
+def _join_spans(text: str, spans: Iterable[tuple[int, int]]) -> list[str]:
+    """Adjacent spans (only spaces between them) joined into one piece of text."""
+    pieces: list[list[int]] = []
+    for start, end in sorted(spans):
+        if pieces and not text[pieces[-1][1] : start].strip():
+            pieces[-1][1] = end
+        else:
+            pieces.append([start, end])
+    return [text[a:b].strip() for a, b in pieces]
+
+
+def _names(tokens: list[Token], clause: str) -> list[Token]:
+    """A run of words outside the vocabulary right before a warehouse noun ("north
+    warehouse", "东区仓") is a warehouse's name the store did not answer to: one token."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        j = i
+        while j < len(tokens) and tokens[j].tag == "unknown":
+            j += 1
+        if j > i and j - i <= 4 and j < len(tokens) and tokens[j].tag == "warehouse_noun":
+            start, end = tokens[i].start, tokens[j].end
+            out.append(Token(clause[start:end], "placeholder", start, end, "N"))
+            i = j + 1
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _resolve(tokens: list[Token]) -> None:
+    """Tags that depend on their place: `order` (verb or noun), `req_modal`, `but`, number
+    words, and words understood only beside a negation or an order noun."""
+    for i, token in enumerate(tokens):
+        before = [t for t in tokens[:i] if t.tag != "polite"]
+        after = tokens[i + 1 :]
+        nxt = next((t for t in after if t.tag != "filler" or t.text in _VERB_OBJECTS), None)
+        if token.tag == "req_modal":
+            token.tag = "polite" if all(t.tag == "filler" for t in before) else "hypo"
+        elif token.tag == "order":
+            token.tag = "write" if _order_is_verb(token, tokens[:i], nxt) else "order_noun"
+        elif token.tag == "but":
+            token.tag = "excl" if nxt is not None and nxt.kind in ("S", "W", "Q") else "filler"
+        elif token.tag in ("number_word", "number"):
+            target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
+            fine = target is not None and (
+                target.tag in ("context", "warehouse_noun") or target.kind in ("S", "W", "Q", "N")
+            )
+            token.tag = "filler" if fine else "unknown"
+        elif token.tag == "context_adj":
+            target = next((t for t in after if t.tag not in ("filler", "context_adj")), None)
+            follows = after[0] if after else None
+            fine = (target is not None and target.tag == "context") or (
+                follows is not None and follows.text in ("one", "ones")
+            )
+            token.tag = "context" if fine else "unknown"
+    has = {t.tag for t in tokens}
+    for token in tokens:
+        unsupported = (token.tag == "modify" and "neg" not in has) or (
+            token.tag == "neg_companion" and not {"neg", "excl", "excl_post"} & has
+        )
+        if unsupported:
+            token.tag = "unknown"
+        elif token.tag == "neg_companion":
+            token.tag = "filler"
+        elif token.tag == "make" and not ({"order_noun", "write"} & has):
+            token.tag = "report" if "report" in has else "unknown"
+        elif token.kind == "D":
+            writes = "write" in has and "context" not in has
+            token.tag = "defer" if writes else "context"
+
+
+def _order_is_verb(token: Token, before: Sequence[Token], nxt: Token | None) -> bool:
+    if token.text == "ordering":
+        return True
+    prev = next((t for t in reversed(before) if t.tag != "polite"), None)
+    if (
+        prev is None
+        or prev.tag in ("only", "neg", "advice", "self", "hypo")
+        or prev.text
+        in (
+            "and",
+            "then",
+            "also",
+            "now",
+            "to",
+            "so",
+            "first",
+            "just",
+        )
+    ):
+        return True
+    if prev.tag in ("make", "cancel", "status", "write") or prev.text in _DETERMINERS:
+        return False
+    if nxt is None:
+        return False
+    return nxt.kind in ("S", "Q", "L", "R") or nxt.tag == "object" or nxt.text in _VERB_OBJECTS
+
+
+def read_clause(text: str, question: bool) -> Clause:
+    tokens = _names(tokens_of(text), text)
+    _resolve(tokens)
+    clause = Clause(text, tokens, question)
+    has = {t.tag for t in tokens}
+    clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
+    ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
+    clause.names = [t.text for t in tokens if t.kind == "N"]
+
+    # What the clause does, and whether it stops the task from writing at all. A verb under
+    # a negation is not asked for ("SKU-20111 先别补"), unless "other" / "but" comes between
+    # ("不要补 SKU-1，其他都补").
+    free = _free_of_negation(tokens)
+    writes = any(t.tag == "write" and ok for t, ok in zip(tokens, free, strict=True)) or (
+        any(t.tag == "make" and ok for t, ok in zip(tokens, free, strict=True))
+        and "order_noun" in has
+    )
+    cancels = any(t.tag == "cancel" and ok for t, ok in zip(tokens, free, strict=True))
+    past = "write_past" in has and not writes
+    stop = next((t for t in tokens if t.tag in ("defer", "self", "hypo", "advice")), None)
+    agent = next((t for t in tokens if t.tag == "agent"), None)
+    modal = next((t for t in tokens if t.tag == "modal"), None)
+    if stop is not None:
+        clause.stop = stop.text
+    elif question and "polite" not in has and (writes or cancels):
+        clause.stop = text.strip() + "?"
+    elif agent is not None and writes:
+        clause.stop = agent.text
+    elif modal is not None and writes and agent is None:
+        clause.stop = modal.text
+
+    negation = next((t for t in tokens if t.tag == "neg"), None)
+    if negation is not None and ids and not _negation_attached(tokens):
+        # "Don't these rows are from WH-01": a negation of nothing it can name; its ids are
+        # not read as excluded, the clause is not understood.
+        clause.leftover += [(t.start, t.end) for t in tokens if t.tag == "neg"]
+    if negation is not None and not ids and not any(t.tag == "else" for t in tokens):
+        clause.negated = _negated_write(clause, tokens, negation)
+        if clause.negated is None:
+            # A negation of nothing the reader knows ("the items that are not low").
+            clause.leftover.append((negation.start, negation.end))
+    if "only" in has and "report" in has and not writes and not cancels:
+        first = next(t for t in tokens if t.tag == "only")
+        last = next(t for t in tokens if t.tag == "report")
+        clause.negated = clause.negated or clause.span(*sorted((first, last), key=_at))
+
+    if writes:
+        clause.acts.add("write")
+    if cancels:
+        clause.acts.add("cancel")
+    if "report" in has or question:
+        clause.acts.add("report")
+    clause.beyond = "beyond" in has
+
+    # The roles of its ids.
+    _assign_roles(clause, tokens, all_excluded=past or agent is not None)
+    clause.rules = [t.index for t in tokens if t.kind == "R"]
+    clause.loose = [t.index for t in tokens if t.kind == "L"]
+
+    # Structure: an exclusion needs ids, and a SKU or an order needs something that gives it
+    # a role; otherwise the clause is not understood.
+    for token in tokens:
+        if token.tag == "excl" and not _ids_after(tokens, token):
+            clause.leftover.append((token.start, token.end))
+        if token.tag == "excl_post" and not _ids_before(tokens, token):
+            clause.leftover.append((token.start, token.end))
+    anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
+    anchors |= {"write_past", "agent"}
+    anchored = bool(anchors & has) or question
+    if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
+        clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
+    return clause
+
+
+_NEGATED = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
+_PASS_OVER = frozenset({"filler", "neg_companion", "polite", "neg"})
+
+
+def _negation_attached(tokens: Sequence[Token]) -> bool:
+    """Every negation in a clause that names ids negates a write ("don't order SKU-1",
+    "SKU-1 先别补"), or stands right before the ids ("not SKU-1") or right after them at the end
+    ("SKU-1 不要"); otherwise the clause does not say what it negates."""
+    for i, token in enumerate(tokens):
+        if token.tag != "neg":
+            continue
+        after = next((t for t in tokens[i + 1 :] if t.tag not in _PASS_OVER), None)
+        before = next((t for t in reversed(tokens[:i]) if t.tag not in _PASS_OVER), None)
+        if after is None:
+            if before is None or before.kind not in ("S", "W", "O", "Q"):
+                return False
+        elif after.tag not in _NEGATED and after.kind not in ("S", "W", "O", "Q"):
+            return False
+    return True
+
+
+def _free_of_negation(tokens: Sequence[Token]) -> list[bool]:
+    """For each token: no negation before it in the clause, or "other" / "but" since."""
+    free = []
+    negated = False
+    for token in tokens:
+        if token.tag == "neg":
+            negated = True
+        elif token.tag == "else" or token.text == "but":
+            negated = False
+        free.append(not negated)
+    return free
+
+
+def _at(token: Token) -> int:
+    return token.start
+
+
+def _negated_write(clause: Clause, tokens: Sequence[Token], negation: Token) -> str | None:
+    """The words that forbid writes: the negation up to the write it negates (after it, or
+    before it: "replenish nothing")."""
+    start = tokens.index(negation)
+    for token in tokens[start:]:
+        if token.tag in _WRITE_LIKE:
+            return clause.span(negation, token)
+    for token in reversed(tokens[:start]):
+        if token.tag in _WRITE_LIKE:
+            return clause.span(token, negation)
+    for token in tokens[start:]:
+        if token.tag == "object" and token.text in ("anything", "everything"):
+            return clause.span(negation, token)
+    return None
+
+
+def _ids_after(tokens: Sequence[Token], marker: Token) -> bool:
+    start = tokens.index(marker)
+    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[start + 1 :])
+
+
+def _ids_before(tokens: Sequence[Token], marker: Token) -> bool:
+    start = tokens.index(marker)
+    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[:start])
+
+
+IDS = ("S", "W", "O", "Q")
+
+
+def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool) -> None:
+    """Each id is positive (the object of the action, a scope) or excluded: after an exclusion
+    marker (until the next verb) or a negation (until "but" or "other"), before a postposed
+    exclusion (除外, 以外, excepted) or a negation with no id after it ("SKU-1 先别补"), or
+    anywhere in a clause that tells of a write already made or of someone else's action."""
+    if all_excluded:
+        clause.excluded += [t for t in tokens if t.kind in IDS]
+        return
+    excluded: set[int] = set()
+    mode: str | None = None
+    for i, token in enumerate(tokens):
+        if token.tag == "excl":
+            mode = "excl"
+        elif token.tag == "neg":
+            ahead = tokens[i + 1 :]
+            stop = next(
+                (k for k, t in enumerate(ahead) if t.tag == "else" or t.text == "but"), len(ahead)
+            )
+            if any(t.kind in IDS for t in ahead[:stop]):
+                mode = "neg"
+            else:
+                excluded |= _before(tokens, i, stop_at_quantity=False)
+        elif (token.tag == "else" or token.text == "but") or (
+            token.tag in ("write", "make", "cancel", "report") and mode == "excl"
+        ):
+            mode = None
+        elif token.kind in IDS and mode is not None:
+            excluded.add(i)
+        elif token.tag == "excl_post":
+            excluded |= _before(tokens, i, stop_at_quantity=True)
+    for i, token in enumerate(tokens):
+        if token.kind in IDS:
+            (clause.excluded if i in excluded else clause.positive).append(token)
+
+
+def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:
+    """The ids a postposed marker at `end` governs: the group right before it (ids joined by
+    filler words; a quantity-bearing id ends it for an exclusion), or for a negation every id
+    back to "but" / "other" or the clause's start."""
+    found: set[int] = set()
+    kind = ""
+    j = end - 1
+    while j >= 0:
+        token = tokens[j]
+        if token.tag == "else" or token.text == "but":
+            break
+        if token.kind in IDS:
+            if stop_at_quantity and (token.kind == "Q" or kind not in ("", token.kind)):
+                break
+            kind = token.kind
+            found.add(j)
+        elif stop_at_quantity and token.tag not in ("filler", "neg_companion"):
+            break
+        j -= 1
+    return found

@@ -1,0 +1,249 @@
+"""Marking a task: ids (SKUs, warehouses, orders), warehouse names, quantities, their caps
+and multiples, and dates become placeholders (`<S1>`, `<W1>`, `<Q1>` ...) that the tokens and
+clauses of `pipeline.contract.reading` then read; what each stands for is kept in `Marks`."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from pipeline.contract.numerals import digits_for_words
+from pipeline.contract.terms import QuantityRule
+
+__all__ = ["PLACEHOLDER", "Marks", "is_cjk", "mark"]
+
+_EDGE_L = r"(?<![A-Za-z0-9])"
+_EDGE_R = r"(?![A-Za-z0-9])"
+_ORDER_ID = re.compile(_EDGE_L + r"PO[-_ ]?(\d{1,12})" + _EDGE_R, re.IGNORECASE)
+_WAREHOUSE_ID = re.compile(_EDGE_L + r"WH[-_ ]?(\d{1,3})" + _EDGE_R, re.IGNORECASE)
+_SKU_ID = re.compile(_EDGE_L + r"([A-Za-z]{2,6})[-_](\d{2,12})" + _EDGE_R)
+_SKU_BARE = re.compile(_EDGE_L + r"SKU ?(\d{3,12})" + _EDGE_R, re.IGNORECASE)
+_DATES = re.compile(
+    r"\d{4}[-/年.]\d{1,2}[-/月.]\d{1,2}日?(?:[ T]\d{1,2}[:：]\d{2}(?:[:：]\d{2})?)?"
+    r"|\d{1,2}[:：]\d{2}(?:\s*(?:am|pm))?"
+)
+_GENERIC_PLACE = "warehouse|warehouses|hub|depot|dc|site|centre|center|location|store|distribution"
+_GENERIC_PLACE_ZH = ("仓库", "仓", "库", "中心", "库房")
+
+_UNIT = (
+    r"(?:\s*(?:(?:units?|pcs|pieces?|items?|boxes|box|cases?|packs?|ea)(?![a-z])"
+    r"|件|个|箱|盒|包|台|只|套|份|条|瓶|卷|袋|双|把|米))"
+)
+_EACH_WORDS = r"(?:each|apiece|a piece|per (?:sku|item|product|line|row|one)|for each|of each)"
+_VERBS_ZH = ("补货", "下单", "采购", "补", "订", "买")
+
+_QTY_BEFORE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for|x|×)?\s*<S(\d+)>")
+_QTY_AFTER = re.compile(
+    r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
+    r"(\d{1,7})(?![\d>])" + _UNIT + "?"
+)
+_CAP = (
+    re.compile(
+        r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"
+        r"at the most|capped at|limit(?:ed)? to)\s*(\d{1,7})(?![\d.x])"
+        + _UNIT
+        + r"?(?:\s*"
+        + _EACH_WORDS
+        + r")?(?!\s*(?:x|times)\b)"
+    ),
+    re.compile(
+        r"(?:最多不超过|最多|不超过|至多|顶多|上限)\s*(?:补|订|买)?\s*(\d{1,7})(?![\d>])"
+        + _UNIT
+        + "?"
+    ),
+)
+_QTY_EACH = (
+    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
+    re.compile(
+        r"\beach\s*(?:(?:low |short )?(?:sku|item|one|product|row|line)s?)?\s*"
+        r"(?:gets?|to|with|:)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+    ),
+    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for) every\b(?:\s*(?:sku|item|one))?"),
+    re.compile(
+        r"(?:每个sku|每个|每样|每种|每项|各)[^\d，,。；;]{0,6}?(?:都)?\s*(?:补|订|下单|买|要)?\s*"
+        r"(\d{1,7})(?![\d>])" + _UNIT + "?"
+    ),
+)
+_MULTIPLES = {
+    "twice": 2.0,
+    "double": 2.0,
+    "two times": 2.0,
+    "triple": 3.0,
+    "three times": 3.0,
+    "两": 2.0,
+    "二": 2.0,
+    "三": 3.0,
+}
+_LEVEL_EN = r"(?:reorder point|reorder level|minimum|min|threshold|safety stock)s?"
+_LEVEL_ZH = r"(?:警戒值|最低库存|安全库存|再订货点|补货点)"
+_UP_TO = (
+    re.compile(
+        r"(?:up )?to (?P<m>twice|double|two times|triple|three times"
+        r"|(?P<n>\d+(?:\.\d+)?) ?(?:x|times))"
+        r" (?:the |its |their )?" + _LEVEL_EN
+    ),
+    re.compile(r"(?P<m>double|triple) (?:the |its |their )?" + _LEVEL_EN),
+    re.compile(
+        r"(?:补到|补至|补足到|到|至)\s*" + _LEVEL_ZH + r"\s*的?\s*"
+        r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍"
+    ),
+    re.compile(r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍(?:的)?\s*" + _LEVEL_ZH),
+)
+_UP_TO_ONE = re.compile(
+    r"(?:(?:up |back )?to|(?:bring|get) (?:them |it |those |these )?(?:up |back )?to)"
+    r" (?:the |its |their )?(?:reorder point|reorder level|minimum|threshold)s?\b(?! ?x)"
+    r"|(?:补到|补至|补足到)\s*" + _LEVEL_ZH + r"(?!\s*的?\s*[\d两二三]+\s*倍)"
+)
+_QTY_LOOSE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT)
+_TARGET = re.compile(r"(?:\b(?:up )?to|\bup|到|至|补到|补至|达到)\s*$")
+"""Before a quantity, a stock level to reach ("top up to 200 units", "补到 200 件"), which no
+contract term says: such a quantity is not understood, never read as an order's size."""
+
+PLACEHOLDER = re.compile(r"<([SWOQRLDT])(\d*)>")
+_ID_LIST = re.compile(r"(<([SWO])\d+>)\s*[、/&]\s*(?=<\2\d+>)")
+
+
+def is_cjk(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+@dataclass
+class Marks:
+    skus: list[str] = field(default_factory=list)
+    warehouses: list[str] = field(default_factory=list)
+    orders: list[str] = field(default_factory=list)
+    quantities: list[tuple[str, int]] = field(default_factory=list)
+    """(sku, units) of each `<Q#>`."""
+    rules: list[QuantityRule] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    """Stock levels to reach (`<T#>`), which are not understood."""
+
+    def of(self, kind: str) -> list[str]:
+        return {"S": self.skus, "W": self.warehouses, "O": self.orders}[kind]
+
+    def add(self, kind: str, value: str) -> str:
+        known = self.of(kind)
+        if value not in known:
+            known.append(value)
+        return f" <{kind}{known.index(value)}> "
+
+
+def _normalise(task: str) -> str:
+    text = unicodedata.normalize("NFKC", task)
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2026", "...")
+    return digits_for_words(text)
+
+
+def _distinctive(name: str) -> list[str]:
+    words = re.findall(r"[a-z]+", name.lower())
+    return [w for w in words if not re.fullmatch(_GENERIC_PLACE, w) and len(w) > 2]
+
+
+def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], str]]:
+    """Patterns for the warehouses' names and aliases, longest first: the name itself, and for
+    English a distinctive word of it before a generic place noun ("the north warehouse" for
+    "North hub"), when that word belongs to one warehouse only; for Chinese the name's stem
+    before 仓 / 仓库 ("北方仓库" for "北方仓")."""
+    found: list[tuple[str, str]] = []
+    owners: dict[str, set[str]] = {}
+    for name, warehouse in names.items():
+        if not name.strip():
+            continue
+        found.append((re.escape(name.strip().lower()), warehouse))
+        for word in _distinctive(name):
+            owners.setdefault(word, set()).add(warehouse)
+        stem = name.strip()
+        for suffix in _GENERIC_PLACE_ZH:
+            if stem.endswith(suffix) and len(stem) > len(suffix) and is_cjk(stem[0]):
+                base = re.escape(stem[: -len(suffix)])
+                found.append((base + "(?:仓库|仓|库)", warehouse))
+                break
+    for word, warehouses in owners.items():
+        if len(warehouses) == 1:
+            found.append((rf"(?:the )?{word} (?:{_GENERIC_PLACE})", next(iter(warehouses))))
+    found.sort(key=lambda item: len(item[0]), reverse=True)
+    patterns = []
+    for text, warehouse in found:
+        edge_l = r"(?<![a-z0-9])" if text[:1].isascii() else ""
+        edge_r = r"(?![a-z0-9])" if text[-1:].isascii() else ""
+        patterns.append((re.compile(edge_l + text + edge_r), warehouse))
+    return patterns
+
+
+def mark(task: str, names: Mapping[str, str]) -> tuple[str, Marks]:
+    """The task lower-cased with every id, name, quantity and date as a placeholder."""
+    marks = Marks()
+    text = _normalise(task)
+    text = _ORDER_ID.sub(lambda m: marks.add("O", f"PO-{int(m[1]):06d}"), text)
+    text = _WAREHOUSE_ID.sub(lambda m: marks.add("W", f"WH-{int(m[1]):02d}"), text)
+    text = _SKU_BARE.sub(lambda m: marks.add("S", f"SKU-{m[1]}"), text)
+
+    def sku(match: re.Match[str]) -> str:
+        prefix = match[1].upper()
+        if prefix in ("WH", "PO"):
+            return match[0]
+        return marks.add("S", f"{prefix}-{match[2]}")
+
+    text = _SKU_ID.sub(sku, text)
+    text = text.lower()
+    text = re.sub(r"<([swo])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
+    for pattern, warehouse in _name_patterns(names):
+        text = pattern.sub(_adder(marks, warehouse), text)
+    text = _DATES.sub(" <D> ", text)
+    text = _ID_LIST.sub(lambda m: f"{m[1]} and ", text)
+    text = _mark_quantities(text, marks)
+    return text, marks
+
+
+def _adder(marks: Marks, warehouse: str) -> Callable[[re.Match[str]], str]:
+    return lambda _match: marks.add("W", warehouse)
+
+
+def _verbs_in(text: str) -> str:
+    """The Chinese write verbs a quantity phrase carried, put back beside its placeholder."""
+    for verb in _VERBS_ZH:
+        if verb in text:
+            return f" {verb} "
+    return " "
+
+
+def _mark_quantities(text: str, marks: Marks) -> str:
+    def per_sku(match: re.Match[str], sku_group: int, qty_group: int) -> str:
+        marks.quantities.append((marks.skus[int(match[sku_group])], int(match[qty_group])))
+        return f" <Q{len(marks.quantities) - 1}> " + _verbs_in(match[0])
+
+    text = _QTY_BEFORE.sub(lambda m: per_sku(m, 2, 1), text)
+    text = _QTY_AFTER.sub(lambda m: per_sku(m, 1, 2), text)
+
+    def rule(match: re.Match[str], kind: str, value: float) -> str:
+        marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
+        return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
+
+    for pattern in _CAP:
+        text = pattern.sub(lambda m: rule(m, "at_most", float(m[1])), text)
+    for pattern in _QTY_EACH:
+        text = pattern.sub(lambda m: rule(m, "each", float(m[1])), text)
+    for pattern in _UP_TO:
+
+        def up_to(match: re.Match[str]) -> str:
+            factor = float(match["n"]) if match["n"] else _MULTIPLES.get(match["m"], 0.0)
+            return rule(match, "up_to", factor)
+
+        text = pattern.sub(up_to, text)
+    text = _UP_TO_ONE.sub(lambda m: rule(m, "up_to", 1.0), text)
+
+    def loose(match: re.Match[str]) -> str:
+        if _TARGET.search(match.string[: match.start()]):
+            marks.targets.append(match[0].strip())
+            return f" <T{len(marks.targets) - 1}> "
+        marks.loose.append(match[0].strip())
+        return f" <L{len(marks.loose) - 1}> "
+
+    return _QTY_LOOSE.sub(loose, text)
+
+
+_ZERO = QuantityRule(kind="each", value=1e-9)
+"""Stands for a rule of 0 units (which orders nothing): read, then refused as such."""

@@ -27,7 +27,7 @@ from pipeline.evals.cases import (
 )
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
 from pipeline.evals.readings import PHRASINGS, load_readings, model_readings, reader_report
-from pipeline.evals.report import build_report, render_summary, write_reports
+from pipeline.evals.report import build_report, write_reports
 from pipeline.evals.runner import (
     ModelSpec,
     Workbench,
@@ -37,6 +37,7 @@ from pipeline.evals.runner import (
 )
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, SAMPLES_ZONE, Screens
+from pipeline.evals.summary import render_summary
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
 from pipeline.host.loop import HostLimits
 from pipeline.ingest import IngestConfig, Ingestor

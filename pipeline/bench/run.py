@@ -24,10 +24,11 @@ from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
 from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.memory import measure_api
+from pipeline.bench.misses import explain_misses
 from pipeline.bench.peers import collect_sets, measure_peers
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
-from pipeline.bench.targets import evaluate, explain_misses
+from pipeline.bench.targets import evaluate
 from pipeline.bench.texts import measure_texts
 from pipeline.bench.tokens import FORMULA, measure_tokens
 

@@ -1,5 +1,5 @@
 """Inventory fields ingest reads right on one image set, by kit and by layout, with the bench's
-own scoring (`pipeline.bench.peers.field_matches`): a quick look between full benches.
+own scoring (`pipeline.bench.accuracy.field_matches`): a quick look between full benches.
 
     .venv/bin/python scripts/fields.py uikits-tune          # one line per image
     .venv/bin/python scripts/fields.py uikits-sealed        # totals only, never per image
@@ -20,7 +20,8 @@ from collections import defaultdict
 from datetime import UTC
 from pathlib import Path
 
-from pipeline.bench import peers
+from pipeline.bench import sets
+from pipeline.bench.accuracy import field_matches
 from pipeline.bench.images import BenchImage, collect
 from pipeline.bootstrap import structure_model
 from pipeline.ingest import IngestConfig, Ingestor
@@ -32,9 +33,9 @@ def image_set(name: str) -> list[BenchImage]:
     if name == "samples":
         return [s for s in collect([], quick=False) if s.truth is not None]
     if name in ("corpus", "photos"):
-        return peers.corpus_images(photos=name == "photos")
+        return sets.corpus_images(photos=name == "photos")
     if name.startswith("uikits-"):
-        return peers.uikit_images(name.removeprefix("uikits-"))
+        return sets.uikit_images(name.removeprefix("uikits-"))
     raise SystemExit(f"unknown set {name!r}: samples, corpus, photos, uikits-tune, uikits-sealed")
 
 
@@ -46,7 +47,7 @@ def folder_set(folder: Path) -> list[BenchImage]:
         truth = json.loads((folder / entry["truth"]).read_text(encoding="utf-8"))
         truth.setdefault("kit", entry.get("kit"))
         truth["photo"] = bool(entry.get("photo_of"))
-        found.append(peers.bench_image(folder / entry["file"], truth))
+        found.append(sets.bench_image(folder / entry["file"], truth))
     return found
 
 
@@ -68,7 +69,7 @@ def main() -> int:
     ingestor = Ingestor(engine, config=config, cache=None, structure=structure_model(settings))
     named = [(n, image_set(n)) for n in args.sets] + [(str(f), folder_set(f)) for f in args.folder]
     for name, images in named:
-        held_out = name in peers.HELD_OUT
+        held_out = name in sets.HELD_OUT
         by: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         empty = 0
         times: list[float] = []
@@ -79,7 +80,7 @@ def main() -> int:
             truth = image.truth or {}
             if not truth.get("rows"):
                 continue
-            hits, total = peers.field_matches(result.table, result.rows, truth)
+            hits, total = field_matches(result.table, result.rows, truth)
             empty += not result.rows
             layout = "photo" if truth.get("photo") else str(truth.get("layout", "table"))
             keys = ["all", f"layout {layout}"] + (

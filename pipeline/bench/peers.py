@@ -25,9 +25,6 @@ image's figures and its totals count the images it read.
 
 from __future__ import annotations
 
-import csv
-import json
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,30 +35,19 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from pipeline.bench.accuracy import cell_matches, grid_from_lines
+from pipeline.bench.accuracy import cell_matches, field_matches, grid_from_lines, teds
 from pipeline.bench.context import BenchContext, quiet_info
-from pipeline.bench.images import SAMPLES_DIR, BenchImage
+from pipeline.bench.images import BenchImage
+from pipeline.bench.sets import TableSet
 from pipeline.bench.speed import baseline_lines
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
 from pipeline.ocr.rapid import plain_rapidocr
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
-from pipeline.table.html import grid_html, table_from_html
-from pipeline.table.rows import to_rows
+from pipeline.table.html import table_from_html
 
-__all__ = [
-    "CORPUS_DIR",
-    "HELD_OUT",
-    "PEERS",
-    "UIKITS_DIR",
-    "TableSet",
-    "breakdown",
-    "collect_sets",
-    "measure_peers",
-    "teds",
-]
+__all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "rung_costs"]
 
-CORPUS_DIR = SAMPLES_DIR.parent / "corpus"
 OURS = "stockshot"
 PEERS = (
     OURS,
@@ -72,157 +58,11 @@ PEERS = (
     "rapid_table@truth-box",
     "img2table",
 )
-FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
-
 Reader = Callable[[BenchImage], tuple[Table, IngestResult | None]]
 
 
 class NotApplicable(Exception):
     """The tool has nothing to read on this image (a truth box where there is none)."""
-
-
-@dataclass(frozen=True)
-class TableSet:
-    key: str
-    label: str
-    images: list[BenchImage]
-
-
-def _csv_truth(path: Path) -> dict[str, Any] | None:
-    beside = path.with_suffix(".csv")
-    if not beside.is_file():
-        return None
-    with beside.open(encoding="utf-8", newline="") as handle:
-        rows = [list(r) for r in csv.reader(handle)]
-    if not rows:
-        return None
-    return {"header": rows[0], "cells": rows[1:], "rows": [], "page_warehouse": None}
-
-
-def bench_image(path: Path, truth: dict[str, Any] | None) -> BenchImage:
-    with Image.open(path) as opened:
-        width, height = opened.size
-    return BenchImage(path, width, height, truth)
-
-
-def corpus_images(photos: bool) -> list[BenchImage]:
-    manifest = CORPUS_DIR / "manifest.json"
-    if not manifest.is_file():
-        return []
-    entries = json.loads(manifest.read_text(encoding="utf-8"))["images"]
-    found = []
-    for entry in entries:
-        if bool(entry.get("photo_of")) != photos:
-            continue
-        truth = json.loads((CORPUS_DIR / entry["truth"]).read_text(encoding="utf-8"))
-        truth["photo"] = photos
-        found.append(bench_image(CORPUS_DIR / entry["file"], truth))
-    return found
-
-
-UIKITS_DIR = CORPUS_DIR / "uikits"
-HELD_OUT = frozenset({"uikits-sealed"})
-"""Sets whose images are never listed one by one (only totals and per-kit shares), so that no
-one tunes on them."""
-
-
-def uikit_images(split: str) -> list[BenchImage]:
-    """The UI-kit corpus's `split` (tune or sealed), each image's truth carrying its kit and
-    layout."""
-    manifest = UIKITS_DIR / split / "manifest.json"
-    if not manifest.is_file():
-        return []
-    entries = json.loads(manifest.read_text(encoding="utf-8"))["images"]
-    found = []
-    for entry in entries:
-        truth = json.loads((UIKITS_DIR / split / entry["truth"]).read_text(encoding="utf-8"))
-        truth.setdefault("kit", entry.get("kit"))
-        truth["photo"] = bool(entry.get("photo_of"))
-        found.append(bench_image(UIKITS_DIR / split / entry["file"], truth))
-    return found
-
-
-def collect_sets(
-    samples: Sequence[BenchImage], tables: Sequence[Path], *, quick: bool
-) -> list[TableSet]:
-    """The corpus renders, the corpus photos, the UI-kit corpus's tune and sealed splits, the
-    samples with truth, and each tables folder."""
-    sets = [
-        TableSet("corpus", "browser corpus, renders", corpus_images(photos=False)),
-        TableSet("photos", "browser corpus, photos", corpus_images(photos=True)),
-        TableSet("uikits-tune", "UI-kit corpus, tune split", uikit_images("tune")),
-        TableSet("uikits-sealed", "UI-kit corpus, held-out split", uikit_images("sealed")),
-        TableSet("samples", "samples", [s for s in samples if s.truth is not None]),
-    ]
-    for folder in tables:
-        images = [
-            bench_image(p, _csv_truth(p))
-            for p in sorted(folder.iterdir())
-            if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".webp"} and _csv_truth(p)
-        ]
-        sets.append(TableSet(f"tables:{folder.name}", f"{folder} (CSV truth)", images))
-    if quick:
-        sets = [TableSet(s.key, s.label, s.images[:1]) for s in sets]
-    return [s for s in sets if s.images]
-
-
-_TEDS: Any = None
-
-
-def teds(table: Table, truth: dict[str, Any]) -> float | None:
-    """TEDS of the table against the truth's HTML (its merged cells when it has them), or None
-    when `table-recognition-metric` is not installed."""
-    global _TEDS
-    if _TEDS is None:
-        try:
-            from table_recognition_metric import TEDS
-        except ImportError:
-            return None
-        _TEDS = TEDS()
-    want = truth.get("table_html") or grid_html(Table(header=truth["header"], cells=truth["cells"]))
-    got = grid_html(table) if table.header or table.cells else ""
-    wrap = "<html><body>{}</body></html>"
-    return float(_TEDS(wrap.format(_plain(got)), wrap.format(_plain(want))))
-
-
-def _plain(html: str) -> str:
-    """Header cells as data cells and no row groups: TEDS then compares rows, cells, spans and
-    texts, not whether a tool writes `<th>` (no tool here marks its header)."""
-    html = re.sub(r"</?(thead|tbody)>", "", html)
-    return re.sub(r"<(/?)th\b", r"<\1td", html)
-
-
-def field_matches(
-    table: Table, rows: Sequence[Any] | None, truth: dict[str, Any]
-) -> tuple[int, int]:
-    """Inventory fields equal to the truth's rows (a row's warehouse may come from its page).
-    A truth row is compared with the row read with its SKU, else with the row in its place
-    (so one row missed does not count every row after it as wrong)."""
-    if rows is None:
-        confs = [[1.0] * len(r) for r in table.cells]
-        rows = to_rows(table, confs).rows
-    wanted = {expected["sku"] for expected in truth.get("rows", [])}
-    used: set[int] = set()
-    hits = total = 0
-    for r, expected in enumerate(truth.get("rows", [])):
-        same = [k for k, row in enumerate(rows) if row.sku == expected["sku"] and k not in used]
-        if same:
-            # The same SKU in several warehouses: the one in its place first, else the first.
-            k = r if r in same else same[0]
-        elif r < len(rows) and rows[r].sku not in wanted and r not in used:
-            k = r  # its SKU misread: compared in place
-        else:
-            k = -1
-        got = rows[k] if k >= 0 else None
-        if k >= 0:
-            used.add(k)
-        for name in FIELDS:
-            want = expected[name]
-            if name == "warehouse_id" and want is None:
-                want = truth.get("page_warehouse")
-            total += 1
-            hits += got is not None and getattr(got, name) == want
-    return hits, total
 
 
 def _rgb(image: BenchImage) -> np.ndarray:

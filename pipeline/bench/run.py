@@ -25,7 +25,8 @@ from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.memory import measure_api
 from pipeline.bench.misses import explain_misses
-from pipeline.bench.peers import collect_sets, measure_peers
+from pipeline.bench.peers import measure_peers
+from pipeline.bench.sets import collect_sets
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
 from pipeline.bench.targets import evaluate

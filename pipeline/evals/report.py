@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pipeline.evals.cases import CORE_SIZE, Case, first_calls
 from pipeline.evals.markdown import render_markdown
-from pipeline.evals.runner import CaseRun, TrackRuns
+from pipeline.evals.results import CaseRun, TrackRuns
 from pipeline.evals.tallies import (
     families_of,
     faults_of,

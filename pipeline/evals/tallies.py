@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.evals.cases import Case
-from pipeline.evals.runner import TrackRuns
+from pipeline.evals.results import TrackRuns
 
 __all__ = [
     "families_of",

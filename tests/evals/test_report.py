@@ -5,7 +5,7 @@ from typing import Any
 from pipeline.evals.cases import load_all_cases
 from pipeline.evals.markdown import render_markdown
 from pipeline.evals.report import build_report, score
-from pipeline.evals.runner import CaseRun, ModelKind, TrackRuns
+from pipeline.evals.results import CaseRun, ModelKind, TrackRuns
 
 CASES = [c for c in load_all_cases() if c.split == "tuning"][:3]
 

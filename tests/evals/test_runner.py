@@ -5,7 +5,8 @@ import pytest
 from pipeline.evals.cases import Case
 from pipeline.evals.faults import FaultPolicy, FaultReplay
 from pipeline.evals.report import score
-from pipeline.evals.runner import ModelSpec, TrackRuns, Workbench, guard_configs
+from pipeline.evals.results import TrackRuns
+from pipeline.evals.runner import ModelSpec, Workbench, guard_configs
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, Screens
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS

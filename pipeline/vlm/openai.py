@@ -20,7 +20,8 @@ import httpx
 from pipeline.errors import VlmError
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
 from pipeline.vlm.endpoint import ChatEndpoint
-from pipeline.vlm.steps import Narrowing, history, parse_step, salvage_cut_text, step_schema
+from pipeline.vlm.step_reply import history, parse_step, salvage_cut_text
+from pipeline.vlm.steps import Narrowing, step_schema
 
 __all__ = ["SCHEMA_WIRES", "STEP_MODES", "OpenAIModel", "to_wire_messages", "to_wire_tools"]
 

@@ -14,7 +14,8 @@ from pipeline.host.context import Picture
 from pipeline.host.screenview import view_spec
 from pipeline.models import Message, ToolCall, ToolSpec
 from pipeline.toolfacts import VIEW_TOOL
-from pipeline.vlm.steps import Narrowing, catalogue, history, parse_step, step_schema
+from pipeline.vlm.step_reply import catalogue, history, parse_step
+from pipeline.vlm.steps import Narrowing, step_schema
 
 SCREEN = """Screenshot captured at 2026-11-28T10:05:00+08:00 (a past view).
 Page: Stock levels · WH-01

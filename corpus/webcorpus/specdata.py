@@ -1,0 +1,68 @@
+"""Screen specifications kept as data: a JSON file of entries, each a dataclass's fields by name
+(a field left out takes its default), validated into the dataclasses when loaded.
+
+A value of the wrong kind, a field an entry lacks and has no default for, or a field the
+dataclass does not have is a `SpecDataError` naming the file, the entry and the field, so that a
+typo in a hand-edited file never falls back to a default unnoticed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+__all__ = ["SpecDataError", "entries", "read_data"]
+
+T = TypeVar("T")
+
+
+class SpecDataError(ValueError):
+    """A specification file that does not describe its entries."""
+
+
+def read_data(path: Path) -> dict[str, Any]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SpecDataError(f"{path}: cannot read the specifications: {exc}") from exc
+    if not isinstance(loaded, dict):
+        raise SpecDataError(f"{path}: the specifications are not a JSON object")
+    return loaded
+
+
+def entries(doc: Mapping[str, Any], key: str, kind: type[T], path: Path) -> list[T]:
+    """The list `doc[key]`, each entry validated into `kind`."""
+    raw = doc.get(key)
+    if not isinstance(raw, list):
+        raise SpecDataError(f"{path}: {key!r} is not a list of entries")
+    for n, entry in enumerate(raw):
+        unknown = _unknown(entry, kind, f"{key}[{n}]")
+        if unknown:
+            raise SpecDataError(f"{path}: no such field: {', '.join(unknown)}")
+    try:
+        return TypeAdapter(list[kind]).validate_python(raw)  # type: ignore[valid-type]
+    except ValidationError as exc:
+        raise SpecDataError(f"{path}: {key}: {exc}") from exc
+
+
+def _unknown(value: Any, kind: Any, where: str) -> list[str]:
+    """Fields named in `value` that the dataclass `kind` (or those nested in it) lacks."""
+    if isinstance(value, list):
+        args = [a for a in typing.get_args(kind) if a is not Ellipsis]
+        if len(args) == 1:
+            return [u for n, v in enumerate(value) for u in _unknown(v, args[0], f"{where}[{n}]")]
+        return []
+    if not (dataclasses.is_dataclass(kind) and isinstance(value, dict)):
+        return []
+    hints = typing.get_type_hints(kind)
+    found = [f"{where}.{name}" for name in value if name not in hints]
+    for name, inner in value.items():
+        if name in hints:
+            found += _unknown(inner, hints[name], f"{where}.{name}")
+    return found

@@ -69,9 +69,10 @@ lint: $(BASE)
 	$(VENV)/bin/ruff format --check pipeline servers tests samples corpus scripts
 	$(VENV)/bin/ruff check pipeline servers tests samples corpus scripts
 
-# corpus/ apart: its generate.py would clash with samples/generate.py as a top-level module.
+# corpus/ apart: its generate.py would clash with samples/generate.py as a top-level module
+# (MYPYPATH lets samples/ import the spec loader it shares with the corpora).
 types: $(BASE)
-	$(VENV)/bin/mypy pipeline servers tests samples scripts
+	MYPYPATH=corpus $(VENV)/bin/mypy pipeline servers tests samples scripts
 	$(VENV)/bin/mypy corpus
 
 layers: $(BASE)

@@ -17,6 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+# The screens are data, read by the browser corpora's loader.
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "corpus"))
+
 from synth.data import load_seed
 from synth.fonts import MissingFontsError, check_fonts
 from synth.model import Spec

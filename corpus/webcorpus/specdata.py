@@ -1,6 +1,11 @@
 """Screen specifications kept as data: a JSON file of entries, each a dataclass's fields by name
 (a field left out takes its default), validated into the dataclasses when loaded.
 
+Objects several entries share (a theme, a page's texts) are written once under `shared` and
+named where they are used: `"@light"` stands for `shared.light`, and `{"@": "en_page", "brand":
+"Northwind ERP"}` for `shared.en_page` with `brand` changed. A shared object may be named in a
+later one.
+
 A value of the wrong kind, a field an entry lacks and has no default for, or a field the
 dataclass does not have is a `SpecDataError` naming the file, the entry and the field, so that a
 typo in a hand-edited file never falls back to a default unnoticed.
@@ -38,7 +43,10 @@ def read_data(path: Path) -> dict[str, Any]:
 
 def entries(doc: Mapping[str, Any], key: str, kind: type[T], path: Path) -> list[T]:
     """The list `doc[key]`, each entry validated into `kind`."""
-    raw = doc.get(key)
+    shared = doc.get("shared", {})
+    if not isinstance(shared, dict):
+        raise SpecDataError(f"{path}: 'shared' is not an object of named values")
+    raw = _resolve(doc.get(key), shared, path, ())
     if not isinstance(raw, list):
         raise SpecDataError(f"{path}: {key!r} is not a list of entries")
     for n, entry in enumerate(raw):
@@ -49,6 +57,29 @@ def entries(doc: Mapping[str, Any], key: str, kind: type[T], path: Path) -> list
         return TypeAdapter(list[kind]).validate_python(raw)  # type: ignore[valid-type]
     except ValidationError as exc:
         raise SpecDataError(f"{path}: {key}: {exc}") from exc
+
+
+def _resolve(value: Any, shared: Mapping[str, Any], path: Path, seen: tuple[str, ...]) -> Any:
+    """`value` with every `"@name"` and `{"@": name, ...}` replaced by the shared value."""
+    if isinstance(value, str) and value.startswith("@"):
+        name = value[1:]
+        if name not in shared:
+            known = ", ".join(sorted(shared)) or "none"
+            raise SpecDataError(f"{path}: no shared value {name!r} (shared: {known})")
+        if name in seen:
+            raise SpecDataError(f"{path}: shared value {name!r} names itself")
+        return _resolve(shared[name], shared, path, (*seen, name))
+    if isinstance(value, list):
+        return [_resolve(v, shared, path, seen) for v in value]
+    if not isinstance(value, dict):
+        return value
+    changed = {k: _resolve(v, shared, path, seen) for k, v in value.items() if k != "@"}
+    if "@" not in value:
+        return changed
+    base = _resolve(f"@{value['@']}", shared, path, seen)
+    if not isinstance(base, dict):
+        raise SpecDataError(f"{path}: shared value {value['@']!r} is not an object to change")
+    return {**base, **changed}
 
 
 def _unknown(value: Any, kind: Any, where: str) -> list[str]:

@@ -64,3 +64,49 @@ def test_a_value_outside_its_kind_is_an_error_that_names_the_field(tmp_path: Pat
     result = _load(_edited(tmp_path, {"cue": "sidebar"}))
     assert result.returncode == 1
     assert "cue" in result.stdout and "sidebar" in result.stdout
+
+
+SHARED = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {corpus!r})
+from uikits.model import UiSpec
+from webcorpus.specdata import SpecDataError, entries
+path = Path(sys.argv[1])
+doc = json.loads(path.read_text(encoding="utf-8"))
+try:
+    found = entries(doc, "renders", UiSpec, path)
+except SpecDataError as exc:
+    print(exc)
+    sys.exit(1)
+print(found[0].formats.language, found[0].formats.low, found[0].formats.ok)
+"""
+
+
+def _shared(tmp_path: Path, formats: object) -> subprocess.CompletedProcess[str]:
+    doc = json.loads((SCREENS / "tune.json").read_text(encoding="utf-8"))
+    doc["shared"] = {"zh": {"language": "zh", "low": "库存不足", "ok": "正常"}}
+    doc["renders"] = [{**doc["renders"][0], "formats": formats}]
+    path = tmp_path / "shared.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-c", SHARED.format(corpus=str(CORPUS)), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_shared_value_is_named_whole_or_with_fields_changed(tmp_path: Path) -> None:
+    assert _shared(tmp_path, "@zh").stdout.split() == ["zh", "库存不足", "正常"]
+    changed = _shared(tmp_path, {"@": "zh", "low": "预警"})
+    assert changed.stdout.split() == ["zh", "预警", "正常"]
+
+
+def test_naming_a_shared_value_that_is_not_there_is_an_error_listing_those_that_are(
+    tmp_path: Path,
+) -> None:
+    result = _shared(tmp_path, "@en")
+    assert result.returncode == 1
+    assert "no shared value 'en' (shared: zh)" in result.stdout

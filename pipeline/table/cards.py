@@ -87,10 +87,10 @@ def read_cards(
 ) -> Cards | None:
     """The page's records, or None when it does not show at least `min_records` blocks with a
     code and a labelled quantity on hand, for most of its codes."""
-    # One-character texts are icons read as letters (`曰`, `θ`, `1` of a pictogram).
-    parts = [
-        p for p in line_parts([ln for ln in lines if ln.text.strip()]) if len(p.text.strip()) > 1
-    ]
+    # Other one-character texts are icons read as letters (`曰`, `θ`); a digit is a value
+    # (`Minimum` over `6`).
+    read = line_parts([ln for ln in lines if ln.text.strip()])
+    parts = [p for p in read if len(p.text.strip()) > 1 or p.text.strip().isdigit()]
     if not parts:
         return None
     height = float(median(p.box[3] - p.box[1] for p in parts))
@@ -114,7 +114,10 @@ def read_cards(
     context = [
         p.text for p in sorted(parts, key=lambda p: (p.box[1], p.box[0])) if id(p) not in claimed
     ]
-    ordered = _reading_order(good, height)
+    # On such a page a block whose on-hand could not be read is still a record (its other
+    # values, and a row left empty rather than dropped); a lone code is not.
+    shown = [r for r in records if r.on_hand or r.reorder_point]
+    ordered = _reading_order(shown, height)
     box = (
         min(r.box[0] for r in ordered),
         min(r.box[1] for r in ordered),

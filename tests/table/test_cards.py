@@ -114,3 +114,21 @@ def test_labels_written_above_their_values_or_wrapped_onto_them_are_read_with_th
         ("EN-C5-P", "64 packs", "20", "WH-03"),
     ]
     assert found.records[0].labels["reorder_point"] == "Reorder level"
+
+
+def test_a_tile_whose_on_hand_is_unreadable_stays_a_record_and_a_single_digit_is_a_value() -> None:
+    lines = [
+        *tile(300, 150, "Kraft mailer box 310x220", "BX-310-K", ["On hand 12 pcs", "Min 40", "WH-02"], "Low"),
+        *tile(660, 150, "Bubble wrap 100 cm", "FL-100-B", ["On hand 9 rolls", "Min", "WH-02"], "Healthy"),
+        line("6", 750, 216, 10),
+        *tile(300, 300, "Thermal labels", "LB-100-T", ["On hand ~~", "Min 300", "WH-02"], "Healthy"),
+        *tile(660, 300, "Void fill paper 50 m", "DV-050-P", ["On hand 27 rolls", "Min 10", "WH-02"], "Healthy"),
+    ]  # fmt: skip
+    found = read_cards(lines)
+    assert found is not None
+    assert [(r.sku, r.on_hand, r.reorder_point) for r in found.records] == [
+        ("BX-310-K", "12 pcs", "40"),
+        ("FL-100-B", "9 rolls", "6"),
+        ("LB-100-T", "", "300"),
+        ("DV-050-P", "27 rolls", "10"),
+    ]

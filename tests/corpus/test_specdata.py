@@ -28,14 +28,18 @@ print(len(found), found[0].kit, found[0].screen.zoom, found[0].formats.language)
 """
 
 
-def _load(path: Path) -> subprocess.CompletedProcess[str]:
+def _child(snippet: str, path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", LOAD.format(corpus=str(CORPUS)), str(path)],
+        [sys.executable, "-c", snippet.format(corpus=str(CORPUS)), str(path)],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def _load(path: Path) -> subprocess.CompletedProcess[str]:
+    return _child(LOAD, path)
 
 
 def _edited(tmp_path: Path, change: dict[str, object]) -> Path:
@@ -89,13 +93,7 @@ def _shared(tmp_path: Path, formats: object) -> subprocess.CompletedProcess[str]
     doc["renders"] = [{**doc["renders"][0], "formats": formats}]
     path = tmp_path / "shared.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-c", SHARED.format(corpus=str(CORPUS)), str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return _child(SHARED, path)
 
 
 def test_a_shared_value_is_named_whole_or_with_fields_changed(tmp_path: Path) -> None:

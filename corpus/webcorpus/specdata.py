@@ -89,7 +89,10 @@ def _unknown(value: Any, kind: Any, where: str) -> list[str]:
         if len(args) == 1:
             return [u for n, v in enumerate(value) for u in _unknown(v, args[0], f"{where}[{n}]")]
         return []
-    if not (dataclasses.is_dataclass(kind) and isinstance(value, dict)):
+    if not dataclasses.is_dataclass(kind):
+        # An optional dataclass (`Photo | None`) is checked as that dataclass.
+        kind = next((a for a in typing.get_args(kind) if dataclasses.is_dataclass(a)), None)
+    if kind is None or not isinstance(value, dict):
         return []
     hints = typing.get_type_hints(kind)
     found = [f"{where}.{name}" for name in value if name not in hints]

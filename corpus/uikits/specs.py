@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from webcorpus.model import Photo
-from webcorpus.specdata import SpecDataError, entries, read_data
+from webcorpus.specdata import entries, read_data, seed_of
 
 from .model import UiSpec
 
@@ -32,13 +32,10 @@ def load_split(name: str) -> tuple[tuple[UiSpec, ...], tuple[Photo, ...], int]:
     """A split's renders, photos and seed, from `screens/<name>.json`."""
     path = SCREENS / f"{name}.json"
     doc = read_data(path)
-    seed = doc.get("seed")
-    if not isinstance(seed, int):
-        raise SpecDataError(f"{path}: 'seed' is not a whole number")
     return (
         tuple(entries(doc, "renders", UiSpec, path)),
         tuple(entries(doc, "photos", Photo, path)),
-        seed,
+        seed_of(doc, path),
     )
 
 

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
-__all__ = ["SpecDataError", "entries", "read_data"]
+__all__ = ["SpecDataError", "entries", "read_data", "seed_of"]
 
 T = TypeVar("T")
 
@@ -39,6 +39,14 @@ def read_data(path: Path) -> dict[str, Any]:
     if not isinstance(loaded, dict):
         raise SpecDataError(f"{path}: the specifications are not a JSON object")
     return loaded
+
+
+def seed_of(doc: Mapping[str, Any], path: Path) -> int:
+    """The whole number `doc["seed"]` that a file's random choices are drawn from."""
+    seed = doc.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SpecDataError(f"{path}: 'seed' is not a whole number")
+    return seed
 
 
 def entries(doc: Mapping[str, Any], key: str, kind: type[T], path: Path) -> list[T]:

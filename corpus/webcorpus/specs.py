@@ -12,21 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from .model import Photo, Spec
-from .specdata import SpecDataError, entries, read_data
+from .specdata import entries, read_data, seed_of
 
 __all__ = ["PHOTOS", "SCREENS", "SEED", "SPECS"]
 
 SCREENS = Path(__file__).with_name("screens.json")
 
 
-def _seed(doc: dict[str, object]) -> int:
-    seed = doc.get("seed")
-    if not isinstance(seed, int):
-        raise SpecDataError(f"{SCREENS}: 'seed' is not a whole number")
-    return seed
-
-
 _DOC = read_data(SCREENS)
-SEED = _seed(_DOC)
+SEED = seed_of(_DOC, SCREENS)
 SPECS: tuple[Spec, ...] = tuple(entries(_DOC, "renders", Spec, SCREENS))
 PHOTOS: tuple[Photo, ...] = tuple(entries(_DOC, "photos", Photo, SCREENS))

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Protocol
 
 from pipeline.host.record import RunRecord
+from pipeline.jobs.runbook import Numbered
 from pipeline.jobs.spec import RunSpec
 from pipeline.models import IngestResult
 
@@ -59,8 +60,8 @@ class Jobs(Protocol):
         ones as recorded (also those of an earlier process)."""
         ...
 
-    async def events(self, run_id: str, *, after: int) -> AsyncIterator[str] | None:
-        """Server-sent events numbered above `after`, then live ones until `run_finished`;
+    async def events(self, run_id: str, *, after: int) -> AsyncIterator[Numbered] | None:
+        """The run's events numbered above `after`, then live ones until `run_finished`;
         None for an unknown id."""
         ...
 

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from pipeline.host.record import RunRecord
 from pipeline.jobs.ingesting import IngestService
-from pipeline.jobs.runbook import FINISHED, RunBook, RunState
+from pipeline.jobs.runbook import FINISHED, Numbered, RunBook, RunState
 from pipeline.jobs.spec import EventSink, Runner, RunSpec
 from pipeline.models import IngestResult
 
@@ -65,7 +65,7 @@ class LocalJobs:
     async def history(self, *, limit: int) -> list[RunRecord]:
         return await asyncio.to_thread(self._runs.recent, limit)
 
-    async def events(self, run_id: str, *, after: int) -> AsyncIterator[str] | None:
+    async def events(self, run_id: str, *, after: int) -> AsyncIterator[Numbered] | None:
         state = self._runs.get(run_id)
         if state is None:
             record = await asyncio.to_thread(self._runs.logged, run_id)

@@ -16,7 +16,6 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
-from typing import Any
 
 from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
@@ -25,7 +24,7 @@ from pipeline.errors import InputError, ToolServerError
 from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.jobs.ingesting import RecentResults, check_upload, sha256_of
-from pipeline.jobs.runbook import FINISHED, RunState, sse_message
+from pipeline.jobs.runbook import FINISHED, Numbered, RunState
 from pipeline.jobs.shared import Listener, RunRow, Shared, wait_for
 from pipeline.jobs.spec import RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, RUN_TASK
@@ -48,7 +47,6 @@ class QueueJobs:
         listener: Listener,
         *,
         wait_s: float = 300.0,
-        keepalive_s: float = 15.0,
         keep: int = 256,
     ) -> None:
         self.ingestor = ingestor
@@ -56,7 +54,6 @@ class QueueJobs:
         self._app = app
         self._listener = listener
         self._wait_s = wait_s
-        self._keepalive_s = keepalive_s
         self._recent = RecentResults(keep)
 
     @property
@@ -175,29 +172,23 @@ class QueueJobs:
         view = state.view()
         return view if row.status != "queued" else view.model_copy(update={"status": "queued"})
 
-    async def events(self, run_id: str, *, after: int) -> AsyncIterator[str] | None:
+    async def events(self, run_id: str, *, after: int) -> AsyncIterator[Numbered] | None:
         if await asyncio.to_thread(self._shared.run, run_id) is None:
             return None
         return self._follow(run_id, after)
 
-    async def _follow(self, run_id: str, after: int) -> AsyncIterator[str]:
+    async def _follow(self, run_id: str, after: int) -> AsyncIterator[Numbered]:
         last = after
-        quiet_since = time.monotonic()
         with self._listener.waiting(f"run:{run_id}") as notice:
             while True:
-                events: list[tuple[int, dict[str, Any]]] = await asyncio.to_thread(
+                events: list[Numbered] = await asyncio.to_thread(
                     self._shared.events, run_id, after=last
                 )
                 for seq, event in events:
-                    yield sse_message(event, seq)
+                    yield seq, event
                     last = seq
                     if event.get("type") == FINISHED:
                         return
-                if events:
-                    quiet_since = time.monotonic()
-                elif time.monotonic() - quiet_since >= self._keepalive_s:
-                    yield ": keep-alive\n\n"
-                    quiet_since = time.monotonic()
                 await wait_for(notice, _RECHECK_S)
 
     async def close(self) -> None:

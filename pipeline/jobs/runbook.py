@@ -11,7 +11,6 @@ the run log.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -24,7 +23,7 @@ from pipeline.contract import TaskContract
 from pipeline.errors import StockshotError, ToolServerError
 from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run_log
 
-__all__ = ["RunBook", "RunStarter", "RunState", "sse_message"]
+__all__ = ["Numbered", "RunBook", "RunStarter", "RunState"]
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +34,8 @@ RunStarter = Callable[[EventSink], Awaitable[RunRecord]]
 FINISHED = "run_finished"
 
 
-def sse_message(event: dict[str, Any], index: int) -> str:
-    """One server-sent event: its number as `id`, its type as `event`, the JSON as `data`."""
-    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-    return f"id: {index}\nevent: {event.get('type', 'message')}\ndata: {data}\n\n"
+Numbered = tuple[int, dict[str, Any]]
+"""An event with its number in the run (0, 1, …), which a follower resumes after."""
 
 
 @dataclass
@@ -88,20 +85,17 @@ class RunState:
             started_at=self.started_at,
         )
 
-    async def follow(self, *, after: int = -1, keepalive_s: float = 15.0) -> AsyncIterator[str]:
-        """SSE text: events numbered above `after`, live ones as they come, until the end."""
+    async def follow(self, *, after: int = -1) -> AsyncIterator[Numbered]:
+        """Events numbered above `after`, then live ones as they come, until the end."""
         index = after + 1
         while True:
             changed = self._changed
             while index < len(self.events):
-                yield sse_message(self.events[index], index)
+                yield index, self.events[index]
                 index += 1
             if self.finished:
                 return
-            try:
-                await asyncio.wait_for(changed.wait(), timeout=keepalive_s)
-            except TimeoutError:
-                yield ": keep-alive\n\n"
+            await changed.wait()
 
 
 class RunBook:

@@ -211,7 +211,7 @@ async def test_the_event_stream_delivers_live_events_as_they_happen_and_resumes_
         emit: Callable[[dict[str, Any]], None] = kwargs["on_event"]
         emit({"run_id": "run-live", "type": "run_started", "groups": ["inventory"]})
         await gate.wait()
-        emit({"run_id": "run-live", "type": "model_response", "hop": 1, "content": "thinking"})
+        emit({"run_id": "run-live", "type": "model_response", "hop": 1, "content": "补货\nnext"})
         emit({"run_id": "run-live", "type": "run_finished", "status": "done", "final": "ok"})
         return RunRecord(
             id="run-live", task=kwargs["task"], model="rules", groups=[], status="done",
@@ -242,6 +242,12 @@ async def test_the_event_stream_delivers_live_events_as_they_happen_and_resumes_
             rest += chunks.get_nowait()
         events = sse_events((first + rest).decode())
         assert [e["type"] for _, e in events] == ["run_started", "model_response", "run_finished"]
+        # one event per block: its type, its JSON on one line, its number to resume after
+        assert (
+            "event: model_response\n"
+            'data: {"run_id":"run-live","type":"model_response","hop":1,"content":"补货\\nnext"}\n'
+            "id: 1\n\n"
+        ) in (first + rest).decode()
         resumed = await client.get("/v1/runs/run-live/events", headers={"Last-Event-ID": "0"})
         assert [n for n, _ in sse_events(resumed.text)] == [1, 2]
         assert (await client.get("/v1/runs/run-live")).json()["final"] == "ok"

@@ -6,7 +6,6 @@ mid-way."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import time
@@ -24,7 +23,7 @@ from pipeline.settings import Settings
 from servers import domain
 from servers.models import OrderQuery
 from servers.stores import open_store
-from tests.api.conftest import BASE_URL, SAMPLE, TASK, running, started, variant
+from tests.api.conftest import BASE_URL, SAMPLE, TASK, running, sse_events, started, variant
 from tests.api.serve import KEY, seed_store
 from tests.conftest import SAMPLES, make_ingestor
 from tests.jobs.replay_endpoint import SKU, WAREHOUSE, replay_endpoint
@@ -61,14 +60,9 @@ def query(url: str, sql: str) -> list[tuple[Any, ...]]:
 
 async def events_of(client: httpx.AsyncClient, run_id: str, after: int = -1) -> list[Any]:
     headers = {"Last-Event-ID": str(after)} if after >= 0 else {}
-    events: list[Any] = []
     async with client.stream("GET", f"/v1/runs/{run_id}/events", headers=headers) as stream:
-        async for line in stream.aiter_lines():
-            if line.startswith("id: "):
-                number = int(line[4:])
-            elif line.startswith("data: "):
-                events.append((number, json.loads(line[6:])))
-    return events
+        text = "".join([chunk async for chunk in stream.aiter_text()])
+    return sse_events(text)
 
 
 def client_of(app: Any) -> httpx.AsyncClient:

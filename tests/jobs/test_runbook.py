@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.errors import ToolServerError, VlmError
 from pipeline.host.record import RunRecord
-from pipeline.jobs.runbook import RunBook, RunState, sse_message
+from pipeline.jobs.runbook import Numbered, RunBook, RunState
 from tests.conftest import NOW
 
 Sink = Callable[[dict[str, Any]], None]
@@ -27,8 +27,8 @@ def record(run_id: str, status: Any = "done") -> RunRecord:
     )
 
 
-async def events_of(run: RunState) -> list[str]:
-    return [chunk async for chunk in run.follow()]
+async def events_of(run: RunState) -> list[Numbered]:
+    return [numbered async for numbered in run.follow()]
 
 
 async def test_the_finished_event_is_published_only_once_the_record_is_kept(
@@ -45,11 +45,11 @@ async def test_the_finished_event_is_published_only_once_the_record_is_kept(
         return record("run-1")
 
     await book.start(run, start)
-    chunks = await asyncio.wait_for(events_of(run), timeout=10)
+    events = await asyncio.wait_for(events_of(run), timeout=10)
     assert seen == [("finished sent", False)]
     assert run.record is not None
     assert book.get("run-1") is run
-    assert [c.split("\n")[1] for c in chunks] == ["event: run_started", "event: run_finished"]
+    assert [(n, e["type"]) for n, e in events] == [(0, "run_started"), (1, "run_finished")]
 
 
 @pytest.mark.parametrize(
@@ -102,8 +102,8 @@ async def test_runs_still_going_at_shutdown_are_stopped_and_their_streams_end(
     await book.start(run, start)
     following = asyncio.create_task(events_of(run))
     await book.close()
-    chunks = await asyncio.wait_for(following, timeout=10)
-    assert "the server shut down" in chunks[-1]
+    events = await asyncio.wait_for(following, timeout=10)
+    assert "the server shut down" in events[-1][1]["final"]
     assert run.record is not None
     assert run.record.status == "error"
 
@@ -118,8 +118,3 @@ async def test_only_the_latest_finished_runs_are_kept_in_memory(tmp_path: Path) 
         await book.start(state(), start)
     kept = [f"run-{n}" for n in range(4) if book.get(f"run-{n}") is not None]
     assert kept == ["run-2", "run-3"]
-
-
-def test_an_sse_message_carries_its_number_type_and_json() -> None:
-    message = sse_message({"type": "guard", "message": "补货\nnext"}, 4)
-    assert message == ('id: 4\nevent: guard\ndata: {"type":"guard","message":"补货\\nnext"}\n\n')

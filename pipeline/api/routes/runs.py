@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import JSONResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
@@ -18,6 +21,7 @@ from pipeline.contract import HELP, parse_task, read_task
 from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
 from pipeline.jobs import RunSpec
+from pipeline.jobs.runbook import Numbered
 
 __all__ = ["router"]
 
@@ -136,16 +140,39 @@ def run_summary(record: RunRecord) -> RunSummary:
     )
 
 
+def sse_event(numbered: Numbered) -> ServerSentEvent:
+    """One event on the wire: its number as `id`, its type as `event`, its JSON (one line)
+    as `data`."""
+    index, event = numbered
+    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return ServerSentEvent(raw_data=data, event=str(event.get("type", "message")), id=str(index))
+
+
+async def run_stream(
+    run_id: str, services: Services, last_event_id: Annotated[str | None, Header()] = None
+) -> AsyncIterator[Numbered]:
+    """The run's events after `Last-Event-ID`; an unknown run is refused before the stream
+    opens."""
+    try:
+        after = int(last_event_id) if last_event_id is not None else -1
+    except ValueError:
+        after = -1
+    stream = await services.job_queue().events(run_id, after=after)
+    if stream is None:
+        raise HTTPException(404, f"no run with id {run_id!r}")
+    return stream
+
+
 @router.get(
     "/runs/{run_id}/events",
     **needs("viewer"),
-    response_class=StreamingResponse,
+    response_class=EventSourceResponse,
     responses={
         200: {
             "content": {
                 "text/event-stream": {
-                    "example": 'id: 0\nevent: run_started\ndata: {"run_id":"run-3f1a9c0b2d4e",'
-                    '"type":"run_started","groups":["inventory","orders","warehouses"]}\n\n'
+                    "example": 'event: run_started\ndata: {"run_id":"run-3f1a9c0b2d4e",'
+                    '"type":"run_started","groups":["inventory","orders","warehouses"]}\nid: 0\n\n'
                 }
             },
             "description": "the events so far, then live ones until run_finished",
@@ -153,20 +180,13 @@ def run_summary(record: RunRecord) -> RunSummary:
         404: {"model": ErrorBody},
     },
 )
-async def run_events(run_id: str, request: Request, services: Services) -> Response:
+async def run_events(
+    stream: Annotated[AsyncIterator[Numbered], Depends(run_stream)],
+) -> AsyncIterator[ServerSentEvent]:
     """Server-sent events: what already happened, then live events until `run_finished`.
 
-    Each event's `id` is its number; send `Last-Event-ID` to resume after it.
+    Each event's `id` is its number; send `Last-Event-ID` to resume after it. A comment
+    line (`: ping`) keeps an idle stream open.
     """
-    try:
-        after = int(request.headers.get("last-event-id", "-1"))
-    except ValueError:
-        after = -1
-    stream = await services.job_queue().events(run_id, after=after)
-    if stream is None:
-        raise HTTPException(404, f"no run with id {run_id!r}")
-    return StreamingResponse(
-        stream,
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    async for numbered in stream:
+        yield sse_event(numbered)

@@ -115,7 +115,7 @@ HARDEN_FUZZ_S ?= 300
 harden: $(MODELS)
 	$(PIP) install -e '.[dev,paddle,harden,postgres]' \
 		|| echo "atheris did not install: the coverage-guided target will say so and skip"
-	HARDEN_LONG=1 HARDEN_SEED=$(HARDEN_SEED) $(PY) -m pytest tests/hardening -rs
+	HARDEN_LONG=1 HARDEN_SEED=$(HARDEN_SEED) $(PY) -m pytest tests/hardening -rs --timeout 0
 	corpus=$$(mktemp -d) && $(PY) tests/hardening/fuzz_load_image.py $$corpus \
 		-seed=$(HARDEN_SEED) -max_total_time=$(HARDEN_FUZZ_S) -rss_limit_mb=4096 -print_final_stats=1; \
 		status=$$?; rm -rf $$corpus; exit $$status

@@ -12,18 +12,16 @@ and `--check` says so and compares only what does not depend on the pixels (exit
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from screengen.capture import json_text
+from screengen.command import Generator, main, read_manifest, same_json_but
+from screengen.seed import load_seed
 from webcorpus.browser import BrowserMissingError, chromium
-from webcorpus.data import load_seed
 from webcorpus.designs import DESIGNS
 from webcorpus.fonts import MissingFontsError, check_fonts
-from webcorpus.output import json_text
 from webcorpus.render import Entry, render_all
 from webcorpus.specs import PHOTOS, SEED, SPECS
 
@@ -32,7 +30,6 @@ SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
 MANIFEST = "manifest.json"
 PIXEL_KEYS = ("table_box",)
 """Truth keys measured from the rendered pixels or layout, free to move with Chromium."""
-EXIT_DRIFT, EXIT_SETUP, EXIT_OTHER_CHROMIUM = 1, 2, 3
 ALL_FONTS = (
     "lato",
     "roboto",
@@ -72,89 +69,22 @@ def build(out: Path) -> tuple[list[str], str]:
     return [*names, MANIFEST], version
 
 
-def _load(directory: Path) -> dict[str, Any]:
-    path = directory / MANIFEST
-    if not path.is_file():
-        return {}
-    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return loaded
-
-
 def _listed(directory: Path) -> set[str]:
     """Files the manifest in `directory` says belong to the corpus."""
-    images = _load(directory).get("images", [])
+    images = read_manifest(directory / MANIFEST).get("images", [])
     return {name for e in images for name in (e["file"], e["truth"])} | {MANIFEST}
 
 
-def _same(a: Path, b: Path) -> bool:
-    return b.is_file() and a.read_bytes() == b.read_bytes()
-
-
-def _same_data(a: Path, b: Path) -> bool:
-    """Equal once what the pixels decide is left out (images are not compared at all)."""
-    if not a.name.endswith(".json"):
-        return True
-    if not b.is_file():
-        return False
-    fresh, kept = (json.loads(p.read_text(encoding="utf-8")) for p in (a, b))
-    if a.name == MANIFEST:
-        fresh.pop("chromium"), kept.pop("chromium", None)
-    for key in PIXEL_KEYS:
-        fresh.pop(key, None), kept.pop(key, None)
-    return bool(fresh == kept)
-
-
-def check() -> int:
-    recorded = _load(HERE).get("chromium")
-    with tempfile.TemporaryDirectory() as tmp:
-        fresh = Path(tmp)
-        names, version = build(fresh)
-        other = recorded != version
-        same = _same_data if other else _same
-        drift = [n for n in names if not same(fresh / n, HERE / n)]
-        moved = [n for n in names if other and not _same(fresh / n, HERE / n)]
-    stale = sorted(_listed(HERE) - set(names))
-    for name in drift:
-        print(f"drift: {name}", file=sys.stderr)
-    for name in stale:
-        print(f"stale: {name} is no longer generated", file=sys.stderr)
-    if drift or stale:
-        print("the corpus is out of date: run python corpus/generate.py", file=sys.stderr)
-        return EXIT_DRIFT
-    if other:
-        print(
-            f"Chromium {version} is installed but the corpus was rendered by Chromium "
-            f"{recorded}: pixel drift is expected, so images and table boxes were not compared "
-            f"({len(moved)} of {len(names)} files differ); the rows, cells and every other truth "
-            "field match. Run python corpus/generate.py to re-render with this Chromium.",
-            file=sys.stderr,
-        )
-        return EXIT_OTHER_CHROMIUM
-    print(f"{len(names)} corpus files are up to date (Chromium {version})")
-    return 0
-
-
-def write() -> int:
-    previous = _listed(HERE)
-    names, version = build(HERE)
-    for name in sorted(previous - set(names)):
-        (HERE / name).unlink(missing_ok=True)
-    print(f"wrote {len(names)} files to {HERE} (Chromium {version})")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check", action="store_true", help="verify the committed files are byte-identical"
-    )
-    args = parser.parse_args(argv)
-    try:
-        return check() if args.check else write()
-    except (MissingFontsError, BrowserMissingError) as error:
-        print(error, file=sys.stderr)
-        return EXIT_SETUP
-
+GENERATOR = Generator(
+    what="corpus",
+    script="corpus/generate.py",
+    root=HERE,
+    build=build,
+    listed=_listed,
+    setup_errors=(MissingFontsError, BrowserMissingError),
+    recorded=lambda root: read_manifest(root / MANIFEST).get("chromium"),
+    same_data=same_json_but((*PIXEL_KEYS, "chromium")),
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(GENERATOR, __doc__.splitlines()[0]))

@@ -10,17 +10,16 @@ path from /usr/share/fonts; a missing font stops the run naming the Debian packa
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 # The screens are data, read by the browser corpora's loader.
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "corpus"))
 
-from synth.data import load_seed
+from screengen.command import Generator, main
+from screengen.seed import load_seed
 from synth.fonts import MissingFontsError, check_fonts
 from synth.model import Spec
 from synth.output import dump_json, save_image, truth
@@ -85,48 +84,14 @@ def _listed(directory: Path) -> set[str]:
     return {name for e in entries for name in (e["file"], e["truth"])} | {MANIFEST}
 
 
-def check() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        fresh = Path(tmp)
-        names = build(fresh)
-        drift = [n for n in names if not _same(fresh / n, HERE / n)]
-    stale = sorted(_listed(HERE) - set(names))
-    for name in drift:
-        print(f"drift: {name}", file=sys.stderr)
-    for name in stale:
-        print(f"stale: {name} is no longer generated", file=sys.stderr)
-    if drift or stale:
-        print("samples are out of date: run python samples/generate.py", file=sys.stderr)
-        return 1
-    print(f"{len(names)} sample files are up to date")
-    return 0
-
-
-def _same(a: Path, b: Path) -> bool:
-    return b.is_file() and a.read_bytes() == b.read_bytes()
-
-
-def write() -> int:
-    previous = _listed(HERE)
-    names = build(HERE)
-    for name in sorted(previous - set(names)):
-        (HERE / name).unlink(missing_ok=True)
-    print(f"wrote {len(names)} files to {HERE}")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--check", action="store_true", help="verify the committed files are byte-identical"
-    )
-    args = parser.parse_args(argv)
-    try:
-        return check() if args.check else write()
-    except MissingFontsError as error:
-        print(error, file=sys.stderr)
-        return 2
-
+GENERATOR = Generator(
+    what="sample",
+    script="samples/generate.py",
+    root=HERE,
+    build=lambda out: (build(out), None),
+    listed=_listed,
+    setup_errors=(MissingFontsError,),
+)
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(GENERATOR, __doc__.splitlines()[0]))

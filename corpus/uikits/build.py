@@ -10,18 +10,19 @@ from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
+from screengen.capture import captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.geometry import Pixels
+from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
 from webcorpus.browser import Captured, ColorScheme, RenderError
-from webcorpus.data import Seed, entry_seed
 from webcorpus.fonts import Face, faces, font_face_css, stack
 from webcorpus.model import Photo, Screen
-from webcorpus.output import captured_at, decode_png, jpeg_bytes, png_bytes
 from webcorpus.photo import photograph
-from webcorpus.truth import Pixels, image_box
+from webcorpus.truth import image_box
 
 from .data import Grid, build_grid, units
 from .kits import Stacks, locked, stylesheet
 from .measure import MEASURE, SCROLL_SLACK, Measured, parse
-from .model import SCHEMA_FIELD, UiSpec
+from .model import UiSpec
 from .pages import DESIGNS
 from .pages.base import Body, Ctx
 

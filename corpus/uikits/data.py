@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from webcorpus import data as seed_data
-from webcorpus.data import Seed
-from webcorpus.model import Formats as SeedFormats
+from screengen import seed as seed_data
+from screengen.seed import SCHEMA_FIELD, Seed
 
 from .catalog import BY_CODE
-from .model import QUANTITY, SCHEMA_FIELD, Col, Field, Formats, Ref, UiSpec
+from .model import QUANTITY, Col, Field, Formats, Ref, UiSpec
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ def _seed_unit(name: str, language: str) -> str:
 
 
 def load_items(refs: tuple[Ref, ...], seed: Seed, language: str, file: str) -> tuple[Item, ...]:
-    formats = SeedFormats(language="zh" if language == "zh" else "en")
+    lang = "zh" if language == "zh" else "en"
     items = []
     for ref in refs:
         if ref.code.startswith("SKU-"):
@@ -106,8 +105,8 @@ def load_items(refs: tuple[Ref, ...], seed: Seed, language: str, file: str) -> t
                     on_order=s.on_order,
                     unit=_seed_unit(s.name, language),
                     price=seed_data.unit_price(s.sku),
-                    category=seed_data.category(s.sku, formats),
-                    supplier=seed_data.supplier(s.sku, formats),
+                    category=seed_data.category(s.sku, lang),
+                    supplier=seed_data.supplier(s.sku, lang),
                     source="seed",
                 )
             )

@@ -35,13 +35,6 @@ a selected tab, each card's own text, or nowhere as one (rows of several warehou
 Language = Literal["en", "zh"]
 Split = Literal["tune", "sealed"]
 
-SCHEMA_FIELD: dict[Field, str] = {
-    "sku": "sku",
-    "name": "name",
-    "on_hand": "on_hand",
-    "reorder": "reorder_point",
-    "warehouse": "warehouse_id",
-}
 QUANTITY: frozenset[Field] = frozenset({"on_hand", "available", "reorder", "on_order", "allocated"})
 NUMERIC: frozenset[Field] = QUANTITY | {"index", "price"}
 

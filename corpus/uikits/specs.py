@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screengen.specdata import entries, read_data, seed_of
 from webcorpus.model import Photo
-from webcorpus.specdata import entries, read_data, seed_of
 
 from .model import UiSpec
 

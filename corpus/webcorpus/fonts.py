@@ -12,27 +12,40 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-FONT_ROOT = Path("/usr/share/fonts")
+from screengen.fonts import FILES, FontFile, MissingFontsError, check_files
+
+__all__ = [
+    "FAMILIES",
+    "Face",
+    "MissingFontsError",
+    "check_fonts",
+    "faces",
+    "font_face_css",
+    "stack",
+]
 
 
 @dataclass(frozen=True)
 class Face:
+    """A font file as a page's CSS names it: a family and a weight."""
+
     family: str
     weight: int
-    path: str
-    package: str
-    postscript: str
-    collection: bool = False
+    font: FontFile
 
     @property
     def file(self) -> Path:
-        return FONT_ROOT / self.path
+        return self.font.file
+
+    @property
+    def postscript(self) -> str:
+        return self.font.postscript
 
     def css(self) -> str:
-        if self.collection:
-            source = f'local("{self.postscript}")'
+        if self.font.collection:
+            source = f'local("{self.font.postscript}")'
         else:
-            kind = "opentype" if self.path.endswith(".otf") else "truetype"
+            kind = "opentype" if self.font.path.endswith(".otf") else "truetype"
             source = f'url("{self.file.as_uri()}") format("{kind}")'
         return (
             f'@font-face{{font-family:"{self.family}";font-weight:{self.weight};'
@@ -40,110 +53,37 @@ class Face:
         )
 
 
-_DEJAVU = "truetype/dejavu/"
-_ROBOTO = "truetype/roboto/unhinted/"
-_NOTO = "opentype/noto/"
-_INTER = "opentype/inter/"
-
-
-def _faces(family: str, package: str, *faces: tuple[int, str, str]) -> tuple[Face, ...]:
-    return tuple(Face(family, w, path, package, ps) for w, path, ps in faces)
+def _faces(name: str, *weights: tuple[int, str]) -> tuple[Face, ...]:
+    return tuple(Face(f"cs-{name}", weight, FILES[file]) for weight, file in weights)
 
 
 FAMILIES: dict[str, tuple[Face, ...]] = {
-    "lato": _faces(
-        "cs-lato",
-        "fonts-lato",
-        (400, "truetype/lato/Lato-Regular.ttf", "Lato-Regular"),
-        (700, "truetype/lato/Lato-Bold.ttf", "Lato-Bold"),
-    ),
-    "roboto": _faces(
-        "cs-roboto",
-        "fonts-roboto-unhinted",
-        (400, _ROBOTO + "RobotoTTF/Roboto-Regular.ttf", "Roboto-Regular"),
-        (500, _ROBOTO + "RobotoTTF/Roboto-Medium.ttf", "Roboto-Medium"),
-        (700, _ROBOTO + "RobotoTTF/Roboto-Bold.ttf", "Roboto-Bold"),
-    ),
+    "lato": _faces("lato", (400, "lato"), (700, "lato-bold")),
+    "roboto": _faces("roboto", (400, "roboto"), (500, "roboto-medium"), (700, "roboto-bold")),
     "roboto-condensed": _faces(
-        "cs-roboto-condensed",
-        "fonts-roboto-unhinted",
-        (400, _ROBOTO + "RobotoCondensed-Regular.ttf", "RobotoCondensed-Regular"),
-        (700, _ROBOTO + "RobotoCondensed-Bold.ttf", "RobotoCondensed-Bold"),
+        "roboto-condensed", (400, "roboto-condensed"), (700, "roboto-condensed-bold")
     ),
     "open-sans": _faces(
-        "cs-open-sans",
-        "fonts-open-sans",
-        (400, "truetype/open-sans/OpenSans-Regular.ttf", "OpenSans"),
-        (600, "truetype/open-sans/OpenSans-Semibold.ttf", "OpenSans-Semibold"),
-        (700, "truetype/open-sans/OpenSans-Bold.ttf", "OpenSans-Bold"),
+        "open-sans", (400, "open-sans"), (600, "open-sans-semibold"), (700, "open-sans-bold")
     ),
     "liberation-sans": _faces(
-        "cs-liberation-sans",
-        "fonts-liberation",
-        (400, "truetype/liberation/LiberationSans-Regular.ttf", "LiberationSans"),
-        (700, "truetype/liberation/LiberationSans-Bold.ttf", "LiberationSans-Bold"),
+        "liberation-sans", (400, "liberation-sans"), (700, "liberation-sans-bold")
     ),
-    "dejavu-sans": _faces(
-        "cs-dejavu-sans",
-        "fonts-dejavu-core",
-        (400, _DEJAVU + "DejaVuSans.ttf", "DejaVuSans"),
-        (700, _DEJAVU + "DejaVuSans-Bold.ttf", "DejaVuSans-Bold"),
-    ),
-    "noto-cjk-sc": (
-        Face(
-            "cs-noto-cjk-sc",
-            400,
-            _NOTO + "NotoSansCJK-Regular.ttc",
-            "fonts-noto-cjk",
-            "NotoSansCJKsc-Regular",
-            collection=True,
-        ),
-        Face(
-            "cs-noto-cjk-sc",
-            700,
-            _NOTO + "NotoSansCJK-Bold.ttc",
-            "fonts-noto-cjk",
-            "NotoSansCJKsc-Bold",
-            collection=True,
-        ),
-    ),
-    "wqy-microhei": (
-        Face(
-            "cs-wqy-microhei",
-            400,
-            "truetype/wqy/wqy-microhei.ttc",
-            "fonts-wqy-microhei",
-            "WenQuanYiMicroHei",
-            collection=True,
-        ),
-    ),
+    "dejavu-sans": _faces("dejavu-sans", (400, "dejavu-sans"), (700, "dejavu-sans-bold")),
+    "noto-cjk-sc": _faces("noto-cjk-sc", (400, "noto-cjk-sc"), (700, "noto-cjk-sc-bold")),
+    "wqy-microhei": _faces("wqy-microhei", (400, "wqy-microhei")),
     "inter": _faces(
-        "cs-inter",
-        "fonts-inter",
-        (400, _INTER + "Inter-Regular.otf", "Inter-Regular"),
-        (500, _INTER + "Inter-Medium.otf", "Inter-Medium"),
-        (600, _INTER + "Inter-SemiBold.otf", "Inter-SemiBold"),
-        (700, _INTER + "Inter-Bold.otf", "Inter-Bold"),
+        "inter",
+        (400, "inter"),
+        (500, "inter-medium"),
+        (600, "inter-semibold"),
+        (700, "inter-bold"),
     ),
-    "noto-sans": _faces(
-        "cs-noto-sans",
-        "fonts-noto-core",
-        (400, "truetype/noto/NotoSans-Regular.ttf", "NotoSans-Regular"),
-        (700, "truetype/noto/NotoSans-Bold.ttf", "NotoSans-Bold"),
-    ),
-    "dejavu-mono": _faces(
-        "cs-dejavu-mono",
-        "fonts-dejavu-core",
-        (400, _DEJAVU + "DejaVuSansMono.ttf", "DejaVuSansMono"),
-        (700, _DEJAVU + "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Bold"),
-    ),
+    "noto-sans": _faces("noto-sans", (400, "noto-sans"), (700, "noto-sans-bold")),
+    "dejavu-mono": _faces("dejavu-mono", (400, "dejavu-mono"), (700, "dejavu-mono-bold")),
 }
 SYMBOLS = "dejavu-sans"
 """The last family of every stack: it has the arrows, checks and dots the pages draw."""
-
-
-class MissingFontsError(RuntimeError):
-    """A font the pages are drawn with is not installed."""
 
 
 def faces(families: Iterable[str]) -> tuple[Face, ...]:
@@ -154,13 +94,7 @@ def faces(families: Iterable[str]) -> tuple[Face, ...]:
 
 def check_fonts(families: Iterable[str]) -> None:
     """Fail with the Debian packages to install when a face of `families` is missing."""
-    missing = [face for face in faces(families) if not face.file.is_file()]
-    if missing:
-        files = ", ".join(str(face.file) for face in missing)
-        packages = " ".join(sorted({face.package for face in missing}))
-        raise MissingFontsError(
-            f"missing fonts: {files}; install them with: apt-get install {packages}"
-        )
+    check_files(face.font for face in faces(families))
 
 
 def stack(*families: str) -> str:

@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from screengen.capture import Capture
+from screengen.seed import Shown
+
+__all__ = ["Capture", "Column", "Formats", "Photo", "Screen", "Shown", "Spec"]
+
 Design = Literal["adminlte", "antd", "sheet", "dark", "grid", "report"]
 Field = Literal[
     "sku",
@@ -20,7 +25,6 @@ Field = Literal[
     "category",
     "action",
 ]
-CaptureSource = Literal["exif", "png-text", "filename"]
 Bezel = Literal["dark", "silver", "none"]
 Mount = Literal["monitor", "laptop"]
 Language = Literal["en", "zh"]
@@ -56,16 +60,6 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Shown:
-    """One stock row on screen: a seed item, with the past on-hand value the screen showed when
-    it differs from the live one."""
-
-    sku: str
-    warehouse: str
-    on_hand: int | None = None
-
-
-@dataclass(frozen=True)
 class Formats:
     thousands: bool = True
     date: str = "%Y-%m-%d %H:%M"
@@ -74,15 +68,6 @@ class Formats:
     ok: str = "OK"
     action: str = "Adjust"
     language: Language = "en"
-
-
-@dataclass(frozen=True)
-class Capture:
-    """Where the capture time lives: a PNG `Creation Time` text, the file name, or EXIF."""
-
-    source: CaptureSource
-    value: str | None = None
-    offset: str | None = None
 
 
 @dataclass(frozen=True)

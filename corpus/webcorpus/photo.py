@@ -15,12 +15,12 @@ from typing import Any
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+from screengen.geometry import Pixels, warp_box
 
 from .model import Photo
 
 Image = NDArray[np.uint8]
 Floats = NDArray[np.float32]
-Pixels = tuple[int, int, int, int]
 Point = tuple[float, float]
 
 _DISTANCE = 1.5
@@ -142,19 +142,6 @@ def _lighting(size: tuple[int, int]) -> Floats:
     return out
 
 
-def _warp_box(matrix: NDArray[Any], box: Pixels, size: tuple[int, int]) -> Pixels:
-    x0, y0, x1, y1 = box
-    corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
-    warped = cv2.perspectiveTransform(corners, matrix)[0]
-    w, h = size
-    return (
-        max(0, math.floor(float(warped[:, 0].min()))),
-        max(0, math.floor(float(warped[:, 1].min()))),
-        min(w, math.ceil(float(warped[:, 0].max()))),
-        min(h, math.ceil(float(warped[:, 1].max()))),
-    )
-
-
 def _fill(canvas: Floats, quad: Floats, color: tuple[float, float, float]) -> None:
     cv2.fillConvexPoly(canvas, np.rint(quad).astype(np.int32), color, lineType=cv2.LINE_AA)
 
@@ -272,4 +259,4 @@ def photograph(
     blurred = np.asarray(cv2.GaussianBlur(sharp, (0, 0), photo.blur), dtype=np.uint8)
     noise = rng.normal(0.0, photo.noise, blurred.shape)
     out = np.clip(np.rint(blurred.astype(np.float64) + noise), 0, 255).astype(np.uint8)
-    return Photographed(out, _warp_box(from_page, table_box, photo.size), quad_points)
+    return Photographed(out, warp_box(from_page, table_box, photo.size), quad_points)

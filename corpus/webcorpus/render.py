@@ -9,16 +9,18 @@ from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
+from screengen.capture import captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.geometry import Pixels
+from screengen.seed import Seed, entry_seed
 
 from .browser import RenderError, Shot
-from .data import Seed, TableData, entry_seed, stock_table
+from .data import TableData, stock_table
 from .designs import DESIGNS, KINDS
 from .fonts import Face, faces
 from .markup import plain_table
 from .model import Photo, Screen, Spec
-from .output import captured_at, decode_png, jpeg_bytes, png_bytes
 from .photo import photograph
-from .truth import Pixels, dom_mismatches, image_box, truth_record
+from .truth import dom_mismatches, image_box, truth_record
 
 PHOTO_KIND = "photo"
 

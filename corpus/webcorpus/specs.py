@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screengen.specdata import entries, read_data, seed_of
+
 from .model import Photo, Spec
-from .specdata import entries, read_data, seed_of
 
 __all__ = ["PHOTOS", "SCREENS", "SEED", "SPECS"]
 

@@ -6,10 +6,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from screengen.geometry import Pixels
+
 from .browser import DomCell
 from .data import TableData
 
-Pixels = tuple[int, int, int, int]
 Quad = tuple[tuple[float, float], ...]
 
 
@@ -49,7 +50,7 @@ def truth_record(
     file: str,
     kind: str,
     size: tuple[int, int],
-    captured_at: str,
+    captured_at: str | None,
     captured_at_source: str,
     box: Pixels,
     table: TableData,

@@ -9,10 +9,9 @@ import math
 import cv2
 import numpy as np
 from PIL import Image
+from screengen.geometry import Pixels, warp_box
 
 from .model import RGB, Photo
-
-Pixels = tuple[int, int, int, int]
 
 
 def to_overlay(page: Image.Image, ink: RGB) -> Image.Image:
@@ -57,19 +56,6 @@ def _lighting(photo: Photo) -> np.ndarray:
     return field
 
 
-def _warp_box(matrix: np.ndarray, box: Pixels, size: tuple[int, int]) -> Pixels:
-    x0, y0, x1, y1 = box
-    corners = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], dtype=np.float32)
-    warped = cv2.perspectiveTransform(corners, matrix)[0]
-    w, h = size
-    return (
-        max(0, math.floor(float(warped[:, 0].min()))),
-        max(0, math.floor(float(warped[:, 1].min()))),
-        min(w, math.ceil(float(warped[:, 0].max()))),
-        min(h, math.ceil(float(warped[:, 1].max()))),
-    )
-
-
 def photograph(
     page: Image.Image, table_box: Pixels, photo: Photo, seed: int
 ) -> tuple[Image.Image, Pixels]:
@@ -102,4 +88,4 @@ def photograph(
     noise = np.random.default_rng(seed).normal(0.0, photo.noise, image.shape)
     image = np.clip(np.rint(image.astype(np.float64) + noise), 0, 255).astype(np.uint8)
     x0, y0, x1, y1 = (round(v * factor) for v in table_box)
-    return Image.fromarray(image, "RGB"), _warp_box(matrix, (x0, y0, x1, y1), photo.size)
+    return Image.fromarray(image, "RGB"), warp_box(matrix, (x0, y0, x1, y1), photo.size)

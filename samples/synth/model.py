@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from screengen.capture import Capture
+from screengen.seed import Shown
+
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
 
@@ -22,7 +25,6 @@ Field = Literal[
     "category",
     "incoming",
 ]
-CaptureSource = Literal["exif", "png-text", "filename", "mtime"]
 
 
 @dataclass(frozen=True)
@@ -108,16 +110,6 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Shown:
-    """One stock row on screen: a seed item, with the past on-hand value the screen showed when
-    it differs from the live one."""
-
-    sku: str
-    warehouse: str
-    on_hand: int | None = None
-
-
-@dataclass(frozen=True)
 class Formats:
     thousands: bool = True
     date: str = "%Y-%m-%d"
@@ -135,13 +127,6 @@ class Generic:
     cells: tuple[tuple[str, ...], ...]
     right: tuple[int, ...] = ()
     badge: int | None = None
-
-
-@dataclass(frozen=True)
-class Capture:
-    source: CaptureSource
-    value: str | None = None
-    offset: str | None = None
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PIL import Image
+from screengen.seed import Seed
 
-from .data import Seed, TableData, table_for
+from .data import TableData, table_for
 from .draw import Painter
 from .effects import photograph, to_overlay
 from .model import Spec

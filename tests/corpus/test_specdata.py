@@ -1,4 +1,4 @@
-"""The UI-kit corpus's screens are data files, loaded and checked by `webcorpus.specdata`.
+"""The UI-kit corpus's screens are data files, loaded and checked by `screengen.specdata`.
 
 The corpus code is its own top-level package (`corpus/`), so it runs in a child interpreter."""
 
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 sys.path.insert(0, {corpus!r})
 from uikits.model import UiSpec
-from webcorpus.specdata import SpecDataError, entries, read_data
+from screengen.specdata import SpecDataError, entries, read_data
 path = Path(sys.argv[1])
 try:
     found = entries(read_data(path), "renders", UiSpec, path)
@@ -75,7 +75,7 @@ import json, sys
 from pathlib import Path
 sys.path.insert(0, {corpus!r})
 from uikits.model import UiSpec
-from webcorpus.specdata import SpecDataError, entries
+from screengen.specdata import SpecDataError, entries
 path = Path(sys.argv[1])
 doc = json.loads(path.read_text(encoding="utf-8"))
 try:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..data import TableData, format_int
+from screengen.seed import format_int
+
+from ..data import TableData
 from ..fonts import font_face_css, stack
 from ..markup import Cell, document, render_table
 from ..model import Spec
@@ -77,8 +79,8 @@ def _stats(spec: Spec, table: TableData) -> str:
     values = (
         ("Items on this page", str(len(table.cells)), ""),
         ("Below reorder point", str(low), "bad"),
-        ("Units on hand", format_int(units, spec.formats), ""),
-        ("Units on order", format_int(on_order, spec.formats), ""),
+        ("Units on hand", format_int(units, spec.formats.thousands), ""),
+        ("Units on order", format_int(on_order, spec.formats.thousands), ""),
     )
     return "".join(
         f'<div class="stat"><div class="k">{k}</div><div class="v {cls}">{v}</div></div>'

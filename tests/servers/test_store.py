@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -13,9 +11,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine
 
 from servers import domain
 from servers.errors import InputError, StoreError
@@ -23,16 +18,13 @@ from servers.models import (
     ColumnProfile,
     NewOrder,
     OrderQuery,
-    ProposalQuery,
     StockRecord,
     Warehouse,
 )
-from servers.sql.migrate import HEAD, SCHEMA_VERSION, VERSION_TABLE, revisions
-from servers.sql.schema import metadata
+from servers.sql.migrate import SCHEMA_VERSION, VERSION_TABLE
 from servers.store import OpenStore, Store
 from servers.stores import STORES, StoreOptions, open_store, sqlite_path, store_scheme
 from tests.servers.conftest import (
-    legacy_postgres,
     raw_sql,
     schema_version,
     set_schema_version,
@@ -405,93 +397,3 @@ def test_a_column_profile_is_saved_replaced_listed_and_deleted(
         assert tx.delete_profile("abc") and not tx.delete_profile("abc")
     with empty_store.reading() as tx:
         assert tx.profiles() == []
-
-
-# ---- stores an earlier stockshot wrote (its own migrations, before Alembic)
-
-
-def _written_before(store: OpenStore, now: datetime) -> None:
-    """What every fixture holds, read through the current code."""
-    with store.reading() as tx:
-        (level,) = tx.stock_levels()
-        assert (level.sku, level.on_hand, level.on_order, level.updated_at) == (
-            "SKU-10232",
-            12,
-            68,
-            now,
-        )
-        (order,) = tx.orders(OrderQuery())
-        assert (order.id, order.idempotency_key, order.observed_at) == ("PO-000001", "k-1", now)
-        assert tx.warehouses() == [Warehouse(warehouse_id="WH-01", name="Main", city="Shanghai")]
-        assert tx.profiles() == []
-    with store.writing() as tx:
-        second = tx.insert_order(
-            NewOrder(sku="SKU-10232", warehouse_id="WH-01", quantity=5), now=now
-        )
-        assert second.id == "PO-000002"
-        with pytest.raises(StoreError, match="already used by another order"):
-            tx.insert_order(
-                NewOrder(sku="SKU-10232", warehouse_id="WH-01", quantity=5, idempotency_key="k-1"),
-                now=now,
-            )
-
-
-@pytest.mark.parametrize("version", [1, 2, 4])
-def test_a_sqlite_file_an_earlier_version_wrote_is_upgraded_in_place_with_its_data(
-    version: int, tmp_path: Path, now: datetime
-) -> None:
-    db = tmp_path / "stockshot.db"
-    shutil.copyfile(DATA / f"store-v{version}.db", db)
-    with open_store(str(db)) as store:
-        _written_before(store, now)
-        with store.reading() as tx:
-            pending = tx.proposals(ProposalQuery())
-        assert [p.arguments for p in pending] == (
-            [] if version < 2 else [{"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 30}]
-        )
-    assert schema_version(str(db)) == SCHEMA_VERSION
-    with open_store(str(db)) as again, again.reading() as tx:
-        assert len(tx.orders(OrderQuery())) == 2
-
-
-@pytest.mark.parametrize("version", [1, 4])
-def test_a_postgres_database_an_earlier_version_wrote_is_upgraded_in_place_with_its_data(
-    version: int, postgres_url: str, now: datetime
-) -> None:
-    legacy_postgres(postgres_url, version)
-    with open_store(postgres_url) as store:
-        _written_before(store, now)
-    assert schema_version(postgres_url) == SCHEMA_VERSION
-
-
-def test_a_legacy_version_newer_than_any_revision_is_refused(db_path: Path) -> None:
-    conn = sqlite3.connect(db_path)
-    conn.execute("PRAGMA user_version = 99")
-    conn.close()
-    with pytest.raises(StoreError, match="newer than this version of stockshot"):
-        open_store(str(db_path))
-
-
-def test_the_migrations_build_exactly_the_tables_the_store_queries(store_url: str) -> None:
-    open_store(store_url).close()
-    path = sqlite_path(store_url)
-    url = f"sqlite:///{path}" if path else store_url.replace("postgresql", "postgresql+psycopg", 1)
-    ours = set(metadata.tables)
-
-    def only_ours(name: str | None, kind: str, parent: object) -> bool:
-        return kind != "table" or name in ours
-
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            context = MigrationContext.configure(
-                conn, opts={"compare_type": True, "include_name": only_ours}
-            )
-            differences = compare_metadata(context, metadata)
-    finally:
-        engine.dispose()
-    assert differences == []
-
-
-def test_the_head_a_store_checks_on_open_is_the_latest_revision_of_the_history() -> None:
-    assert revisions().get_current_head() == HEAD

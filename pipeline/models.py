@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -14,12 +15,15 @@ __all__ = [
     "Box",
     "CacheState",
     "CaptureSource",
+    "EventSink",
     "IngestResult",
+    "JsonValue",
     "Message",
     "ModelResponse",
     "ModelSettings",
     "Role",
     "Row",
+    "RunEvent",
     "Strategy",
     "Table",
     "TextLine",
@@ -28,6 +32,14 @@ __all__ = [
     "ToolSpec",
     "Usage",
 ]
+
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+"""A value as JSON carries it."""
+RunEvent = dict[str, JsonValue]
+"""One event of a run as the host emits it and the job queues store and stream it: `run_id`,
+`type` and the fields of that type."""
+EventSink = Callable[[RunEvent], None]
+"""Where a run's events go, one at a time, as they happen."""
 
 Box = tuple[int, int, int, int]
 """An axis-aligned box `(x0, y0, x1, y1)` in pixels of the image it was found in."""

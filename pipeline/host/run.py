@@ -7,18 +7,16 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from pipeline.contract import TaskContract
 from pipeline.host.approvals import ProposalQueue
 from pipeline.host.context import Attachment
 from pipeline.host.guards.base import CallGuard, ResponseGuard
 from pipeline.host.toolbox import Toolbox
+from pipeline.models import EventSink
 from pipeline.vlm.base import Model
 
 __all__ = ["EventSink", "HostLimits", "Run"]
-
-EventSink = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from pipeline.contract import TaskContract
 from pipeline.host.calls import Emit, execute, runs_for_real, view
@@ -24,7 +24,7 @@ from pipeline.host.record import GuardAction, GuardEvent, RunRecord, RunStatus, 
 from pipeline.host.run import Run
 from pipeline.host.screenview import VIEW_TOOL
 from pipeline.host.toolbox import ToolOutcome
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
+from pipeline.models import Message, ModelResponse, ModelSettings, RunEvent, ToolCall, ToolSpec
 
 __all__ = ["Clock", "Turns", "emitter", "finish"]
 
@@ -273,7 +273,7 @@ def finish(record: RunRecord, status: RunStatus, final: str, *, by_model: bool =
 def emitter(run: Run, record: RunRecord) -> Emit:
     """The run's event sink, stamped with the run's id; a listener never breaks a run."""
 
-    def emit(kind: str, data: dict[str, Any]) -> None:
+    def emit(kind: str, data: RunEvent) -> None:
         if run.on_event is None:
             return
         try:

@@ -17,25 +17,32 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from pipeline.contract import TaskContract
 from pipeline.errors import StockshotError, ToolServerError
 from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run_log
+from pipeline.models import EventSink, JsonValue, RunEvent
 
 __all__ = ["Numbered", "RunBook", "RunStarter", "RunState"]
 
 log = logging.getLogger(__name__)
 
-EventSink = Callable[[dict[str, Any]], None]
 RunStarter = Callable[[EventSink], Awaitable[RunRecord]]
 """Starts one run, sending its events to the sink, and returns its record."""
 
 FINISHED = "run_finished"
 
 
-Numbered = tuple[int, dict[str, Any]]
+Numbered = tuple[int, RunEvent]
 """An event with its number in the run (0, 1, …), which a follower resumes after."""
+
+
+def _list(value: JsonValue) -> list[JsonValue]:
+    return value if isinstance(value, list) else []
+
+
+def _int(value: JsonValue) -> int:
+    return value if isinstance(value, int) else 0
 
 
 @dataclass
@@ -45,7 +52,7 @@ class RunState:
     dry_run: bool
     started_at: datetime
     id: str | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[RunEvent] = field(default_factory=list)
     record: RunRecord | None = None
     job: asyncio.Task[None] | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -54,7 +61,7 @@ class RunState:
     def finished(self) -> bool:
         return any(e.get("type") == FINISHED for e in self.events[-1:])
 
-    def add(self, event: dict[str, Any]) -> None:
+    def add(self, event: RunEvent) -> None:
         if self.id is None and event.get("run_id"):
             self.id = str(event["run_id"])
         self.events.append(event)
@@ -71,11 +78,11 @@ class RunState:
             id=self.id or "",
             task=self.task,
             model=self.model,
-            groups=list(started.get("groups", [])),
+            groups=[str(g) for g in _list(started.get("groups"))],
             task_contract=TaskContract.model_validate(contract) if contract else None,
             status="running",
             dry_run=self.dry_run,
-            hops=max((int(e.get("hop", 0)) for e in self.events), default=0),
+            hops=max((_int(e.get("hop")) for e in self.events), default=0),
             tool_calls=[
                 ToolCallRecord.model_validate(e) for e in self.events if e["type"] == "tool_call"
             ],
@@ -112,7 +119,7 @@ class RunBook:
         """Start a run; return once it has its id (it has started, or already ended)."""
         started = asyncio.Event()
 
-        def sink(event: dict[str, Any]) -> None:
+        def sink(event: RunEvent) -> None:
             # `run_finished` is published once the record is kept, so that whoever sees it
             # can read the finished record right away.
             if event.get("type") != FINISHED:

@@ -34,7 +34,7 @@ from psycopg_pool import ConnectionPool
 from pipeline.cache import Entry, IngestCache
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.ingest import Ingestor
-from pipeline.models import CacheState, IngestResult
+from pipeline.models import CacheState, IngestResult, RunEvent
 from servers.errors import StoreError
 from servers.stores import open_store
 
@@ -207,7 +207,7 @@ class Shared:
         assert seq is not None
         return int(row["attempts"]), int(seq["next"])
 
-    def add_events(self, run_id: str, first: int, events: Sequence[dict[str, Any]]) -> None:
+    def add_events(self, run_id: str, first: int, events: Sequence[RunEvent]) -> None:
         if not events:
             return
         with self._conn() as conn, conn.transaction():
@@ -219,7 +219,7 @@ class Shared:
             self.notify(conn, f"run:{run_id}")
 
     def finish_run(
-        self, run_id: str, record: dict[str, Any], status: str, finished: dict[str, Any], seq: int
+        self, run_id: str, record: dict[str, Any], status: str, finished: RunEvent, seq: int
     ) -> None:
         """Keep the record, then publish `run_finished`, in one transaction: whoever sees the
         event can read the record."""
@@ -235,7 +235,7 @@ class Shared:
             )
             self.notify(conn, f"run:{run_id}")
 
-    def events(self, run_id: str, *, after: int) -> list[tuple[int, dict[str, Any]]]:
+    def events(self, run_id: str, *, after: int) -> list[tuple[int, RunEvent]]:
         with self._conn() as conn:
             rows = conn.execute(
                 "SELECT seq, event FROM stockshot_run_events WHERE run_id = %s AND seq > %s "

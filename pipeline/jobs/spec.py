@@ -5,16 +5,13 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from pipeline.host.record import RunRecord
-from pipeline.models import IngestResult
+from pipeline.models import EventSink, IngestResult
 
 __all__ = ["EventSink", "RunSpec", "Runner", "new_run_id"]
-
-EventSink = Callable[[dict[str, Any]], None]
 
 
 def new_run_id() -> str:

@@ -17,7 +17,6 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from procrastinate import App, JobContext, RetryStrategy
 
@@ -31,6 +30,7 @@ from pipeline.jobs.runbook import FINISHED, RunState
 from pipeline.jobs.shared import PostgresLevel, Shared, sharing_cache
 from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
+from pipeline.models import RunEvent
 from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
 from pipeline.webhooks import delivering
@@ -145,13 +145,13 @@ class _EventWriter:
         self._shared = shared
         self._run_id = run_id
         self.next = first
-        self._pending: list[dict[str, Any]] = []
+        self._pending: list[RunEvent] = []
         self._start = first
         self._wake = asyncio.Event()
         self._closing = False
         self._task = asyncio.create_task(self._drain())
 
-    def add(self, event: dict[str, Any]) -> None:
+    def add(self, event: RunEvent) -> None:
         self._pending.append(event)
         self.next += 1
         self._wake.set()
@@ -199,7 +199,7 @@ async def run_one(parts: WorkerParts, run_id: str) -> None:
     )
     state.id = run_id
 
-    def sink(event: dict[str, Any]) -> None:
+    def sink(event: RunEvent) -> None:
         if event.get("type") != FINISHED:  # published once the record is kept
             state.add(event)
             writer.add(event)
@@ -213,7 +213,7 @@ async def run_one(parts: WorkerParts, run_id: str) -> None:
         log.exception("run %s failed", run_id)
         record = _failed(state, f"the run failed: {type(exc).__name__}: {exc}")
     await writer.close()
-    finished = {
+    finished: RunEvent = {
         "run_id": run_id,
         "type": FINISHED,
         "status": record.status,

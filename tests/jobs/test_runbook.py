@@ -103,7 +103,7 @@ async def test_runs_still_going_at_shutdown_are_stopped_and_their_streams_end(
     following = asyncio.create_task(events_of(run))
     await book.close()
     events = await asyncio.wait_for(following, timeout=10)
-    assert "the server shut down" in events[-1][1]["final"]
+    assert "the server shut down" in str(events[-1][1]["final"])
     assert run.record is not None
     assert run.record.status == "error"
 

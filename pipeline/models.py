@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, JsonValue, PrivateAttr
 
 __all__ = [
     "CACHE_STATES",
@@ -17,6 +17,7 @@ __all__ = [
     "CaptureSource",
     "EventSink",
     "IngestResult",
+    "JsonObject",
     "JsonValue",
     "Message",
     "ModelResponse",
@@ -33,9 +34,10 @@ __all__ = [
     "Usage",
 ]
 
-JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
-"""A value as JSON carries it."""
-RunEvent = dict[str, JsonValue]
+JsonObject = dict[str, JsonValue]
+"""An object as JSON carries it (`JsonValue`, pydantic's: a string, number, boolean, null,
+list or object of those)."""
+RunEvent = JsonObject
 """One event of a run as the host emits it and the job queues store and stream it: `run_id`,
 `type` and the fields of that type."""
 EventSink = Callable[[RunEvent], None]
@@ -193,7 +195,7 @@ class ToolCall(BaseModel):
 
     id: str
     name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: JsonObject = Field(default_factory=dict)
     raw_arguments: str | None = None
 
 
@@ -233,12 +235,16 @@ class ModelResponse(BaseModel):
         return self.finish_reason == "length"
 
 
+def _any_object() -> JsonObject:
+    return {"type": "object"}
+
+
 class ToolSpec(BaseModel):
     """A tool as the host offers it to a model, built from MCP `tools/list`."""
 
     name: str
     description: str = ""
-    input_schema: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    input_schema: JsonObject = Field(default_factory=_any_object)
     group: str
     read_only: bool = False
 

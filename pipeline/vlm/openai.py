@@ -18,7 +18,16 @@ from typing import Any
 import httpx
 
 from pipeline.errors import VlmError
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+from pipeline.models import (
+    JsonObject,
+    JsonValue,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.step_reply import history, parse_step, salvage_cut_text
 from pipeline.vlm.steps import Narrowing, step_schema
@@ -34,8 +43,8 @@ _CALL_IN_TEXT = re.compile(
 log = logging.getLogger(__name__)
 
 
-def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
-    wire: list[dict[str, Any]] = []
+def to_wire_messages(messages: Sequence[Message]) -> list[JsonValue]:
+    wire: list[JsonValue] = []
     for message in messages:
         if message.role == "tool":
             wire.append(
@@ -44,7 +53,7 @@ def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
         elif message.role == "assistant":
             # Some servers reject `content: null` beside tool calls; an empty string is accepted
             # by every implementation.
-            item: dict[str, Any] = {"role": "assistant", "content": message.content or ""}
+            item: JsonObject = {"role": "assistant", "content": message.content or ""}
             if message.tool_calls:
                 item["tool_calls"] = [
                     {
@@ -61,7 +70,7 @@ def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 ]
             wire.append(item)
         elif message.images:
-            parts: list[dict[str, Any]] = [{"type": "text", "text": message.content}]
+            parts: list[JsonValue] = [{"type": "text", "text": message.content}]
             parts += [{"type": "image_url", "image_url": {"url": url}} for url in message.images]
             wire.append({"role": message.role, "content": parts})
         else:
@@ -69,7 +78,7 @@ def to_wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return wire
 
 
-def to_wire_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+def to_wire_tools(tools: Sequence[ToolSpec]) -> list[JsonValue]:
     return [
         {
             "type": "function",
@@ -98,12 +107,12 @@ def _without_images(messages: Sequence[Message]) -> list[Message]:
     ]
 
 
-def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
+def _parse_call(raw: JsonObject, index: int) -> ToolCall:
     function = raw.get("function")
     if not isinstance(function, dict):
         function = {}
     arguments = function.get("arguments")
-    parsed: dict[str, Any] = {}
+    parsed: JsonObject = {}
     raw_text: str | None = None
     if isinstance(arguments, dict):
         parsed = arguments
@@ -126,7 +135,7 @@ def _parse_call(raw: dict[str, Any], index: int) -> ToolCall:
 
 
 def parse_completion(
-    body: dict[str, Any], model: str, *, endpoint: str = "model endpoint"
+    body: JsonObject, model: str, *, endpoint: str = "model endpoint"
 ) -> ModelResponse:
     """The first choice of a chat completion; a body no reading can use is a `VlmError`.
 
@@ -207,7 +216,7 @@ def _prose_instead_of_a_call(response: ModelResponse) -> str | None:
     return None
 
 
-def _envelope(wire: str, schema: dict[str, Any], name: str = "step") -> dict[str, Any]:
+def _envelope(wire: str, schema: JsonObject, name: str = "step") -> JsonObject:
     """A schema as the endpoint takes it (`STOCKSHOT_VLM_SCHEMA_WIRE`). Never sent beside
     `tools`."""
     if wire == "json_object":
@@ -289,14 +298,14 @@ class OpenAIModel:
     async def answer_schema(
         self,
         messages: Sequence[Message],
-        schema: dict[str, Any],
+        schema: JsonObject,
         settings: ModelSettings,
         *,
         name: str,
     ) -> ModelResponse:
         """One completion constrained to `schema` (both wire formats of
         `STOCKSHOT_VLM_SCHEMA_WIRE`); its content is the JSON text, unchecked."""
-        payload: dict[str, Any] = {
+        payload: JsonObject = {
             "model": self.model,
             "messages": to_wire_messages(messages),
             "max_tokens": settings.max_tokens,
@@ -320,7 +329,7 @@ class OpenAIModel:
             tools, messages, narrowing=self._narrowing, max_quantity=self._max_quantity
         )
         budget = self._budgets.get(run, self._step_max_tokens)
-        payload: dict[str, Any] = {
+        payload: JsonObject = {
             "model": self.model,
             "messages": to_wire_messages(history(messages, tools)),
             "max_tokens": budget,
@@ -364,7 +373,7 @@ class OpenAIModel:
     async def _native(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
-        payload: dict[str, Any] = {
+        payload: JsonObject = {
             "model": self.model,
             "messages": to_wire_messages(messages),
             "max_tokens": settings.max_tokens,
@@ -380,10 +389,10 @@ class OpenAIModel:
 
     async def _send(
         self,
-        payload: dict[str, Any],
+        payload: JsonObject,
         messages: Sequence[Message],
         shape: Callable[[Sequence[Message]], list[Message]],
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Post the payload; an endpoint that rejects image parts gets it again without them
         (and no images from then on)."""
         has_images = any(m.images for m in messages)
@@ -401,5 +410,5 @@ class OpenAIModel:
             payload["messages"] = to_wire_messages(shape(_without_images(messages)))
             return await self._post(payload)
 
-    async def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
+    async def _post(self, payload: JsonObject) -> JsonObject:
         return await self._endpoint.post(payload)

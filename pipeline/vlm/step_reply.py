@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 
-from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
+from pipeline.models import JsonValue, Message, ModelResponse, ToolCall, ToolSpec
 
 __all__ = ["catalogue", "history", "parse_step", "salvage_cut_text"]
 
@@ -28,8 +28,10 @@ def catalogue(tools: Sequence[ToolSpec]) -> str:
     """Every offered tool with its description and parameters, in the order given."""
     lines = ["## Tools"]
     for tool in tools:
-        properties = tool.input_schema.get("properties") or {}
-        required = set(tool.input_schema.get("required") or [])
+        found = tool.input_schema.get("properties")
+        properties = found if isinstance(found, dict) else {}
+        listed = tool.input_schema.get("required")
+        required = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
         params = ", ".join(
             f"{name}{'' if name in required else '?'}: {_type(spec)}"
             for name, spec in properties.items()
@@ -38,15 +40,19 @@ def catalogue(tools: Sequence[ToolSpec]) -> str:
     return "\n".join(lines)
 
 
-def _type(spec: Mapping[str, Any]) -> str:
-    if "anyOf" in spec:
-        kinds = [_type(s) for s in spec["anyOf"] if s.get("type") != "null"]
+def _type(spec: JsonValue) -> str:
+    if not isinstance(spec, dict):
+        return "any"
+    any_of = spec.get("anyOf")
+    if isinstance(any_of, list):
+        kinds = [_type(s) for s in any_of if not (isinstance(s, dict) and s.get("type") == "null")]
         return " | ".join(kinds) or "any"
     kind = spec.get("type", "any")
     if kind == "array":
         return f"list[{_type(spec.get('items') or {})}]"
-    if "enum" in spec:
-        return "|".join(json.dumps(v) for v in spec["enum"])
+    enum = spec.get("enum")
+    if isinstance(enum, list):
+        return "|".join(json.dumps(v) for v in enum)
     return str(kind)
 
 

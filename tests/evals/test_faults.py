@@ -274,7 +274,7 @@ async def test_after_a_refusal_it_resends_varies_an_unrelated_field_or_fixes_by_
     conversation = _upto(messages, 1)
     stubborn = _replay("swap", fix_rate=0.0)
     reply = await stubborn.request(conversation, tools, SETTINGS)
-    swapped = next(c for c in reply.tool_calls if c.arguments["sku"].startswith("WH-"))
+    swapped = next(c for c in reply.tool_calls if str(c.arguments["sku"]).startswith("WH-"))
     answered = conversation + _answer(reply, errors={"orders_create_replenishment"})
     resend = await stubborn.request(answered, tools, SETTINGS)
     assert [(c.name, c.arguments) for c in resend.tool_calls] == [(swapped.name, swapped.arguments)]
@@ -283,18 +283,18 @@ async def test_after_a_refusal_it_resends_varies_an_unrelated_field_or_fixes_by_
 
     varying = _replay("swap", vary_rate=1.0)
     reply = await varying.request(conversation, tools, SETTINGS)
-    swapped = next(c for c in reply.tool_calls if c.arguments["sku"].startswith("WH-"))
+    swapped = next(c for c in reply.tool_calls if str(c.arguments["sku"]).startswith("WH-"))
     answered = conversation + _answer(reply, errors={"orders_create_replenishment"})
     (retry,) = (await varying.request(answered, tools, SETTINGS)).tool_calls
     assert retry.arguments["sku"] == swapped.arguments["sku"]
-    assert retry.arguments["idempotency_key"] == swapped.arguments["idempotency_key"] + "-retry"
+    assert retry.arguments["idempotency_key"] == f"{swapped.arguments['idempotency_key']}-retry"
     assert varying.events[-1].action == "vary"
 
     willing = _replay("swap", fix_rate=1.0)
     reply = await willing.request(conversation, tools, SETTINGS)
     answered = conversation + _answer(reply, errors={"orders_create_replenishment"})
     fixed = await willing.request(answered, tools, SETTINGS)
-    assert all(c.arguments["sku"].startswith("SKU-") for c in fixed.tool_calls)
+    assert all(str(c.arguments["sku"]).startswith("SKU-") for c in fixed.tool_calls)
     assert willing.events[-1].action == "fix"
 
 

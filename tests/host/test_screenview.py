@@ -95,7 +95,8 @@ def test_only_attachments_sent_as_text_with_a_picture_can_be_viewed() -> None:
 def test_the_offered_tool_names_each_screenshot_with_its_size_and_is_a_read() -> None:
     spec = view_spec(viewable(from_ingest([shot("erp.png")])))
     assert spec.name == VIEW_TOOL and spec.read_only and spec.group == "host"
-    assert spec.input_schema["properties"]["image"]["enum"] == ["erp.png"]
+    properties: Any = spec.input_schema["properties"]
+    assert properties["image"]["enum"] == ["erp.png"]
     assert "erp.png (1200 x 800 pixels)" in spec.description
 
 

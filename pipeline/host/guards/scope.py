@@ -18,7 +18,7 @@ import math
 from pipeline.contract import TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.record import executed_facts
-from pipeline.models import ToolCall
+from pipeline.models import JsonObject, ToolCall
 from pipeline.screentext import placement_problem, screens_in
 from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL, Live
 
@@ -54,13 +54,22 @@ def scope(call: ToolCall, state: GuardState) -> CallDecision:
     return _block(f"{call.name} is not an action this task asks for ({contract.action}).")
 
 
+def _wanted(arguments: JsonObject) -> list[str]:
+    """The SKUs a create names (`sku`, or a list of strings `skus`); none when malformed."""
+    sku, skus = arguments.get("sku"), arguments.get("skus")
+    if isinstance(sku, str):
+        return [sku]
+    if isinstance(skus, list) and all(isinstance(s, str) for s in skus):
+        return [str(s) for s in skus]
+    return []
+
+
 def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDecision:
     if contract.action not in ("replenish", "order"):
         return _block(f"the task asks to {contract.action}, not to create orders.")
     warehouse = call.arguments.get("warehouse_id")
-    sku, skus = call.arguments.get("sku"), call.arguments.get("skus")
-    wanted = [sku] if isinstance(sku, str) else skus if isinstance(skus, list) else None
-    if not isinstance(warehouse, str) or not wanted or not all(isinstance(s, str) for s in wanted):
+    wanted = _wanted(call.arguments)
+    if not isinstance(warehouse, str) or not wanted:
         return CallDecision()  # malformed arguments are the schema's and the server's to refuse
     if not contract.allows_warehouse(warehouse):
         allowed = (

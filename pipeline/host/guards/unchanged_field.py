@@ -62,7 +62,8 @@ def unchanged_field(call: ToolCall, state: GuardState) -> CallDecision:
     if last is None or not last.is_error or last.arguments == call.arguments:
         return CallDecision()
     spec = state.tools.get(call.name)
-    properties = set((spec.input_schema.get("properties") or {}) if spec else {})
+    found = spec.input_schema.get("properties") if spec else None
+    properties = set(found) if isinstance(found, dict) else set()
     fields = named_fields(last.result, last.structured, properties)
     stale = sorted(f for f in fields if _value(call.arguments, f) == _value(last.arguments, f))
     if not stale:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pipeline.api.schemas import RUN_EXAMPLE, ErrorBody, RunRequest
 
-__all__ = ["ERRORS", "INGEST_BODY", "MISDIRECTED", "RUN_BODY"]
+__all__ = ["ERRORS", "INGEST_BODY", "MISDIRECTED", "RUN_BODY", "as_json"]
 
 MISDIRECTED: dict[int | str, dict[str, Any]] = {
     421: {
@@ -25,6 +25,19 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (422, "a field that cannot be used; the message says which and why"),
     )
 }
+
+
+def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+    """Error answers documented as JSON on a route whose own answer is another media type
+    (the event stream), where FastAPI would file their model under that media type."""
+    schema = {"$ref": f"#/components/schemas/{ErrorBody.__name__}"}
+    return {
+        status: {
+            "description": answer.get("description", "an error"),
+            "content": {"application/json": {"schema": schema}},
+        }
+        for status, answer in responses.items()
+    }
 
 
 INGEST_BODY: dict[str, Any] = {

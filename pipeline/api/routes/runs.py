@@ -12,7 +12,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
-from pipeline.api.openapi import RUN_BODY
+from pipeline.api.openapi import ERRORS, MISDIRECTED, RUN_BODY, as_json
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import ContractOut, ErrorBody, RunsResponse, RunStarted, RunSummary
 from pipeline.api.service import check_guard_switches, check_model, warehouse_names
@@ -177,7 +177,7 @@ async def run_stream(
             },
             "description": "the events so far, then live ones until run_finished",
         },
-        404: {"model": ErrorBody},
+        **as_json({**MISDIRECTED, **ERRORS, 404: {"description": "no run with that id"}}),
     },
 )
 async def run_events(

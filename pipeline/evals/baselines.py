@@ -50,7 +50,8 @@ class OptionBaseline:
         schema = step_schema(
             tools, messages, narrowing=Narrowing(), max_quantity=self._max_quantity
         )
-        options: list[dict[str, Any]] = schema["oneOf"]
+        found = schema["oneOf"]
+        options = [o for o in found if isinstance(o, dict)] if isinstance(found, list) else []
         # Seeded by where the run is, not by what it says: the same turn gets the same draw.
         draw = random.Random(f"{self._case}:{self._seed}:{len(messages)}")
         option = options[0] if self.pick == "first" else draw.choice(options)

@@ -7,9 +7,9 @@ A model that can also answer one request under a JSON Schema (an `openai` endpoi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
+from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
 
 __all__ = ["Model", "SchemaAnswerer"]
 
@@ -31,7 +31,7 @@ class SchemaAnswerer(Protocol):
     async def answer_schema(
         self,
         messages: Sequence[Message],
-        schema: dict[str, Any],
+        schema: JsonObject,
         settings: ModelSettings,
         *,
         name: str,

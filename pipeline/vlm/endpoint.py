@@ -17,12 +17,12 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 import httpx
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
 from pipeline.errors import VlmError
+from pipeline.models import JsonObject
 
 __all__ = ["RETRY_AFTER_MAX_S", "RETRY_STATUS", "ChatEndpoint", "retry_after_s"]
 
@@ -85,7 +85,7 @@ class ChatEndpoint:
         self._sleep = sleep
         self._rng = rng or random.Random()
 
-    async def post(self, payload: dict[str, Any]) -> dict[str, Any]:
+    async def post(self, payload: JsonObject) -> JsonObject:
         timeout = [self._timeout]
 
         def wait(state: RetryCallState) -> float:
@@ -121,7 +121,7 @@ class ChatEndpoint:
             raise exc.error from exc.__cause__
         raise AssertionError("the retry loop ends with an answer or an error")
 
-    async def _attempt(self, payload: dict[str, Any], limit_s: float) -> dict[str, Any]:
+    async def _attempt(self, payload: JsonObject, limit_s: float) -> JsonObject:
         try:
             response = await self._client.post(
                 self.url, json=payload, headers=self._headers, timeout=limit_s

@@ -23,10 +23,9 @@ Plan, re-derived from the conversation at every request:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pipeline.contract import HELP, TaskContract, contract_in, only_unclear
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
+from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import (
     CANCEL_TOOL,
@@ -110,15 +109,15 @@ class RulesModel:
         if CANCEL_TOOL not in offered:
             return self._say("I was not given a tool to cancel orders; nothing was cancelled.")
         single = contract.warehouses[0] if len(contract.warehouses) == 1 else None
-        listings: list[tuple[str, dict[str, Any]]] = []
+        listings: list[tuple[str, JsonObject]] = []
         if LIST_ORDERS_TOOL in offered:
             if contract.order_ids and not facts.listed_orders(status="open"):
                 listings.append((LIST_ORDERS_TOOL, {"status": "open", "limit": 500}))
             for sku in contract.skus:
-                query: dict[str, Any] = {"sku": sku, "status": "open"}
+                query: dict[str, str] = {"sku": sku, "status": "open"}
                 if single is not None:
                     query["warehouse_id"] = single
-                if not facts.listed_orders(**{k: v for k, v in query.items()}):
+                if not facts.listed_orders(**query):
                     listings.append((LIST_ORDERS_TOOL, {**query, "limit": 500}))
         if listings:
             return self._call(listings)
@@ -138,7 +137,7 @@ class RulesModel:
     def _say(self, text: str) -> ModelResponse:
         return ModelResponse(content=text, finish_reason="stop", model=self.name)
 
-    def _call(self, calls: list[tuple[str, dict[str, Any]]]) -> ModelResponse:
+    def _call(self, calls: list[tuple[str, JsonObject]]) -> ModelResponse:
         made = []
         for name, arguments in calls:
             self._counter += 1

@@ -6,17 +6,24 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from pipeline.errors import ConfigError
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+from pipeline.models import (
+    JsonObject,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 
 __all__ = ["ScriptedModel", "parse_turn"]
 
 EXHAUSTED = "(script exhausted) Nothing more to do."
 
 
-def parse_turn(turn: dict[str, Any], index: int) -> ModelResponse:
+def parse_turn(turn: JsonObject, index: int) -> ModelResponse:
     """An assistant turn in the OpenAI message shape: `content`, `tool_calls`, `finish_reason`.
     Raises ValueError for a turn of another shape."""
     raw_calls = turn.get("tool_calls") or []
@@ -24,11 +31,13 @@ def parse_turn(turn: dict[str, Any], index: int) -> ModelResponse:
         raise ValueError("tool_calls must be a list")
     calls = []
     for k, call in enumerate(raw_calls):
-        function = call.get("function", call) if isinstance(call, dict) else None
+        if not isinstance(call, dict):
+            raise ValueError(f"tool call {k + 1} is not an object with a function")
+        function = call.get("function", call)
         if not isinstance(function, dict):
             raise ValueError(f"tool call {k + 1} is not an object with a function")
         raw = function.get("arguments", {})
-        arguments: dict[str, Any] = {}
+        arguments: JsonObject = {}
         raw_text: str | None = None
         if isinstance(raw, str):
             try:
@@ -58,7 +67,7 @@ def parse_turn(turn: dict[str, Any], index: int) -> ModelResponse:
 
 
 class ScriptedModel:
-    def __init__(self, turns: Sequence[dict[str, Any]], *, name: str = "scripted") -> None:
+    def __init__(self, turns: Sequence[JsonObject], *, name: str = "scripted") -> None:
         self.name = name
         self._turns = list(turns)
         self.requests: list[list[Message]] = []

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import jsonschema
 
@@ -109,7 +108,7 @@ def salvage_cut_text(text: str) -> ModelResponse | None:
 
 
 def parse_step(
-    text: str, schema: Mapping[str, Any], tools: Sequence[ToolSpec], call_id: str
+    text: str, schema: Mapping[str, JsonValue], tools: Sequence[ToolSpec], call_id: str
 ) -> tuple[ModelResponse, bool]:
     """The reply as a model turn, and whether it met the step schema. A reply that does not is
     still read as well as it can be (a known tool with an object of arguments becomes the call,

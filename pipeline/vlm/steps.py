@@ -32,10 +32,9 @@ import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pipeline.contract import TaskContract, contract_in
-from pipeline.models import Message, ToolSpec
+from pipeline.models import JsonObject, JsonValue, Message, ToolSpec
 from pipeline.screentext import ScreenRow, ScreenText, placement_problem, screens_in
 from pipeline.toolfacts import (
     CANCEL_TOOL,
@@ -120,11 +119,11 @@ def _view(messages: Sequence[Message]) -> _View:
     return _View(contract_in(messages), screens_in(messages), read_facts(from_messages(messages)))
 
 
-def _enum(values: Sequence[str]) -> dict[str, Any]:
+def _enum(values: Sequence[str]) -> JsonObject:
     return {"type": "string", "enum": list(values)}
 
 
-def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, Any]:
+def _object(properties: JsonObject, required: Sequence[str]) -> JsonObject:
     return {
         "type": "object",
         "properties": properties,
@@ -133,9 +132,9 @@ def _object(properties: dict[str, Any], required: Sequence[str]) -> dict[str, An
     }
 
 
-def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[str, Any] | None:
+def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> JsonObject | None:
     """A read's arguments narrowed to what the task still needs; None: not needed now."""
-    raw: dict[str, Any] = copy.deepcopy(dict(tool.input_schema))
+    raw: JsonObject = copy.deepcopy(dict(tool.input_schema))
     if tool.name == VIEW_TOOL:
         # The host offers it only while there is a screenshot to see; its schema already
         # names them. Looking is never a step the task's progress rules out.
@@ -160,7 +159,7 @@ def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[s
         skus = sorted({s for group in by_warehouse.values() for s in group}) or view.screen_skus()
         if not narrowing.id_enums or not places or not skus:
             return raw
-        properties = {
+        properties: JsonObject = {
             "warehouse_id": _enum(places),
             "skus": {"type": "array", "items": _enum(skus), "maxItems": len(skus)},
         }
@@ -190,10 +189,10 @@ def _read_arguments(tool: ToolSpec, view: _View, narrowing: Narrowing) -> dict[s
 
 def _write_options(
     tool: ToolSpec, view: _View, narrowing: Narrowing, max_quantity: int
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """The arguments of each write the task allows now: one alternative per order (SKU and
     warehouse, and the quantity the task asks or its rule gives; none: the server's policy)."""
-    raw: dict[str, Any] = copy.deepcopy(dict(tool.input_schema))
+    raw: JsonObject = copy.deepcopy(dict(tool.input_schema))
     if tool.name == CANCEL_TOOL:
         targets = _cancellable(view)
         if narrowing.writes_after_read and not targets:
@@ -207,8 +206,9 @@ def _write_options(
     if narrowing.writes_after_read and not writable:
         return []
     if not narrowing.id_enums:
-        if narrowing.quantity_bounds and "quantity" in raw.get("properties", {}):
-            raw["properties"]["quantity"] = {
+        found = raw.get("properties")
+        if narrowing.quantity_bounds and isinstance(found, dict) and "quantity" in found:
+            found["quantity"] = {
                 "anyOf": [
                     {"type": "integer", "minimum": 1, "maximum": max_quantity},
                     {"type": "null"},
@@ -218,7 +218,7 @@ def _write_options(
     pairs = writable or [(s, w) for s in view.screen_skus() for w in view.warehouses()]
     options = _batches(view, writable) if narrowing.quantity_bounds else []
     for sku, warehouse in pairs:
-        properties: dict[str, Any] = {
+        properties: JsonObject = {
             "sku": {"type": "string", "const": sku},
             "warehouse_id": {"type": "string", "const": warehouse},
         }
@@ -236,7 +236,7 @@ def _write_options(
     return options
 
 
-def _batches(view: _View, writable: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+def _batches(view: _View, writable: Sequence[tuple[str, str]]) -> list[JsonObject]:
     """One alternative per warehouse that orders all its writable SKUs in one call, when they
     take the same quantity: eleven orders in two warehouses are two steps, not eleven."""
     by_warehouse: dict[str, list[str]] = {}
@@ -247,9 +247,9 @@ def _batches(view: _View, writable: Sequence[tuple[str, str]]) -> list[dict[str,
         quantities = {_quantity(view, sku, warehouse) for sku in skus}
         if len(skus) < 2 or len(quantities) != 1:
             continue
-        properties: dict[str, Any] = {
+        properties: JsonObject = {
             "warehouse_id": {"type": "string", "const": warehouse},
-            "skus": {"type": "array", "const": sorted(skus)},
+            "skus": {"type": "array", "const": [*sorted(skus)]},
         }
         required = ["warehouse_id", "skus"]
         (quantity,) = quantities
@@ -327,11 +327,11 @@ def step_schema(
     *,
     narrowing: Narrowing | None = None,
     max_quantity: int = 10_000,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The schema of the next step: the calls that make sense now, a final answer, a question."""
     narrowing = narrowing or Narrowing()
     view = _view(messages)
-    options: list[dict[str, Any]] = []
+    options: list[JsonValue] = []
     for tool in tools:
         if tool.read_only:
             arguments = _read_arguments(tool, view, narrowing)
@@ -348,6 +348,6 @@ def step_schema(
     for key in ("final", "question"):
         # No maxLength: llama.cpp turns it into one nested optional per character and
         # refuses (or crashes on) the grammar; the step's max_tokens bounds the text.
-        text = {"type": "string", "minLength": 1}
+        text: JsonObject = {"type": "string", "minLength": 1}
         options.append(_object({key: text}, [key]))
     return {"oneOf": options}

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pipeline.contract import TaskContract
+from pipeline.models import JsonObject
 from pipeline.screentext import ScreenRow, ScreenText
 from pipeline.toolfacts import (
     CREATE_TOOL,
@@ -37,7 +37,7 @@ class _Plan:
     """Targets placed in a warehouse, or a reason to stop and say something."""
 
     targets: tuple[_Target, ...] = ()
-    calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    calls: tuple[tuple[str, JsonObject], ...] = ()
     say: str | None = None
 
 
@@ -190,7 +190,7 @@ def _add(targets: list[_Target], target: _Target) -> None:
 
 def live_reads(
     targets: Sequence[_Target], contract: TaskContract, facts: Facts, offered: set[str]
-) -> list[tuple[str, dict[str, Any]]]:
+) -> list[tuple[str, JsonObject]]:
     if QUERY_TOOL not in offered:
         return []
     by_warehouse: dict[str, list[str]] = {}
@@ -198,7 +198,7 @@ def live_reads(
         if (target.sku, target.warehouse) not in facts.live:
             by_warehouse.setdefault(target.warehouse, []).append(target.sku)
     return [
-        (QUERY_TOOL, {"warehouse_id": w, "skus": skus})
+        (QUERY_TOOL, {"warehouse_id": w, "skus": [*skus]})
         for w, skus in sorted(by_warehouse.items())
         if w not in facts.queried
     ]
@@ -225,8 +225,8 @@ def _quantity(target: _Target, contract: TaskContract, live: Live) -> int | None
 
 def orders_to_create(
     targets: Sequence[_Target], contract: TaskContract, facts: Facts
-) -> list[tuple[str, dict[str, Any]]]:
-    creates: list[tuple[str, dict[str, Any]]] = []
+) -> list[tuple[str, JsonObject]]:
+    creates: list[tuple[str, JsonObject]] = []
     for target in targets:
         key = (target.sku, target.warehouse)
         live = facts.live.get(key)
@@ -241,7 +241,7 @@ def orders_to_create(
         quantity = _quantity(target, contract, live)
         if quantity is None:
             continue
-        arguments: dict[str, Any] = {"sku": target.sku, "warehouse_id": target.warehouse}
+        arguments: JsonObject = {"sku": target.sku, "warehouse_id": target.warehouse}
         if quantity != _POLICY:
             arguments["quantity"] = quantity
         elif contract.quantity_rule is not None and contract.quantity_rule.kind == "at_most":

@@ -41,7 +41,7 @@ def _reply(baseline: OptionBaseline) -> Any:
 
 def test_first_option_takes_the_first_alternative_the_schema_offers() -> None:
     reply = _reply(OptionBaseline("first", case_id="c", seed=0, max_quantity=500))
-    schema = step_schema(TOOLS, MESSAGES)
+    schema: Any = step_schema(TOOLS, MESSAGES)
     assert schema["oneOf"][0]["properties"]["tool"]["const"] == "notes_add"
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [("notes_add", {"text": ""})]
     assert reply.steps == "schema"

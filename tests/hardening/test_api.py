@@ -33,6 +33,7 @@ from pipeline.api import create_app
 from pipeline.cache import IngestCache
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.models import JsonObject
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
@@ -230,7 +231,7 @@ async def test_a_reference_that_names_a_path_is_refused_and_reaches_no_tool(
         "@secret.txt",
         "@screenshot.png/../../secret.txt",
     ]
-    turns = [
+    turns: list[JsonObject] = [
         {
             "content": "",
             "tool_calls": [

@@ -18,7 +18,7 @@ from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import append_run_log, read_run_log
 from pipeline.host.toolbox import MemoryTarget, Toolbox
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
+from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sql.store import SqlStore
@@ -190,7 +190,7 @@ async def test_an_answer_the_false_claim_guard_writes_is_marked_as_the_hosts(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     events: list[dict[str, Any]] = []
-    claim = {"content": "I created PO-000001 and PO-000002 for the low SKUs."}
+    claim: JsonObject = {"content": "I created PO-000001 and PO-000002 for the low SKUs."}
     record = await run_with(
         targets,
         ScriptedModel([claim, claim]),
@@ -256,7 +256,7 @@ async def test_a_defect_in_a_model_adapter_still_ends_the_run_with_an_error_reco
 async def test_malformed_arguments_get_an_error_result_the_model_can_read(
     targets: list[MemoryTarget],
 ) -> None:
-    turn = {
+    turn: JsonObject = {
         "content": "",
         "tool_calls": [
             {

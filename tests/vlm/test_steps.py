@@ -88,7 +88,7 @@ def valid(schema: dict[str, Any], step: dict[str, Any]) -> bool:
 
 
 def test_before_any_live_read_only_reads_an_answer_or_a_question_can_be_written() -> None:
-    schema = step_schema(TOOLS, conversation("replenish what is low"))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low"))
     tools = [o["properties"]["tool"]["const"] for o in schema["oneOf"] if "tool" in o["properties"]]
     assert tools == ["inventory_query_stock"]
     assert valid(schema, {"final": "nothing to do"})
@@ -102,7 +102,7 @@ def test_before_any_live_read_only_reads_an_answer_or_a_question_can_be_written(
 
 
 def test_ids_are_the_ones_valid_now_within_the_contract() -> None:
-    schema = step_schema(TOOLS, conversation("replenish what is low except SKU-10318"))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low except SKU-10318"))
     query = {
         "tool": "inventory_query_stock",
         "arguments": {"warehouse_id": "WH-01", "skus": ["SKU-10232"]},
@@ -114,7 +114,7 @@ def test_ids_are_the_ones_valid_now_within_the_contract() -> None:
 
 
 def test_after_the_live_read_a_write_is_offered_for_what_is_still_low_only() -> None:
-    schema = step_schema(TOOLS, conversation("replenish what is low", READ))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low", READ))
 
     def order(**arguments: Any) -> dict[str, Any]:
         return {
@@ -128,7 +128,7 @@ def test_after_the_live_read_a_write_is_offered_for_what_is_still_low_only() -> 
 
 
 def test_an_explicit_quantity_is_the_only_quantity_the_schema_takes() -> None:
-    schema = step_schema(TOOLS, conversation("Order 10 units of SKU-10232 only", READ))
+    schema: Any = step_schema(TOOLS, conversation("Order 10 units of SKU-10232 only", READ))
 
     def order(quantity: int) -> dict[str, Any]:
         arguments = {"warehouse_id": "WH-01", "sku": "SKU-10232", "quantity": quantity}
@@ -140,7 +140,7 @@ def test_an_explicit_quantity_is_the_only_quantity_the_schema_takes() -> None:
 
 def test_a_report_never_offers_a_write_even_after_the_read() -> None:
     messages = conversation("just tell me what is low", READ)
-    schema = step_schema([QUERY], messages)
+    schema: Any = step_schema([QUERY], messages)
     assert all(
         o["properties"].get("tool", {}).get("const") != "orders_create_replenishment"
         for o in schema["oneOf"]
@@ -151,7 +151,7 @@ def test_a_report_never_offers_a_write_even_after_the_read() -> None:
 def test_each_narrowing_can_be_switched_off(switch: str) -> None:
     loose = Narrowing(**{switch: False})
     messages = conversation("replenish what is low")
-    schema = step_schema(TOOLS, messages, narrowing=loose)
+    schema: Any = step_schema(TOOLS, messages, narrowing=loose)
     if switch == "writes_after_read":
         assert valid(
             schema,
@@ -165,7 +165,9 @@ def test_each_narrowing_can_be_switched_off(switch: str) -> None:
             schema, {"tool": "inventory_query_stock", "arguments": {"warehouse_id": "WH-09"}}
         )
     else:
-        after = step_schema(TOOLS, conversation("replenish what is low", READ), narrowing=loose)
+        after: Any = step_schema(
+            TOOLS, conversation("replenish what is low", READ), narrowing=loose
+        )
         assert valid(
             after,
             {
@@ -208,7 +210,7 @@ def test_the_prompt_is_the_same_at_every_step_only_the_schema_changes() -> None:
 def test_a_reply_is_read_as_well_as_it_can_be_and_says_whether_it_met_the_schema(
     text: str, kind: str, meets: bool
 ) -> None:
-    schema = step_schema(TOOLS, conversation("replenish what is low"))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low"))
     response, ok = parse_step(text, schema, TOOLS, "step_1")
     assert ok is meets
     if kind == "call":
@@ -231,7 +233,7 @@ def test_once_the_task_s_skus_are_read_reads_are_no_longer_offered() -> None:
         {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10318"]},
         LIVE,
     )
-    after = step_schema(TOOLS, conversation("just tell me what is low", read_all))
+    after: Any = step_schema(TOOLS, conversation("just tell me what is low", read_all))
     assert "inventory_query_stock" not in _tools_in(after)
 
 
@@ -245,7 +247,7 @@ def test_each_write_is_one_alternative_per_order_with_the_quantity_the_task_give
         {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10318"]},
         low_both,
     )
-    policy = step_schema(TOOLS, conversation("replenish what is low", read))
+    policy: Any = step_schema(TOOLS, conversation("replenish what is low", read))
     writes = [
         o["properties"]["arguments"]
         for o in policy["oneOf"]
@@ -256,7 +258,7 @@ def test_each_write_is_one_alternative_per_order_with_the_quantity_the_task_give
         ("SKU-10232", False),
         ("SKU-10318", False),
     ]
-    each = step_schema(TOOLS, conversation("replenish what is low, 30 each", read))
+    each: Any = step_schema(TOOLS, conversation("replenish what is low, 30 each", read))
     assert valid(
         each,
         {
@@ -271,7 +273,7 @@ def test_each_write_is_one_alternative_per_order_with_the_quantity_the_task_give
             "arguments": {"sku": "SKU-10318", "warehouse_id": "WH-01"},
         },
     )
-    rule = step_schema(TOOLS, conversation("top up just to the reorder point", read))
+    rule: Any = step_schema(TOOLS, conversation("top up just to the reorder point", read))
     assert valid(
         rule,
         {
@@ -288,7 +290,7 @@ def test_a_write_already_made_is_not_offered_again() -> None:
         "created": True,
     }  # fmt: skip
     order = ("orders_create_replenishment", {"sku": "SKU-10232", "warehouse_id": "WH-01"}, created)
-    schema = step_schema(TOOLS, conversation("replenish what is low", READ, order))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low", READ, order))
     assert "orders_create_replenishment" not in _tools_in(schema)
 
 
@@ -298,7 +300,7 @@ def test_a_row_the_screen_places_in_no_warehouse_offers_no_write_only_a_question
     opening = f"Task: {task}\n\n{render_contract(parse_task(task))}\n\n@erp.png:\n{homeless}"
     messages = conversation(task, READ)
     messages[1] = Message(role="user", content=opening)
-    schema = step_schema(TOOLS, messages)
+    schema: Any = step_schema(TOOLS, messages)
     order = {
         "tool": "orders_create_replenishment",
         "arguments": {"warehouse_id": "WH-01", "sku": "SKU-10232"},
@@ -310,7 +312,7 @@ def test_a_row_the_screen_places_in_no_warehouse_offers_no_write_only_a_question
 def test_several_low_skus_of_one_warehouse_can_be_ordered_in_one_step() -> None:
     both_low = {**LIVE, "items": [{**item, "on_hand": 1} for item in LIVE["items"]]}
     read = ("inventory_query_stock", READ[1], both_low)
-    schema = step_schema(TOOLS, conversation("replenish what is low", read))
+    schema: Any = step_schema(TOOLS, conversation("replenish what is low", read))
     batch = {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10318"]}
     assert valid(schema, {"tool": "orders_create_replenishment", "arguments": batch})
     one_of_them = {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}
@@ -332,21 +334,21 @@ def test_the_host_s_screen_view_is_a_step_whenever_the_host_offers_it() -> None:
         conversation("replenish what is low", READ),
         conversation("which SKUs are low? do not order"),
     ):
-        schema = step_schema([*TOOLS, VIEW], messages)
+        schema: Any = step_schema([*TOOLS, VIEW], messages)
         assert valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png"}})
         assert valid(
             schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png", "region": region}}
         )
         assert not valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "other.png"}})
         assert not valid(schema, {"tool": VIEW_TOOL, "arguments": {"image": "erp.png", "page": 2}})
-        without = step_schema(TOOLS, messages)
+        without: Any = step_schema(TOOLS, messages)
         assert all(
             o["properties"].get("tool", {}).get("const") != VIEW_TOOL for o in without["oneOf"]
         )
 
 
 def test_a_screen_view_step_is_read_as_its_call() -> None:
-    schema = step_schema([*TOOLS, VIEW], conversation("replenish what is low"))
+    schema: Any = step_schema([*TOOLS, VIEW], conversation("replenish what is low"))
     step = json.dumps({"tool": VIEW_TOOL, "arguments": {"image": "erp.png"}})
     reply, valid_step = parse_step(step, schema, [*TOOLS, VIEW], "s1")
     assert valid_step

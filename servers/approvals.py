@@ -15,7 +15,8 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+
+from pydantic import JsonValue
 
 from servers.errors import NotApproved, NotPending, SameRequester, UnknownProposal
 from servers.models import (
@@ -68,7 +69,7 @@ def approval_key(proposal_id: str) -> str:
     return f"approval-{proposal_id}"
 
 
-def arguments_sha256(arguments: Mapping[str, Any]) -> str:
+def arguments_sha256(arguments: Mapping[str, JsonValue]) -> str:
     """SHA-256 of the arguments as canonical JSON (sorted keys, no spaces, UTF-8)."""
     text = json.dumps(arguments, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -117,12 +118,12 @@ def propose(
     store: Store,
     *,
     tool: str,
-    arguments: Mapping[str, Any],
+    arguments: Mapping[str, JsonValue],
     now: datetime,
     ttl: timedelta,
     run_id: str | None = None,
-    observation: Mapping[str, Any] | None = None,
-    live: Mapping[str, Any] | None = None,
+    observation: Mapping[str, JsonValue] | None = None,
+    live: Mapping[str, JsonValue] | None = None,
     requested_by: str | None = None,
 ) -> Proposal:
     """Store a pending proposal for `tool` with exactly `arguments`, asked for by
@@ -268,7 +269,7 @@ def settle(
     *,
     ran: bool,
     message: str,
-    result: Mapping[str, Any] | None,
+    result: Mapping[str, JsonValue] | None,
     order_id: str | None,
     now: datetime,
 ) -> Proposal:
@@ -323,7 +324,7 @@ def check_approved(
     proposal_id: str,
     *,
     tool: str,
-    same_arguments: Callable[[Mapping[str, Any]], bool],
+    same_arguments: Callable[[Mapping[str, JsonValue]], bool],
 ) -> Proposal:
     """Inside the write's own transaction: `proposal_id` names a proposal for `tool` that a
     person approved before it expired and whose write has not been settled yet, its stored

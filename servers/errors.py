@@ -25,7 +25,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 __all__ = [
     "CsvRowError",
@@ -69,15 +68,15 @@ class Refused(ServersError):
         *,
         code: str,
         field: str | None = None,
-        details: Mapping[str, Any] | None = None,
+        details: Mapping[str, object] | None = None,
     ) -> None:
         self.message = message
         self.code = code
         self.field = field
-        self.details: dict[str, Any] = dict(details or {})
+        self.details: dict[str, object] = dict(details or {})
         super().__init__(message)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {"error": self.code, "field": self.field, "message": self.message, **self.details}
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 __all__ = [
     "APPROVAL_STATUSES",
@@ -24,6 +24,7 @@ __all__ = [
     "DeliveryRecord",
     "ImportSummary",
     "ItemReport",
+    "JsonObject",
     "NewAuditEntry",
     "NewOrder",
     "NewProposal",
@@ -49,6 +50,9 @@ __all__ = [
     "parse_order_id",
     "parse_proposal_id",
 ]
+
+JsonObject = dict[str, JsonValue]
+"""An object as JSON carries it: tool arguments, results, event bodies."""
 
 OrderStatus = Literal["open", "cancelled"]
 Outcome = Literal["accepted", "refused"]
@@ -240,7 +244,7 @@ class BatchItem(_Frozen):
     created: bool | None = Field(default=None, description="false: an earlier order came back")
     order: Order | None = None
     live: StockLevel | None = None
-    refused: dict[str, Any] | None = Field(
+    refused: JsonObject | None = Field(
         default=None, description="error, field, message and details, as a single call says them"
     )
 
@@ -250,7 +254,7 @@ class QueuedProposal(_Frozen):
 
     proposal_id: str = Field(description="like AP-000001")
     tool: str
-    arguments: dict[str, Any] = Field(description="exactly the arguments that run on approval")
+    arguments: JsonObject = Field(description="exactly the arguments that run on approval")
     expires_at: datetime
 
 
@@ -322,7 +326,7 @@ class NewAuditEntry(_Frozen):
     action: str = Field(description="tool or command name")
     outcome: Outcome
     reason: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     order_id: str | None = None
     run_id: str | None = None
     actor: str | None = Field(
@@ -350,14 +354,14 @@ class NewProposal(_Frozen):
 
     run_id: str | None = None
     tool: str = Field(description="the write tool, like orders_create_replenishment")
-    arguments: dict[str, Any] = Field(description="exactly the arguments that will run")
+    arguments: JsonObject = Field(description="exactly the arguments that will run")
     arguments_sha256: str = Field(description="SHA-256 of the arguments, canonical JSON")
-    observation: dict[str, Any] | None = Field(
+    observation: JsonObject | None = Field(
         default=None,
         description="what the screenshot showed: sku, warehouse_id, on_hand, reorder_point, "
         "captured_at, screen",
     )
-    live: dict[str, Any] | None = Field(
+    live: JsonObject | None = Field(
         default=None, description="the live numbers the run read for it"
     )
     expires_at: datetime
@@ -374,7 +378,7 @@ class Proposal(NewProposal):
     decided_by: str | None = None
     decided_at: datetime | None = None
     reason: str | None = Field(default=None, description="why it was denied or failed")
-    result: dict[str, Any] | None = Field(
+    result: JsonObject | None = Field(
         default=None, description="what the write tool answered when it ran"
     )
     order_id: str | None = None
@@ -411,7 +415,7 @@ class Delivery(_Frozen):
     attempts: int = Field(description="attempts made before this one")
     event_number: int
     event: str = Field(description="proposal.created, proposal.decided or run.finished")
-    body: dict[str, Any]
+    body: JsonObject
     created_at: datetime = Field(description="when the event happened")
 
 

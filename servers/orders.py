@@ -21,16 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from servers import approvals, domain
 from servers.errors import InvalidArgument, Refused, StoreError
 from servers.models import (
     CancelOutput,
+    JsonObject,
     OrderList,
     OrderQuery,
     QueuedProposal,
@@ -105,11 +106,11 @@ class _CreateCall(BaseModel):
 def _queued(
     deps: ToolDeps,
     tool: str,
-    calls: list[tuple[dict[str, Any], dict[str, Any] | None]],
+    calls: list[tuple[JsonObject, JsonObject | None]],
     run_id: str | None,
     what: str,
     requested_by: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Store one pending proposal per call (its arguments, and the live numbers read now),
     asked for by `requested_by`; the structured answer saying they are queued."""
     now = deps.clock()
@@ -158,7 +159,7 @@ def _writes_directly(ctx: Context) -> bool:
     return caller is not None and caller.writes_directly
 
 
-def _same_call(stored: Mapping[str, Any], call: _CreateCall) -> bool:
+def _same_call(stored: Mapping[str, JsonValue], call: _CreateCall) -> bool:
     try:
         return _CreateCall.model_validate(dict(stored)) == call
     except ValidationError:
@@ -166,7 +167,7 @@ def _same_call(stored: Mapping[str, Any], call: _CreateCall) -> bool:
 
 
 def _checked(
-    proposal_id: str, tool: str, same: Callable[[Mapping[str, Any]], bool]
+    proposal_id: str, tool: str, same: Callable[[Mapping[str, JsonValue]], bool]
 ) -> Callable[[StoreWriter], object]:
     def check(tx: StoreWriter) -> object:
         return approvals.check_approved(tx, proposal_id, tool=tool, same_arguments=same)

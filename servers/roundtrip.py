@@ -18,14 +18,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
 
 from servers import domain
 from servers.factory import build_server
-from servers.models import StockRecord
+from servers.models import JsonObject, StockRecord
 from servers.stores import open_store
 
 __all__ = ["READ_TOOL", "TRANSPORTS", "WRITE_TOOL", "RoundTrip", "measure"]
@@ -94,10 +93,10 @@ def _sku(i: int) -> str:
 
 
 async def _time_tools(client: Client, transport: str, calls: int) -> list[RoundTrip]:
-    def read_args(i: int) -> dict[str, Any]:
+    def read_args(i: int) -> JsonObject:
         return {"warehouse_id": _WAREHOUSE, "skus": [_sku(i)]}
 
-    def write_args(i: int) -> dict[str, Any]:
+    def write_args(i: int) -> JsonObject:
         return {"sku": _sku(i), "warehouse_id": _WAREHOUSE, "quantity": 10}
 
     results = []

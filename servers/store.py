@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from typing import Any, Protocol, Self
+from typing import Protocol, Self
 
 from servers.models import (
     ApprovalStatus,
@@ -21,6 +21,7 @@ from servers.models import (
     ColumnProfile,
     Delivery,
     DeliveryRecord,
+    JsonObject,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -135,7 +136,7 @@ class StoreWriter(StoreReader, Protocol):
 
     def delete_profile(self, signature: str) -> bool: ...
 
-    def append_event(self, name: str, body: dict[str, Any], *, now: datetime) -> int:
+    def append_event(self, name: str, body: JsonObject, *, now: datetime) -> int:
         """Record that `name` happened, in the transaction of the change itself; its number."""
         ...
 
@@ -159,7 +160,7 @@ class StoreWriter(StoreReader, Protocol):
         now: datetime,
         by: str | None = None,
         reason: str | None = None,
-        result: dict[str, Any] | None = None,
+        result: JsonObject | None = None,
         order_id: str | None = None,
     ) -> Proposal | None:
         """Move a proposal from `expect` to `status` (the decider, reason and result with

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Literal, cast
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from servers.approvals import PROPOSAL_META_KEY
 from servers.errors import Refused, StoreError
+from servers.models import JsonObject
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 
@@ -112,7 +113,7 @@ OrderIdArg = Annotated[
 ]
 
 
-def group_meta(group: str) -> dict[str, Any]:
+def group_meta(group: str) -> JsonObject:
     return {GROUPS_META_KEY: [group]}
 
 

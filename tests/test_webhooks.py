@@ -15,13 +15,14 @@ import pytest
 
 from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
 from servers import approvals, catalog, domain
+from servers.models import JsonObject
 from servers.store import OpenStore
 from servers.stores import open_store
 from tests.receivers import Receiver, receiving
 
 SECRET = "webhook-secret"
 T0 = datetime(2026, 12, 2, 8, 0, 0, tzinfo=UTC)
-ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
+ARGS: JsonObject = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
 
 
 @pytest.fixture

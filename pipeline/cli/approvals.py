@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TextIO
 
 from pipeline.approvals import ApprovalDesk, Decision, cli_decider
+from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from servers.errors import Refused
 from servers.models import APPROVAL_STATUSES, PlannedOrder, Proposal, ProposalQuery
@@ -55,8 +56,8 @@ def _desk(settings: Settings) -> tuple[ApprovalDesk, Store]:
     return desk, store
 
 
-def _age(captured: str | None, now: datetime) -> str:
-    if not captured:
+def _age(captured: JsonValue, now: datetime) -> str:
+    if not isinstance(captured, str) or not captured:
         return ""
     hours = (now - datetime.fromisoformat(captured)).total_seconds() / 3600
     return f"{hours:.1f} h"
@@ -68,7 +69,8 @@ def describe(proposal: Proposal, planned: PlannedOrder | None = None) -> str:
     or `orders_cancel PO-000003`."""
     args = proposal.arguments
     if "sku" in args:
-        ordered = ((proposal.result or {}).get("order") or {}).get("quantity")
+        order = (proposal.result or {}).get("order")
+        ordered = order.get("quantity") if isinstance(order, dict) else None
         name = f" ({planned.name})" if planned is not None and planned.name else ""
         if ordered is not None:
             quantity = f"x{ordered}"

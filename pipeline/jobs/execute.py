@@ -11,6 +11,7 @@ from pipeline.bootstrap import proposal_queue, run_agent, utc_now
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import Target
 from pipeline.jobs.spec import EventSink, Runner, RunSpec
+from pipeline.models import JsonObject
 from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 
 def announce_finished(store: Store, record: RunRecord, requested_by: str | None) -> None:
     """The `run.finished` event (for webhooks): the run's outcome and what it proposed."""
-    body = {
+    body: JsonObject = {
         "run": {
             "id": record.id,
             "task": record.task,

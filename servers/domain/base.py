@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from servers.errors import InvalidArgument, Refused
 from servers.lookup import (
@@ -16,6 +16,7 @@ from servers.lookup import (
     looks_like,
 )
 from servers.models import (
+    JsonObject,
     NewAuditEntry,
     NotFound,
     Order,
@@ -43,7 +44,7 @@ T = TypeVar("T")
 def _audited(
     store: Store,
     action: str,
-    arguments: dict[str, Any],
+    arguments: JsonObject,
     run_id: str | None,
     now: datetime,
     decide: Callable[[StoreWriter], tuple[T, str, str | None]],

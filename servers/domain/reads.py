@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+
+from pydantic import JsonValue
 
 from servers.domain.base import (
     _check_sku,
@@ -66,11 +67,18 @@ def live_level(store: Store, sku: str, warehouse_id: str) -> StockLevel:
         return _live_level(tx, sku, warehouse_id)
 
 
+def _whole(value: JsonValue) -> int:
+    """A count from tool arguments or recorded live numbers (their schemas made it a number)."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"not a count: {value!r}")
+
+
 def planned_order(
     store: Store,
-    arguments: Mapping[str, Any],
+    arguments: Mapping[str, JsonValue],
     *,
-    at_proposal: Mapping[str, Any] | None,
+    at_proposal: Mapping[str, JsonValue] | None,
     max_quantity: int,
 ) -> PlannedOrder:
     """What a create call with `arguments` (one SKU) would order now: the task's quantity,
@@ -82,21 +90,21 @@ def planned_order(
         level: StockLevel | None = live_level(store, sku, warehouse_id)
     except Refused:
         level = None
-    cap = policy_cap(max_quantity, None if at_most is None else int(at_most))
+    cap = policy_cap(max_quantity, None if at_most is None else _whole(at_most))
     if given is not None:
         return PlannedOrder(
             sku=sku,
             warehouse_id=warehouse_id,
             name=level.name if level else None,
-            quantity=int(given) if level is not None and level.needs_reorder else None,
+            quantity=_whole(given) if level is not None and level.needs_reorder else None,
             quantity_source="task",
             rule=f"{given} units, as the task said",
             live=level,
         )
     before = then_total = None
     if at_proposal and {"on_hand", "on_order", "reorder_point"} <= set(at_proposal):
-        then_total = int(at_proposal["on_hand"]) + int(at_proposal["on_order"])
-        point = int(at_proposal["reorder_point"])
+        then_total = _whole(at_proposal["on_hand"]) + _whole(at_proposal["on_order"])
+        point = _whole(at_proposal["reorder_point"])
         before = min(cap, policy_units(then_total, point)) if then_total < point else None
     if level is None:
         return PlannedOrder(

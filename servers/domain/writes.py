@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
 from servers.domain.base import (
     CANCEL,
@@ -20,6 +19,7 @@ from servers.errors import InvalidArgument, NotLow, Refused
 from servers.models import (
     BatchItem,
     CancelResult,
+    JsonObject,
     NewOrder,
     Order,
     ReplenishmentRequest,
@@ -206,8 +206,8 @@ def _observed(request: ReplenishmentRequest) -> str:
     return ""
 
 
-def _observed_details(request: ReplenishmentRequest) -> dict[str, Any]:
-    details: dict[str, Any] = {}
+def _observed_details(request: ReplenishmentRequest) -> JsonObject:
+    details: JsonObject = {}
     if request.observed_on_hand is not None:
         details["observed_on_hand"] = request.observed_on_hand
     if request.observed_at is not None:

@@ -14,13 +14,13 @@ from typing import Any
 
 from sqlalchemy import Connection, literal, or_, select, update
 
-from servers.models import Attempt, Delivery, DeliveryRecord
+from servers.models import Attempt, Delivery, DeliveryRecord, JsonObject
 from servers.sql.schema import Stamp, events, webhook_attempts, webhook_deliveries
 
 __all__ = ["append_event", "attempts_of", "claim_deliveries", "deliveries", "record_attempt"]
 
 
-def append_event(conn: Connection, name: str, body: dict[str, Any], now: datetime) -> int:
+def append_event(conn: Connection, name: str, body: JsonObject, now: datetime) -> int:
     row = conn.execute(
         events.insert().values(name=name, body=body, created_at=now).returning(events.c.number)
     ).one()

@@ -39,6 +39,7 @@ from servers.models import (
     ColumnProfile,
     Delivery,
     DeliveryRecord,
+    JsonObject,
     NewAuditEntry,
     NewOrder,
     NewProposal,
@@ -306,7 +307,7 @@ class _Transaction:
         now: datetime,
         by: str | None = None,
         reason: str | None = None,
-        result: dict[str, Any] | None = None,
+        result: JsonObject | None = None,
         order_id: str | None = None,
     ) -> Proposal | None:
         changes: dict[str, Any] = {"status": status, "decided_at": _ts(now)}
@@ -397,7 +398,7 @@ class _Transaction:
 
     # ---- events and their webhook deliveries (`servers.sql.outbox`)
 
-    def append_event(self, name: str, body: dict[str, Any], *, now: datetime) -> int:
+    def append_event(self, name: str, body: JsonObject, *, now: datetime) -> int:
         return outbox.append_event(self._conn, name, body, _ts(now))
 
     def claim_deliveries(

@@ -11,7 +11,7 @@ import pytest
 
 from servers import approvals
 from servers.errors import NotPending, SameRequester, UnknownProposal
-from servers.models import ProposalQuery
+from servers.models import JsonObject, ProposalQuery
 from servers.sql.migrate import SCHEMA_VERSION
 from servers.store import OpenStore, Store
 from servers.stores import open_store
@@ -19,7 +19,7 @@ from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
 DATA = Path(__file__).parent / "data"
 
-ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
+ARGS: JsonObject = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
 DAY = timedelta(days=1)
 
 

@@ -70,7 +70,8 @@ def test_a_sku_that_is_not_low_now_is_refused_with_live_and_observed_numbers(
         "SKU-10402 in WH-01 is not low now: on_hand 310 + on_order 0 >= reorder_point 200 "
         "(the screenshot showed 60 at 2026-11-27T09:14:52+08:00)"
     )
-    assert error.details["live"]["on_hand"] == 310
+    live: Any = error.details["live"]
+    assert live["on_hand"] == 310
     assert error.details["observed_on_hand"] == 60
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from servers.errors import InvalidArgument
@@ -60,7 +62,8 @@ def test_an_unknown_sku_suggests_the_closest_known_skus() -> None:
     error = refusal(lambda: check_sku("SKU-10401", SKUS, WAREHOUSES))
     assert error.message.startswith("unknown SKU 'SKU-10401'; closest known SKUs: SKU-10402")
     assert error.code == "unknown_sku"
-    assert error.details["suggestions"][0] == "SKU-10402"
+    suggestions: Any = error.details["suggestions"]
+    assert suggestions[0] == "SKU-10402"
 
 
 def test_suggestions_prefer_the_skus_of_the_warehouse_in_question() -> None:

@@ -70,7 +70,7 @@ async def test_a_call_for_several_skus_becomes_one_proposal_per_sku(store: Store
         result = await client.call_tool(CREATE, call, meta=meta())
     assert len((result.structured_content or {})["queued"]) == 2
     held = approvals.list_proposals(store, ProposalQuery(), now=NOW)
-    assert sorted(p.arguments["sku"] for p in held) == ["SKU-10232", "SKU-10318"]
+    assert sorted(str(p.arguments["sku"]) for p in held) == ["SKU-10232", "SKU-10318"]
     assert orders(store) == []
 
 

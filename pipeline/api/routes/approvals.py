@@ -49,7 +49,11 @@ def proposal_out(
     proposal: Proposal, now: datetime, planned: PlannedOrder | None = None
 ) -> ProposalOut:
     captured = (proposal.observation or {}).get("captured_at")
-    age = (now - datetime.fromisoformat(captured)).total_seconds() if captured else None
+    age = (
+        (now - datetime.fromisoformat(captured)).total_seconds()
+        if isinstance(captured, str) and captured
+        else None
+    )
     return ProposalOut.model_validate(
         {
             **proposal.model_dump(mode="json"),

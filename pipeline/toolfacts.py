@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from pipeline.models import Message
+from pipeline.jsonread import count, items
+from pipeline.models import JsonObject, JsonValue, Message
 
 __all__ = [
     "CANCEL_TOOL",
@@ -48,10 +48,10 @@ class ToolResult:
     """One executed call and what came back (`data` is the structured result, if any)."""
 
     name: str
-    arguments: Mapping[str, Any]
+    arguments: Mapping[str, JsonValue]
     is_error: bool
     text: str
-    data: Mapping[str, Any] | None = None
+    data: Mapping[str, JsonValue] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class Facts:
     located: dict[str, list[str]] = field(default_factory=dict)
     """Warehouses that stock a SKU, from `inventory_get_item`."""
     item_errors: dict[str, str] = field(default_factory=dict)
-    listings: list[dict[str, Any]] = field(default_factory=list)
+    listings: list[JsonObject] = field(default_factory=list)
     """Arguments of every `orders_list` that answered."""
     orders: dict[str, OrderFact] = field(default_factory=dict)
     """Every order a result named, latest state."""
@@ -118,7 +118,7 @@ class Facts:
     """Units of each queued order, by proposal id."""
     proposed_cancels: dict[str, str] = field(default_factory=dict)
     """Cancels queued for approval: order id -> proposal id."""
-    dry_run: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    dry_run: list[tuple[str, JsonObject]] = field(default_factory=list)
     """Writes a dry run recorded without running them: (tool, arguments)."""
 
     def recorded(self, key: tuple[str, str]) -> bool:
@@ -126,7 +126,7 @@ class Facts:
         return any(
             tool == CREATE_TOOL
             and str(args.get("warehouse_id")) == key[1]
-            and key[0] in [args.get("sku"), *list(args.get("skus") or [])]
+            and key[0] in [args.get("sku"), *items(args.get("skus"))]
             for tool, args in self.dry_run
         )
 
@@ -144,36 +144,40 @@ class Facts:
         )
 
 
-def _order(data: Mapping[str, Any]) -> OrderFact | None:
+def _order(data: JsonValue) -> OrderFact | None:
+    if not isinstance(data, dict):
+        return None
     try:
         return OrderFact(
             id=str(data["id"]),
             sku=str(data["sku"]),
             warehouse_id=str(data["warehouse_id"]),
-            quantity=int(data["quantity"]),
+            quantity=count(data["quantity"]),
             status=str(data.get("status", "open")),
         )
     except (KeyError, TypeError, ValueError):
         return None
 
 
-def _live(item: Mapping[str, Any]) -> Live | None:
+def _live(item: JsonValue) -> Live | None:
+    if not isinstance(item, dict):
+        return None
     try:
         return Live(
             sku=str(item["sku"]),
             warehouse_id=str(item["warehouse_id"]),
-            on_hand=int(item["on_hand"]),
-            on_order=int(item.get("on_order", 0)),
-            reorder_point=int(item["reorder_point"]),
+            on_hand=count(item["on_hand"]),
+            on_order=count(item.get("on_order", 0)),
+            reorder_point=count(item["reorder_point"]),
             name=str(item.get("name", "")),
         )
     except (KeyError, TypeError, ValueError):
         return None
 
 
-def _items(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+def _items(data: Mapping[str, JsonValue], key: str) -> list[JsonObject]:
     value = data.get(key)
-    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def read_facts(results: Iterable[ToolResult]) -> Facts:
@@ -274,7 +278,7 @@ def read_facts(results: Iterable[ToolResult]) -> Facts:
     return facts
 
 
-def _queued(data: Mapping[str, Any]) -> bool:
+def _queued(data: Mapping[str, JsonValue]) -> bool:
     return isinstance(data.get("queued"), list)
 
 
@@ -294,7 +298,7 @@ def from_messages(messages: Sequence[Message]) -> list[ToolResult]:
     return results
 
 
-def _json(text: str) -> dict[str, Any] | None:
+def _json(text: str) -> JsonObject | None:
     try:
         value = json.loads(text)
     except (json.JSONDecodeError, TypeError):

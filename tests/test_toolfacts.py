@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
-from pipeline.models import Message, ToolCall
+from pipeline.models import JsonObject, Message, ToolCall
 from pipeline.toolfacts import ToolResult, from_messages, read_facts
 from servers.models import (
     CancelResult,
@@ -46,7 +46,7 @@ def order(order_id: str, sku: str, status: str = "open") -> Order:
 
 
 def result(
-    name: str, arguments: dict[str, object], payload: BaseModel | str, *, error: bool = False
+    name: str, arguments: JsonObject, payload: BaseModel | str, *, error: bool = False
 ) -> ToolResult:
     text = payload if isinstance(payload, str) else payload.model_dump_json()
     return ToolResult(name, arguments, error, text)

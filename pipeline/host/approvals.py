@@ -13,9 +13,10 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from pipeline.host.context import Attachment
+from pipeline.models import JsonObject, JsonValue
 from pipeline.screentext import parse_screens
 from pipeline.toolfacts import CREATE_TOOL, Facts
 
@@ -26,16 +27,16 @@ __all__ = ["ProposalDraft", "ProposalQueue", "ProposalTicket", "drafts_for", "qu
 class ProposalDraft:
     run_id: str
     tool: str
-    arguments: dict[str, Any]
-    observation: dict[str, Any] | None = None
-    live: dict[str, Any] | None = None
+    arguments: JsonObject
+    observation: JsonObject | None = None
+    live: JsonObject | None = None
 
 
 @dataclass(frozen=True)
 class ProposalTicket:
     id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     expires_at: datetime
 
 
@@ -45,17 +46,15 @@ class ProposalQueue(Protocol):
     async def propose(self, draft: ProposalDraft) -> ProposalTicket: ...
 
 
-def _observation(
-    sku: str, warehouse: str, attachments: Sequence[Attachment]
-) -> dict[str, Any] | None:
+def _observation(sku: str, warehouse: str, attachments: Sequence[Attachment]) -> JsonObject | None:
     """What the newest screenshot showing this SKU in this warehouse said about it."""
-    seen: dict[str, Any] | None = None
+    seen: JsonObject | None = None
     for attachment in attachments:
         for screen in parse_screens(attachment.content):
             for row in screen.rows:
                 if row.sku != sku or screen.warehouse_of(row) not in (warehouse, None):
                     continue
-                if seen is None or screen.captured_at.isoformat() > seen["captured_at"]:
+                if seen is None or screen.captured_at.isoformat() > str(seen["captured_at"]):
                     seen = {
                         "sku": sku,
                         "warehouse_id": warehouse,
@@ -70,7 +69,7 @@ def _observation(
 def drafts_for(
     run_id: str,
     tool: str,
-    arguments: Mapping[str, Any],
+    arguments: Mapping[str, JsonValue],
     *,
     attachments: Sequence[Attachment],
     facts: Facts,
@@ -87,7 +86,8 @@ def drafts_for(
     drafts = []
     for single in singles:
         sku = single.get("sku")
-        observation = live = None
+        observation: JsonObject | None = None
+        live: JsonObject | None = None
         if tool == CREATE_TOOL and isinstance(sku, str) and isinstance(warehouse, str):
             observation = _observation(sku, warehouse, attachments)
             level = facts.live.get((sku, warehouse))
@@ -101,7 +101,7 @@ def drafts_for(
     return drafts
 
 
-def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, dict[str, Any]]:
+def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, JsonObject]:
     """The tool result the model reads (JSON, as every tool answers): queued, under which ids,
     and not to be sent again."""
     described = "; ".join(f"{t.id}: {t.tool} {_short(t.arguments)}" for t in tickets)
@@ -109,7 +109,7 @@ def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, dict[str, An
         f"queued for approval, not executed: {described}. A person approves or denies it; "
         "do not send it again. Report it as waiting for approval."
     )
-    structured = {
+    structured: JsonObject = {
         "queued": [
             {
                 "proposal_id": t.id,
@@ -124,5 +124,5 @@ def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, dict[str, An
     return json.dumps(structured, ensure_ascii=False), structured
 
 
-def _short(arguments: Mapping[str, Any]) -> str:
+def _short(arguments: Mapping[str, JsonValue]) -> str:
     return json.dumps(arguments, ensure_ascii=False, sort_keys=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from pipeline.errors import ToolServerError
 from pipeline.host.approvals import drafts_for, queued_outcome
@@ -18,12 +17,12 @@ from pipeline.host.references import ReferenceError_, substitute
 from pipeline.host.run import Run
 from pipeline.host.screenview import UNAVAILABLE, VIEW_TOOL, look
 from pipeline.host.toolbox import ToolOutcome
-from pipeline.models import Message, ToolCall, ToolSpec
+from pipeline.models import JsonObject, Message, ToolCall, ToolSpec
 from pipeline.toolfacts import DRY_RUN
 
 __all__ = ["Emit", "execute", "runs_for_real", "view"]
 
-Emit = Callable[[str, dict[str, Any]], None]
+Emit = Callable[[str, JsonObject], None]
 
 
 def runs_for_real(run: Run, by_name: Mapping[str, ToolSpec], name: str) -> bool:
@@ -104,7 +103,7 @@ async def _propose(
     emit: Emit,
     hop: int,
     tool: str,
-    arguments: dict[str, Any],
+    arguments: JsonObject,
 ) -> ToolOutcome:
     """Queue each order the write would make for a person; the write itself does not run."""
     assert run.approvals is not None

@@ -114,7 +114,7 @@ def _open(
     emit(
         "run_started",
         {
-            "groups": groups,
+            "groups": [*groups],
             "tools": [t.name for t in tools],
             "task_contract": contract.model_dump(mode="json"),
             "contract_readings": [r.model_dump(mode="json") for r in readings],

@@ -31,6 +31,7 @@ from pipeline.contract import (
 )
 from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import Toolbox
+from pipeline.jsonread import items
 from pipeline.models import Message, ModelSettings, Usage
 from pipeline.toolfacts import LIST_WAREHOUSES_TOOL
 from pipeline.vlm.base import Model, SchemaAnswerer
@@ -201,12 +202,13 @@ async def warehouse_names(toolbox: Toolbox, *, run_id: str) -> dict[str, str]:
     if outcome.is_error or not outcome.structured:
         return {}
     names: dict[str, str] = {}
-    for item in outcome.structured.get("warehouses", []):
-        if not isinstance(item, dict) or not isinstance(item.get("warehouse_id"), str):
+    for item in items(outcome.structured.get("warehouses")):
+        warehouse = item.get("warehouse_id") if isinstance(item, dict) else None
+        if not isinstance(item, dict) or not isinstance(warehouse, str):
             continue
-        for name in (item.get("name"), *(item.get("aliases") or [])):
+        for name in (item.get("name"), *items(item.get("aliases"))):
             if isinstance(name, str) and name.strip():
-                names[name.strip()] = item["warehouse_id"]
+                names[name.strip()] = warehouse
     return names
 
 

@@ -8,13 +8,13 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from pipeline.contract import ContractReading, TaskContract
 from pipeline.ledger import LedgerSummary
-from pipeline.models import Message
+from pipeline.models import JsonObject, Message
 from pipeline.toolfacts import Facts, ToolResult, read_facts
 
 __all__ = [
@@ -37,10 +37,10 @@ class ToolCallRecord(BaseModel):
     hop: int
     id: str
     name: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     is_error: bool
     result: str
-    structured: dict[str, Any] | None = None
+    structured: JsonObject | None = None
     executed: bool = True
     dry_run: bool = False
     duration_ms: float = 0.0
@@ -58,7 +58,7 @@ class ProposalRecord(BaseModel):
 
     id: str
     tool: str
-    arguments: dict[str, Any]
+    arguments: JsonObject
     expires_at: datetime
     hop: int
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pipeline.host.attachments import MERGED_NAME, attachment_name
 from pipeline.host.context import Attachment, Picture
 from pipeline.host.toolbox import ToolOutcome
 from pipeline.imaging.payload import to_payload
-from pipeline.models import Message, ToolSpec
+from pipeline.models import JsonObject, JsonValue, Message, ToolSpec
 from pipeline.tiers import image_tokens
 from pipeline.toolfacts import VIEW_TOOL
 
@@ -122,7 +121,7 @@ def view_spec(pictures: Mapping[str, Picture]) -> ToolSpec:
 
 
 def look(
-    arguments: Mapping[str, Any],
+    arguments: Mapping[str, JsonValue],
     pictures: Mapping[str, Picture],
     attachments: Sequence[Attachment],
     *,
@@ -145,7 +144,7 @@ def look(
     shown = f"{payload.width} x {payload.height}"
     if (payload.width, payload.height) != image.size:
         shown += f", scaled from {image.width} x {image.height}"
-    structured = {
+    structured: JsonObject = {
         "image": picture.name,
         "region": None if region is None else {f: getattr(region, f) for f in _FIELDS},
         "width": payload.width,

@@ -20,7 +20,7 @@ from mcp import Client, MCPError, StdioServerParameters, stdio_client
 from mcp.types import CONNECTION_CLOSED, CallToolResult, RequestParamsMeta, Tool
 
 from pipeline.errors import ToolServerError
-from pipeline.models import ToolSpec
+from pipeline.models import JsonObject, ToolSpec
 
 __all__ = [
     "GROUPS_META_KEY",
@@ -85,7 +85,7 @@ def stdio_targets(
 class ToolOutcome:
     is_error: bool
     text: str
-    structured: dict[str, Any] | None = None
+    structured: JsonObject | None = None
 
 
 @dataclass
@@ -198,7 +198,7 @@ class Toolbox:
     async def call(
         self,
         name: str,
-        arguments: dict[str, Any],
+        arguments: JsonObject,
         *,
         run_id: str,
         proposal_id: str | None = None,

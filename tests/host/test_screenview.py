@@ -15,7 +15,15 @@ from pipeline.host.context import Attachment
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
 from pipeline.host.screenview import UNAVAILABLE, VIEW_TOOL, look, view_spec, viewable
 from pipeline.host.toolbox import MemoryTarget
-from pipeline.models import Message, ModelResponse, ModelSettings, Row, ToolSpec
+from pipeline.models import (
+    JsonObject,
+    JsonValue,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    Row,
+    ToolSpec,
+)
 from pipeline.screentext import screens_in
 from pipeline.tiers import image_tokens
 from pipeline.vlm.openai import OpenAIModel
@@ -102,7 +110,7 @@ def test_the_offered_tool_names_each_screenshot_with_its_size_and_is_a_read() ->
 
 def test_a_region_comes_back_cut_to_its_size_from_the_right_place() -> None:
     attachments = from_ingest([shot()])
-    region = {"x": 500, "y": 100, "width": 200, "height": 50}
+    region: JsonObject = {"x": 500, "y": 100, "width": 200, "height": 50}
     answer = look(
         {"image": "@erp.png", "region": region},
         viewable(attachments),
@@ -159,7 +167,7 @@ def test_a_merged_table_is_viewed_through_the_screenshots_it_was_merged_from() -
 
 def test_a_region_outside_the_screenshot_says_the_bounds_to_keep() -> None:
     attachments = from_ingest([shot()])
-    region = {"x": 1100, "y": 0, "width": 200, "height": 100}
+    region: JsonObject = {"x": 1100, "y": 0, "width": 200, "height": 100}
     answer = look(
         {"image": "erp.png", "region": region}, viewable(attachments), attachments, max_pixels=10**6
     )
@@ -170,11 +178,12 @@ def test_a_region_outside_the_screenshot_says_the_bounds_to_keep() -> None:
 
 def test_a_region_of_another_shape_is_refused_with_an_example() -> None:
     attachments = from_ingest([shot()])
-    for region in (
+    shapes: tuple[JsonValue, ...] = (
         [0, 0, 10, 10],
         {"x": 0, "y": 0, "w": 10, "h": 10},
         {"x": "0", "y": 0, "width": 1, "height": 1},
-    ):
+    )
+    for region in shapes:
         answer = look(
             {"image": "erp.png", "region": region},
             viewable(attachments),

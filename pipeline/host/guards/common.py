@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from pipeline.host.guards.base import GuardState
 from pipeline.host.record import ToolCallRecord
-from pipeline.models import ToolCall
+from pipeline.models import JsonObject, ToolCall
 from pipeline.toolfacts import VIEW_TOOL
 
 __all__ = [
@@ -31,7 +30,7 @@ _QUESTION = re.compile(
 )
 
 
-def call_key(name: str, arguments: dict[str, Any]) -> str:
+def call_key(name: str, arguments: JsonObject) -> str:
     return name + json.dumps(arguments, sort_keys=True, ensure_ascii=False)
 
 

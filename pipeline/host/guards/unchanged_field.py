@@ -13,7 +13,7 @@ from typing import Any
 
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.guards.common import last_record_of
-from pipeline.models import ToolCall
+from pipeline.models import JsonObject, ToolCall
 
 __all__ = ["named_fields", "unchanged_field"]
 
@@ -24,7 +24,7 @@ _LOCATION = re.compile(r"^([A-Za-z_]\w*)(?:[.\[].*)?$")
 _DETAIL = re.compile(r"\[type=.*?\]|input_value=.*", re.S)
 
 
-def named_fields(result: str, structured: dict[str, Any] | None, properties: set[str]) -> set[str]:
+def named_fields(result: str, structured: JsonObject | None, properties: set[str]) -> set[str]:
     """The argument a rejection blames: the tool's own `field`, the locations of a schema
     validation error, or else the schema's property names the message mentions."""
     field = (structured or {}).get("field")
@@ -53,7 +53,7 @@ def _find(arguments: Any, key: str) -> Iterator[Any]:
             yield from _find(v, key)
 
 
-def _value(arguments: dict[str, Any], key: str) -> Any:
+def _value(arguments: JsonObject, key: str) -> Any:
     return next(_find(arguments, key), _MISSING)
 
 

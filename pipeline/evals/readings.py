@@ -179,7 +179,7 @@ def score_readings(cases: Sequence[ReadingCase], names: Mapping[str, str]) -> Re
     )
 
 
-def as_dict(score: ReadingScore) -> dict[str, Any]:
+def as_dict(score: ReadingScore) -> dict[str, object]:
     return {
         "total": score.total,
         "counts": score.counts,
@@ -189,7 +189,7 @@ def as_dict(score: ReadingScore) -> dict[str, Any]:
     }
 
 
-def reader_report(names: Mapping[str, str]) -> dict[str, Any]:
+def reader_report(names: Mapping[str, str]) -> dict[str, object]:
     """The reader alone: the tuning requests, the sealed ones (counts and ids only: their
     words stay out of every report), and the metamorphic rewrites of every write task of the
     tuning set (`pipeline.evals.rewrites`)."""
@@ -221,7 +221,7 @@ async def model_readings(
     *,
     budget_s: float = 120.0,
     progress: Any = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A model that reads tasks (`SchemaAnswerer`) on each request: the reader's verdict, the
     model's own, the final (their meet, `pipeline.contract.settle`), and how often the model
     recovered a safe miss of the reader (final right where the reader alone was not) or was

@@ -7,7 +7,6 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import jsonschema
 from pydantic import TypeAdapter, ValidationError
@@ -16,7 +15,8 @@ from pipeline.evals.cases import WRITE_TOOLS, Case, ExpectedOrder, FirstCall
 from pipeline.evals.scratch import Ledger
 from pipeline.host.guards.common import asks_user
 from pipeline.host.record import RunRecord
-from pipeline.models import ModelResponse, ToolSpec
+from pipeline.jsonread import items, object_or_none
+from pipeline.models import JsonValue, ModelResponse, ToolSpec
 from servers import domain
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 
@@ -109,7 +109,7 @@ def score_dry_run(
 
 
 def _as_orders(
-    arguments: Mapping[str, Any], before: Ledger, max_quantity: int
+    arguments: Mapping[str, JsonValue], before: Ledger, max_quantity: int
 ) -> list[WrittenOrder] | None:
     """The orders a create call asks for: one SKU or several (`skus`) of one warehouse, each
     with the quantity given or, without one, the server's policy over the live numbers the
@@ -118,9 +118,10 @@ def _as_orders(
     sku, skus = arguments.get("sku"), arguments.get("skus")
     if not isinstance(warehouse, str) or (sku is None) == (skus is None):
         return None
-    wanted = [sku] if sku is not None else skus
-    if not isinstance(wanted, list) or not all(isinstance(s, str) for s in wanted):
+    found = [sku] if sku is not None else skus
+    if not isinstance(found, list) or not all(isinstance(s, str) for s in found):
         return None
+    wanted = [str(s) for s in found]
     given = arguments.get("quantity")
     at_most = arguments.get("at_most")
     orders: list[WrittenOrder] = []
@@ -268,11 +269,13 @@ def score_first_call(
     return Verdict(False, f"not an accepted first step: {shown}")
 
 
-def _schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
+def _schema_problem(
+    arguments: Mapping[str, JsonValue], schema: Mapping[str, JsonValue]
+) -> str | None:
     """The first way `arguments` break the tool's JSON Schema (missing or unknown fields,
     wrong types, out-of-range values), or None."""
-    properties = schema.get("properties") or {}
-    missing = [k for k in schema.get("required", []) if k not in arguments]
+    properties = object_or_none(schema.get("properties")) or {}
+    missing = [str(k) for k in items(schema.get("required")) if k not in arguments]
     if missing:
         return f"missing {', '.join(missing)}"
     unknown = [k for k in arguments if properties and k not in properties]
@@ -287,7 +290,7 @@ def _schema_problem(arguments: Mapping[str, Any], schema: Mapping[str, Any]) -> 
     return f"{where or 'arguments'}: {error.message}"
 
 
-def _ids_fit(arguments: Mapping[str, Any], option: FirstCall) -> bool:
+def _ids_fit(arguments: Mapping[str, JsonValue], option: FirstCall) -> bool:
     warehouse, sku, skus, order_id = (
         arguments.get(k) for k in ("warehouse_id", "sku", "skus", "order_id")
     )
@@ -308,7 +311,7 @@ def _listing(orders: Sequence[WrittenOrder]) -> str:
     return ", ".join(f"{o.sku}@{o.warehouse_id} x{o.quantity}" for o in orders)
 
 
-def _short(arguments: Mapping[str, Any]) -> str:
+def _short(arguments: Mapping[str, JsonValue]) -> str:
     return _clip(json.dumps(arguments, ensure_ascii=False, sort_keys=True), 160)
 
 

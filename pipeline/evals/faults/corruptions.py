@@ -5,9 +5,10 @@ changes something other than the field a refusal named."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pipeline.evals.faults.kinds import FIELD_NAME, NUMBER_FORMAT, SWAP
+from pipeline.jsonread import items
+from pipeline.models import JsonObject, JsonValue
 
 __all__ = ["corrupt", "full_width", "unrelated_change", "variants"]
 
@@ -19,7 +20,7 @@ def full_width(text: str) -> str:
     )
 
 
-def variants(kind: str, arguments: Mapping[str, Any]) -> list[str]:
+def variants(kind: str, arguments: Mapping[str, JsonValue]) -> list[str]:
     found: list[str] = []
     if kind == FIELD_NAME:
         if "warehouse_id" in arguments:
@@ -43,12 +44,13 @@ def variants(kind: str, arguments: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def unrelated_change(arguments: Mapping[str, Any]) -> dict[str, Any]:
+def unrelated_change(arguments: Mapping[str, JsonValue]) -> JsonObject:
     """A retry that changes something, but not what the refusal named: a new idempotency key,
     or the optional `skus` or `observed_at` left out."""
     out = dict(arguments)
-    if isinstance(out.get("idempotency_key"), str):
-        out["idempotency_key"] = out["idempotency_key"] + "-retry"
+    key = out.get("idempotency_key")
+    if isinstance(key, str):
+        out["idempotency_key"] = key + "-retry"
     elif "skus" in out:
         out.pop("skus")
     elif "observed_at" in out:
@@ -56,7 +58,7 @@ def unrelated_change(arguments: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def corrupt(variant: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+def corrupt(variant: str, arguments: Mapping[str, JsonValue]) -> JsonObject:
     out = dict(arguments)
     if variant == "warehouse_id->warehouse":
         out = {("warehouse" if k == "warehouse_id" else k): v for k, v in arguments.items()}
@@ -68,7 +70,7 @@ def corrupt(variant: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         if "sku" in arguments:
             out["sku"], out["warehouse_id"] = arguments["warehouse_id"], arguments["sku"]
         else:
-            skus = list(arguments["skus"])
+            skus = items(arguments["skus"])
             out["warehouse_id"] = skus[0]
             out["skus"] = [arguments["warehouse_id"], *skus[1:]]
     elif variant == "quantity as a string":

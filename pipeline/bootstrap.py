@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -28,7 +28,7 @@ from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, append_run_log
 from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
-from pipeline.models import IngestResult
+from pipeline.models import EventSink, IngestResult
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
@@ -193,7 +193,7 @@ async def run_agent(
     dry_run: bool = False,
     guard_overrides: Mapping[str, bool] | None = None,
     targets: Sequence[Target] | None = None,
-    on_event: Callable[[dict[str, Any]], None] | None = None,
+    on_event: EventSink | None = None,
     log_run: bool = True,
     proposals: ProposalQueue | None = None,
     merge: MergeMode = "auto",

@@ -7,7 +7,6 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -19,7 +18,7 @@ from pipeline.api.schemas import RunRequest
 from pipeline.api.service import parse_captured_at, parse_strategy
 from pipeline.api.uploads import Upload, read_form, read_limited
 from pipeline.errors import InputError
-from pipeline.models import IngestResult
+from pipeline.models import IngestResult, JsonObject
 from pipeline.settings import Settings
 
 __all__ = ["MAX_JSON_BYTES", "RunAsk", "ingest_uploads", "item", "read_run_request"]
@@ -27,7 +26,7 @@ __all__ = ["MAX_JSON_BYTES", "RunAsk", "ingest_uploads", "item", "read_run_reque
 MAX_JSON_BYTES = 256 * 1024
 
 
-def item(result: IngestResult) -> dict[str, Any]:
+def item(result: IngestResult) -> JsonObject:
     data = result.model_dump(mode="json")
     if data.get("image") is None:
         data.pop("image", None)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.contract import TaskContract
 from pipeline.host.record import RunStatus
-from pipeline.models import IngestResult
+from pipeline.models import IngestResult, JsonObject
 from servers.models import PlannedOrder
 
 __all__ = [
@@ -252,13 +252,13 @@ class ProposalOut(BaseModel):
     status: Literal["pending", "approved", "denied", "expired", "failed"]
     run_id: str | None
     tool: str
-    arguments: dict[str, Any] = Field(description="exactly the arguments that run on approval")
+    arguments: JsonObject = Field(description="exactly the arguments that run on approval")
     arguments_sha256: str
-    observation: dict[str, Any] | None = Field(
+    observation: JsonObject | None = Field(
         description="what the screenshot showed: sku, warehouse_id, on_hand, reorder_point, "
         "captured_at, screen"
     )
-    live: dict[str, Any] | None = Field(description="the live numbers the run read")
+    live: JsonObject | None = Field(description="the live numbers the run read")
     screenshot_age_s: float | None = Field(description="age of the screenshot now, in seconds")
     created_at: datetime
     expires_at: datetime
@@ -269,7 +269,7 @@ class ProposalOut(BaseModel):
     )
     reason: str | None
     order_id: str | None
-    result: dict[str, Any] | None = Field(description="what the write tool answered")
+    result: JsonObject | None = Field(description="what the write tool answered")
     planned: PlannedOrder | None = Field(
         default=None,
         description="for a pending replenishment: what approving it now would order (quantity, "

@@ -4,7 +4,7 @@ the key's name)."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
@@ -14,14 +14,14 @@ from pipeline.api.schemas import CancelledOut, ErrorBody, OrderOut, OrdersRespon
 from pipeline.bootstrap import utc_now
 from servers import domain
 from servers.errors import InvalidArgument
-from servers.models import OrderQuery
+from servers.models import Order, OrderQuery
 
 __all__ = ["order_out", "router"]
 
 router = APIRouter(tags=["orders"])
 
 
-def order_out(order: Any) -> OrderOut:
+def order_out(order: Order) -> OrderOut:
     return OrderOut.model_validate(order.model_dump(mode="json"))
 
 

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from statistics import median
 from typing import Any
 
-from pipeline.models import Table, TextLine
+from pipeline.bench.images import Truth
+from pipeline.models import Row, Table, TextLine
 from pipeline.table.cells import clean_text
 from pipeline.table.html import grid_html
 from pipeline.table.layout import find_table
@@ -23,7 +24,7 @@ __all__ = ["FIELDS", "cell_matches", "field_matches", "grid_from_lines", "teds"]
 FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
 
 
-def cell_matches(table: Table, truth: dict[str, Any]) -> tuple[int, int]:
+def cell_matches(table: Table, truth: Truth) -> tuple[int, int]:
     """(cells equal to the truth, cells in the truth), header row included."""
     want: list[list[str]] = [truth["header"], *truth["cells"]]
     got = [table.header, *table.cells]
@@ -60,7 +61,7 @@ def grid_from_lines(lines: Sequence[TextLine]) -> Table:
 _TEDS: Any = None
 
 
-def teds(table: Table, truth: dict[str, Any]) -> float | None:
+def teds(table: Table, truth: Truth) -> float | None:
     """TEDS of the table against the truth's HTML (its merged cells when it has them), or None
     when `table-recognition-metric` is not installed."""
     global _TEDS
@@ -83,9 +84,7 @@ def _plain(html: str) -> str:
     return re.sub(r"<(/?)th\b", r"<\1td", html)
 
 
-def field_matches(
-    table: Table, rows: Sequence[Any] | None, truth: dict[str, Any]
-) -> tuple[int, int]:
+def field_matches(table: Table, rows: Sequence[Row] | None, truth: Truth) -> tuple[int, int]:
     """Inventory fields equal to the truth's rows (a row's warehouse may come from its page).
     A truth row is compared with the row read with its SKU, else with the row in its place
     (so one row missed does not count every row after it as wrong)."""
@@ -107,8 +106,9 @@ def field_matches(
         got = rows[k] if k >= 0 else None
         if k >= 0:
             used.add(k)
+        fields: dict[str, object] = dict(expected)
         for name in FIELDS:
-            want = expected[name]
+            want = fields[name]
             if name == "warehouse_id" and want is None:
                 want = truth.get("page_warehouse")
             total += 1

@@ -9,11 +9,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 
-from pipeline.bench.images import SAMPLES_DIR, BenchImage
+from pipeline.bench.images import SAMPLES_DIR, BenchImage, Truth
 
 __all__ = [
     "CORPUS_DIR",
@@ -40,7 +39,7 @@ class TableSet:
     images: list[BenchImage]
 
 
-def _csv_truth(path: Path) -> dict[str, Any] | None:
+def _csv_truth(path: Path) -> Truth | None:
     beside = path.with_suffix(".csv")
     if not beside.is_file():
         return None
@@ -51,7 +50,7 @@ def _csv_truth(path: Path) -> dict[str, Any] | None:
     return {"header": rows[0], "cells": rows[1:], "rows": [], "page_warehouse": None}
 
 
-def bench_image(path: Path, truth: dict[str, Any] | None) -> BenchImage:
+def bench_image(path: Path, truth: Truth | None) -> BenchImage:
     with Image.open(path) as opened:
         width, height = opened.size
     return BenchImage(path, width, height, truth)

@@ -1,6 +1,7 @@
 """Scoring tables against ground truth, and the grid rebuilt from full-page OCR lines."""
 
 from pipeline.bench.accuracy import cell_matches, grid_from_lines
+from pipeline.bench.images import Truth
 from pipeline.models import Table, TextLine
 
 
@@ -9,13 +10,13 @@ def _line(text: str, x: int, y: int) -> TextLine:
 
 
 def test_cells_are_scored_by_exact_match_header_included() -> None:
-    truth = {"header": ["SKU", "Qty"], "cells": [["A-1", "5"], ["A-2", "7"]]}
+    truth: Truth = {"header": ["SKU", "Qty"], "cells": [["A-1", "5"], ["A-2", "7"]]}
     table = Table(header=["SKU", "Qty"], cells=[["A-1", "5"], ["A-2", "1"]])
     assert cell_matches(table, truth) == (5, 6)
 
 
 def test_a_missing_row_counts_as_wrong_cells() -> None:
-    truth = {"header": ["SKU"], "cells": [["A-1"], ["A-2"]]}
+    truth: Truth = {"header": ["SKU"], "cells": [["A-1"], ["A-2"]]}
     assert cell_matches(Table(header=["SKU"], cells=[["A-1"]]), truth) == (2, 3)
 
 

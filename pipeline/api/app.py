@@ -13,10 +13,9 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -37,6 +36,7 @@ from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
 from pipeline.bootstrap import approval_policy, build_ingestor, open_store, run_agent
 from pipeline.errors import ConfigError
+from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.ingesting import IngestService
@@ -61,7 +61,7 @@ def create_app(
     ingestor: Ingestor | None = None,
     store: Store | None = None,
     max_order_quantity: int = DEFAULT_MAX_ORDER_QUANTITY,
-    run: Callable[..., Any] | None = None,
+    run: Callable[..., Awaitable[RunRecord]] | None = None,
 ) -> FastAPI:
     """The API. Whatever is passed in (ingestor, store) is used as is and not closed here;
     what is not is built from `settings` when the app starts and closed when it stops.

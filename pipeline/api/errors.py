@@ -21,8 +21,7 @@ servers' errors are mapped by class, the most specific class first:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -81,20 +80,21 @@ def status_of(exc: Exception) -> tuple[int, str]:
     return 500, "server_error"
 
 
-def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+def error_body(code: str, message: str, **extra: object) -> dict[str, object]:
     return {"error": code, "message": message, **extra}
 
 
-def _field_path(loc: Sequence[Any]) -> str:
+def _field_path(loc: Sequence[object]) -> str:
     parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
     return ".".join(parts) or "request"
 
 
-def readable_validation(errors: Sequence[Any]) -> list[dict[str, str]]:
+def readable_validation(errors: Sequence[Mapping[str, object]]) -> list[dict[str, str]]:
     """FastAPI's validation errors as `field: what is wrong` a person can act on."""
     details = []
     for error in errors:
-        where = _field_path(error.get("loc", ()))
+        loc = error.get("loc", ())
+        where = _field_path(loc if isinstance(loc, list | tuple) else ())
         message = str(error.get("msg", "invalid value"))
         if error.get("type") == "missing":
             message = "is required"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
 
 from pipeline.bootstrap import proposal_queue, run_agent, utc_now
 from pipeline.host.record import RunRecord
@@ -53,7 +52,7 @@ def runner(
     *,
     store: Store,
     targets: Callable[[bool], Sequence[Target]],
-    run: Callable[..., Any] = run_agent,
+    run: Callable[..., Awaitable[RunRecord]] = run_agent,
     log_run: bool = True,
 ) -> Runner:
     """Execute runs over `targets(manual)` (the tool servers on `store`, holding every write

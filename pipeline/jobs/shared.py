@@ -34,7 +34,7 @@ from psycopg_pool import ConnectionPool
 from pipeline.cache import Entry, IngestCache
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.ingest import Ingestor
-from pipeline.models import CacheState, IngestResult, RunEvent
+from pipeline.models import CacheState, IngestResult, JsonObject, RunEvent
 from servers.errors import StoreError
 from servers.stores import open_store
 
@@ -71,9 +71,9 @@ def error_named(kind: str, message: str) -> StockshotError:
 @dataclass(frozen=True)
 class RunRow:
     id: str
-    spec: dict[str, Any]
+    spec: JsonObject
     status: str
-    record: dict[str, Any] | None
+    record: JsonObject | None
     attempts: int
 
 
@@ -164,7 +164,7 @@ class Shared:
         return {row["sha256"]: IngestResult.model_validate(row["result"]) for row in rows}
 
     # runs
-    def add_run(self, run_id: str, spec: dict[str, Any]) -> None:
+    def add_run(self, run_id: str, spec: JsonObject) -> None:
         with self._conn() as conn:
             conn.execute(
                 "INSERT INTO stockshot_runs (id, spec, status) VALUES (%s, %s, 'queued')",
@@ -219,7 +219,7 @@ class Shared:
             self.notify(conn, f"run:{run_id}")
 
     def finish_run(
-        self, run_id: str, record: dict[str, Any], status: str, finished: RunEvent, seq: int
+        self, run_id: str, record: JsonObject, status: str, finished: RunEvent, seq: int
     ) -> None:
         """Keep the record, then publish `run_finished`, in one transaction: whoever sees the
         event can read the record."""

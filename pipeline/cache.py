@@ -11,15 +11,41 @@ import hashlib
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Protocol
+from typing import NotRequired, Protocol, TypedDict, cast
 
 import diskcache
 
-from pipeline.models import CacheState
+from pipeline.models import CacheState, JsonObject
 
 __all__ = ["CacheLevel", "DiskLevel", "Entry", "IngestCache", "cache_key"]
 
-Entry = dict[str, Any]
+
+class Entry(TypedDict):
+    """One image's analysis as every level keeps it (JSON): all an ingest result is made of
+    but the capture time it is stamped with. `layout` and `lines` are absent from entries an
+    earlier version stored."""
+
+    strategy: str
+    engine: str
+    size: list[int]
+    crop: list[int] | None
+    table: JsonObject
+    rows: list[JsonObject]
+    confidences: list[list[float]]
+    mapping: dict[str, int]
+    sources: list[int]
+    context: list[str]
+    layout: NotRequired[str]
+    lines: NotRequired[list[str]]
+    annotations: list[JsonObject]
+    warnings: list[str]
+    image: str | None
+    image_tokens: int
+    full_page_tokens: int
+    exif_datetime: str | None
+    exif_offset: str | None
+    png_text: str | None
+    timings_ms: dict[str, float]
 
 
 def cache_key(sha256: str, *, strategy: str, engine: str, models: str, version: str) -> str:
@@ -50,7 +76,7 @@ class DiskLevel:
 
     def get(self, key: str) -> Entry | None:
         stored = self._cache.get(key)
-        return stored if isinstance(stored, dict) else None
+        return cast(Entry, stored) if isinstance(stored, dict) else None  # as `put` kept it
 
     def set(self, key: str, entry: Entry) -> None:
         self._cache.set(key, entry)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
+from pipeline.cache import Entry
 from pipeline.models import (
     ColumnSource,
     IngestResult,
@@ -29,7 +30,7 @@ class ProfileLookup(Protocol):
 
 
 def remap(
-    entry: Mapping[str, Any], table: Table, mapping: Mapping[str, str], source: ColumnSource
+    entry: Entry, table: Table, mapping: Mapping[str, str], source: ColumnSource
 ) -> tuple[Table, MappedRows, list[str]]:
     """The entry's rows again with `mapping` (field -> header) laid over the typed roles."""
     confidences = entry.get("confidences") or [[1.0] * len(r) for r in table.cells]

@@ -6,20 +6,18 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from pipeline.cache import Entry
 from pipeline.imaging.load import LoadedImage
 from pipeline.imaging.normalise import Normalised
 from pipeline.imaging.payload import to_payload
 from pipeline.ingest.attempts import Attempt
 from pipeline.ingest.config import IngestConfig
-from pipeline.models import (
-    Table,
-)
+from pipeline.models import Table, TextLine
 from pipeline.screentext import TextBox, render_screen
 from pipeline.table.rows import (
     MappedRows,
@@ -105,7 +103,7 @@ def payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
 
 
 def model_text(
-    entry: dict[str, Any],
+    entry: Entry,
     table: Table,
     mapped: MappedRows,
     captured_at: datetime,
@@ -115,7 +113,10 @@ def model_text(
     `budget` tokens where leaving out context, a shared warehouse column or names gets there."""
     full_page = entry["strategy"] == "full_page"
     boxes = (
-        [TextBox(box=tuple(a["box"]), text=a["text"]) for a in entry["annotations"]]
+        [
+            TextBox(box=line.box, text=line.text)
+            for line in (TextLine.model_validate(a) for a in entry["annotations"])
+        ]
         if entry["strategy"] == "ui_crop"
         else []
     )

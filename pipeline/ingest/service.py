@@ -14,9 +14,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from pipeline.cache import IngestCache, cache_key
+from pipeline.cache import Entry, IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import check_size, load_image
@@ -248,13 +247,13 @@ class Ingestor:
             if self._inflight.get(key) is lock and not lock.locked():
                 del self._inflight[key]
 
-    def _lookup(self, key: str) -> tuple[dict[str, Any] | None, str]:
+    def _lookup(self, key: str) -> tuple[Entry | None, str]:
         if self.cache is None:
             return None, "miss"
         hit = self.cache.get(key)
         return (hit[0], hit[1]) if hit else (None, "miss")
 
-    def _analyse(self, data: bytes, *, name: str, requested: str) -> dict[str, Any]:
+    def _analyse(self, data: bytes, *, name: str, requested: str) -> Entry:
         timings: dict[str, float] = {}
         with timed(timings, "load"):
             loaded = load_image(

@@ -24,7 +24,7 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from psycopg.rows import dict_row
@@ -261,7 +261,7 @@ class PostgresLevel:
         if row is None:
             return None
         entry = json.loads(bytes(row["entry"]))
-        return entry if isinstance(entry, dict) else None
+        return cast(Entry, entry) if isinstance(entry, dict) else None  # as `put` kept it
 
     def set(self, key: str, entry: Entry) -> None:
         data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode()

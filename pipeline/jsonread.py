@@ -8,7 +8,7 @@ from pydantic import JsonValue
 
 from pipeline.models import JsonObject
 
-__all__ = ["count", "items", "object_or_none", "text_or_none"]
+__all__ = ["count", "items", "object_or_none"]
 
 
 def count(value: JsonValue) -> int:
@@ -25,7 +25,3 @@ def items(value: JsonValue) -> list[JsonValue]:
 
 def object_or_none(value: JsonValue) -> JsonObject | None:
     return value if isinstance(value, dict) else None
-
-
-def text_or_none(value: JsonValue) -> str | None:
-    return value if isinstance(value, str) else None

@@ -21,6 +21,7 @@ from pathlib import Path
 from pipeline.contract import TaskContract
 from pipeline.errors import StockshotError, ToolServerError
 from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run_log
+from pipeline.jsonread import items
 from pipeline.models import EventSink, JsonValue, RunEvent
 
 __all__ = ["Numbered", "RunBook", "RunStarter", "RunState"]
@@ -35,10 +36,6 @@ FINISHED = "run_finished"
 
 Numbered = tuple[int, RunEvent]
 """An event with its number in the run (0, 1, …), which a follower resumes after."""
-
-
-def _list(value: JsonValue) -> list[JsonValue]:
-    return value if isinstance(value, list) else []
 
 
 def _int(value: JsonValue) -> int:
@@ -78,7 +75,7 @@ class RunState:
             id=self.id or "",
             task=self.task,
             model=self.model,
-            groups=[str(g) for g in _list(started.get("groups"))],
+            groups=[str(g) for g in items(started.get("groups"))],
             task_contract=TaskContract.model_validate(contract) if contract else None,
             status="running",
             dry_run=self.dry_run,

@@ -11,7 +11,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import httpx
 
@@ -25,6 +24,8 @@ from pipeline.evals.cases import (
     load_all_cases,
     select_cases,
 )
+from pipeline.evals.document import FaultPolicy as PolicyDoc
+from pipeline.evals.document import ModelReadings, Report
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
 from pipeline.evals.readings import PHRASINGS, load_readings, model_readings, reader_report
 from pipeline.evals.report import build_report, write_reports
@@ -168,7 +169,7 @@ async def _evaluate(
     cases: Sequence[Case],
     specs_text: Sequence[str],
     started: float,
-) -> dict[str, Any]:
+) -> Report:
     engine = make_engine(
         settings.ocr_engine,
         EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
@@ -241,7 +242,8 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
         "tuning": load_readings(PHRASINGS),
         "sealed": load_readings(SEALED_DIR / READINGS_FILE),
     }
-    out: dict[str, Any] = {"models": {}}
+    readings: dict[str, dict[str, ModelReadings]] = {}
+    walls: dict[str, float] = {}
     async with httpx.AsyncClient() as http:
         options = ModelOptions.from_settings(settings, http, base_url=args.base_url)
         for text in args.model or ():
@@ -249,20 +251,20 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
             if not isinstance(model, SchemaAnswerer):
                 raise ConfigError(f"{text} does not read tasks (only an openai endpoint does)")
             started = time.perf_counter()
-            results: dict[str, Any] = {
+            readings[text] = {
                 split: await model_readings(
                     model, sets[split], names, budget_s=settings.vlm_timeout_s, progress=_progress
                 )
                 for split in splits
             }
-            results["wall_s"] = round(time.perf_counter() - started, 1)
-            out["models"][text] = results
+            walls[text] = round(time.perf_counter() - started, 1)
+    out = {"models": {text: {**own, "wall_s": walls[text]} for text, own in readings.items()}}
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / "eval-readings.json"
     path.write_text(json.dumps(out, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    for text, results in out["models"].items():
+    for text, own in readings.items():
         for split in splits:
-            figures = results[split]
+            figures = own[split]
             print(
                 f"{text} · {split}: {figures['requests']} requests; reader "
                 f"{figures['counts']['reader']}; model {figures['counts']['model']}; final "
@@ -334,7 +336,7 @@ def _companions(
     return out
 
 
-def _policy(policy: FaultPolicy) -> dict[str, Any]:
+def _policy(policy: FaultPolicy) -> PolicyDoc:
     return {
         "fault_rate": policy.fault_rate,
         "fix_rate": policy.fix_rate,

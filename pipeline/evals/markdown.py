@@ -3,9 +3,9 @@ what each guard contributed), the task reader's figures, the case families and t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from pipeline.evals.document import TRACKS, ModelEntry, ReaderDoc, Report
 from pipeline.evals.summary import (
     CONTRIBUTION_HEADER,
     SPLIT_HEADER,
@@ -20,7 +20,7 @@ from pipeline.evals.summary import (
 __all__ = ["render_markdown"]
 
 
-def render_markdown(report: Mapping[str, Any]) -> str:
+def render_markdown(report: Report) -> str:
     k = report["k"]
     cases = report["cases"]
     out = [
@@ -103,9 +103,7 @@ def render_markdown(report: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _model_section(
-    entry: Mapping[str, Any], k: int, sealed: frozenset[str] = frozenset()
-) -> list[str]:
+def _model_section(entry: ModelEntry, k: int, sealed: frozenset[str] = frozenset()) -> list[str]:
     out = ["", f"## {entry['model']}", ""]
     tokens = entry["tokens"]
     out.append(
@@ -121,27 +119,21 @@ def _model_section(
             f"(mean {gate['core_mean']}), threshold {gate['threshold']}: "
             f"**{'PASS' if gate['passed'] else 'FAIL'}**."
         )
-    for label, key in (
-        ("model track", "model_track"),
-        ("product track, all guards on", "product_all_on"),
-    ):
-        figures = entry.get("requests", {}).get(key, {})
-        if figures.get("requests"):
+    for key, label in TRACKS:
+        figures = entry["requests"][key]
+        if figures["requests"]:
             out.append(
                 f"Per model request, {label} ({figures['requests']} requests; each run's model "
-                f"time over its requests): median {figures['median_ms']:g} ms, p95 "
-                f"{figures['p95_ms']:g} ms, max {figures['max_ms']:g} ms; median "
-                f"{figures['median_tokens']} tokens a request (prompt and completion)."
+                f"time over its requests): median {figures.get('median_ms', 0):g} ms, p95 "
+                f"{figures.get('p95_ms', 0):g} ms, max {figures.get('max_ms', 0):g} ms; median "
+                f"{figures.get('median_tokens', 0)} tokens a request (prompt and completion)."
             )
     if entry["product_mean_hops"] is not None:
         out.append(
             f"Mean hops per run, product track with all guards on: {entry['product_mean_hops']:g}."
         )
-    for label, key in (
-        ("model track", "model_track"),
-        ("product track, all guards on", "product_all_on"),
-    ):
-        steps = entry.get("steps", {}).get(key) or {}
+    for key, label in TRACKS:
+        steps = entry["steps"][key]
         if steps.get("native") or steps.get("schema"):
             out.append(
                 f"Turns, {label}: {steps['native']} native, {steps['schema']} schema steps "
@@ -151,10 +143,7 @@ def _model_section(
                 f"the server where it says so), {steps['completion_tokens']} generated."
             )
     injected = entry["faults_injected"]
-    for label, key in (
-        ("model track", "model_track"),
-        ("product track, all guards on", "product_all_on"),
-    ):
+    for key, label in TRACKS:
         if injected[key]:
             shown = ", ".join(f"{name} {count}" for name, count in injected[key].items())
             out.append(f"What the fault replay did ({label}, all seeds): {shown}.")
@@ -219,12 +208,12 @@ def _model_section(
                     "with all guards on.",
                 ]
     wrong = {
-        case
-        for figures in (entry.get("splits", {}).get("product_all_on") or {}).values()
-        for case in figures["wrong"]
+        case for figures in entry["splits"]["product_all_on"].values() for case in figures["wrong"]
     }
-    for label, key in (("Model track", "model_track"), ("Product track, all guards on", "product")):
-        track = entry[key]
+    for label, track in (
+        ("Model track", entry["model_track"]),
+        ("Product track, all guards on", entry["product"]),
+    ):
         if track and track["failures"]:
             out += ["", f"### {label}: failures", ""]
             if any(case in sealed for case in track["failures"]):
@@ -251,7 +240,7 @@ def _model_section(
     return out
 
 
-def _reader_section(reader: Mapping[str, Any] | None) -> list[str]:
+def _reader_section(reader: ReaderDoc | None) -> list[str]:
     """The task reader alone: tuning and sealed requests, and the metamorphic rewrites."""
     if not reader:
         return []
@@ -267,8 +256,10 @@ def _reader_section(reader: Mapping[str, Any] | None) -> list[str]:
     )
     out.append("")
     rows = []
-    for key, label in (("tuning_requests", "tuning"), ("sealed_requests", "sealed")):
-        figures = reader[key]
+    for label, figures in (
+        ("tuning", reader["tuning_requests"]),
+        ("sealed", reader["sealed_requests"]),
+    ):
         counts = figures["counts"]
         by_lang = "; ".join(
             f"{lang} {c.get('right', 0)}/{sum(c.values())}"
@@ -315,7 +306,7 @@ def _reader_section(reader: Mapping[str, Any] | None) -> list[str]:
     return out
 
 
-def _families_section(report: Mapping[str, Any]) -> list[str]:
+def _families_section(report: Report) -> list[str]:
     """Per case family and model: the model track, the product track with all guards on, and
     with `scope` off where that ran."""
     k = report["k"]
@@ -357,7 +348,7 @@ def _families_section(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _cases_section(report: Mapping[str, Any]) -> list[str]:
+def _cases_section(report: Report) -> list[str]:
     out = ["", "## Cases", ""]
     rows = [
         [

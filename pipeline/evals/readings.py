@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.contract import Action, QuantityRule, TaskContract, read_task, widenings
 from pipeline.errors import InputError
+from pipeline.evals.document import ModelReadings, ReaderDoc, ReadingFigures
+from pipeline.vlm.base import SchemaAnswerer
 
 __all__ = [
     "PHRASINGS",
@@ -179,7 +181,7 @@ def score_readings(cases: Sequence[ReadingCase], names: Mapping[str, str]) -> Re
     )
 
 
-def as_dict(score: ReadingScore) -> dict[str, object]:
+def as_dict(score: ReadingScore) -> ReadingFigures:
     return {
         "total": score.total,
         "counts": score.counts,
@@ -189,7 +191,7 @@ def as_dict(score: ReadingScore) -> dict[str, object]:
     }
 
 
-def reader_report(names: Mapping[str, str]) -> dict[str, object]:
+def reader_report(names: Mapping[str, str]) -> ReaderDoc:
     """The reader alone: the tuning requests, the sealed ones (counts and ids only: their
     words stay out of every report), and the metamorphic rewrites of every write task of the
     tuning set (`pipeline.evals.rewrites`)."""
@@ -215,13 +217,13 @@ def reader_report(names: Mapping[str, str]) -> dict[str, object]:
 
 
 async def model_readings(
-    model: Any,
+    model: SchemaAnswerer,
     cases: Sequence[ReadingCase],
     names: Mapping[str, str],
     *,
     budget_s: float = 120.0,
-    progress: Any = None,
-) -> dict[str, object]:
+    progress: Callable[[str], None] | None = None,
+) -> ModelReadings:
     """A model that reads tasks (`SchemaAnswerer`) on each request: the reader's verdict, the
     model's own, the final (their meet, `pipeline.contract.settle`), and how often the model
     recovered a safe miss of the reader (final right where the reader alone was not) or was

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pipeline.evals.cases import CORE_SIZE, Case, first_calls
+from pipeline.evals.document import (
+    Ablation,
+    CaseLine,
+    Contribution,
+    FaultPolicy,
+    ModelEntry,
+    ReaderDoc,
+    Report,
+    ScoreDoc,
+)
 from pipeline.evals.markdown import render_markdown
 from pipeline.evals.results import CaseRun, TrackRuns
 from pipeline.evals.tallies import (
@@ -57,6 +67,21 @@ class Score:
     """First failing seed's reason, by case id."""
     passes: dict[str, int]
     """Seeds passed, by case id."""
+
+    def doc(self) -> ScoreDoc:
+        return {
+            "cases": self.cases,
+            "core": self.core,
+            "k": self.k,
+            "per_seed": list(self.per_seed),
+            "core_per_seed": list(self.core_per_seed),
+            "mean": self.mean,
+            "core_mean": self.core_mean,
+            "pass_k": self.pass_k,
+            "core_pass_k": self.core_pass_k,
+            "failures": dict(self.failures),
+            "passes": dict(self.passes),
+        }
 
 
 View = Literal["product", "model"]
@@ -119,14 +144,14 @@ def build_report(
     wall_s: float,
     ingest_ms: float,
     screenshots: int,
-    fault_policy: Mapping[str, Any] | None,
-    reader: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    fault_policy: FaultPolicy | None,
+    reader: ReaderDoc | None = None,
+) -> Report:
     core_ids = {c.id for c in cases if c.core}
     models: dict[str, list[TrackRuns]] = {}
     for track in tracks:
         models.setdefault(track.model, []).append(track)
-    entries = []
+    entries: list[ModelEntry] = []
     for model, own in models.items():
         kind = own[0].kind
         model_track = next((t for t in own if t.track == "model"), None)
@@ -134,7 +159,7 @@ def build_report(
         all_on = next((t for t in product if t.guard_off is None), None)
         base = score(all_on, core_ids) if all_on else None
         fired = fired_of(all_on) if all_on else {}
-        ablation = []
+        ablation: list[Ablation] = []
         for track in product:
             if track.guard_off is None or base is None:
                 continue
@@ -149,7 +174,7 @@ def build_report(
                     "guard": track.guard_off,
                     "registered": track.guard_off in registered,
                     "fired_in_runs": fired.get(track.guard_off, 0),
-                    **asdict(off),
+                    **off.doc(),
                     "model_mean": off_model.mean,
                     "model_pass_k": off_model.pass_k,
                     "rescued_runs": rescued_of(track)["runs"],
@@ -195,10 +220,10 @@ def build_report(
                     "model_track": steps_of(model_track) if model_track else {},
                     "product_all_on": steps_of(all_on) if all_on else {},
                 },
-                "model_track": asdict(score(model_track, core_ids)) if model_track else None,
-                "product": asdict(base) if base else None,
+                "model_track": score(model_track, core_ids).doc() if model_track else None,
+                "product": base.doc() if base else None,
                 "product_model_view": (
-                    asdict(score(all_on, core_ids, view="model")) if all_on else None
+                    score(all_on, core_ids, view="model").doc() if all_on else None
                 ),
                 "rescued": rescued_of(all_on) if all_on else None,
                 "product_mean_hops": mean_hops_of(all_on) if all_on else None,
@@ -221,8 +246,8 @@ def build_report(
                 ),
             }
         )
-    by_category = Counter(c.category for c in cases)
-    by_split = Counter(c.split for c in cases)
+    by_category: Counter[str] = Counter(c.category for c in cases)
+    by_split: Counter[str] = Counter(c.split for c in cases)
     return {
         "k": k,
         "seeds": list(range(k)),
@@ -236,63 +261,70 @@ def build_report(
             "core_ids": [c.id for c in cases if c.core],
             "by_category": dict(by_category),
             "by_split": dict(by_split),
-            "list": [
-                {
-                    "id": c.id,
-                    "category": c.category,
-                    "split": c.split,
-                    "core": c.core,
-                    "language": c.language,
-                    "images": [i.file + (" (table crop)" if i.crop else "") for i in c.images],
-                    "expect": c.expect.outcome,
-                    "orders": len(c.expect.orders),
-                    "store_changes": len(c.store),
-                    "first_calls": [
-                        "ask the user"
-                        if f.ask
-                        else f"{f.name}({', '.join(f.warehouse_ids or ())})".replace("()", "")
-                        for f in first_calls(c)
-                    ],
-                }
-                for c in cases
-            ],
+            "list": [_case_line(c) for c in cases],
         },
         "guards": {"names": list(guard_names), "registered": list(registered)},
         "ship_gate_rule": (
             f"product track, all guards on: at least {SHIP_GATE} of the {CORE_SIZE} core "
             "cases pass in every seed"
         ),
-        "fault_policy": dict(fault_policy) if fault_policy else None,
-        "reader": dict(reader) if reader else None,
+        "fault_policy": fault_policy,
+        "reader": reader,
         "models": entries,
         "contributions": _contributions(entries),
     }
 
 
-def _contributions(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _case_line(c: Case) -> CaseLine:
+    return {
+        "id": c.id,
+        "category": c.category,
+        "split": c.split,
+        "core": c.core,
+        "language": c.language,
+        "images": [i.file + (" (table crop)" if i.crop else "") for i in c.images],
+        "expect": c.expect.outcome,
+        "orders": len(c.expect.orders),
+        "store_changes": len(c.store),
+        "first_calls": [
+            "ask the user"
+            if f.ask
+            else f"{f.name}({', '.join(f.warehouse_ids or ())})".replace("()", "")
+            for f in first_calls(c)
+        ],
+    }
+
+
+def _contributions(entries: Sequence[ModelEntry]) -> list[Contribution]:
     """Each model's product track (all guards on) minus each baseline's: what the model adds
     over a policy that picks among the same step schema's alternatives without reading."""
-    baselines = [e for e in entries if e["kind"] == "baseline" and e["product"]]
-    out = []
+    baselines = [
+        (e["model"], product, own)
+        for e in entries
+        if e["kind"] == "baseline"
+        and (product := e["product"])
+        and (own := e["product_model_view"])
+    ]
+    out: list[Contribution] = []
     for entry in entries:
-        if entry["kind"] != "model" or not entry["product"]:
+        product, own = entry["product"], entry["product_model_view"]
+        if entry["kind"] != "model" or not product or not own:
             continue
-        own, product = entry["product_model_view"], entry["product"]
-        for base in baselines:
+        for name, base, base_own in baselines:
             out.append(
                 {
                     "model": entry["model"],
-                    "baseline": base["model"],
-                    "product_mean": round(product["mean"] - base["product"]["mean"], 2),
-                    "model_mean": round(own["mean"] - base["product_model_view"]["mean"], 2),
-                    "pass_k": product["pass_k"] - base["product"]["pass_k"],
+                    "baseline": name,
+                    "product_mean": round(product["mean"] - base["mean"], 2),
+                    "model_mean": round(own["mean"] - base_own["mean"], 2),
+                    "pass_k": product["pass_k"] - base["pass_k"],
                     "cases": product["cases"],
                 }
             )
     return out
 
 
-def write_reports(report: Mapping[str, Any], out: Path) -> tuple[Path, Path]:
+def write_reports(report: Report, out: Path) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out / "eval.json", out / "eval.md"
     json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

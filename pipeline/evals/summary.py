@@ -3,8 +3,9 @@ contributions, the splits) and the one-screen text summary."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+
+from pipeline.evals.document import Gate, ModelEntry, Report
 
 __all__ = [
     "CONTRIBUTION_HEADER",
@@ -19,7 +20,7 @@ __all__ = [
 ]
 
 
-def contribution_rows(report: Mapping[str, Any]) -> list[list[str]]:
+def contribution_rows(report: Report) -> list[list[str]]:
     return [
         [
             c["model"],
@@ -72,7 +73,7 @@ def summary_header(k: int) -> list[str]:
     ]
 
 
-def rows_of(report: Mapping[str, Any]) -> list[list[str]]:
+def rows_of(report: Report) -> list[list[str]]:
     k = report["k"]
     rows: list[list[str]] = []
     for entry in report["models"]:
@@ -96,8 +97,8 @@ def rows_of(report: Mapping[str, Any]) -> list[list[str]]:
         base = entry["product"]
         if base:
             gate = entry["ship_gate"]
-            own = entry.get("product_model_view") or base
-            rescued = (entry.get("rescued") or {}).get("runs", 0)
+            own = entry["product_model_view"] or base
+            rescued = entry["rescued"]["runs"] if entry["rescued"] else 0
             mode = "dry run" if entry["product_mode"] == "dry run" else "product"
             rows.append(
                 [
@@ -132,7 +133,7 @@ def rows_of(report: Mapping[str, Any]) -> list[list[str]]:
     return rows
 
 
-def _gate_cell(gate: Mapping[str, Any] | None, entry: Mapping[str, Any]) -> str:
+def _gate_cell(gate: Gate | None, entry: ModelEntry) -> str:
     if gate is None:
         return f"not gated ({entry.get('kind', 'model')})"
     return f"ship gate {'PASS' if gate['passed'] else 'FAIL'}"
@@ -152,12 +153,15 @@ SPLIT_HEADER = (
 )
 
 
-def split_rows_of(report: Mapping[str, Any]) -> list[list[str]]:
+def split_rows_of(report: Report) -> list[list[str]]:
     """The tuning and the sealed set side by side, per model and track."""
     rows: list[list[str]] = []
     for entry in report["models"]:
-        for key, label in (("model_track", "model track"), ("product_all_on", "product")):
-            for split, figures in (entry.get("splits", {}).get(key) or {}).items():
+        for label, splits in (
+            ("model track", entry["splits"]["model_track"]),
+            ("product", entry["splits"]["product_all_on"]),
+        ):
+            for split, figures in splits.items():
                 reading = ", ".join(f"{n} {e}" for e, n in sorted(figures["reading"].items()))
                 rows.append(
                     [
@@ -186,7 +190,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return lines
 
 
-def render_summary(report: Mapping[str, Any]) -> str:
+def render_summary(report: Report) -> str:
     k = report["k"]
     cases = report["cases"]
     header = summary_header(k)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from pipeline.evals.cases import Case
+from pipeline.evals.document import Family, Requests, Rescued, Split, Steps
 from pipeline.evals.results import TrackRuns
 
 __all__ = [
@@ -28,7 +28,7 @@ def tokens_of(track: TrackRuns) -> int:
     return sum(r.tokens for runs in track.runs.values() for r in runs)
 
 
-def steps_of(track: TrackRuns) -> dict[str, Any]:
+def steps_of(track: TrackRuns) -> Steps:
     """How the model turns were asked, how many schema replies broke the schema, and the
     tokens: prompt, generated, and the share of the prompt the server had cached."""
     runs = [r for runs in track.runs.values() for r in runs if not r.reused]
@@ -56,7 +56,7 @@ def mean_hops_of(track: TrackRuns) -> float:
     return round(sum(hops) / len(hops), 2) if hops else 0.0
 
 
-def requests_of(track: TrackRuns) -> dict[str, Any]:
+def requests_of(track: TrackRuns) -> Requests:
     """What one model request costs: each run's model time spread over its requests."""
     runs = [r for runs in track.runs.values() for r in runs if r.hops and not r.reused]
     per_request = sorted(r.model_ms / r.hops for r in runs)
@@ -94,17 +94,17 @@ def fired_of(track: TrackRuns) -> dict[str, int]:
     return dict(counts)
 
 
-def rescued_of(track: TrackRuns) -> dict[str, Any]:
+def rescued_of(track: TrackRuns) -> Rescued:
     """The runs that passed for the user only because the host wrote the answer."""
     runs = [r for rs in track.runs.values() for r in rs if r.rescued]
     return {"runs": len(runs), "cases": sorted({r.case_id for r in runs})}
 
 
-def families_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[str, float]]:
+def families_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, Family]:
     """Passes per case family: mean over seeds and pass^k, with the family's case count."""
     if track is None:
         return {}
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, Family] = {}
     for case in cases:
         runs = track.runs.get(case.id)
         if not runs:
@@ -121,13 +121,14 @@ def families_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dic
     return out
 
 
-def splits_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[str, Any]]:
+def splits_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, Split]:
     """Per split (tuning, sealed): cases, passes (mean over seeds), pass^k, the failed runs
     that wrote what the task did not ask (wrong writes) and those that only did less (safe
     misses), and what the model's reading of the task did."""
     if track is None:
         return {}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Split] = {}
+    readings: dict[str, Counter[str]] = {}
     for case in cases:
         runs = track.runs.get(case.id)
         if not runs:
@@ -143,7 +144,7 @@ def splits_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[
                 "rescued": 0,
                 "wrong_writes": 0,
                 "safe_misses": 0,
-                "reading": Counter(),
+                "reading": {},
                 "wrong": [],
             },
         )
@@ -158,9 +159,11 @@ def splits_of(track: TrackRuns | None, cases: Sequence[Case]) -> dict[str, dict[
         wrong = [r for r in runs if not r.passed and r.wrong_write]
         split["wrong_writes"] += len(wrong)
         split["safe_misses"] += sum(not r.passed and not r.wrong_write for r in runs)
-        split["reading"].update(e for r in runs for e in r.reading.split("+") if e)
+        readings.setdefault(case.split, Counter()).update(
+            e for r in runs for e in r.reading.split("+") if e
+        )
         if wrong:
             split["wrong"].append(case.id)
-    for split in out.values():
-        split["reading"] = dict(split["reading"])
+    for name, split in out.items():
+        split["reading"] = dict(readings[name])
     return out

@@ -1,8 +1,7 @@
 """The evaluation report: what the user got and what the model did, side by side."""
 
-from typing import Any
-
 from pipeline.evals.cases import load_all_cases
+from pipeline.evals.document import Report
 from pipeline.evals.markdown import render_markdown
 from pipeline.evals.report import build_report, score
 from pipeline.evals.results import CaseRun, ModelKind, TrackRuns
@@ -17,7 +16,7 @@ def _track(model: str, final_by: list[str], kind: ModelKind = "model") -> TrackR
     return track
 
 
-def _report(*tracks: TrackRuns) -> dict[str, Any]:
+def _report(*tracks: TrackRuns) -> Report:
     return build_report(
         tracks,
         CASES,

@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from screengen.capture import json_text
+from screengen.capture import Entry, json_text
 from screengen.command import Generator, main, read_manifest, same_json_but
 from screengen.seed import load_seed
 from webcorpus.browser import BrowserMissingError, chromium
 from webcorpus.designs import DESIGNS
 from webcorpus.fonts import MissingFontsError, check_fonts
-from webcorpus.render import Entry, render_all
+from webcorpus.render import render_all
 from webcorpus.specs import PHOTOS, SEED, SPECS
 
 HERE = Path(__file__).resolve().parent

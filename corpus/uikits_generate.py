@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from screengen.capture import json_text
+from screengen.capture import Entry, json_text
 from screengen.command import Generator, main, read_manifest, same_json_but
 from screengen.seed import load_seed
-from uikits.build import Entry, families, render_split
+from uikits.build import families, render_split
 from uikits.kits import KitFetchError, fetch_all, locked
 from uikits.specs import SPLITS
 from webcorpus.browser import BrowserMissingError, chromium

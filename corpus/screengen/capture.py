@@ -132,3 +132,13 @@ def jpeg_bytes(
 def json_text(data: Any) -> str:
     """JSON as the corpora commit it: keys sorted, two-space indent, UTF-8 text, a last newline."""
     return json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One image of a corpus: its encoded bytes, its truth and its manifest line."""
+
+    file: str
+    data: bytes
+    truth: dict[str, Any]
+    manifest: dict[str, Any]

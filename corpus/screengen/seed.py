@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -185,3 +185,35 @@ def updated(rng: random.Random, since: datetime, date_format: str) -> str:
     day = rng.randrange(_UPDATED_DAYS)
     minute = rng.randrange(*_WORKDAY_MIN)
     return (since + timedelta(days=day, minutes=minute)).strftime(date_format)
+
+
+@dataclass(frozen=True)
+class Formats:
+    """How a screen writes its values: thousands separators, the date, the price, the status
+    words, the action link's text and the language of the made-up values."""
+
+    thousands: bool = True
+    date: str = "%Y-%m-%d %H:%M"
+    price: str = "${:.2f}"
+    low: str = "Low"
+    ok: str = "OK"
+    action: str = "Adjust"
+    language: Literal["en", "zh"] = "en"
+
+
+def cell_values(item: SeedItem, on_hand: int, formats: Formats) -> dict[str, str]:
+    """The text of each value a stock screen may show for `item` (the update time aside: it
+    is drawn, see `updated`), keyed by what it is."""
+    return {
+        "sku": item.sku,
+        "name": item.name,
+        "warehouse": item.warehouse_id,
+        "on_hand": format_int(on_hand, formats.thousands),
+        "reorder": format_int(item.reorder_point, formats.thousands),
+        "on_order": format_int(item.on_order, formats.thousands),
+        "status": formats.low if on_hand < item.reorder_point else formats.ok,
+        "price": formats.price.format(unit_price(item.sku)),
+        "category": category(item.sku, formats.language),
+        "supplier": supplier(item.sku, formats.language),
+        "action": formats.action,
+    }

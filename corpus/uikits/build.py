@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
-from screengen.capture import captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, decode_png, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
 from webcorpus.browser import Captured, ColorScheme, RenderError
@@ -51,14 +51,6 @@ class Renderer(Protocol):
         locale: str = "en-US",
         color_scheme: ColorScheme = "light",
     ) -> Captured: ...
-
-
-@dataclass(frozen=True)
-class Entry:
-    file: str
-    data: bytes
-    truth: dict[str, Any]
-    manifest: dict[str, Any]
 
 
 @dataclass(frozen=True)

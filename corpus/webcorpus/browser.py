@@ -157,21 +157,7 @@ class Chromium:
         """Render `html` like `render` (same profile, fonts and request checks) but measure it
         with the page function `script`; the screenshot is taken after the measurement."""
         with self._launch(html, screen, locale, color_scheme) as (context, page_file):
-            browser = context.browser
-            self.version = browser.version if browser else "unknown"
-            page = context.pages[0] if context.pages else context.new_page()
-            page.set_default_timeout(_TIMEOUT_MS)
-            requests: list[str] = []
-            page.on("request", lambda request: requests.append(request.url))
-            page.goto(page_file.as_uri(), wait_until="load")
-            failed = [f for f in page.evaluate(_LOAD_FONTS) if f[2] != "loaded"]
-            if failed:
-                raise RenderError(f"font faces did not load: {failed}")
-            _check_platform_fonts(context, page, {f.postscript for f in faces})
-            measured: dict[str, Any] = page.evaluate(script)
-            foreign = [u for u in requests if not u.startswith("file://")]
-            if foreign:
-                raise RenderError(f"the page requested {foreign}")
+            page, measured = self._measure(context, page_file, faces, script)
             png = None
             if screenshot:
                 png = page.screenshot(
@@ -179,9 +165,11 @@ class Chromium:
                 )
             return Captured(png, measured)
 
-    def _shoot(
-        self, context: BrowserContext, page_file: Path, screen: Screen, faces: tuple[Face, ...]
-    ) -> Shot:
+    def _measure(
+        self, context: BrowserContext, page_file: Path, faces: tuple[Face, ...], script: str
+    ) -> tuple[Page, dict[str, Any]]:
+        """The page loaded with its fonts (each face loaded, none from the platform), measured
+        by `script`; a request that leaves the page's folder is refused."""
         browser = context.browser
         self.version = browser.version if browser else "unknown"
         page = context.pages[0] if context.pages else context.new_page()
@@ -193,10 +181,16 @@ class Chromium:
         if failed:
             raise RenderError(f"font faces did not load: {failed}")
         _check_platform_fonts(context, page, {f.postscript for f in faces})
-        measured: dict[str, Any] = page.evaluate(_MEASURE)
+        measured: dict[str, Any] = page.evaluate(script)
         foreign = [u for u in requests if not u.startswith("file://")]
         if foreign:
             raise RenderError(f"the page requested {foreign}")
+        return page, measured
+
+    def _shoot(
+        self, context: BrowserContext, page_file: Path, screen: Screen, faces: tuple[Face, ...]
+    ) -> Shot:
+        page, measured = self._measure(context, page_file, faces, _MEASURE)
         _check_layout(measured, screen)
         hidden = [(r, c) for r, c, _, _, seen in measured["cells"] if not seen]
         if hidden:

@@ -15,13 +15,10 @@ from screengen.seed import (
     SCHEMA_FIELD,
     Seed,
     SeedItem,
-    category,
+    cell_values,
     differs,
-    format_int,
     lookup,
-    supplier,
     truth_row,
-    unit_price,
     updated,
 )
 
@@ -61,20 +58,7 @@ def cell_text(
 ) -> str:
     if field == "updated":
         return updated(rng, _UPDATED_FROM, formats.date)
-    values: dict[Field, str] = {
-        "sku": item.sku,
-        "name": item.name,
-        "warehouse": item.warehouse_id,
-        "on_hand": format_int(on_hand, formats.thousands),
-        "reorder": format_int(item.reorder_point, formats.thousands),
-        "on_order": format_int(item.on_order, formats.thousands),
-        "status": formats.low if on_hand < item.reorder_point else formats.ok,
-        "price": formats.price.format(unit_price(item.sku)),
-        "category": category(item.sku, formats.language),
-        "supplier": supplier(item.sku, formats.language),
-        "action": formats.action,
-    }
-    return values[field]
+    return cell_values(item, on_hand, formats)[field]
 
 
 def stock_table(spec: Spec, seed: Seed, rng: random.Random) -> TableData:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from screengen.capture import Capture
-from screengen.seed import Shown
+from screengen.seed import Formats, Shown
 
 __all__ = ["Capture", "Column", "Formats", "Photo", "Screen", "Shown", "Spec"]
 
@@ -57,17 +57,6 @@ class Screen:
 class Column:
     header: str
     field: Field
-
-
-@dataclass(frozen=True)
-class Formats:
-    thousands: bool = True
-    date: str = "%Y-%m-%d %H:%M"
-    price: str = "${:.2f}"
-    low: str = "Low"
-    ok: str = "OK"
-    action: str = "Adjust"
-    language: Language = "en"
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 from PIL import Image
-from screengen.capture import captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, decode_png, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import Seed, entry_seed
 
@@ -29,16 +29,6 @@ class Renderer(Protocol):
     version: str
 
     def render(self, html: str, screen: Screen, faces: tuple[Face, ...]) -> Shot: ...
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One image of the corpus: its encoded bytes, its truth and its manifest line."""
-
-    file: str
-    data: bytes
-    truth: dict[str, Any]
-    manifest: dict[str, Any]
 
 
 @dataclass(frozen=True)

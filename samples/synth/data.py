@@ -11,11 +11,9 @@ from screengen.seed import (
     SCHEMA_FIELD,
     Seed,
     SeedItem,
-    category,
-    format_int,
+    cell_values,
     lookup,
     truth_row,
-    unit_price,
     updated,
 )
 from screengen.seed import (
@@ -46,18 +44,8 @@ def _cell(field: Field, item: SeedItem, on_hand: int, spec: Spec, rng: random.Ra
     formats = spec.formats
     if field == "updated":
         return updated(rng, _UPDATED_FROM, formats.date)
-    values: dict[Field, str] = {
-        "sku": item.sku,
-        "name": item.name,
-        "warehouse": item.warehouse_id,
-        "on_hand": format_int(on_hand, formats.thousands),
-        "reorder": format_int(item.reorder_point, formats.thousands),
-        "incoming": format_int(item.on_order, formats.thousands),
-        "status": formats.low if on_hand < item.reorder_point else formats.ok,
-        "price": formats.price.format(unit_price(item.sku)),
-        "category": category(item.sku, formats.language),
-    }
-    return values[field]
+    values = cell_values(item, on_hand, formats)
+    return values["on_order" if field == "incoming" else field]
 
 
 def _header(columns: tuple[Column, ...], spec: Spec) -> tuple[str, ...]:

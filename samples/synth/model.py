@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from screengen import seed
 from screengen.capture import Capture
 from screengen.seed import Shown
 
@@ -110,13 +111,10 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Formats:
-    thousands: bool = True
+class Formats(seed.Formats):
+    """The samples' formats: dates without the time of day."""
+
     date: str = "%Y-%m-%d"
-    price: str = "${:.2f}"
-    low: str = "Low"
-    ok: str = "OK"
-    language: Literal["en", "zh"] = "en"
 
 
 @dataclass(frozen=True)

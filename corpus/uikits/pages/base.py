@@ -9,7 +9,7 @@ has no `data-r`): the truth's `table_box` is the union of the boxes of the visib
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 
@@ -253,6 +253,15 @@ def meta_parts(ctx: Ctx, r: int, skip: tuple[str, ...] = ("name", "sku", "status
         text = f"{col.header} {value}" if col.header else value
         out.append(f"<span{ctx.slot(r, c, text)}>{escape(text)}</span>")
     return out
+
+
+def card_items(
+    ctx: Ctx,
+) -> Iterator[tuple[int, tuple[str, str], tuple[str, str], tuple[str, str] | None]]:
+    """Each item a card or list row shows: its index, its name and its code (attributes,
+    escaped text), and its status where the screen shows one."""
+    for r in range(ctx.n):
+        yield r, card_title(ctx, r), card_code(ctx, r), status_text(ctx, r)
 
 
 def status_text(ctx: Ctx, r: int) -> tuple[str, str] | None:

@@ -8,8 +8,7 @@ from .base import (
     PHONE_CSS,
     Body,
     Ctx,
-    card_code,
-    card_title,
+    card_items,
     count_text,
     cue_text,
     esc,
@@ -18,7 +17,6 @@ from .base import (
     nav,
     phone_home,
     phone_status_bar,
-    status_text,
     table,
     warehouse_label,
 )
@@ -140,10 +138,7 @@ def admin(ctx: Ctx) -> Body:
 def phone(ctx: Ctx) -> Body:
     dark = ctx.dark
     cards = []
-    for r in range(ctx.n):
-        title_attrs, title = card_title(ctx, r)
-        code_attrs, code = card_code(ctx, r)
-        status = status_text(ctx, r)
+    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
         badge = ""
         if status is not None:
             kind = "danger" if ctx.low(r) else "success"

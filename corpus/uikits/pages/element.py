@@ -12,8 +12,7 @@ from .base import (
     PHONE_CSS,
     Body,
     Ctx,
-    card_code,
-    card_title,
+    card_items,
     cue_text,
     esc,
     icon,
@@ -21,7 +20,6 @@ from .base import (
     nav,
     phone_home,
     phone_status_bar,
-    status_text,
 )
 
 WIDTHS = {
@@ -289,10 +287,7 @@ PHONE = """
 def phone(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     cards = []
-    for r in range(ctx.n):
-        title_attrs, title = card_title(ctx, r)
-        code_attrs, code = card_code(ctx, r)
-        status = status_text(ctx, r)
+    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
         tag = ""
         if status is not None:
             kind = "danger" if ctx.low(r) else "success"

@@ -8,8 +8,7 @@ from .base import (
     PHONE_CSS,
     Body,
     Ctx,
-    card_code,
-    card_title,
+    card_items,
     cue_text,
     esc,
     icon,
@@ -17,7 +16,6 @@ from .base import (
     nav,
     phone_home,
     phone_status_bar,
-    status_text,
     table,
     warehouse_label,
 )
@@ -104,10 +102,7 @@ PHONE = """
 
 def phone(ctx: Ctx) -> Body:
     items = []
-    for r in range(ctx.n):
-        title_attrs, title = card_title(ctx, r)
-        code_attrs, code = card_code(ctx, r)
-        status = status_text(ctx, r)
+    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
         badge = ""
         if status is not None:
             color = "red-text" if ctx.low(r) else "teal-text"

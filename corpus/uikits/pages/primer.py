@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import Body, Ctx, card_code, card_title, cue_text, esc, icon, meta_parts, status_text
+from .base import Body, Ctx, card_items, cue_text, esc, icon, meta_parts
 
 WAREHOUSES = ("WH-01", "WH-02", "WH-03")
 CURRENT = ' aria-current="page"'
@@ -25,10 +25,7 @@ def item_list(ctx: Ctx) -> Body:
         for w in WAREHOUSES
     )
     rows = []
-    for r in range(ctx.n):
-        title_attrs, title = card_title(ctx, r)
-        code_attrs, code = card_code(ctx, r)
-        status = status_text(ctx, r)
+    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
         label = ""
         if status is not None:
             kind = "Label--danger" if ctx.low(r) else "Label--success"

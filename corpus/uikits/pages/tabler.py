@@ -7,14 +7,12 @@ from .base import (
     ACTIVE,
     Body,
     Ctx,
-    card_code,
-    card_title,
+    card_items,
     cue_text,
     esc,
     icon,
     meta_parts,
     nav,
-    status_text,
     table,
     warehouse_label,
 )
@@ -118,10 +116,7 @@ def admin(ctx: Ctx) -> Body:
 
 def tiles(ctx: Ctx) -> Body:
     cards = []
-    for r in range(ctx.n):
-        title_attrs, title = card_title(ctx, r)
-        code_attrs, code = card_code(ctx, r)
-        status = status_text(ctx, r)
+    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
         color = "red" if ctx.low(r) else "green"
         badge = ""
         if status is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 import subprocess
@@ -13,27 +12,23 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from tests.truthfiles import (
+    DATETIME_ORIGINAL,
+    OFFSET_TIME_ORIGINAL,
+    SCHEMA_FIELDS,
+    TRUTH_KEYS,
+    Seed,
+    assert_box_inside,
+    assert_only_listed_rows_differ,
+    assert_rows_show_the_cells,
+    capture_metadata,
+    read_seed,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
-SEED_CSV = ROOT / "servers" / "data" / "seed.csv"
 CHROMIUM = Path("/usr/bin/chromium")
 
-TRUTH_KEYS = {
-    "file",
-    "kind",
-    "size",
-    "captured_at",
-    "captured_at_source",
-    "table_box",
-    "header",
-    "header_fields",
-    "cells",
-    "rows",
-    "page_warehouse",
-    "screen_differs_from_live",
-    "notes",
-}
-SCHEMA_FIELDS = {"sku", "name", "on_hand", "reorder_point", "warehouse_id"}
 DESIGN_KINDS = {
     "adminlte": "adminlte-table",
     "antd": "antd-chinese",
@@ -42,7 +37,6 @@ DESIGN_KINDS = {
     "grid": "dense-grid",
     "report": "merged-header",
 }
-EXIF_IFD, DATETIME_ORIGINAL, OFFSET_TIME_ORIGINAL = 0x8769, 36867, 36881
 
 
 def _json(path: Path) -> Any:
@@ -58,9 +52,8 @@ RENDERS = [e for e in IMAGES if e["photo_of"] is None]
 
 
 @pytest.fixture(scope="module")
-def seed() -> dict[tuple[str, str], dict[str, str]]:
-    with SEED_CSV.open(encoding="utf-8", newline="") as handle:
-        return {(row["sku"], row["warehouse_id"]): row for row in csv.DictReader(handle)}
+def seed() -> Seed:
+    return read_seed()
 
 
 def test_every_listed_image_has_its_truth_and_no_truth_file_is_unlisted() -> None:
@@ -116,10 +109,7 @@ def test_every_truth_file_matches_its_image_size_and_holds_its_table_box(
     with Image.open(CORPUS / truth["file"]) as image:
         assert list(image.size) == truth["size"]
         assert image.mode == "RGB"
-    x0, y0, x1, y1 = truth["table_box"]
-    w, h = truth["size"]
-    assert 0 <= x0 < x1 <= w
-    assert 0 <= y0 < y1 <= h
+    assert_box_inside(truth)
 
 
 @pytest.mark.parametrize("truth", PHOTOS, ids=[t["file"] for t in PHOTOS])
@@ -161,38 +151,15 @@ def test_merged_header_pages_store_their_table_as_html_with_spans() -> None:
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_schema_rows_are_what_the_cells_display(truth: dict[str, Any]) -> None:
-    fields = truth["header_fields"]
-    for cells, row in zip(truth["cells"], truth["rows"], strict=True):
-        for field, text in zip(fields, cells, strict=True):
-            if field in ("on_hand", "reorder_point"):
-                assert int(text.replace(",", "")) == row[field]
-            elif field:
-                assert text == row[field]
-        for field in SCHEMA_FIELDS - set(fields):
-            assert row[field] is None
+    assert len(truth["rows"]) == len(truth["cells"])
+    assert_rows_show_the_cells(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_displayed_values_equal_the_seed_except_rows_listed_as_differing(
-    truth: dict[str, Any], seed: dict[tuple[str, str], dict[str, str]]
+    truth: dict[str, Any], seed: Seed
 ) -> None:
-    listed = {(d["sku"], d["warehouse_id"]): d for d in truth["screen_differs_from_live"]}
-    differing = {}
-    for row in truth["rows"]:
-        warehouse = row["warehouse_id"] or truth["page_warehouse"]
-        live = seed[(row["sku"], warehouse)]
-        if row["name"] is not None:
-            assert row["name"] == live["name"]
-        if row["reorder_point"] is not None:
-            assert row["reorder_point"] == int(live["reorder_point"])
-        if row["on_hand"] is not None and row["on_hand"] != int(live["on_hand"]):
-            differing[(row["sku"], warehouse)] = {
-                "sku": row["sku"],
-                "warehouse_id": warehouse,
-                "shown_on_hand": row["on_hand"],
-                "live_on_hand": int(live["on_hand"]),
-            }
-    assert differing == listed
+    assert_only_listed_rows_differ(truth, seed)
 
 
 def test_the_chinese_erp_page_uses_the_chinese_header_vocabulary() -> None:
@@ -203,9 +170,7 @@ def test_the_chinese_erp_page_uses_the_chinese_header_vocabulary() -> None:
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_capture_time_is_stored_where_the_truth_says(truth: dict[str, Any]) -> None:
     source, stamp = truth["captured_at_source"], truth["captured_at"]
-    with Image.open(CORPUS / truth["file"]) as image:
-        exif = image.getexif().get_ifd(EXIF_IFD)
-        text = getattr(image, "text", {}).get("Creation Time")
+    exif, text = capture_metadata(CORPUS / truth["file"])
     assert (source == "exif") == bool(exif)
     assert (source == "png-text") == (text is not None)
     if source == "exif":

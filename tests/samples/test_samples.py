@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import re
 import subprocess
@@ -14,27 +13,24 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from tests.truthfiles import (
+    DATETIME_ORIGINAL,
+    OFFSET_TIME_ORIGINAL,
+    SCHEMA_FIELDS,
+    TRUTH_KEYS,
+    Seed,
+    assert_box_inside,
+    assert_only_listed_rows_differ,
+    assert_rows_show_the_cells,
+    capture_metadata,
+    read_seed,
+    warehouse_of,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-SEED_CSV = ROOT / "servers" / "data" / "seed.csv"
 
-TRUTH_KEYS = {
-    "file",
-    "kind",
-    "size",
-    "captured_at",
-    "captured_at_source",
-    "table_box",
-    "header",
-    "header_fields",
-    "cells",
-    "rows",
-    "page_warehouse",
-    "screen_differs_from_live",
-    "notes",
-}
 ROW_KEYS = {"sku", "name", "on_hand", "reorder_point", "warehouse_id"}
-SCHEMA_FIELDS = {"sku", "name", "on_hand", "reorder_point", "warehouse_id"}
 REQUIRED_KINDS = {
     "light",
     "dark",
@@ -50,7 +46,6 @@ REQUIRED_KINDS = {
     "compare-am",
     "compare-pm",
 }
-EXIF_IFD, DATETIME_ORIGINAL, OFFSET_TIME_ORIGINAL = 0x8769, 36867, 36881
 STAMP_IN_NAME = re.compile(r"20\d\d-?[01]\d-?[0-3]\d")
 
 
@@ -72,19 +67,12 @@ IDS = [t["file"] for t in TRUTHS]
 
 
 @pytest.fixture(scope="module")
-def seed() -> dict[tuple[str, str], dict[str, Any]]:
-    with SEED_CSV.open(encoding="utf-8", newline="") as handle:
-        return {(row["sku"], row["warehouse_id"]): row for row in csv.DictReader(handle)}
+def seed() -> Seed:
+    return read_seed()
 
 
 def _by_kind(kind: str) -> dict[str, Any]:
     return next(t for t in TRUTHS if t["kind"] == kind)
-
-
-def _warehouse(row: dict[str, Any], truth: dict[str, Any]) -> str:
-    warehouse = row["warehouse_id"] or truth["page_warehouse"]
-    assert warehouse, f"{truth['file']}: {row['sku']} has no warehouse from column or page"
-    return str(warehouse)
 
 
 def test_there_are_at_least_seventeen_samples_each_with_an_image_and_truth() -> None:
@@ -116,57 +104,31 @@ def test_truth_has_the_documented_fields_and_shapes(truth: dict[str, Any]) -> No
 def test_image_matches_the_size_and_table_box_in_its_truth(truth: dict[str, Any]) -> None:
     with Image.open(SAMPLES / truth["file"]) as image:
         assert list(image.size) == truth["size"]
-    x0, y0, x1, y1 = truth["table_box"]
-    w, h = truth["size"]
-    assert 0 <= x0 < x1 <= w
-    assert 0 <= y0 < y1 <= h
+    assert_box_inside(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_schema_rows_are_what_the_cells_display(truth: dict[str, Any]) -> None:
     fields = truth["header_fields"]
     assert len(truth["rows"]) == (len(truth["cells"]) if any(fields) else 0)
-    for cells, row in zip(truth["cells"], truth["rows"], strict=False):
-        for field, text in zip(fields, cells, strict=True):
-            if field in ("on_hand", "reorder_point"):
-                assert int(text.replace(",", "")) == row[field]
-            elif field:
-                assert text == row[field]
-        for field in SCHEMA_FIELDS - set(fields):
-            assert row[field] is None
+    assert_rows_show_the_cells(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_every_shown_sku_exists_in_the_seed_for_its_warehouse(
-    truth: dict[str, Any], seed: dict[tuple[str, str], dict[str, Any]]
+    truth: dict[str, Any], seed: Seed
 ) -> None:
     for row in truth["rows"]:
-        assert (row["sku"], _warehouse(row, truth)) in seed
+        assert (row["sku"], warehouse_of(row, truth)) in seed
     shown = " ".join(" ".join(cells) for cells in truth["cells"])
     assert len(re.findall(r"SKU-\d+", shown)) == len(truth["rows"])
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_displayed_values_equal_live_except_rows_listed_as_differing(
-    truth: dict[str, Any], seed: dict[tuple[str, str], dict[str, Any]]
+    truth: dict[str, Any], seed: Seed
 ) -> None:
-    listed = {(d["sku"], d["warehouse_id"]): d for d in truth["screen_differs_from_live"]}
-    differing = {}
-    for row in truth["rows"]:
-        key = (row["sku"], _warehouse(row, truth))
-        live = seed[key]
-        if row["name"] is not None:
-            assert row["name"] == live["name"]
-        if row["reorder_point"] is not None:
-            assert row["reorder_point"] == int(live["reorder_point"])
-        if row["on_hand"] != int(live["on_hand"]):
-            differing[key] = {
-                "sku": key[0],
-                "warehouse_id": key[1],
-                "shown_on_hand": row["on_hand"],
-                "live_on_hand": int(live["on_hand"]),
-            }
-    assert differing == listed
+    assert_only_listed_rows_differ(truth, seed)
 
 
 def test_every_required_screen_kind_is_present() -> None:
@@ -174,7 +136,7 @@ def test_every_required_screen_kind_is_present() -> None:
 
 
 def test_the_main_demo_shows_restocked_covered_and_still_low_items(
-    seed: dict[tuple[str, str], dict[str, Any]],
+    seed: Seed,
 ) -> None:
     truth = json.loads((SAMPLES / "erp-light-wh01.png.truth.json").read_text(encoding="utf-8"))
     assert truth["kind"] == "light"
@@ -239,9 +201,7 @@ def test_extra_columns_and_thousands_separators_appear_on_screen() -> None:
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_capture_time_is_stored_only_where_the_truth_says(truth: dict[str, Any]) -> None:
     source, stamp = truth["captured_at_source"], truth["captured_at"]
-    with Image.open(SAMPLES / truth["file"]) as image:
-        exif = image.getexif().get_ifd(EXIF_IFD)
-        text = getattr(image, "text", {}).get("Creation Time")
+    exif, text = capture_metadata(SAMPLES / truth["file"])
     assert (source == "exif") == bool(exif)
     assert (source == "png-text") == (text is not None)
     assert (source == "filename") == bool(STAMP_IN_NAME.search(truth["file"]))

@@ -6,7 +6,7 @@ import logging
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any, Literal
+from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
@@ -26,6 +26,7 @@ from pipeline.host.groups import ALL_GROUPS, choose_groups
 from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, append_run_log
+from pipeline.host.run import new_run_id
 from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
 from pipeline.models import EventSink, IngestResult
@@ -219,7 +220,6 @@ async def run_agent(
             # Every group is connected: the contract (and so the groups the run gets) is read
             # with the store's warehouse names, and with the model's own reading, once the
             # servers answer.
-            named: dict[str, Any] = {"run_id": run_id} if run_id else {}
             approval: Approval = "manual" if proposals is not None else "auto"
             opened = targets or server_targets(settings, ALL_GROUPS, approval=approval)
             async with Toolbox(opened, actor=requested_by) as toolbox:
@@ -238,7 +238,7 @@ async def run_agent(
                         approvals=proposals,
                         sees_images=sees_images(spec, options),
                         model_reads_task=settings.vlm_read_task,
-                        **named,
+                        run_id=run_id or new_run_id(),
                     )
                 )
         except ToolServerError as exc:

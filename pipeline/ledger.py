@@ -8,6 +8,8 @@ Pure: it reads `pipeline.toolfacts.Facts`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
 from pipeline.toolfacts import Facts
@@ -104,51 +106,46 @@ def _units(entry: LedgerEntry) -> str:
     return f" x{entry.quantity}" if entry.quantity is not None else ""
 
 
+def _ordered(e: LedgerEntry) -> str:
+    return f"{e.order_id} {e.sku} in {e.warehouse_id}{_units(e)}"
+
+
+def _returned(e: LedgerEntry) -> str:
+    return f"{e.order_id} {e.sku} in {e.warehouse_id}"
+
+
+def _proposed(e: LedgerEntry) -> str:
+    what = f"{e.sku} in {e.warehouse_id}{_units(e)}" if e.sku else f"cancel {e.order_id}"
+    return f"{e.proposal_id} {what}"
+
+
+def _cancelled(e: LedgerEntry) -> str:
+    return f"{e.order_id} ({e.sku} in {e.warehouse_id})"
+
+
+def _recorded(e: LedgerEntry) -> str:
+    return f"{e.sku} in {e.warehouse_id}{_units(e)}" if e.sku else f"{e.reason} {e.order_id}"
+
+
+def _refused(e: LedgerEntry) -> str:
+    return f"{e.sku} in {e.warehouse_id}: {_clip(e.reason or '')}"
+
+
 def _render(summary: LedgerSummary) -> str:
     if not (
         summary.wrote or summary.returned or summary.refused or summary.proposed or summary.dry_run
     ):
         return f"{_HEAD} no order was created, refused, proposed or cancelled."
+    sections: tuple[tuple[str, list[LedgerEntry], Callable[[LedgerEntry], str], str], ...] = (
+        ("ordered", summary.ordered, _ordered, ", "),
+        ("already ordered before (same idempotency key)", summary.returned, _returned, ", "),
+        ("waiting for approval", summary.proposed, _proposed, ", "),
+        ("cancelled", summary.cancelled, _cancelled, ", "),
+        ("dry run, recorded and not run", summary.dry_run, _recorded, ", "),
+        ("refused", summary.refused, _refused, "; "),
+    )
     lines = [_HEAD]
-    if summary.ordered:
-        lines.append(
-            f"- ordered {len(summary.ordered)}: "
-            + ", ".join(
-                f"{e.order_id} {e.sku} in {e.warehouse_id}{_units(e)}" for e in summary.ordered
-            )
-        )
-    if summary.returned:
-        lines.append(
-            f"- already ordered before (same idempotency key) {len(summary.returned)}: "
-            + ", ".join(f"{e.order_id} {e.sku} in {e.warehouse_id}" for e in summary.returned)
-        )
-    if summary.proposed:
-        lines.append(
-            f"- waiting for approval {len(summary.proposed)}: "
-            + ", ".join(
-                f"{e.proposal_id} "
-                + (f"{e.sku} in {e.warehouse_id}{_units(e)}" if e.sku else f"cancel {e.order_id}")
-                for e in summary.proposed
-            )
-        )
-    if summary.cancelled:
-        lines.append(
-            f"- cancelled {len(summary.cancelled)}: "
-            + ", ".join(f"{e.order_id} ({e.sku} in {e.warehouse_id})" for e in summary.cancelled)
-        )
-    if summary.dry_run:
-        lines.append(
-            f"- dry run, recorded and not run {len(summary.dry_run)}: "
-            + ", ".join(
-                f"{e.sku} in {e.warehouse_id}{_units(e)}" if e.sku else f"{e.reason} {e.order_id}"
-                for e in summary.dry_run
-            )
-        )
-    if summary.refused:
-        lines.append(
-            f"- refused {len(summary.refused)}: "
-            + "; ".join(
-                f"{e.sku} in {e.warehouse_id}: {_clip(e.reason or '')}" for e in summary.refused
-            )
-        )
+    for label, entries, show, sep in sections:
+        if entries:
+            lines.append(f"- {label} {len(entries)}: " + sep.join(show(e) for e in entries))
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from pipeline.api.schemas import RunRequest
 from pipeline.api.service import parse_captured_at, parse_strategy
 from pipeline.api.uploads import Upload, read_form, read_limited
 from pipeline.errors import InputError
+from pipeline.jobs.spec import IngestAsk
 from pipeline.models import IngestResult, JsonObject
 from pipeline.settings import Settings
 
@@ -45,11 +46,13 @@ async def ingest_uploads(
     queue = services.job_queue()
     jobs = [
         queue.ingest(
-            upload.data,
-            name=Path(upload.filename).name or "upload",
-            caller_time=caller_time,
-            strategy=chosen,
-            content_type=upload.content_type,
+            IngestAsk(
+                upload.data,
+                name=Path(upload.filename).name or "upload",
+                caller_time=caller_time,
+                strategy=chosen,
+                content_type=upload.content_type,
+            )
         )
         for upload in uploads
     ]

@@ -7,8 +7,9 @@ from pathlib import Path
 
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
+from pipeline.bench.document import Doc
 from pipeline.bench.report_accuracy import tables_section, texts_section
-from pipeline.bench.report_cells import Doc, md_table, value_cell, verdict_cell
+from pipeline.bench.report_cells import md_table, value_cell, verdict_cell
 from pipeline.bench.report_speed import (
     batch_section,
     cache_section,
@@ -125,31 +126,22 @@ def render_markdown(doc: Doc) -> str:
         "",
         "## Targets",
         "",
-        *summary_table(doc),
-        "",
-        *ingest_section(doc),
-        "",
-        *tables_section(doc),
-        "",
-        *texts_section(doc),
-        "",
-        *cold_section(doc),
-        "",
-        *cache_section(doc),
-        "",
-        *tokens_section(doc),
-        "",
-        *batch_section(doc),
-        "",
-        *host_section(doc),
-        "",
-        *memory_section(doc),
-        "",
-        *_profiles(doc),
-        "",
-        *_method(doc),
-        "",
     ]
+    for section in (
+        summary_table,
+        ingest_section,
+        tables_section,
+        texts_section,
+        cold_section,
+        cache_section,
+        tokens_section,
+        batch_section,
+        host_section,
+        memory_section,
+        _profiles,
+        _method,
+    ):
+        lines += [*section(doc), ""]
     return "\n".join(lines)
 
 

@@ -13,22 +13,21 @@ Debian fonts, each with the text it carries.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.bench.context import BenchContext, quiet_info
+from pipeline.bench.document import Doc
 from pipeline.ingest import Ingestor
 from pipeline.ocr.rapid import plain_rapidocr
 from pipeline.screentext import parse_screens
 
 __all__ = ["TEXT_IMAGES", "TextImage", "cer", "draw_text_images", "measure_texts"]
-
-_NOTO = "/usr/share/fonts/opentype/noto/"
-_DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 
 RGBA = tuple[int, int, int, int]
 
@@ -45,62 +44,29 @@ class TextImage:
     note: str
 
 
-TEXT_IMAGES: tuple[TextImage, ...] = (
-    TextImage(
-        "zh-white-on-transparent",
-        "我是中国人",
-        _NOTO + "NotoSansCJK-Bold.ttc",
-        120,
-        (255, 255, 255, 255),
-        (0, 0, 0, 0),
-        "after RapidOCR's white_font_color_transparent.png",
-    ),
-    TextImage(
-        "zh-black-on-transparent",
-        "我是中国人",
-        _NOTO + "NotoSansCJK-Bold.ttc",
-        120,
-        (0, 0, 0, 255),
-        (0, 0, 0, 0),
-        "after RapidOCR's black_font_color_transparent.png",
-    ),
-    TextImage(
-        "en-large-on-transparent",
-        "Stock count",
-        _DEJAVU + "DejaVuSans-Bold.ttf",
-        140,
-        (20, 20, 20, 255),
-        (0, 0, 0, 0),
-        "large Latin lettering, transparent background",
-    ),
-    TextImage(
-        "en-half-transparent",
-        "Reorder now",
-        _DEJAVU + "DejaVuSans.ttf",
-        96,
-        (0, 0, 0, 128),
-        (0, 0, 0, 0),
-        "text at half opacity on a transparent background",
-    ),
-    TextImage(
-        "zh-en-dark-banner",
-        "仓库WH-02盘点",
-        _NOTO + "NotoSansCJK-Regular.ttc",
-        90,
-        (240, 240, 240, 255),
-        (32, 36, 44, 255),
-        "a light banner on a dark background, CJK and Latin mixed",
-    ),
-    TextImage(
-        "en-small-line",
-        "Please check the low stock list",
-        _DEJAVU + "DejaVuSans.ttf",
-        26,
-        (30, 30, 30, 255),
-        (255, 255, 255, 255),
-        "one line of small text on white",
-    ),
-)
+def _rgba(value: list[int]) -> RGBA:
+    red, green, blue, alpha = value
+    return red, green, blue, alpha
+
+
+def _load(path: Path) -> tuple[TextImage, ...]:
+    entries = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        TextImage(
+            name=e["name"],
+            text=e["text"],
+            font=e["font"],
+            size=int(e["size"]),
+            ink=_rgba(e["ink"]),
+            paper=_rgba(e["paper"]),
+            note=e["note"],
+        )
+        for e in entries
+    )
+
+
+TEXT_IMAGES = _load(Path(__file__).with_name("text_images.json"))
+"""Lettering on transparent and plain backgrounds, some after RapidOCR's own test images."""
 
 
 def draw_text_images(folder: Path) -> list[tuple[TextImage, Path]]:
@@ -137,6 +103,26 @@ def cer(expected: str, read: str) -> float:
     return previous[-1] / len(want)
 
 
+class Reading(TypedDict):
+    read: str
+    cer: float
+
+
+class TextRead(TypedDict):
+    """A text image: what it says, and what each tool read with its character error rate."""
+
+    name: str
+    note: str
+    text: str
+    tools: dict[str, Reading]
+
+
+class TextTotal(TypedDict):
+    right: int
+    images: int
+    mean_cer: float | None
+
+
 def _ours(ingestor: Ingestor, path: Path) -> str:
     result = ingestor.ingest_path(path)
     screens = parse_screens(result.text)
@@ -149,7 +135,7 @@ def _ours(ingestor: Ingestor, path: Path) -> str:
     return " ".join(cells)
 
 
-def measure_texts(ctx: BenchContext, folder: Path) -> dict[str, Any]:
+def measure_texts(ctx: BenchContext, folder: Path) -> Doc:
     """Each text image read by the pipeline (auto) and by plain `RapidOCR()`: the text read,
     its CER, and whether it was read right (CER 0)."""
     engine = ctx.engine("rapidocr")
@@ -158,7 +144,7 @@ def measure_texts(ctx: BenchContext, folder: Path) -> dict[str, Any]:
     ingestor = Ingestor(engine, config=ctx.config(), cache=None)
     with quiet_info():
         plain = plain_rapidocr()
-    images = []
+    images: list[TextRead] = []
     for spec, path in draw_text_images(folder):
         ours = _ours(ingestor, path)
         output = plain(str(path))
@@ -177,8 +163,8 @@ def measure_texts(ctx: BenchContext, folder: Path) -> dict[str, Any]:
     return {"images": images, "totals": _totals(images)}
 
 
-def _totals(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+def _totals(images: Sequence[TextRead]) -> dict[str, TextTotal]:
+    out: dict[str, TextTotal] = {}
     for tool in ("stockshot", "rapidocr"):
         rates = [i["tools"][tool]["cer"] for i in images]
         out[tool] = {

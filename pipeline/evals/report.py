@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 from pipeline.evals.cases import CORE_SIZE, Case, first_calls
 from pipeline.evals.document import (
@@ -69,19 +69,7 @@ class Score:
     """Seeds passed, by case id."""
 
     def doc(self) -> ScoreDoc:
-        return {
-            "cases": self.cases,
-            "core": self.core,
-            "k": self.k,
-            "per_seed": list(self.per_seed),
-            "core_per_seed": list(self.core_per_seed),
-            "mean": self.mean,
-            "core_mean": self.core_mean,
-            "pass_k": self.pass_k,
-            "core_pass_k": self.core_pass_k,
-            "failures": dict(self.failures),
-            "passes": dict(self.passes),
-        }
+        return cast(ScoreDoc, asdict(self))
 
 
 View = Literal["product", "model"]

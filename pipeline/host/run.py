@@ -16,7 +16,12 @@ from pipeline.host.toolbox import Toolbox
 from pipeline.models import EventSink
 from pipeline.vlm.base import Model
 
-__all__ = ["EventSink", "HostLimits", "Run"]
+__all__ = ["EventSink", "HostLimits", "Run", "new_run_id"]
+
+
+def new_run_id() -> str:
+    """A fresh run id (`run-` and twelve hex digits)."""
+    return f"run-{uuid.uuid4().hex[:12]}"
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Run:
     response_guards: Mapping[str, ResponseGuard] = field(default_factory=dict)
     call_guards: Mapping[str, CallGuard] = field(default_factory=dict)
     clock: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
-    run_id: str = field(default_factory=lambda: f"run-{uuid.uuid4().hex[:12]}")
+    run_id: str = field(default_factory=new_run_id)
     on_event: EventSink | None = None
     contract: TaskContract | None = None
     """Default: the task read by the reader with the store's warehouse names, met with the

@@ -3,8 +3,6 @@ processing finds, the engine's detection, a table-structure model, records in ca
 
 from __future__ import annotations
 
-from statistics import median
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -36,6 +34,7 @@ from pipeline.table.layout import (
     find_table,
     reading_order,
     structure_region,
+    table_of_lines,
     union_box,
 )
 from pipeline.table.rows import (
@@ -201,9 +200,7 @@ class Reader:
         lines = self.detect(page)
         if not lines:
             return Attempt(rung, reasons=("no text detected",))
-        boxes = [line.box for line in lines]
-        text_height = median(b[3] - b[1] for b in boxes) * 0.6
-        layout = find_table(boxes, text_height, norm.gray)
+        boxes, _, layout = table_of_lines(lines, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table among the detected text",))
         cells = [layout.header, *layout.rows]
@@ -274,9 +271,7 @@ class Reader:
         lines = self.page_lines(page)
         if not lines:
             return Attempt(rung, reasons=("no text found",))
-        boxes = [line.box for line in lines]
-        text_height = median(b[3] - b[1] for b in boxes) * 0.6
-        layout = find_table(boxes, text_height, norm.gray)
+        boxes, text_height, layout = table_of_lines(lines, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
         height, width = norm.gray.shape

@@ -12,15 +12,14 @@ run from the shared tables (`pipeline.jobs.shared`).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime
 from typing import Protocol
 
 from pipeline.host.record import RunRecord
 from pipeline.jobs.runbook import Numbered
-from pipeline.jobs.spec import RunSpec
+from pipeline.jobs.spec import IngestAsk, RunSpec
 from pipeline.models import IngestResult
 
-__all__ = ["Jobs", "RunSpec"]
+__all__ = ["IngestAsk", "Jobs", "RunSpec"]
 
 
 class Jobs(Protocol):
@@ -31,15 +30,7 @@ class Jobs(Protocol):
         """The OCR engine the ingest jobs read with."""
         ...
 
-    async def ingest(
-        self,
-        data: bytes,
-        *,
-        name: str,
-        caller_time: datetime | None = None,
-        strategy: str | None = None,
-        content_type: str | None = None,
-    ) -> IngestResult:
+    async def ingest(self, ask: IngestAsk) -> IngestResult:
         """One upload read; the same bytes are analysed once, wherever they were sent."""
         ...
 

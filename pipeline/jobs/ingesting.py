@@ -14,10 +14,10 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from datetime import datetime
 
 from pipeline.errors import EmptyInputError, InputError, UnsupportedFormatError
 from pipeline.ingest import Ingestor
+from pipeline.jobs.spec import IngestAsk
 from pipeline.models import IngestResult
 
 __all__ = ["IngestService", "RecentResults", "check_upload", "looks_like_image", "sha256_of"]
@@ -40,8 +40,9 @@ def looks_like_image(data: bytes) -> bool:
     return any(data.startswith(signature) for signature in _SIGNATURES)
 
 
-def check_upload(data: bytes, *, name: str, max_bytes: int, content_type: str | None) -> None:
+def check_upload(ask: IngestAsk, *, max_bytes: int) -> None:
     """Refuse what is not worth queueing: no bytes, or bytes no image format starts with."""
+    data, name, content_type = ask.data, ask.name, ask.content_type
     if not data:
         raise EmptyInputError(f"{name}: empty file (0 bytes)")
     if len(data) <= max_bytes and not looks_like_image(data):
@@ -96,26 +97,17 @@ class IngestService:
         self._flights: dict[str, asyncio.Future[None]] = {}
         self._recent = RecentResults(keep)
 
-    async def ingest(
-        self,
-        data: bytes,
-        *,
-        name: str,
-        caller_time: datetime | None = None,
-        strategy: str | None = None,
-        content_type: str | None = None,
-    ) -> IngestResult:
-        check_upload(
-            data, name=name, max_bytes=self.ingestor.config.max_bytes, content_type=content_type
-        )
+    async def ingest(self, ask: IngestAsk) -> IngestResult:
+        check_upload(ask, max_bytes=self.ingestor.config.max_bytes)
+        data, strategy = ask.data, ask.strategy
         loop = asyncio.get_running_loop()
         digest = await asyncio.to_thread(sha256_of, data)
         key = f"{digest}|{strategy or self.ingestor.config.strategy}"
         work = functools.partial(
             self.ingestor.ingest_bytes,
             data,
-            name=name,
-            caller_time=caller_time,
+            name=ask.name,
+            caller_time=ask.caller_time,
             strategy=strategy,
         )
         if key not in self._flights and await asyncio.to_thread(

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime
 
 from pipeline.host.record import RunRecord
 from pipeline.jobs.ingesting import IngestService
 from pipeline.jobs.runbook import FINISHED, Numbered, RunBook, RunState
-from pipeline.jobs.spec import EventSink, Runner, RunSpec
+from pipeline.jobs.spec import EventSink, IngestAsk, Runner, RunSpec
 from pipeline.models import IngestResult
 
 __all__ = ["LocalJobs"]
@@ -28,18 +27,8 @@ class LocalJobs:
     def engine(self) -> str:
         return self._ingest.ingestor.engine.name
 
-    async def ingest(
-        self,
-        data: bytes,
-        *,
-        name: str,
-        caller_time: datetime | None = None,
-        strategy: str | None = None,
-        content_type: str | None = None,
-    ) -> IngestResult:
-        return await self._ingest.ingest(
-            data, name=name, caller_time=caller_time, strategy=strategy, content_type=content_type
-        )
+    async def ingest(self, ask: IngestAsk) -> IngestResult:
+        return await self._ingest.ingest(ask)
 
     async def recent(self, ids: Sequence[str]) -> list[IngestResult]:
         return self._ingest.recent(ids)

@@ -26,7 +26,7 @@ from pipeline.ingest import Ingestor
 from pipeline.jobs.ingesting import RecentResults, check_upload, sha256_of
 from pipeline.jobs.runbook import FINISHED, Numbered, RunState
 from pipeline.jobs.shared import Listener, RunRow, Shared, wait_for
-from pipeline.jobs.spec import RunSpec
+from pipeline.jobs.spec import IngestAsk, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, RUN_TASK
 from pipeline.models import IngestResult
 
@@ -60,19 +60,10 @@ class QueueJobs:
     def engine(self) -> str:
         return self.ingestor.engine.name
 
-    async def ingest(
-        self,
-        data: bytes,
-        *,
-        name: str,
-        caller_time: datetime | None = None,
-        strategy: str | None = None,
-        content_type: str | None = None,
-    ) -> IngestResult:
-        check_upload(
-            data, name=name, max_bytes=self.ingestor.config.max_bytes, content_type=content_type
-        )
-        requested = strategy or self.ingestor.config.strategy
+    async def ingest(self, ask: IngestAsk) -> IngestResult:
+        check_upload(ask, max_bytes=self.ingestor.config.max_bytes)
+        data, name, caller_time = ask.data, ask.name, ask.caller_time
+        requested = ask.strategy or self.ingestor.config.strategy
         if len(data) > self.ingestor.config.max_bytes:
             return await self._read(data, name, caller_time, requested)  # refused with why
         started = time.perf_counter()

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel, Field
 
 from pipeline.host.record import RunRecord
+from pipeline.host.run import new_run_id
 from pipeline.models import EventSink, IngestResult
 
-__all__ = ["EventSink", "RunSpec", "Runner", "new_run_id"]
+__all__ = ["EventSink", "IngestAsk", "RunSpec", "Runner"]
 
 
-def new_run_id() -> str:
-    return f"run-{uuid.uuid4().hex[:12]}"
+@dataclass(frozen=True)
+class IngestAsk:
+    """One upload to read: its bytes and name, when the caller says it was captured, the
+    strategy asked for, and the type it was sent as."""
+
+    data: bytes
+    name: str
+    caller_time: datetime | None = None
+    strategy: str | None = None
+    content_type: str | None = None
 
 
 class RunSpec(BaseModel):

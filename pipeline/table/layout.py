@@ -25,6 +25,7 @@ __all__ = [
     "reading_order",
     "structure_region",
     "surround_level",
+    "table_of_lines",
     "union_box",
     "visual_lines",
 ]
@@ -212,6 +213,16 @@ def _runs(lines: list[int], centres: list[float]) -> list[int]:
             runs.append([])
         runs[-1].append(b)
     return max(runs, key=len)
+
+
+def table_of_lines(
+    lines: Sequence[TextLine], gray: Gray | None
+) -> tuple[list[Box], float, TableLayout | None]:
+    """The table among text lines an engine read: their boxes, the text height the layout
+    works with (0.6 of the median line's), and the table, or None."""
+    boxes = [line.box for line in lines]
+    text_height = median(b[3] - b[1] for b in boxes) * 0.6
+    return boxes, text_height, find_table(boxes, text_height, gray)
 
 
 def find_table(

@@ -18,11 +18,12 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Literal
 
 from pipeline.errors import ToolServerError
 from pipeline.host.approvals import ProposalDraft, ProposalTicket
 from pipeline.host.toolbox import Target, Toolbox, ToolOutcome
+from pipeline.models import JsonObject
 from pipeline.toolfacts import CREATE_TOOL
 from servers import approvals, domain
 from servers.approvals import approval_key
@@ -124,7 +125,7 @@ class ApprovalDesk:
             await toolbox.__aexit__(*exc)
 
     async def _call(
-        self, tool: str, arguments: dict[str, Any], run_id: str, proposal_id: str, by: str
+        self, tool: str, arguments: JsonObject, run_id: str, proposal_id: str, by: str
     ) -> ToolOutcome:
         if self._toolbox is not None:
             return await self._toolbox.call(
@@ -175,7 +176,7 @@ class ApprovalDesk:
             now=self._clock(),
             separate=self._separate,
         )
-        arguments: dict[str, Any] = dict(claimed.arguments)
+        arguments: JsonObject = dict(claimed.arguments)
         if claimed.tool == CREATE_TOOL:
             arguments["idempotency_key"] = approval_key(claimed.id)
         plan = await self.planned(claimed)

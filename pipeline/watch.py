@@ -31,11 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.host.record import RunRecord
-from pipeline.models import IngestResult
+from pipeline.models import IngestResult, JsonObject
 
 __all__ = ["FOLDERS", "Outcome", "Progress", "Summary", "Watcher"]
 
@@ -97,7 +97,7 @@ def _ignored(name: str) -> bool:
     return name.startswith(".") or name.lower().endswith(IGNORED_SUFFIXES)
 
 
-def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+def _write_json_atomic(path: Path, data: JsonObject) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w", encoding="utf-8") as handle:
         json.dump(data, handle, ensure_ascii=False, indent=2)
@@ -121,7 +121,7 @@ def _sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _run_summary(record: RunRecord) -> dict[str, Any]:
+def _run_summary(record: RunRecord) -> JsonObject:
     orders = [
         call.structured.get("order")
         for call in record.tool_calls
@@ -332,7 +332,7 @@ class Watcher:
                 return settled
             earlier = self._index.get(digest)
             if earlier is not None and earlier != name:
-                body: dict[str, Any] = {
+                body: JsonObject = {
                     "status": "duplicate",
                     "file": name,
                     "sha256": digest,
@@ -354,24 +354,26 @@ class Watcher:
                 detail += f", run {record.id} {record.status}"
                 if record.status != "done":
                     body["status"] = "failed"
-                    body["error"] = f"the run ended {record.status}: {record.final}"
+                    error = f"the run ended {record.status}: {record.final}"
+                    body["error"] = error
                     body["error_type"] = "RunNotDone"
-                    return self._conclude(path, self.failed, body, "failed", body["error"])
+                    return self._conclude(path, self.failed, body, "failed", error)
             outcome = self._conclude(path, self.done, body, "done", detail)
             self._index.setdefault(digest, name)
             return outcome
         except Exception as exc:
             if not isinstance(exc, StockshotError):
                 log.exception("unexpected failure on %s", path)
-            failure: dict[str, Any] = {
+            error = str(exc) or type(exc).__name__
+            failure: JsonObject = {
                 "status": "failed",
                 "file": name,
                 "sha256": digest or None,
-                "error": str(exc) or type(exc).__name__,
+                "error": error,
                 "error_type": type(exc).__name__,
             }
             try:
-                return self._conclude(path, self.failed, failure, "failed", failure["error"])
+                return self._conclude(path, self.failed, failure, "failed", error)
             except OSError as move_error:
                 log.error("cannot move %s to failed/: %s", path, move_error)
                 return Outcome(name, "failed", str(move_error))
@@ -395,7 +397,7 @@ class Watcher:
         return None
 
     def _conclude(
-        self, path: Path, folder: Path, body: dict[str, Any], status: Status, detail: str
+        self, path: Path, folder: Path, body: JsonObject, status: Status, detail: str
     ) -> Outcome:
         _write_json_atomic(folder / f"{path.name}.json", body)
         path.replace(folder / path.name)
@@ -403,7 +405,7 @@ class Watcher:
         return Outcome(path.name, status, detail)
 
 
-def _ingest_json(result: IngestResult) -> dict[str, Any]:
+def _ingest_json(result: IngestResult) -> JsonObject:
     data = result.model_dump(mode="json")
     data.pop("image", None)
     return data

@@ -16,11 +16,10 @@ import sys
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from servers import catalog, domain
 from servers.errors import InputError, ServersError
-from servers.factory import ALL, GROUPS, build_server, group_names
+from servers.factory import ALL, GROUPS, ServerOptions, build_server, group_names
 from servers.models import ImportSummary, Order, OrderQuery
 from servers.settings import ServerSettings, load_settings
 from servers.store import OpenStore
@@ -124,11 +123,11 @@ def serve(args: argparse.Namespace, settings: ServerSettings) -> int:
     if args.transport == "http" and not 0 <= args.port <= 65535:
         raise InputError(f"--port must be from 0 to 65535, got {args.port}")
     _configure_logging()
-    options: dict[str, Any] = {
-        "max_order_quantity": settings.max_order_quantity,
-        "approval": settings.approval,
-        "approval_ttl": timedelta(seconds=settings.approval_ttl_s),
-    }
+    options = ServerOptions(
+        max_order_quantity=settings.max_order_quantity,
+        approval=settings.approval,
+        approval_ttl=timedelta(seconds=settings.approval_ttl_s),
+    )
     approval = "writes wait for approval" if settings.approval == "manual" else "writes run at once"
     with _open_store(settings) as store:
         if args.transport == "stdio":

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from importlib import metadata
-from typing import Literal
+from typing import Literal, TypedDict
 
 from mcp.server.mcpserver import MCPServer
 
@@ -16,7 +16,17 @@ from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
 from servers.toolkit import Clock, ToolDeps, utc_now
 
-__all__ = ["ALL", "GROUPS", "build_server", "group_names"]
+__all__ = ["ALL", "GROUPS", "ServerOptions", "build_server", "group_names"]
+
+
+class ServerOptions(TypedDict, total=False):
+    """`build_server`'s settings, to pass the same ones to several servers."""
+
+    max_order_quantity: int
+    clock: Clock
+    approval: Literal["auto", "manual"]
+    approval_ttl: timedelta
+
 
 ALL = "all"
 

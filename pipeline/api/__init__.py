@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pipeline.api.app import create_app
@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 __all__ = ["create_app"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # The command line (`pipeline.cli.serve`) imports this package; the app loads on use.
     if name == "create_app":
         from pipeline.api.app import create_app

@@ -87,8 +87,6 @@ def create_app(
         servers=servers,
         runs=RunBook(settings.resolved_run_log()),
     )
-    if run is not None:
-        services.extra["run_agent"] = run
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,7 +116,7 @@ def create_app(
                     store=slot,
                     # The servers follow the surface's policy, and so does every run here.
                     targets=lambda manual: services.targets,
-                    run=services.extra.get("run_agent", run_agent),
+                    run=run if run is not None else run_agent,
                 )
                 services.jobs = LocalJobs(IngestService(ready, pool), services.runs, execute)
             stack.callback(setattr, services, "jobs", None)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, TypedDict
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, params
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from mcp.server.mcpserver import MCPServer
 from starlette.exceptions import HTTPException
@@ -17,6 +18,7 @@ from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.jobs import Jobs
 from pipeline.jobs.runbook import RunBook
+from pipeline.models import JsonObject
 from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
 from servers.errors import StoreError
@@ -53,7 +55,6 @@ class AppServices:
     servers: dict[str, MCPServer]
     runs: RunBook
     jobs: Jobs | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def targets(self) -> list[MemoryTarget]:
@@ -134,11 +135,18 @@ class _Needs:
             )
 
 
-def needs(role: Role, openapi_extra: dict[str, Any] | None = None) -> dict[str, Any]:
+class RouteNeeds(TypedDict):
+    """Keyword arguments of a route decorator (`@router.get(..., **needs(role))`)."""
+
+    dependencies: Sequence[params.Depends]
+    openapi_extra: JsonObject
+
+
+def needs(role: Role, openapi_extra: JsonObject | None = None) -> RouteNeeds:
     """A route's keyword arguments declaring the role its caller's key must have: checked
     after the key (403 naming the role), and shown in the OpenAPI document as
     `x-stockshot-role` (beside the route's own `openapi_extra`)."""
-    extra = {**(openapi_extra or {}), "x-stockshot-role": role}
+    extra: JsonObject = {**(openapi_extra or {}), "x-stockshot-role": role}
     return {"dependencies": [Depends(_Needs(role))], "openapi_extra": extra}
 
 

@@ -3,20 +3,22 @@ request bodies FastAPI cannot derive (multipart forms, a body read by hand)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pipeline.api.schemas import RUN_EXAMPLE, ErrorBody, RunRequest
+from pipeline.models import JsonObject
 
-__all__ = ["ERRORS", "INGEST_BODY", "MISDIRECTED", "RUN_BODY", "as_json"]
+__all__ = ["ERRORS", "INGEST_BODY", "MISDIRECTED", "RUN_BODY", "Responses", "as_json"]
 
-MISDIRECTED: dict[int | str, dict[str, Any]] = {
+Responses = dict[int | str, dict[str, object]]
+"""A route's `responses`: by status, a model class and a description, or the OpenAPI answer."""
+
+MISDIRECTED: Responses = {
     421: {
         "model": ErrorBody,
         "description": "a Host this server does not answer to (DNS-rebinding protection); "
         "STOCKSHOT_ALLOWED_HOSTS adds a proxy's name",
     }
 }
-ERRORS: dict[int | str, dict[str, Any]] = {
+ERRORS: Responses = {
     status: {"model": ErrorBody, "description": what}
     for status, what in (
         (401, "no API key, or not one of ours"),
@@ -27,7 +29,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[str, Any]]:
+def as_json(responses: Responses) -> Responses:
     """Error answers documented as JSON on a route whose own answer is another media type
     (the event stream), where FastAPI would file their model under that media type."""
     schema = {"$ref": f"#/components/schemas/{ErrorBody.__name__}"}
@@ -40,7 +42,7 @@ def as_json(responses: dict[int | str, dict[str, Any]]) -> dict[int | str, dict[
     }
 
 
-INGEST_BODY: dict[str, Any] = {
+INGEST_BODY: JsonObject = {
     "requestBody": {
         "required": True,
         "content": {
@@ -70,7 +72,7 @@ INGEST_BODY: dict[str, Any] = {
         },
     }
 }
-RUN_BODY: dict[str, Any] = {
+RUN_BODY: JsonObject = {
     "requestBody": {
         "required": True,
         "content": {

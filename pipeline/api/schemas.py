@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"
-RUN_EXAMPLE: dict[str, Any] = {
+RUN_EXAMPLE: JsonObject = {
     "task": "find the SKUs that are low and raise replenishment orders",
     "ingest_ids": [SHA],
     "model": "rules",
@@ -242,7 +242,7 @@ class Health(BaseModel):
 
 class Readiness(BaseModel):
     ready: bool
-    checks: dict[str, Any]
+    checks: JsonObject
 
 
 class ProposalOut(BaseModel):

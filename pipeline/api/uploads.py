@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
@@ -17,6 +17,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from pipeline.errors import InputError, UploadTooLargeError
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 __all__ = ["FILE_FIELD", "FormCollector", "Upload", "UploadForm", "read_form", "read_limited"]
 
@@ -91,7 +94,7 @@ class FormCollector:
         self._data = bytearray()
         self._name = ""
         self._filename: str | None = None
-        callbacks: Any = {
+        callbacks: MultipartCallbacks = {
             "on_part_begin": self._part_begin,
             "on_header_field": self._header_field,
             "on_header_value": self._header_value_part,

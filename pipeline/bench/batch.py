@@ -17,12 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from pipeline.bench.context import BenchContext
 from pipeline.bench.profile import profiling
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
 
 __all__ = [
     "BatchConfig",
@@ -80,13 +83,29 @@ def peak_rss_mb(pid: int | str = "self") -> float | None:
     return None
 
 
+class WorkerSummary(TypedDict):
+    """What a worker reports as it exits: its peak memory, its profile, its image count."""
+
+    rss: float
+    stages: dict[str, float]
+    images: int
+
+
+Message = tuple[Literal["ready", "done", "exit", "error"], int, float | str | WorkerSummary]
+"""What a worker says: ready (pid), done (index, ms), exit (pid, summary), error (pid, text)."""
+if TYPE_CHECKING:  # the queue class takes no type arguments at run time
+    Tasks = Queue[int | None]
+    """Image indexes to ingest; None tells a worker to stop."""
+    Answers = Queue[Message]
+
+
 def _worker(
     engine: str,
     options: EngineOptions,
     config: IngestConfig,
     paths: list[Path],
-    tasks: Any,
-    results: Any,
+    tasks: Tasks,
+    results: Answers,
 ) -> None:
     """Warm up, then ingest what the queue hands out until told to stop; a light sampling
     profile (5 ms) runs in every worker alike, so the stages can be compared between pools."""
@@ -107,7 +126,11 @@ def _worker(
                 ingestor.ingest_path(paths[item])
                 done += 1
                 results.put(("done", item, (time.perf_counter() - started) * 1000))
-        summary = {"rss": peak_rss_mb() or 0.0, "stages": profile.stages, "images": done}
+        summary: WorkerSummary = {
+            "rss": peak_rss_mb() or 0.0,
+            "stages": dict(profile.stages),
+            "images": done,
+        }
         results.put(("exit", os.getpid(), summary))
     except Exception as exc:
         results.put(("error", os.getpid(), f"{type(exc).__name__}: {exc}"))
@@ -117,12 +140,13 @@ def _worker(
 class _Pool:
     config: BatchConfig
     processes: list[BaseProcess]
-    tasks: Any
-    results: Any
+    tasks: Tasks
+    results: Answers
 
 
-def _expect(pool: _Pool, kind: str, count: int) -> list[tuple[Any, Any]]:
-    got: list[tuple[Any, Any]] = []
+def _expect(pool: _Pool, kind: str, count: int) -> list[float | str | WorkerSummary]:
+    """The payloads of the next `count` messages of `kind` (other kinds are skipped)."""
+    got: list[float | str | WorkerSummary] = []
     deadline = time.monotonic() + _TIMEOUT_S
     while len(got) < count:
         try:
@@ -132,8 +156,19 @@ def _expect(pool: _Pool, kind: str, count: int) -> list[tuple[Any, Any]]:
         if message[0] == "error":
             raise RuntimeError(f"{pool.config.label}: worker failed: {message[2]}")
         if message[0] == kind:
-            got.append((message[1], message[2]))
+            got.append(message[2])
     return got
+
+
+def _times(pool: _Pool, count: int) -> list[float]:
+    """The milliseconds of the next `count` ingests."""
+    return [float(ms) for ms in _expect(pool, "done", count) if isinstance(ms, int | float)]
+
+
+def _summaries(pool: _Pool) -> list[WorkerSummary]:
+    """Each worker's summary as it exits."""
+    found = _expect(pool, "exit", pool.config.processes)
+    return [s for s in found if isinstance(s, dict)]
 
 
 def measure_batch(
@@ -151,7 +186,8 @@ def measure_batch(
     config = ctx.config()
     try:
         for batch_config in configs_for(cores):
-            tasks, answers = spawn.Queue(), spawn.Queue()
+            tasks: Tasks = spawn.Queue()
+            answers: Answers = spawn.Queue()
             options = ctx.engine_options(batch_config.threads)
             workers: list[BaseProcess] = [
                 spawn.Process(
@@ -172,11 +208,11 @@ def measure_batch(
                 started = time.perf_counter()
                 for item in range(len(paths)):
                     pool.tasks.put(item)
-                done = _expect(pool, "done", len(paths))
+                done = _times(pool, len(paths))
                 wall = (time.perf_counter() - started) * 1000
                 result = results[pool.config.key]
                 result.wall_ms.append(wall)
-                result.busy_ms.append(sum(float(ms) for _, ms in done))
+                result.busy_ms.append(sum(done))
                 result.per_minute.append(len(paths) / (wall / 60000))
         for pool in pools:
             for _ in pool.processes:
@@ -184,7 +220,7 @@ def measure_batch(
             result = results[pool.config.key]
             stages: dict[str, float] = {}
             images = 0
-            for _, summary in _expect(pool, "exit", pool.config.processes):
+            for summary in _summaries(pool):
                 result.peak_rss_mb.append(float(summary["rss"]))
                 images += int(summary["images"])
                 for stage, seconds in summary["stages"].items():

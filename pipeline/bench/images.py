@@ -6,46 +6,20 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict, cast
+from typing import cast
 
 from PIL import Image
 
 from pipeline.errors import InputError
+from pipeline.truth import Truth
 
-__all__ = ["HEADLINE", "SAMPLES_DIR", "BenchImage", "Truth", "TruthRow", "collect", "headline"]
+__all__ = ["HEADLINE", "SAMPLES_DIR", "BenchImage", "collect", "headline"]
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 HEADLINE = "erp-light-wh01.png"
 """The 1920x1080 light ERP page the ingest targets are stated on."""
 _QUICK_EXTRA = "overlay-black-wh02.png"
 _SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff", ".gif"}
-
-
-class TruthRow(TypedDict):
-    """An inventory row as the screen shows it; None for a field it does not show."""
-
-    sku: str
-    name: str | None
-    on_hand: int | None
-    reorder_point: int | None
-    warehouse_id: str | None
-
-
-class Truth(TypedDict, total=False):
-    """A screenshot's ground truth as the generators write it beside the image
-    (`X.truth.json`) or a tables folder's CSV gives it: the table's header and cells, its
-    inventory rows, the warehouse only the page names, the table's box and HTML; and what the
-    bench adds (a photo or not, the UI kit and layout)."""
-
-    header: list[str]
-    cells: list[list[str]]
-    rows: list[TruthRow]
-    page_warehouse: str | None
-    table_box: list[int]
-    table_html: str
-    photo: bool
-    kit: str | None
-    layout: str | None
 
 
 @dataclass(frozen=True)

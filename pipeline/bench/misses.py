@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
 
 from pipeline.bench.context import BenchContext
+from pipeline.bench.document import Doc
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.profile import Profile, profiling
 from pipeline.bench.speed import BASELINE, OURS
-from pipeline.bench.targets import Doc, headline_of
+from pipeline.bench.targets import headline_of
 from pipeline.ingest import Ingestor
+from pipeline.models import IngestResult
 
 __all__ = ["NEXT_STEPS", "explain_misses"]
 
@@ -194,7 +195,7 @@ def _profile_stdio(ctx: BenchContext, doc: Doc) -> Profile:
     return profile
 
 
-def _results(ctx: BenchContext) -> list[Any]:
+def _results(ctx: BenchContext) -> list[IngestResult]:
     return [_ingestor(ctx).ingest_path(ctx.options.headline.path, strategy="table_ocr")]
 
 

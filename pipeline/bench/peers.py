@@ -37,6 +37,7 @@ from PIL import Image
 
 from pipeline.bench.accuracy import cell_matches, field_matches, grid_from_lines, teds
 from pipeline.bench.context import BenchContext, quiet_info
+from pipeline.bench.document import Breakdown, Doc, ImageRead, RungCost, ToolRead
 from pipeline.bench.images import BenchImage
 from pipeline.bench.sets import TableSet
 from pipeline.bench.speed import baseline_lines
@@ -183,7 +184,7 @@ class PeerResult:
     text: bool | None = None
 
 
-def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -> dict[str, Any]:
+def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -> Doc:
     """Per set, image and tool: accuracy of the last read, warm times of `rounds` reads after
     one warm-up read per tool."""
     errors: dict[str, str] = {}
@@ -203,9 +204,9 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
             errors[key] = f"{type(exc).__name__}: {exc}"
             del readers[key]
     tools = list(readers)
-    out_sets = []
+    out_sets: list[Doc] = []
     for table_set in sets:
-        images = []
+        images: list[ImageRead] = []
         for image in table_set.images:
             read: dict[str, tuple[Table, IngestResult | None]] = {}
             timed: dict[str, list[float]] = {key: [] for key in tools}
@@ -231,7 +232,7 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                         skipped.add(key)
                         continue
                     timed[key].append(round((time.perf_counter() - started) * 1000, 1))
-            per: dict[str, dict[str, Any]] = {}
+            per: dict[str, ToolRead] = {}
             for key in tools:
                 if key not in read:
                     continue
@@ -247,7 +248,7 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                 found.teds = teds(table, truth) if truth else None
                 if result is not None:
                     found.text = bool(result.text.strip())
-                per[key] = {
+                reading: ToolRead = {
                     "rows": len(result.rows) if result is not None else None,
                     "layout": result.layout if result is not None else None,
                     "samples_ms": found.samples_ms,
@@ -256,18 +257,14 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                     "fields": list(found.fields),
                     "teds": found.teds,
                     "text": found.text,
-                    **(
-                        {
-                            "tokens": result.tokens.model_dump(),
-                            "strategy": result.strategy,
-                            "warnings": result.warnings,
-                            "timings_ms": result.timings_ms,
-                            "chosen": _chosen_rung(result),
-                        }
-                        if result is not None
-                        else {}
-                    ),
                 }
+                if result is not None:
+                    reading["tokens"] = result.tokens.model_dump()
+                    reading["strategy"] = result.strategy
+                    reading["warnings"] = result.warnings
+                    reading["timings_ms"] = result.timings_ms
+                    reading["chosen"] = _chosen_rung(result)
+                per[key] = reading
             truth = image.truth or {}
             images.append(
                 {
@@ -296,12 +293,14 @@ def _chosen_rung(result: IngestResult) -> str:
     return rungs[-1] if rungs else "cache"
 
 
-def rung_costs(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | int]]:
+def rung_costs(images: Sequence[ImageRead]) -> dict[str, RungCost]:
     """Per rung of our ladder: on how many images it ran, was kept, and its median ms."""
     costs: dict[str, list[float]] = {}
     kept: dict[str, int] = {}
     for image in images:
-        found = image["tools"].get(OURS, {})
+        found = image["tools"].get(OURS)
+        if found is None:
+            continue
         for rung, ms in found.get("timings_ms", {}).items():
             if rung in ("lines", "cards", "structure", "detect", "image", "page_text", "normalise"):
                 costs.setdefault(rung, []).append(float(ms))
@@ -314,8 +313,8 @@ def rung_costs(images: Sequence[dict[str, Any]]) -> dict[str, dict[str, float | 
     }
 
 
-def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str, Any]:
-    totals: dict[str, Any] = {}
+def _totals(images: Sequence[ImageRead], tools: Sequence[str]) -> Doc:
+    totals: Doc = {}
     for key in tools:
         rows = [i["tools"][key] for i in images if key in i["tools"]]
         cells = [sum(r["cells"][0] for r in rows), sum(r["cells"][1] for r in rows)]
@@ -335,15 +334,16 @@ def _totals(images: Sequence[dict[str, Any]], tools: Sequence[str]) -> dict[str,
     shares = [
         (i["name"], t["sent"] / t["full_page_image"])
         for i in images
-        if (t := i["tools"].get(OURS, {}).get("tokens"))
+        if (ours := i["tools"].get(OURS))
+        and (t := ours.get("tokens"))
         and t["full_page_image"]
-        and i["tools"][OURS].get("fields", [0, 0])[1]
+        and ours["fields"][1]
     ]
     totals["token_shares"] = shares
     return totals
 
 
-def breakdown(table_set: dict[str, Any], tool: str = OURS) -> dict[str, Any]:
+def breakdown(table_set: Doc, tool: str = OURS) -> Breakdown:
     """A set's inventory fields for `tool` by kit and by layout (photos apart), and the
     screens it read no row from."""
     by_kit: dict[str, list[int]] = {}

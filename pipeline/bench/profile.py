@@ -6,7 +6,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyinstrument import Profiler
 
 __all__ = ["STAGES", "Profile", "profiling"]
 
@@ -35,7 +38,7 @@ STAGES = {
 }
 
 
-def _fill(profile: Profile, profiler: Any) -> None:
+def _fill(profile: Profile, profiler: Profiler) -> None:
     root = profiler.last_session.root_frame() if profiler.last_session else None
     if root is None:
         profile.note = "the profile recorded no samples"

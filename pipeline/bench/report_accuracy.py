@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from pipeline.bench.document import Doc
 from pipeline.bench.peers import breakdown
-from pipeline.bench.report_cells import Doc, fraction, md_table, median_cell
+from pipeline.bench.report_cells import fraction, md_table, median_cell
 from pipeline.bench.sets import HELD_OUT
 
 __all__ = ["tables_section", "texts_section"]

@@ -3,15 +3,14 @@ interval, accuracies as fractions, Markdown rows and tables, and a target's verd
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-__all__ = ["Doc", "fraction", "md_table", "median_cell", "ratio_cell", "value_cell", "verdict_cell"]
+from pipeline.bench.document import RatioDoc, SummaryDoc, Target
 
-Doc = dict[str, Any]
+__all__ = ["fraction", "md_table", "median_cell", "ratio_cell", "value_cell", "verdict_cell"]
 
 
-def median_cell(summary: Mapping[str, Any] | None, unit: str = "ms", digits: int = 0) -> str:
+def median_cell(summary: SummaryDoc | None, unit: str = "ms", digits: int = 0) -> str:
     if not summary or not summary.get("n"):
         return "–"
     median, low, high = summary["median"], summary["min"], summary["max"]
@@ -20,7 +19,7 @@ def median_cell(summary: Mapping[str, Any] | None, unit: str = "ms", digits: int
     return f"{median:.{digits}f} {unit} ({low:.{digits}f}–{high:.{digits}f})"
 
 
-def ratio_cell(found: Mapping[str, Any] | None, digits: int = 1) -> str:
+def ratio_cell(found: RatioDoc | None, digits: int = 1) -> str:
     if not found:
         return "–"
     value, low, high = found["value"], found["min"], found["max"]
@@ -43,13 +42,13 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[st
     return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
 
 
-def verdict_cell(target: Mapping[str, Any]) -> str:
+def verdict_cell(target: Target) -> str:
     if target["met"] is None:
         return "not measured"
     return "met" if target["met"] else "**MISSED**"
 
 
-def value_cell(target: Mapping[str, Any]) -> str:
+def value_cell(target: Target) -> str:
     value = target["value"]
     if value is None:
         return "–"

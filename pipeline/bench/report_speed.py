@@ -3,7 +3,8 @@ cache, tokens, the batch, the host and peak memory."""
 
 from __future__ import annotations
 
-from pipeline.bench.report_cells import Doc, fraction, md_table, median_cell, ratio_cell
+from pipeline.bench.document import Doc
+from pipeline.bench.report_cells import fraction, md_table, median_cell, ratio_cell
 
 __all__ = [
     "batch_section",

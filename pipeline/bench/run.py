@@ -16,12 +16,12 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
-from pipeline.bench.batch import cpu_scaling, measure_batch
+from pipeline.bench.batch import BatchResult, cpu_scaling, measure_batch
 from pipeline.bench.cache import measure_cache
 from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
 from pipeline.bench.context import BenchContext, BenchOptions
+from pipeline.bench.document import Doc, RatioDoc, SummaryDoc
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.memory import measure_api
 from pipeline.bench.misses import explain_misses
@@ -34,8 +34,6 @@ from pipeline.bench.texts import measure_texts
 from pipeline.bench.tokens import FORMULA, measure_tokens
 
 __all__ = ["run_bench"]
-
-Doc = dict[str, Any]
 
 
 def _versions() -> dict[str, str]:
@@ -57,11 +55,11 @@ def _versions() -> dict[str, str]:
     return found
 
 
-def _summary(samples: Sequence[float]) -> dict[str, float | int]:
+def _summary(samples: Sequence[float]) -> SummaryDoc:
     return summarize(samples).as_dict()
 
 
-def _ratio(numerator: Sequence[float], denominator: Sequence[float]) -> dict[str, float] | None:
+def _ratio(numerator: Sequence[float], denominator: Sequence[float]) -> RatioDoc | None:
     found = ratio(numerator, denominator)
     return found.as_dict() if found else None
 
@@ -258,7 +256,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
     return doc
 
 
-def _batch_doc(batch: Sequence[Any], images: int) -> Doc:
+def _batch_doc(batch: Sequence[BatchResult], images: int) -> Doc:
     by_key = {b.config.key: b for b in batch}
     configs = [
         {

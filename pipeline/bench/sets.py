@@ -12,7 +12,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from pipeline.bench.images import SAMPLES_DIR, BenchImage, Truth
+from pipeline.bench.images import SAMPLES_DIR, BenchImage
+from pipeline.truth import Truth
 
 __all__ = [
     "CORPUS_DIR",

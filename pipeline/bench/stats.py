@@ -11,6 +11,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.bench.document import RatioDoc, SummaryDoc
+
 __all__ = ["Ratio", "Summary", "ratio", "summarize"]
 
 
@@ -30,7 +32,7 @@ class Summary:
             return f"{self.median:.{digits}f} {unit}"
         return f"{self.median:.{digits}f} {unit} ({self.low:.{digits}f}–{self.high:.{digits}f})"
 
-    def as_dict(self) -> dict[str, float | int]:
+    def as_dict(self) -> SummaryDoc:
         return {"median": self.median, "min": self.low, "max": self.high, "n": self.n}
 
 
@@ -58,7 +60,7 @@ class Ratio:
             return f"{self.value:.{digits}f}x"
         return f"{self.value:.{digits}f}x ({self.low:.{digits}f}–{self.high:.{digits}f})"
 
-    def as_dict(self) -> dict[str, float]:
+    def as_dict(self) -> RatioDoc:
         return {"value": self.value, "min": self.low, "max": self.high}
 
 

@@ -7,14 +7,12 @@ profile of the thing that missed and the next step it points to (`pipeline.bench
 from __future__ import annotations
 
 from statistics import median
-from typing import Any
 
+from pipeline.bench.document import Doc, Target
 from pipeline.bench.peers import breakdown
 from pipeline.bench.speed import BASELINE, BASELINE_THREADS, OURS
 
-__all__ = ["Doc", "evaluate", "headline_of", "margin"]
-
-Doc = dict[str, Any]
+__all__ = ["evaluate", "headline_of", "margin"]
 
 
 def margin(value: float, threshold: float, op: str) -> str:
@@ -37,7 +35,7 @@ def _share(pair: list[int] | None) -> float | None:
 
 def _target(
     key: str, statement: str, value: float | None, op: str, threshold: float, unit: str, detail: str
-) -> Doc:
+) -> Target:
     met = None
     if value is not None:
         met = (
@@ -72,7 +70,7 @@ def _set_total(doc: Doc, key: str, tool: str) -> Doc:
     return {}
 
 
-def _table_targets(doc: Doc) -> list[Doc]:
+def _table_targets(doc: Doc) -> list[Target]:
     """Accuracy on the corpus, TEDS against the peers, photo latency, text for every image."""
     if not doc.get("tables"):
         return []
@@ -155,7 +153,7 @@ def _table_targets(doc: Doc) -> list[Doc]:
     return found
 
 
-def _text_targets(doc: Doc) -> list[Doc]:
+def _text_targets(doc: Doc) -> list[Target]:
     """Text judged by content: every image of known text read right, character for
     character (whitespace aside)."""
     texts = doc.get("texts") or {}
@@ -185,7 +183,7 @@ def _text_targets(doc: Doc) -> list[Doc]:
     ]
 
 
-def _per_image_targets(doc: Doc) -> list[Doc]:
+def _per_image_targets(doc: Doc) -> list[Target]:
     """The speed-up and the latency judged on every image, not the headline alone: the
     median over the images and the worst image; the speed-up also against the baseline
     given our thread settings."""
@@ -251,7 +249,7 @@ def _pair(pair: list[int] | None) -> str:
     return f"{pair[0]}/{pair[1]}" if pair and pair[1] else "–"
 
 
-def _uikit_targets(doc: Doc) -> list[Doc]:
+def _uikit_targets(doc: Doc) -> list[Target]:
     """The UI-kit corpus's held-out split: fields overall, on card layouts and on photos, and
     no screen without a row."""
     sealed = next(
@@ -297,7 +295,7 @@ def _uikit_targets(doc: Doc) -> list[Doc]:
     return found
 
 
-def evaluate(doc: Doc) -> list[Doc]:
+def evaluate(doc: Doc) -> list[Target]:
     head = headline_of(doc)
     name = f"{head['name']} ({head['size']})"
     speedup = (head["vs_baseline"].get(OURS) or {}).get("value")

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pipeline.errors import InputError
 from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    from pipeline.profiles import StoreProfiles
+    from servers.store import OpenStore
 
 __all__ = ["register"]
 
@@ -32,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     delete.set_defaults(handler=_delete)
 
 
-def _profiles(settings: Settings) -> Any:
+def _profiles(settings: Settings) -> tuple[OpenStore, StoreProfiles]:
     from pipeline.bootstrap import open_store, utc_now
     from pipeline.profiles import StoreProfiles
 

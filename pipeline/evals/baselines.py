@@ -17,10 +17,19 @@ contribution under schema steps is a real model's score minus these, reported as
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec
+from pipeline.jsonread import count, items, object_or_none
+from pipeline.models import (
+    JsonObject,
+    JsonValue,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+)
 from pipeline.vlm.steps import Narrowing, step_schema
 
 __all__ = ["BASELINES", "FINAL_TEXT", "QUESTION_TEXT", "OptionBaseline"]
@@ -71,33 +80,37 @@ class OptionBaseline:
         return ModelResponse(content=FINAL_TEXT, steps="schema", schema_valid=True)
 
 
-def _instance(schema: Mapping[str, Any], draw: random.Random | None) -> Any:
+def _instance(schema: JsonObject, draw: random.Random | None) -> JsonValue:
     """A value the schema accepts, from the schema alone: its constant, an enumeration's first
     value (or one drawn), an array of the enumeration (or a drawn part of it), the lower bound
     of a number, the required properties of an object; text gets the fixed answers."""
     if "const" in schema:
         return schema["const"]
     if "enum" in schema:
-        values = list(schema["enum"])
+        values = items(schema["enum"])
         return values[0] if draw is None else draw.choice(values)
     if "anyOf" in schema:
-        choices = [s for s in schema["anyOf"] if s.get("type") != "null"] or schema["anyOf"]
+        found = [s for s in items(schema["anyOf"]) if isinstance(s, dict)]
+        choices = [s for s in found if s.get("type") != "null"] or found
         return _instance(choices[0] if draw is None else draw.choice(choices), draw)
     kind = schema.get("type")
     if kind == "object":
-        properties: Mapping[str, Any] = schema.get("properties") or {}
+        properties = object_or_none(schema.get("properties")) or {}
+        required = items(schema.get("required"))
         return {
-            name: _text(name) if name in ("final", "question") else _instance(spec, draw)
+            name: _text(name)
+            if name in ("final", "question")
+            else _instance(object_or_none(spec) or {}, draw)
             for name, spec in properties.items()
-            if name in (schema.get("required") or ())
+            if name in required
         }
     if kind == "array":
-        items = schema.get("items") or {}
-        values = list(items.get("enum") or [])
+        each = object_or_none(schema.get("items")) or {}
+        values = items(each.get("enum"))
         if not values:
-            return [] if not schema.get("minItems") else [_instance(items, draw)]
+            return [] if not schema.get("minItems") else [_instance(each, draw)]
         if draw is None:
-            return values[: schema.get("maxItems", len(values))]
+            return values[: count(schema.get("maxItems", len(values)))]
         return draw.sample(values, draw.randint(1, len(values)))
     if kind == "integer" or kind == "number":
         return schema.get("minimum", 1)

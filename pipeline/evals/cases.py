@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pipeline.errors import InputError
+from pipeline.truth import TruthRow
 
 __all__ = [
     "CASES_DIR",
@@ -55,34 +56,13 @@ SPLITS = ("tuning", "sealed")
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 CORE_SIZE = 14
 
-Category = Literal[
-    "core",
-    "stale",
-    "confusion",
-    "unknown_sku",
-    "multi_image",
-    "ask",
-    "report",
-    "scope",
-    "one_sku",
-    "exclusion",
-    "quantity",
-    "cancel",
-    "unsupported",
-    "nothing_low",
+TaskFamily = Literal[
+    "report", "scope", "one_sku", "exclusion", "quantity", "cancel", "unsupported", "nothing_low"
 ]
-CATEGORIES: tuple[str, ...] = get_args(Category)
-TASK_FAMILIES: tuple[str, ...] = (
-    "report",
-    "scope",
-    "one_sku",
-    "exclusion",
-    "quantity",
-    "cancel",
-    "unsupported",
-    "nothing_low",
-)
 """The families that test whether the request is understood, each in English and Chinese."""
+Category = Literal["core", "stale", "confusion", "unknown_sku", "multi_image", "ask", TaskFamily]
+CATEGORIES: tuple[str, ...] = get_args(Category)
+TASK_FAMILIES: tuple[str, ...] = get_args(TaskFamily)
 
 WRITE_TOOLS = frozenset({"orders_create_replenishment", "orders_cancel"})
 
@@ -103,7 +83,7 @@ class ImageRef(_Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _from_name(cls, value: Any) -> Any:
+    def _from_name(cls, value: object) -> object:
         return {"file": value} if isinstance(value, str) else value
 
 
@@ -218,11 +198,11 @@ class SampleTruth:
     kind: str
     captured_at: str | None
     page_warehouse: str | None
-    rows: tuple[dict[str, Any], ...]
+    rows: tuple[TruthRow, ...]
     table_box: tuple[int, int, int, int]
 
     def warehouses(self, *, cropped: bool) -> set[str]:
-        found = {r["warehouse_id"] for r in self.rows if r.get("warehouse_id")}
+        found = {w for r in self.rows if (w := r["warehouse_id"])}
         if not cropped and self.page_warehouse:
             found.add(self.page_warehouse)
         return found
@@ -231,11 +211,11 @@ class SampleTruth:
         """(sku, warehouse or None, on_hand, reorder_point) of every row shown low."""
         page = None if cropped else self.page_warehouse
         return [
-            (r["sku"], r.get("warehouse_id") or page, r["on_hand"], r["reorder_point"])
+            (r["sku"], r["warehouse_id"] or page, on_hand, point)
             for r in self.rows
-            if r.get("on_hand") is not None
-            and r.get("reorder_point") is not None
-            and r["on_hand"] < r["reorder_point"]
+            if (on_hand := r["on_hand"]) is not None
+            and (point := r["reorder_point"]) is not None
+            and on_hand < point
         ]
 
 

@@ -18,7 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+
+from mcp.server.mcpserver import MCPServer
 
 from pipeline.contract import read_task
 from pipeline.errors import StockshotError
@@ -35,7 +36,7 @@ from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.reading import warehouse_names
 from pipeline.host.toolbox import MemoryTarget, Toolbox
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
+from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.settings import GuardSettings
 from pipeline.vlm.base import Model, SchemaAnswerer
 from servers.factory import build_server
@@ -99,7 +100,7 @@ class SeededAnswerer(SeededModel):
     async def answer_schema(
         self,
         messages: Sequence[Message],
-        schema: dict[str, Any],
+        schema: JsonObject,
         settings: ModelSettings,
         *,
         name: str,
@@ -321,7 +322,7 @@ class Workbench:
             run.faults = dict(Counter(f"{e.action}:{e.kind}" for e in model.events))
         return run
 
-    def _server(self, group: str, db: Store) -> object:
+    def _server(self, group: str, db: Store) -> MCPServer:
         return build_server(
             group, db, max_order_quantity=self.store.max_order_quantity, clock=self.clock
         )

@@ -16,7 +16,6 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -32,7 +31,7 @@ from pipeline.contract import (
 from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import Toolbox
 from pipeline.jsonread import items
-from pipeline.models import Message, ModelSettings, Usage
+from pipeline.models import JsonObject, JsonValue, Message, ModelSettings, Usage
 from pipeline.toolfacts import LIST_WAREHOUSES_TOOL
 from pipeline.vlm.base import Model, SchemaAnswerer
 
@@ -51,30 +50,40 @@ log = logging.getLogger(__name__)
 _MAX_TOKENS = 384
 
 
-def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+def _inline(schema: JsonObject) -> JsonObject:
     """The schema with its `$defs` written in place and every property required, without
     titles and descriptions: what a server turns into a grammar."""
-    defs = schema.get("$defs", {})
+    defs = _object(schema.get("$defs", {}))
 
-    def walk(node: Any) -> Any:
+    def walk(node: JsonValue) -> JsonValue:
         if isinstance(node, dict):
-            if "$ref" in node:
-                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                return walk(defs[ref.rsplit("/", 1)[-1]])
             out = {
                 k: walk(v) for k, v in node.items() if k not in ("$defs", "title", "description")
             }
-            if out.get("type") == "object" and "properties" in out:
-                out["required"] = list(out["properties"])
+            properties = out.get("properties")
+            if out.get("type") == "object" and isinstance(properties, dict):
+                out["required"] = list(properties)
             return out
         if isinstance(node, list):
             return [walk(item) for item in node]
         return node
 
-    inlined: dict[str, Any] = walk(schema)
-    return inlined
+    return _object(walk(schema))
 
 
-CONTRACT_SCHEMA: dict[str, Any] = _inline(ContractAnswer.model_json_schema())
+def _object(value: JsonValue, *path: str) -> JsonObject:
+    """The object at `path` inside `value`, a schema of our own (any other shape is a bug)."""
+    for key in path:
+        value = _object(value)[key]
+    if not isinstance(value, dict):
+        raise TypeError(f"not an object at {'/'.join(path) or 'the top'}: {value!r}")
+    return value
+
+
+CONTRACT_SCHEMA: JsonObject = _inline(ContractAnswer.model_json_schema())
 """The JSON Schema of a model's reading, from `ContractAnswer`."""
 
 _ID_LISTS = {
@@ -86,18 +95,18 @@ _ID_LISTS = {
 }
 
 
-def contract_schema(task: str, names: Mapping[str, str]) -> dict[str, Any]:
+def contract_schema(task: str, names: Mapping[str, str]) -> JsonObject:
     """`CONTRACT_SCHEMA` with every id field an enum of the ids the task can mean: the SKUs
     and orders it names, and the warehouses it names or the store knows. A reading can then
     only name what the task says, and a grammar-constrained server decodes it quickly."""
     found = ids_in(task)
-    known = {
-        "S": found["S"],
-        "W": sorted({*found["W"], *names.values()}),
-        "O": found["O"],
+    known: dict[str, list[JsonValue]] = {
+        "S": [*found["S"]],
+        "W": [*sorted({*found["W"], *names.values()})],
+        "O": [*found["O"]],
     }
-    schema: dict[str, Any] = json.loads(json.dumps(CONTRACT_SCHEMA))
-    properties = schema["properties"]
+    schema = _object(json.loads(json.dumps(CONTRACT_SCHEMA)))
+    properties = _object(schema, "properties")
     for name, kind in _ID_LISTS.items():
         values = known[kind]
         properties[name] = (
@@ -105,7 +114,7 @@ def contract_schema(task: str, names: Mapping[str, str]) -> dict[str, Any]:
             if values
             else {"type": "array", "maxItems": 0, "items": {"type": "string"}}
         )
-    quantity = properties["quantities"]["items"]["properties"]
+    quantity = _object(properties, "quantities", "items", "properties")
     if known["S"]:
         quantity["sku"] = {"type": "string", "enum": known["S"]}
     else:

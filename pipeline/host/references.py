@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+
+from pipeline.models import JsonObject, JsonValue
 
 __all__ = ["ReferenceError_", "substitute"]
 
@@ -15,13 +16,17 @@ class ReferenceError_(ValueError):
     """An `@name` the run cannot resolve; the message tells the model what it may use."""
 
 
-def substitute(arguments: Any, contents: Mapping[str, str]) -> Any:
+def substitute(arguments: JsonObject, contents: Mapping[str, str]) -> JsonObject:
     """A copy of `arguments` with every `@name` string replaced; unknown names and anything that
     looks like a path are refused, so a reference can never reach outside the run."""
+    return {key: _substitute(value, contents) for key, value in arguments.items()}
+
+
+def _substitute(arguments: JsonValue, contents: Mapping[str, str]) -> JsonValue:
     if isinstance(arguments, dict):
-        return {key: substitute(value, contents) for key, value in arguments.items()}
+        return substitute(arguments, contents)
     if isinstance(arguments, list):
-        return [substitute(value, contents) for value in arguments]
+        return [_substitute(value, contents) for value in arguments]
     if isinstance(arguments, str):
         match = _REFERENCE.match(arguments)
         if match is None:

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
 from mcp import Client, MCPError, StdioServerParameters, stdio_client
+from mcp.server.mcpserver import MCPServer
 from mcp.types import CONNECTION_CLOSED, CallToolResult, RequestParamsMeta, Tool
 
 from pipeline.errors import ToolServerError
@@ -65,7 +66,7 @@ class HttpTarget:
 @dataclass(frozen=True)
 class MemoryTarget:
     group: str
-    server: Any
+    server: MCPServer
 
 
 Target = StdioTarget | HttpTarget | MemoryTarget

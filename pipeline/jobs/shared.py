@@ -24,10 +24,10 @@ import json
 import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
@@ -87,7 +87,7 @@ class Shared:
             open_store(url).close()
         except StoreError as exc:
             raise ConfigError(f"cannot reach the job database: {exc}".strip()) from exc
-        self.pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
+        self.pool: ConnectionPool[psycopg.Connection[DictRow]] = ConnectionPool(
             url,
             min_size=1,
             max_size=max_connections,
@@ -99,11 +99,11 @@ class Shared:
         self.pool.close()
 
     @contextlib.contextmanager
-    def _conn(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def _conn(self) -> Iterator[psycopg.Connection[DictRow]]:
         with self.pool.connection() as conn:
             yield conn
 
-    def notify(self, conn: psycopg.Connection[Any], payload: str) -> None:
+    def notify(self, conn: psycopg.Connection[DictRow], payload: str) -> None:
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
     # ingest

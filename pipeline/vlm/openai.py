@@ -13,7 +13,6 @@ import logging
 import math
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 import httpx
 
@@ -175,20 +174,20 @@ def parse_completion(
     )
 
 
-def _dumped(body: Any) -> str:
+def _dumped(body: JsonObject) -> str:
     return json.dumps(body, ensure_ascii=False, default=str)[:2000]
 
 
-def _text(content: Any) -> str:
+def _text(content: JsonValue) -> str:
     """Message content: a string, or a list of parts whose text strings are joined."""
     if isinstance(content, list):
         return "".join(
-            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+            text for p in content if isinstance(p, dict) and isinstance(text := p.get("text"), str)
         )
     return str(content or "")
 
 
-def _count(value: Any) -> int:
+def _count(value: JsonValue) -> int:
     """A token count as servers send it (int, float, numeric string); anything else is 0."""
     if isinstance(value, bool):
         return 0

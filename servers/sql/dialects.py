@@ -18,12 +18,14 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import (
     Boolean,
+    ColumnElement,
     Connection,
     Engine,
+    Table,
     create_engine,
     event,
     literal,
@@ -38,7 +40,13 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from servers.errors import StoreError
 from servers.sql.schema import dumps, stock
 
-__all__ = ["SqlDialect", "postgres_dialect", "sqlite_dialect", "wal_mode"]
+if TYPE_CHECKING:
+    from psycopg.rows import TupleRow
+
+__all__ = ["SqlDialect", "Upsert", "postgres_dialect", "sqlite_dialect", "wal_mode"]
+
+Upsert = postgresql.Insert | sqlite.Insert
+"""The dialect's INSERT construct, with its `ON CONFLICT` clauses."""
 
 logger = logging.getLogger(__name__)
 
@@ -63,9 +71,9 @@ class SqlDialect:
     prepare_database: Callable[[SqlDialect], None]
     """What opening the store does before it migrates the database."""
     lock_stock: Callable[[Connection, str, str, str | None], None]
-    insert: Callable[..., Any]
+    insert: Callable[[Table], Upsert]
     """The dialect's INSERT construct (with `on_conflict_do_nothing` / `_do_update`)."""
-    inserted: Any | None
+    inserted: ColumnElement[bool] | None
     """A RETURNING column that is true when an upsert inserted, or None where there is none."""
     driver_errors: tuple[type[BaseException], ...]
 
@@ -176,7 +184,7 @@ def postgres_dialect(
     """A shared store's database, reached with psycopg 3 from a libpq URL."""
     import psycopg
 
-    def connect() -> psycopg.Connection[Any]:
+    def connect() -> psycopg.Connection[TupleRow]:
         return psycopg.connect(url, connect_timeout=10)
 
     engine = create_engine(

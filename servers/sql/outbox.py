@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, literal, or_, select, update
+from sqlalchemy import Connection, Table, literal, or_, select, update
 
 from servers.models import Attempt, Delivery, DeliveryRecord, JsonObject
 from servers.sql.schema import Stamp, events, webhook_attempts, webhook_deliveries
+
+if TYPE_CHECKING:
+    from servers.sql.dialects import Upsert
 
 __all__ = ["append_event", "attempts_of", "claim_deliveries", "deliveries", "record_attempt"]
 
@@ -29,7 +32,7 @@ def append_event(conn: Connection, name: str, body: JsonObject, now: datetime) -
 
 def claim_deliveries(
     conn: Connection,
-    insert: Callable[..., Any],
+    insert: Callable[[Table], Upsert],
     urls: Sequence[str],
     *,
     now: datetime,

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
+from pydantic import JsonValue
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
@@ -70,12 +71,14 @@ class Stamp(TypeDecorator[datetime]):
             return dialect.type_descriptor(postgresql.TIMESTAMP(timezone=True))
         return dialect.type_descriptor(Text())
 
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> Any:
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | str | None:
         if value is None or dialect.name == "postgresql":
             return value
         return value.isoformat()
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+    def process_result_value(
+        self, value: datetime | str | None, dialect: Dialect
+    ) -> datetime | None:
         if value is None:
             return None
         if isinstance(value, datetime):
@@ -83,7 +86,7 @@ class Stamp(TypeDecorator[datetime]):
         return datetime.fromisoformat(value)
 
 
-class Document(TypeDecorator[Any]):
+class Document(TypeDecorator[JsonValue]):
     """A JSON value: JSONB on PostgreSQL, canonical JSON text on SQLite."""
 
     impl = Text
@@ -94,15 +97,18 @@ class Document(TypeDecorator[Any]):
             return dialect.type_descriptor(postgresql.JSONB(none_as_null=True))
         return dialect.type_descriptor(Text())
 
-    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+    def process_bind_param(self, value: JsonValue, dialect: Dialect) -> JsonValue:
         if value is None or dialect.name == "postgresql":
             return value
         return dumps(value)
 
-    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+    def process_result_value(self, value: JsonValue, dialect: Dialect) -> JsonValue:
         if value is None or dialect.name == "postgresql":
             return value
-        return json.loads(value)
+        if not isinstance(value, str):
+            raise TypeError(f"a JSON column on {dialect.name} holds {type(value).__name__}")
+        loaded: JsonValue = json.loads(value)
+        return loaded
 
 
 def identity(name: str = "number") -> Column[int]:

@@ -56,7 +56,7 @@ from servers.models import (
     parse_proposal_id,
 )
 from servers.sql import outbox
-from servers.sql.dialects import SqlDialect
+from servers.sql.dialects import SqlDialect, Upsert
 from servers.sql.migrate import migrate
 from servers.sql.schema import (
     audit_log,
@@ -353,7 +353,7 @@ class _Transaction:
         row = (stock.c.sku == record.sku) & (stock.c.warehouse_id == record.warehouse_id)
         return self._upsert(upsert, row)
 
-    def _upsert(self, statement: Any, row: ColumnElement[bool]) -> bool:
+    def _upsert(self, statement: Upsert, row: ColumnElement[bool]) -> bool:
         """Run an upsert; True when it inserted the row (`row` finds it)."""
         inserted = self._dialect.inserted
         if inserted is not None:

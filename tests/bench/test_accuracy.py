@@ -1,8 +1,8 @@
 """Scoring tables against ground truth, and the grid rebuilt from full-page OCR lines."""
 
 from pipeline.bench.accuracy import cell_matches, grid_from_lines
-from pipeline.bench.images import Truth
 from pipeline.models import Table, TextLine
+from pipeline.truth import Truth
 
 
 def _line(text: str, x: int, y: int) -> TextLine:

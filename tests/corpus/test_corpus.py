@@ -12,18 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.truthfiles import (
-    DATETIME_ORIGINAL,
-    OFFSET_TIME_ORIGINAL,
-    SCHEMA_FIELDS,
-    TRUTH_KEYS,
-    Seed,
-    assert_box_inside,
-    assert_only_listed_rows_differ,
-    assert_rows_show_the_cells,
-    capture_metadata,
-    read_seed,
-)
+from tests import truthfiles
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
@@ -52,8 +41,8 @@ RENDERS = [e for e in IMAGES if e["photo_of"] is None]
 
 
 @pytest.fixture(scope="module")
-def seed() -> Seed:
-    return read_seed()
+def seed() -> truthfiles.Seed:
+    return truthfiles.read_seed()
 
 
 def test_every_listed_image_has_its_truth_and_no_truth_file_is_unlisted() -> None:
@@ -92,14 +81,14 @@ def test_truth_has_the_sample_fields_plus_quad_and_html_only_where_they_apply(
     extra = {"screen_quad"} if truth["kind"] == "photo" else set()
     if "table_html" in truth:
         extra.add("table_html")
-    assert set(truth) == TRUTH_KEYS | extra
+    assert set(truth) == truthfiles.TRUTH_KEYS | extra
     assert truth["captured_at_source"] in {"exif", "png-text", "filename"}
     assert len(truth["header"]) == len(truth["header_fields"])
-    assert set(truth["header_fields"]) <= SCHEMA_FIELDS | {None}
+    assert set(truth["header_fields"]) <= truthfiles.SCHEMA_FIELDS | {None}
     assert all(len(row) == len(truth["header"]) for row in truth["cells"])
     assert len(truth["rows"]) == len(truth["cells"]) > 0
     for row in truth["rows"]:
-        assert set(row) == SCHEMA_FIELDS
+        assert set(row) == truthfiles.SCHEMA_FIELDS
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
@@ -109,7 +98,7 @@ def test_every_truth_file_matches_its_image_size_and_holds_its_table_box(
     with Image.open(CORPUS / truth["file"]) as image:
         assert list(image.size) == truth["size"]
         assert image.mode == "RGB"
-    assert_box_inside(truth)
+    truthfiles.assert_box_inside(truth)
 
 
 @pytest.mark.parametrize("truth", PHOTOS, ids=[t["file"] for t in PHOTOS])
@@ -152,14 +141,14 @@ def test_merged_header_pages_store_their_table_as_html_with_spans() -> None:
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_schema_rows_are_what_the_cells_display(truth: dict[str, Any]) -> None:
     assert len(truth["rows"]) == len(truth["cells"])
-    assert_rows_show_the_cells(truth)
+    truthfiles.assert_rows_show_the_cells(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_displayed_values_equal_the_seed_except_rows_listed_as_differing(
-    truth: dict[str, Any], seed: Seed
+    truth: dict[str, Any], seed: truthfiles.Seed
 ) -> None:
-    assert_only_listed_rows_differ(truth, seed)
+    truthfiles.assert_only_listed_rows_differ(truth, seed)
 
 
 def test_the_chinese_erp_page_uses_the_chinese_header_vocabulary() -> None:
@@ -170,12 +159,12 @@ def test_the_chinese_erp_page_uses_the_chinese_header_vocabulary() -> None:
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_capture_time_is_stored_where_the_truth_says(truth: dict[str, Any]) -> None:
     source, stamp = truth["captured_at_source"], truth["captured_at"]
-    exif, text = capture_metadata(CORPUS / truth["file"])
+    exif, text = truthfiles.capture_metadata(CORPUS / truth["file"])
     assert (source == "exif") == bool(exif)
     assert (source == "png-text") == (text is not None)
     if source == "exif":
-        assert stamp.startswith(exif[DATETIME_ORIGINAL][:10].replace(":", "-"))
-        assert stamp.endswith(exif[OFFSET_TIME_ORIGINAL])
+        assert stamp.startswith(exif[truthfiles.DATETIME_ORIGINAL][:10].replace(":", "-"))
+        assert stamp.endswith(exif[truthfiles.OFFSET_TIME_ORIGINAL])
     if source == "filename":
         digits = re.sub(r"\D", "", truth["file"])
         assert digits.startswith(re.sub(r"\D", "", stamp))

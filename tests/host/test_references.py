@@ -1,12 +1,13 @@
 import pytest
 
 from pipeline.host.references import ReferenceError_, substitute
+from pipeline.models import JsonObject
 
 CONTENTS = {"stock.csv": "sku,on_hand\nSKU-1,4\n", "erp.png": "| sku |"}
 
 
 def test_an_argument_equal_to_a_reference_becomes_the_attachment_content() -> None:
-    arguments = {"text": "@stock.csv", "rows": ["@erp.png", "keep"], "n": 3}
+    arguments: JsonObject = {"text": "@stock.csv", "rows": ["@erp.png", "keep"], "n": 3}
     assert substitute(arguments, CONTENTS) == {
         "text": "sku,on_hand\nSKU-1,4\n",
         "rows": ["| sku |", "keep"],

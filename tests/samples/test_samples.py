@@ -13,19 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.truthfiles import (
-    DATETIME_ORIGINAL,
-    OFFSET_TIME_ORIGINAL,
-    SCHEMA_FIELDS,
-    TRUTH_KEYS,
-    Seed,
-    assert_box_inside,
-    assert_only_listed_rows_differ,
-    assert_rows_show_the_cells,
-    capture_metadata,
-    read_seed,
-    warehouse_of,
-)
+from tests import truthfiles
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -67,8 +55,8 @@ IDS = [t["file"] for t in TRUTHS]
 
 
 @pytest.fixture(scope="module")
-def seed() -> Seed:
-    return read_seed()
+def seed() -> truthfiles.Seed:
+    return truthfiles.read_seed()
 
 
 def _by_kind(kind: str) -> dict[str, Any]:
@@ -90,11 +78,11 @@ def test_every_truth_file_in_the_folder_is_listed_in_the_manifest() -> None:
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_truth_has_the_documented_fields_and_shapes(truth: dict[str, Any]) -> None:
-    assert set(truth) == TRUTH_KEYS
+    assert set(truth) == truthfiles.TRUTH_KEYS
     assert truth["captured_at_source"] in {"exif", "png-text", "filename", "mtime"}
     assert len(truth["header"]) == len(truth["header_fields"])
     assert all(len(row) == len(truth["header"]) for row in truth["cells"])
-    assert set(truth["header_fields"]) <= SCHEMA_FIELDS | {None}
+    assert set(truth["header_fields"]) <= truthfiles.SCHEMA_FIELDS | {None}
     for row in truth["rows"]:
         assert set(row) == ROW_KEYS
         assert isinstance(row["on_hand"], int)
@@ -104,31 +92,31 @@ def test_truth_has_the_documented_fields_and_shapes(truth: dict[str, Any]) -> No
 def test_image_matches_the_size_and_table_box_in_its_truth(truth: dict[str, Any]) -> None:
     with Image.open(SAMPLES / truth["file"]) as image:
         assert list(image.size) == truth["size"]
-    assert_box_inside(truth)
+    truthfiles.assert_box_inside(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_schema_rows_are_what_the_cells_display(truth: dict[str, Any]) -> None:
     fields = truth["header_fields"]
     assert len(truth["rows"]) == (len(truth["cells"]) if any(fields) else 0)
-    assert_rows_show_the_cells(truth)
+    truthfiles.assert_rows_show_the_cells(truth)
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_every_shown_sku_exists_in_the_seed_for_its_warehouse(
-    truth: dict[str, Any], seed: Seed
+    truth: dict[str, Any], seed: truthfiles.Seed
 ) -> None:
     for row in truth["rows"]:
-        assert (row["sku"], warehouse_of(row, truth)) in seed
+        assert (row["sku"], truthfiles.warehouse_of(row, truth)) in seed
     shown = " ".join(" ".join(cells) for cells in truth["cells"])
     assert len(re.findall(r"SKU-\d+", shown)) == len(truth["rows"])
 
 
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_displayed_values_equal_live_except_rows_listed_as_differing(
-    truth: dict[str, Any], seed: Seed
+    truth: dict[str, Any], seed: truthfiles.Seed
 ) -> None:
-    assert_only_listed_rows_differ(truth, seed)
+    truthfiles.assert_only_listed_rows_differ(truth, seed)
 
 
 def test_every_required_screen_kind_is_present() -> None:
@@ -136,7 +124,7 @@ def test_every_required_screen_kind_is_present() -> None:
 
 
 def test_the_main_demo_shows_restocked_covered_and_still_low_items(
-    seed: Seed,
+    seed: truthfiles.Seed,
 ) -> None:
     truth = json.loads((SAMPLES / "erp-light-wh01.png.truth.json").read_text(encoding="utf-8"))
     assert truth["kind"] == "light"
@@ -185,7 +173,7 @@ def test_header_vocabularies_vary_across_samples() -> None:
         for header, field in zip(truth["header"], truth["header_fields"], strict=True):
             if field:
                 spellings.setdefault(field, set()).add(header)
-    assert all(len(spellings[field]) >= 4 for field in SCHEMA_FIELDS)
+    assert all(len(spellings[field]) >= 4 for field in truthfiles.SCHEMA_FIELDS)
     assert {"商品编码", "商品名称", "当前库存", "警戒值", "仓库"} <= set().union(
         *spellings.values()
     )
@@ -201,14 +189,14 @@ def test_extra_columns_and_thousands_separators_appear_on_screen() -> None:
 @pytest.mark.parametrize("truth", TRUTHS, ids=IDS)
 def test_capture_time_is_stored_only_where_the_truth_says(truth: dict[str, Any]) -> None:
     source, stamp = truth["captured_at_source"], truth["captured_at"]
-    exif, text = capture_metadata(SAMPLES / truth["file"])
+    exif, text = truthfiles.capture_metadata(SAMPLES / truth["file"])
     assert (source == "exif") == bool(exif)
     assert (source == "png-text") == (text is not None)
     assert (source == "filename") == bool(STAMP_IN_NAME.search(truth["file"]))
     assert (source == "mtime") == (stamp is None)
     if source == "exif":
-        original = datetime.strptime(exif[DATETIME_ORIGINAL], "%Y:%m:%d %H:%M:%S")
-        assert stamp == original.isoformat() + exif.get(OFFSET_TIME_ORIGINAL, "")
+        original = datetime.strptime(exif[truthfiles.DATETIME_ORIGINAL], "%Y:%m:%d %H:%M:%S")
+        assert stamp == original.isoformat() + exif.get(truthfiles.OFFSET_TIME_ORIGINAL, "")
     if stamp:
         assert stamp.startswith("2026-11-")
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from pipeline.api.deps import AppServices, Services, caller, needs
+from pipeline.api.openapi import Responses
 from pipeline.api.schemas import (
     ApprovalsResponse,
     DecisionOut,
@@ -35,7 +36,7 @@ Status = Annotated[
     str | None,
     Query(pattern="^(pending|approved|denied|expired|failed)$", description="only this status"),
 ]
-DECIDED: dict[int | str, dict[str, Any]] = {
+DECIDED: Responses = {
     404: {"model": ErrorBody, "description": "no proposal with this id"},
     409: {
         "model": ErrorBody,

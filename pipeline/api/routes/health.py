@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
@@ -11,6 +10,7 @@ from fastapi.responses import JSONResponse
 from pipeline import __version__
 from pipeline.api.deps import AppServices, Services
 from pipeline.api.schemas import Health, Readiness
+from pipeline.models import JsonObject
 from servers.errors import StoreError
 
 __all__ = ["router"]
@@ -18,8 +18,8 @@ __all__ = ["router"]
 router = APIRouter(tags=["health"])
 
 
-def _readiness(services: AppServices) -> tuple[bool, dict[str, Any]]:
-    checks: dict[str, Any] = {}
+def _readiness(services: AppServices) -> tuple[bool, JsonObject]:
+    checks: JsonObject = {}
     ready = True
     try:
         with services.slot.reading() as tx:

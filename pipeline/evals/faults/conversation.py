@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from pipeline.evals.faults.kinds import WRITE
-from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
+from pipeline.models import JsonObject, Message, ModelResponse, ToolCall, ToolSpec
 from pipeline.screentext import screens_in
 
 __all__ = [
@@ -101,7 +100,7 @@ def screen_orders(view: Sequence[Message]) -> list[ToolCall]:
             if row.reorder_point is None or (row.sku, row.warehouse_id) in seen:
                 continue
             seen.add((row.sku, row.warehouse_id))
-            arguments: dict[str, Any] = {
+            arguments: JsonObject = {
                 "sku": row.sku,
                 "warehouse_id": row.warehouse_id,
                 "quantity": max(1, 2 * row.reorder_point - row.on_hand),

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
-from pipeline.models import ToolCall
+from pipeline.models import JsonValue, ToolCall
 
 __all__ = ["DIALECTS", "render_prose"]
 
@@ -47,7 +46,7 @@ def render_prose(dialect: str, calls: Sequence[ToolCall], *, preamble: str = "")
     return f"{preamble}\n{body}" if preamble else body
 
 
-def _gemma(value: Any) -> str:
+def _gemma(value: JsonValue) -> str:
     """Gemma's call syntax: bare keys, strings between `<|"|>` marks."""
     if isinstance(value, dict):
         return "{" + ",".join(f"{k}:{_gemma(v)}" for k, v in value.items()) + "}"

@@ -8,7 +8,6 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from pipeline.contract import contract_in, parse_task, render_contract
 from pipeline.evals.faults.conversation import (
@@ -39,7 +38,15 @@ from pipeline.evals.faults.kinds import (
     FaultEvent,
     FaultPolicy,
 )
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolCall, ToolSpec, Usage
+from pipeline.models import (
+    JsonObject,
+    Message,
+    ModelResponse,
+    ModelSettings,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 from pipeline.vlm.rules import RulesModel
 
 __all__ = ["FaultReplay"]
@@ -79,7 +86,7 @@ class FaultReplay:
         self.events: list[FaultEvent] = []
         self._pending: _Pending | None = None
         self._seen: set[str] = set()
-        self._marks: dict[str, dict[str, Any] | None] = {}
+        self._marks: dict[str, JsonObject | None] = {}
         self._requests = 0
         self._ids = 0
         self._ignoring: tuple[str, str] | None = None
@@ -351,8 +358,8 @@ class FaultReplay:
         self,
         call: ToolCall,
         *,
-        mark: dict[str, Any] | None,
-        arguments: dict[str, Any] | None = None,
+        mark: JsonObject | None,
+        arguments: JsonObject | None = None,
     ) -> ToolCall:
         sent = dict(call.arguments) if arguments is None else arguments
         fresh = ToolCall(id=self._new_id(), name=call.name, arguments=sent)

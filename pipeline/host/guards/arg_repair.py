@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Mapping
-from typing import Any
 
 from pipeline.host.guards.base import CallDecision, GuardState
-from pipeline.models import ToolCall
+from pipeline.jsonread import items, object_or_none
+from pipeline.models import JsonObject, JsonValue, ToolCall
 
 __all__ = ["arg_repair", "reshape"]
 
@@ -33,36 +32,41 @@ def _ascii(text: str) -> str:
     return unicodedata.normalize("NFKC", text.replace("\u3002", ".")).strip()
 
 
-def _types(schema: Mapping[str, Any]) -> set[str]:
+def _types(schema: JsonObject) -> set[str]:
     if "type" in schema:
         kind = schema["type"]
-        return set(kind) if isinstance(kind, list) else {str(kind)}
+        return {str(k) for k in kind} if isinstance(kind, list) else {str(kind)}
     found: set[str] = set()
-    for option in schema.get("anyOf", []) + schema.get("oneOf", []):
-        if isinstance(option, Mapping):
+    for option in items(schema.get("anyOf")) + items(schema.get("oneOf")):
+        if isinstance(option, dict):
             found |= _types(option)
     return found
 
 
-def _enum(schema: Mapping[str, Any]) -> list[Any] | None:
+def _enum(schema: JsonObject) -> list[JsonValue] | None:
     if "enum" in schema:
-        return list(schema["enum"])
-    for option in schema.get("anyOf", []):
-        if isinstance(option, Mapping) and "enum" in option:
-            return list(option["enum"])
+        return items(schema["enum"])
+    for option in items(schema.get("anyOf")):
+        if isinstance(option, dict) and "enum" in option:
+            return items(option["enum"])
     return None
 
 
-def _resolve(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
+def _resolve(schema: JsonObject, root: JsonObject) -> JsonObject:
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        target = root.get("$defs", {}).get(ref.split("/")[-1])
-        if isinstance(target, Mapping):
+        defs = object_or_none(root.get("$defs")) or {}
+        target = object_or_none(defs.get(ref.split("/")[-1]))
+        if target is not None:
             return target
     return schema
 
 
-def _value(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+def _items_schema(schema: JsonObject) -> JsonObject:
+    return object_or_none(schema.get("items")) or {}
+
+
+def _value(value: JsonValue, schema: JsonObject, root: JsonObject) -> JsonValue:
     schema = _resolve(schema, root)
     types = _types(schema)
     if isinstance(value, dict) and len(value) == 1 and "object" not in types:
@@ -81,8 +85,7 @@ def _value(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> An
                 return float(digits) if "." in digits else int(digits)
             return value
         if "array" in types and "string" not in types:
-            items = schema.get("items", {}) if isinstance(schema.get("items"), Mapping) else {}
-            return [_value(text, items, root)]
+            return [_value(text, _items_schema(schema), root)]
         if "object" in types and "string" not in types and text.startswith("{"):
             try:
                 parsed = json.loads(text)
@@ -98,22 +101,23 @@ def _value(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> An
     if isinstance(value, int | float) and not isinstance(value, bool) and types == {"string"}:
         return str(value)
     if isinstance(value, list) and "array" in types:
-        items = schema.get("items", {}) if isinstance(schema.get("items"), Mapping) else {}
-        return [_value(v, items, root) for v in value]
+        return [_value(v, _items_schema(schema), root) for v in value]
     return value
 
 
-def reshape(arguments: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:
+def reshape(arguments: JsonObject, schema: JsonObject) -> JsonObject:
     """The arguments reshaped to the schema: the same fields, nothing added or dropped."""
-    properties = schema.get("properties", {})
-    if not isinstance(properties, Mapping) or not properties:
+    properties = object_or_none(schema.get("properties"))
+    if not properties:
         return arguments
     if len(arguments) == 1:
         ((key, inner),) = arguments.items()
         if key not in properties and key in _WRAPPERS and isinstance(inner, dict):
             arguments = inner
     return {
-        key: _value(value, properties[key], schema) if key in properties else value
+        key: _value(value, object_or_none(properties[key]) or {}, schema)
+        if key in properties
+        else value
         for key, value in arguments.items()
     }
 
@@ -141,7 +145,7 @@ def arg_repair(call: ToolCall, state: GuardState) -> CallDecision:
     return CallDecision("repair", call=fixed, message="reshaped " + "; ".join(changes))
 
 
-def _loads_loose(text: str) -> dict[str, Any] | None:
+def _loads_loose(text: str) -> JsonObject | None:
     """Argument text that is JSON once full-width punctuation is made ASCII."""
     try:
         value = json.loads(unicodedata.normalize("NFKC", text))

@@ -16,11 +16,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.common import guard_count
-from pipeline.models import ModelResponse, ToolCall, ToolSpec
+from pipeline.models import JsonValue, ModelResponse, ToolCall, ToolSpec
 
 __all__ = ["ASK_AGAIN", "ONE_STEP", "extract_calls", "prose_call"]
 
@@ -50,21 +49,23 @@ _GEMMA_QUOTE = re.compile(r'<\|"\|>')
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w-]*)\s*:")
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str) -> JsonValue:
     text = text.strip()
     for candidate in (text, _GEMMA_QUOTE.sub('"', text)):
         try:
-            return json.loads(candidate)
+            value: JsonValue = json.loads(candidate)
+            return value
         except json.JSONDecodeError:
             pass
         try:
-            return json.loads(_BARE_KEY.sub(r'\1"\2":', candidate))
+            value = json.loads(_BARE_KEY.sub(r'\1"\2":', candidate))
+            return value
         except json.JSONDecodeError:
             continue
     return None
 
 
-def _from_object(value: Any) -> Iterator[tuple[str, Any]]:
+def _from_object(value: JsonValue) -> Iterator[tuple[str, JsonValue]]:
     if isinstance(value, list):
         for item in value:
             yield from _from_object(item)
@@ -76,7 +77,7 @@ def _from_object(value: Any) -> Iterator[tuple[str, Any]]:
         return
     name = value.get("name") or value.get("tool") or value.get("tool_name")
     if isinstance(name, str):
-        arguments: Any = next(
+        arguments: JsonValue = next(
             (value[k] for k in ("arguments", "parameters", "args", "input") if k in value), {}
         )
         if isinstance(arguments, str):
@@ -84,7 +85,7 @@ def _from_object(value: Any) -> Iterator[tuple[str, Any]]:
         yield name, arguments
 
 
-def _candidates(text: str) -> Iterator[tuple[str, Any]]:
+def _candidates(text: str) -> Iterator[tuple[str, JsonValue]]:
     for match in _HERMES.finditer(text):
         yield from _from_object(_loads(match[1]))
     for match in _GEMMA.finditer(text):
@@ -111,7 +112,7 @@ def _candidates(text: str) -> Iterator[tuple[str, Any]]:
         yield from _from_object(value) if value is not None else _json_values(stripped)
 
 
-def _json_values(text: str) -> Iterator[tuple[str, Any]]:
+def _json_values(text: str) -> Iterator[tuple[str, JsonValue]]:
     """Calls written as several JSON objects in a row (one per line, or run together)."""
     decoder = json.JSONDecoder()
     position = text.find("{")
@@ -125,7 +126,7 @@ def _json_values(text: str) -> Iterator[tuple[str, Any]]:
         position = text.find("{", end)
 
 
-def _scalar(text: str) -> Any:
+def _scalar(text: str) -> JsonValue:
     value = _loads(text)
     return text if value is None else value
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.guards.common import last_record_of
-from pipeline.models import JsonObject, ToolCall
+from pipeline.models import JsonObject, JsonValue, ToolCall
 
 __all__ = ["named_fields", "unchanged_field"]
 
@@ -42,7 +41,7 @@ def named_fields(result: str, structured: JsonObject | None, properties: set[str
     return {p for p in properties if re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text)}
 
 
-def _find(arguments: Any, key: str) -> Iterator[Any]:
+def _find(arguments: JsonValue, key: str) -> Iterator[JsonValue]:
     if isinstance(arguments, dict):
         for k, v in arguments.items():
             if k == key:
@@ -53,7 +52,7 @@ def _find(arguments: Any, key: str) -> Iterator[Any]:
             yield from _find(v, key)
 
 
-def _value(arguments: JsonObject, key: str) -> Any:
+def _value(arguments: JsonObject, key: str) -> object:
     return next(_find(arguments, key), _MISSING)
 
 

@@ -36,16 +36,7 @@ def _scope(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[str, ...], bool]:
 
 
 def _report(contract: TaskContract, why: str) -> TaskContract:
-    return contract.model_copy(
-        update={
-            "action": "report",
-            "writes_allowed": False,
-            "quantities": {},
-            "quantity_rule": None,
-            "order_ids": (),
-            "notes": (*contract.notes, why),
-        }
-    )
+    return contract.as_report(notes=(*contract.notes, why))
 
 
 def meet(a: TaskContract, b: TaskContract) -> TaskContract:

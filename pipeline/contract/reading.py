@@ -246,16 +246,7 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
     contract = fallback
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]
-        contract = fallback.model_copy(
-            update={
-                "action": "report",
-                "writes_allowed": False,
-                "quantities": {},
-                "quantity_rule": None,
-                "order_ids": (),
-                "not_understood": (*fallback.not_understood, *unclear_words),
-            }
-        )
+        contract = fallback.as_report(not_understood=(*fallback.not_understood, *unclear_words))
         # Words not understood that name no id may limit anything ("only the urgent ones",
         # "stick to the north site"): nothing is left for a model's reading to recover. Words
         # beside ids are taken to be about those ids, which are left out either way.

@@ -101,6 +101,20 @@ class TaskContract(BaseModel):
             not self.warehouses or warehouse_id in self.warehouses
         )
 
+    def as_report(self, **changes: object) -> TaskContract:
+        """This contract with nothing to write: a report, no quantities and no orders to
+        cancel, the scope kept (and `changes` made)."""
+        return self.model_copy(
+            update={
+                "action": "report",
+                "writes_allowed": False,
+                "quantities": {},
+                "quantity_rule": None,
+                "order_ids": (),
+                **changes,
+            }
+        )
+
     def summary(self) -> str:
         """One line for a person: `replenish · WH-01 · except SKU-10402 · writes allowed`."""
         parts: list[str] = [self.action]

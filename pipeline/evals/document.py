@@ -25,15 +25,16 @@ __all__ = [
     "Report",
     "Requests",
     "Rescued",
-    "ScoreDoc",
+    "Score",
     "Split",
     "Steps",
     "TrackKey",
 ]
 
 
-class ScoreDoc(TypedDict):
-    """One track's score (`pipeline.evals.report.Score`)."""
+class Score(TypedDict):
+    """One track's score (`pipeline.evals.report.score`): passes per seed, their mean, and
+    pass^k (the cases that pass in every seed), overall and on the core cases."""
 
     cases: int
     core: int
@@ -45,10 +46,12 @@ class ScoreDoc(TypedDict):
     pass_k: int
     core_pass_k: int
     failures: dict[str, str]
+    """First failing seed's reason, by case id."""
     passes: dict[str, int]
+    """Seeds passed, by case id."""
 
 
-class Ablation(ScoreDoc):
+class Ablation(Score):
     """The product track with one guard off, against all guards on."""
 
     guard: str
@@ -155,9 +158,9 @@ class ModelEntry(TypedDict):
     tokens: dict[str, int]
     requests: PerTrack[Requests]
     steps: PerTrack[Steps]
-    model_track: ScoreDoc | None
-    product: ScoreDoc | None
-    product_model_view: ScoreDoc | None
+    model_track: Score | None
+    product: Score | None
+    product_model_view: Score | None
     rescued: Rescued | None
     product_mean_hops: float | None
     faults_injected: PerTrack[dict[str, int]]

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal, cast
+from typing import Literal
 
 from pipeline.evals.cases import CORE_SIZE, Case, first_calls
 from pipeline.evals.document import (
@@ -24,7 +23,7 @@ from pipeline.evals.document import (
     ModelEntry,
     ReaderDoc,
     Report,
-    ScoreDoc,
+    Score,
 )
 from pipeline.evals.markdown import render_markdown
 from pipeline.evals.results import CaseRun, TrackRuns
@@ -50,26 +49,6 @@ __all__ = [
 
 
 SHIP_GATE = 12
-
-
-@dataclass(frozen=True)
-class Score:
-    cases: int
-    core: int
-    k: int
-    per_seed: list[int]
-    core_per_seed: list[int]
-    mean: float
-    core_mean: float
-    pass_k: int
-    core_pass_k: int
-    failures: dict[str, str]
-    """First failing seed's reason, by case id."""
-    passes: dict[str, int]
-    """Seeds passed, by case id."""
-
-    def doc(self) -> ScoreDoc:
-        return cast(ScoreDoc, asdict(self))
 
 
 View = Literal["product", "model"]
@@ -105,19 +84,19 @@ def score(track: TrackRuns, core_ids: set[str], *, view: View = "product") -> Sc
             ending = f" — the run: {failing.ending}" if failing.ending else ""
             failures[case_id] = f"seed {failing.seed}: {reason}{ending}"
     k = len(seeds) or 1
-    return Score(
-        cases=len(track.runs),
-        core=sum(c in core_ids for c in track.runs),
-        k=len(seeds),
-        per_seed=per_seed,
-        core_per_seed=core_per_seed,
-        mean=round(sum(per_seed) / k, 2),
-        core_mean=round(sum(core_per_seed) / k, 2),
-        pass_k=pass_k,
-        core_pass_k=core_pass_k,
-        failures=failures,
-        passes=passes,
-    )
+    return {
+        "cases": len(track.runs),
+        "core": sum(c in core_ids for c in track.runs),
+        "k": len(seeds),
+        "per_seed": per_seed,
+        "core_per_seed": core_per_seed,
+        "mean": round(sum(per_seed) / k, 2),
+        "core_mean": round(sum(core_per_seed) / k, 2),
+        "pass_k": pass_k,
+        "core_pass_k": core_pass_k,
+        "failures": failures,
+        "passes": passes,
+    }
 
 
 def build_report(
@@ -153,22 +132,21 @@ def build_report(
                 continue
             off = score(track, core_ids)
             off_model = score(track, core_ids, view="model")
-            lost = sorted(c for c in off.passes if base.passes.get(c) == k and off.passes[c] < k)
-            gained = sorted(
-                c for c in off.passes if base.passes.get(c, 0) < k and off.passes[c] == k
-            )
+            passes, before = off["passes"], base["passes"]
+            lost = sorted(c for c in passes if before.get(c) == k and passes[c] < k)
+            gained = sorted(c for c in passes if before.get(c, 0) < k and passes[c] == k)
             ablation.append(
                 {
                     "guard": track.guard_off,
                     "registered": track.guard_off in registered,
                     "fired_in_runs": fired.get(track.guard_off, 0),
-                    **off.doc(),
-                    "model_mean": off_model.mean,
-                    "model_pass_k": off_model.pass_k,
+                    **off,
+                    "model_mean": off_model["mean"],
+                    "model_pass_k": off_model["pass_k"],
                     "rescued_runs": rescued_of(track)["runs"],
-                    "delta_mean": round(off.mean - base.mean, 2),
-                    "delta_pass_k": off.pass_k - base.pass_k,
-                    "delta_core_pass_k": off.core_pass_k - base.core_pass_k,
+                    "delta_mean": round(off["mean"] - base["mean"], 2),
+                    "delta_pass_k": off["pass_k"] - base["pass_k"],
+                    "delta_core_pass_k": off["core_pass_k"] - base["core_pass_k"],
                     "lost": lost,
                     "gained": gained,
                     "mean_hops": mean_hops_of(track),
@@ -208,11 +186,9 @@ def build_report(
                     "model_track": steps_of(model_track) if model_track else {},
                     "product_all_on": steps_of(all_on) if all_on else {},
                 },
-                "model_track": score(model_track, core_ids).doc() if model_track else None,
-                "product": base.doc() if base else None,
-                "product_model_view": (
-                    score(all_on, core_ids, view="model").doc() if all_on else None
-                ),
+                "model_track": score(model_track, core_ids) if model_track else None,
+                "product": base,
+                "product_model_view": (score(all_on, core_ids, view="model") if all_on else None),
                 "rescued": rescued_of(all_on) if all_on else None,
                 "product_mean_hops": mean_hops_of(all_on) if all_on else None,
                 "faults_injected": {
@@ -223,11 +199,11 @@ def build_report(
                 "ablation": ablation,
                 "ship_gate": (
                     {
-                        "core_pass_k": base.core_pass_k,
-                        "core_mean": base.core_mean,
+                        "core_pass_k": base["core_pass_k"],
+                        "core_mean": base["core_mean"],
                         "threshold": SHIP_GATE,
                         "core": CORE_SIZE,
-                        "passed": base.core_pass_k >= SHIP_GATE,
+                        "passed": base["core_pass_k"] >= SHIP_GATE,
                     }
                     if base and kind == "model"
                     else None

@@ -34,10 +34,10 @@ def _report(*tracks: TrackRuns) -> Report:
 
 def test_an_answer_the_host_wrote_is_the_products_pass_and_the_models_failure() -> None:
     track = _track("m", ["model", "host", "host"])
-    assert score(track, set()).mean == 3
+    assert score(track, set())["mean"] == 3
     own = score(track, set(), view="model")
-    assert own.mean == 1 and own.pass_k == 1
-    assert "the host wrote the answer" in own.failures[CASES[1].id]
+    assert own["mean"] == 1 and own["pass_k"] == 1
+    assert "the host wrote the answer" in own["failures"][CASES[1].id]
 
 
 def test_the_report_shows_both_views_the_rescued_runs_and_what_a_model_adds() -> None:

@@ -71,7 +71,7 @@ async def test_a_stall_fails_the_ledger_only_when_the_stall_guard_is_off(
     stall_off = next(c for c in CONFIGS if c.off == "stall")
     off = await bench.product_track(spec, [case], [stalled[0].seed], stall_off)
     assert "missing SKU-10232@WH-01" in _failures(off)["core-light-wh01"]
-    explained = score(off, {case.id}).failures[case.id]
+    explained = score(off, {case.id})["failures"][case.id]
     assert "the run: done after" in explained and "(0 order calls)" in explained
 
 

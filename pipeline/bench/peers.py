@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
@@ -43,7 +43,10 @@ from pipeline.bench.sets import TableSet
 from pipeline.bench.speed import baseline_lines
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
-from pipeline.ocr.rapid import plain_rapidocr
+from pipeline.ocr.rapid import plain_rapidocr, whole_page
+
+if TYPE_CHECKING:
+    from rapidocr import RapidOCR
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.table.html import table_from_html
 
@@ -119,9 +122,9 @@ def _readers(
         default = plain_rapidocr()
         threaded = plain_rapidocr(ctx.settings.ocr_threads)
 
-    def rows_with(peer: Any) -> Reader:
+    def rows_with(peer: RapidOCR) -> Reader:
         def rows(image: BenchImage) -> tuple[Table, IngestResult | None]:
-            return grid_from_lines(baseline_lines(peer(str(image.path)))), None
+            return grid_from_lines(baseline_lines(whole_page(peer, str(image.path)))), None
 
         return rows
 

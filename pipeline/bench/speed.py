@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -22,7 +22,11 @@ from pipeline.bench.images import BenchImage
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
 from pipeline.ocr import OcrEngine
-from pipeline.ocr.rapid import plain_rapidocr
+from pipeline.ocr.rapid import plain_rapidocr, whole_page
+
+if TYPE_CHECKING:
+    from rapidocr import RapidOCR
+    from rapidocr.utils.output import RapidOCROutput
 
 __all__ = [
     "BASELINE",
@@ -71,9 +75,9 @@ class Sweep:
     errors: dict[str, str] = field(default_factory=dict)
 
 
-def baseline_lines(output: Any) -> list[TextLine]:
+def baseline_lines(output: RapidOCROutput | None) -> list[TextLine]:
     """RapidOCR's output as text lines with axis-aligned boxes."""
-    if output.boxes is None or output.txts is None:
+    if output is None or output.boxes is None or output.txts is None or output.scores is None:
         return []
     lines = []
     for quad, text, score in zip(output.boxes, output.txts, output.scores, strict=True):
@@ -83,10 +87,10 @@ def baseline_lines(output: Any) -> list[TextLine]:
     return lines
 
 
-def _baseline(engine: Any) -> Runner:
+def _baseline(engine: RapidOCR) -> Runner:
     def run(image: BenchImage) -> tuple[float, Table, IngestResult | None]:
         started = time.perf_counter()
-        output = engine(str(image.path))
+        output = whole_page(engine, str(image.path))
         elapsed = (time.perf_counter() - started) * 1000
         return elapsed, grid_from_lines(baseline_lines(output)), None
 

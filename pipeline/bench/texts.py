@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.bench.context import BenchContext, quiet_info
 from pipeline.bench.document import Doc
 from pipeline.ingest import Ingestor
-from pipeline.ocr.rapid import plain_rapidocr
+from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.screentext import parse_screens
 
 __all__ = ["TEXT_IMAGES", "TextImage", "cer", "draw_text_images", "measure_texts"]
@@ -147,8 +147,8 @@ def measure_texts(ctx: BenchContext, folder: Path) -> Doc:
     images: list[TextRead] = []
     for spec, path in draw_text_images(folder):
         ours = _ours(ingestor, path)
-        output = plain(str(path))
-        theirs = " ".join(str(t) for t in (getattr(output, "txts", None) or ()))
+        output = whole_page(plain, str(path))
+        theirs = " ".join(str(t) for t in (output.txts if output and output.txts else ()))
         images.append(
             {
                 "name": spec.name,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
@@ -21,12 +21,44 @@ from pipeline.ocr.base import (
     files_fingerprint,
 )
 
-__all__ = ["RapidOcrEngine", "plain_rapidocr", "stop_spinning"]
+if TYPE_CHECKING:
+    from rapidocr import RapidOCR
+    from rapidocr.utils.output import RapidOCROutput
+
+__all__ = ["RapidOcrEngine", "plain_rapidocr", "stop_spinning", "whole_page"]
 
 log = logging.getLogger(__name__)
 
 _NO_SPINNING = ("session.intra_op.allow_spinning", "0")
 _MIN_DETECTION_SIDE = 64
+
+
+class _Session(Protocol):
+    """The parts of an ONNX Runtime session the swap reads."""
+
+    _model_path: str
+
+    def get_providers(self) -> list[str]: ...
+
+
+class SessionHolder(Protocol):
+    """rapidocr's wrapper around one model's ONNX session."""
+
+    session: _Session
+
+
+class _Model(Protocol):
+    session: SessionHolder
+
+
+def _loaders(engine: RapidOCR, *parts: str) -> list[Callable[[], _Model]]:
+    """rapidocr's lazy loaders of the named models (`det`, `cls`, `rec`)."""
+    known: dict[str, Callable[[], _Model]] = {
+        "det": engine._load_det_model,
+        "cls": engine._load_cls_model,
+        "rec": engine._load_rec_model,
+    }
+    return [known[part] for part in parts]
 
 
 class RapidOcrEngine:
@@ -41,7 +73,7 @@ class RapidOcrEngine:
                 "rapidocr is not installed: pip install rapidocr onnxruntime"
             ) from exc
         threads = default_threads(options.threads)
-        params: dict[str, Any] = {
+        params: dict[str, object] = {
             "Global.log_level": "warning",
             # The 180-degree classifier flips short numbers on upright screens (857 -> LS8).
             "Global.use_cls": False,
@@ -51,7 +83,7 @@ class RapidOcrEngine:
             "Rec.rec_img_shape": [3, 48, 48],
             "Rec.rec_batch_num": 6,
         }
-        self._engine: Any = RapidOCR(params=params)
+        self._engine = RapidOCR(params=params)
         self.models = files_fingerprint(Path(rapidocr.__file__).parent / "models")
         self._threads = threads
         self._settled: set[str] = set()
@@ -67,11 +99,9 @@ class RapidOcrEngine:
         for part in parts:
             if part in self._settled:
                 continue
-            engine = self._engine
-            loader = engine._load_rec_model if part == "rec" else engine._load_det_model
-            holder = loader().session
+            (loader,) = _loaders(self._engine, part)
             if self._threads > 1:
-                stop_spinning(holder, self._threads)
+                stop_spinning(loader().session, self._threads)
             self._settled.add(part)
 
     def recognize(self, crops: Sequence[Image]) -> list[Recognised]:
@@ -84,6 +114,8 @@ class RapidOcrEngine:
                 output = self._engine.recognize_txt(bgr)
             except Exception as exc:
                 raise EngineError(f"rapidocr recognition failed: {exc}") from exc
+        if output.txts is None or output.scores is None:
+            raise EngineError("rapidocr recognition returned no text for the crops")
         return [(str(t), float(s)) for t, s in zip(output.txts, output.scores, strict=True)]
 
     def read(self, image: Image) -> list[TextLine]:
@@ -102,6 +134,8 @@ class RapidOcrEngine:
                 ),
                 dtype=np.uint8,
             )
+        from rapidocr.utils.output import RapidOCROutput
+
         bgr = np.ascontiguousarray(image[:, :, ::-1])
         with self._lock:
             try:
@@ -109,17 +143,20 @@ class RapidOcrEngine:
                 output = self._engine(bgr)
             except Exception as exc:
                 raise EngineError(f"rapidocr failed: {exc}") from exc
-        if output.boxes is None or output.txts is None:
+        if not isinstance(output, RapidOCROutput):
+            return []
+        boxes, texts, scores = output.boxes, output.txts, output.scores
+        if boxes is None or texts is None or scores is None:
             return []
         lines = []
-        for quad, text, score in zip(output.boxes, output.txts, output.scores, strict=True):
+        for quad, text, score in zip(boxes, texts, scores, strict=True):
             x, y, w, h = cv2.boundingRect(np.asarray(quad, dtype=np.float32))
             box = (min(x, width), min(y, height), min(x + w, width), min(y + h, height))
             lines.append(TextLine(text=str(text), box=box, confidence=float(score)))
         return lines
 
 
-def stop_spinning(holder: Any, threads: int) -> None:
+def stop_spinning(holder: SessionHolder, threads: int) -> None:
     """Swap the `InferenceSession` inside rapidocr's session wrapper for one that does not spin;
     settings otherwise as rapidocr makes them. Keeps rapidocr's own when its layout differs."""
     import onnxruntime as ort
@@ -141,7 +178,7 @@ def stop_spinning(holder: Any, threads: int) -> None:
     holder.session = ort.InferenceSession(path, sess_options=options, providers=providers)
 
 
-def plain_rapidocr(threads: int | None = None) -> Any:
+def plain_rapidocr(threads: int | None = None) -> RapidOCR:
     """`RapidOCR()` as a user would build it, for comparison: its defaults throughout; with
     `threads`, the same engine with only our thread settings (that many intra-op threads, one
     inter-op thread, pools that wait without spinning), so a comparison can tell the settings
@@ -151,13 +188,22 @@ def plain_rapidocr(threads: int | None = None) -> Any:
     if threads is None:
         return RapidOCR()
     count = default_threads(threads)
-    engine: Any = RapidOCR(
+    engine = RapidOCR(
         params={
             "EngineConfig.onnxruntime.intra_op_num_threads": count,
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
         }
     )
     if count > 1:
-        for loader in (engine._load_det_model, engine._load_cls_model, engine._load_rec_model):
+        for loader in _loaders(engine, "det", "cls", "rec"):
             stop_spinning(loader().session, count)
     return engine
+
+
+def whole_page(engine: RapidOCR, path: str) -> RapidOCROutput | None:
+    """`engine` on a whole image as a user calls it; None for a reply without a page reading
+    (detection or recognition alone)."""
+    from rapidocr.utils.output import RapidOCROutput
+
+    output = engine(path)
+    return output if isinstance(output, RapidOCROutput) else None

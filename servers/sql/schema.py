@@ -66,7 +66,7 @@ class Stamp(TypeDecorator[datetime]):
     impl = Text
     cache_ok = True
 
-    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[datetime] | TypeEngine[str]:
         if dialect.name == "postgresql":
             return dialect.type_descriptor(postgresql.TIMESTAMP(timezone=True))
         return dialect.type_descriptor(Text())

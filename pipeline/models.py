@@ -32,6 +32,7 @@ __all__ = [
     "ToolCall",
     "ToolSpec",
     "Usage",
+    "is_low",
 ]
 
 JsonObject = dict[str, JsonValue]
@@ -114,6 +115,11 @@ class Table(BaseModel):
     )
 
 
+def is_low(on_hand: int | None, reorder_point: int | None) -> bool:
+    """Below its reorder point, where both numbers are known."""
+    return on_hand is not None and reorder_point is not None and on_hand < reorder_point
+
+
 class Row(BaseModel):
     """A table row mapped onto the inventory schema; a field the screen lacks is None."""
 
@@ -126,11 +132,7 @@ class Row(BaseModel):
 
     @property
     def is_low(self) -> bool:
-        return (
-            self.on_hand is not None
-            and self.reorder_point is not None
-            and self.on_hand < self.reorder_point
-        )
+        return is_low(self.on_hand, self.reorder_point)
 
 
 class Tokens(BaseModel):

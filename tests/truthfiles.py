@@ -27,6 +27,22 @@ TRUTH_KEYS = {
     "notes",
 }
 SCHEMA_FIELDS = {"sku", "name", "on_hand", "reorder_point", "warehouse_id"}
+SAMPLE_KINDS = {
+    "light",
+    "dark",
+    "hidpi",
+    "jpeg",
+    "small-text",
+    "chinese",
+    "transparent-white",
+    "transparent-black",
+    "photo",
+    "no-schema",
+    "page-warehouse",
+    "compare-am",
+    "compare-pm",
+}
+"""The kinds of screen the committed samples promise, one sample each at least."""
 EXIF_IFD, DATETIME_ORIGINAL, OFFSET_TIME_ORIGINAL = 0x8769, 36867, 36881
 
 Seed = dict[tuple[str, str], dict[str, str]]

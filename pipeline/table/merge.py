@@ -16,7 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from pipeline.models import IngestResult, Row
+from pipeline.models import IngestResult, Row, is_low
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from pipeline.table.rows import estimate_text_tokens
 
@@ -45,11 +45,7 @@ class MergedRow(BaseModel):
 
     @property
     def is_low(self) -> bool:
-        return (
-            self.on_hand is not None
-            and self.reorder_point is not None
-            and self.on_hand < self.reorder_point
-        )
+        return is_low(self.on_hand, self.reorder_point)
 
 
 class Capture(BaseModel):

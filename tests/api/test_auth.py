@@ -11,6 +11,7 @@ from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import OTHER_KEY, SAMPLE, started
 from tests.api.serve import KEY
+from tests.mcp_http import INITIALIZE
 
 ROUTES = [
     ("POST", "/v1/ingest"),
@@ -148,18 +149,6 @@ async def test_a_proxy_name_can_be_allowed_and_other_addresses_take_any_host(
     anywhere = settings.model_copy(update={"host": "0.0.0.0"})
     async with started(create_app(anywhere, ingestor=ingestor)) as http:
         assert (await http.get("/healthz", headers={"Host": "other.example"})).status_code == 200
-
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 
 
 @pytest.mark.parametrize(

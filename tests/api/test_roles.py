@@ -14,6 +14,7 @@ from pipeline.errors import ConfigError
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import SAMPLE, started
+from tests.mcp_http import ACCEPT, INITIALIZE
 
 KEYS = {
     "viewer": "vera:view-secret:viewer",
@@ -136,25 +137,15 @@ async def test_an_operator_uploads_and_a_viewer_is_refused_before_the_upload_is_
 async def test_a_viewer_key_cannot_reach_the_mcp_mounts_and_an_operator_key_can(
     client: httpx.AsyncClient,
 ) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
-    headers = {"Accept": "application/json, text/event-stream"}
+    headers = dict(ACCEPT)
     viewer = await client.post(
         "/mcp/orders/mcp",
-        json=initialize,
+        json=INITIALIZE,
         headers={**headers, "Authorization": f"Bearer {SECRETS['viewer']}"},
     )
     operator = await client.post(
         "/mcp/orders/mcp",
-        json=initialize,
+        json=INITIALIZE,
         headers={**headers, "Authorization": f"Bearer {SECRETS['operator']}"},
     )
     assert viewer.status_code == 403

@@ -26,6 +26,7 @@ from servers.models import AuditEntry, Proposal, ProposalQuery, ReplenishmentReq
 from servers.stores import open_store
 from tests.api.conftest import SAMPLE, follow, ingest, started
 from tests.api.serve import serving
+from tests.mcp_http import INITIALIZE
 
 TASK = "find the SKUs that are low and raise replenishment orders"
 OTTO = "otto:otto-secret:operator+approver"
@@ -126,19 +127,9 @@ async def test_an_approver_cancels_an_order_from_the_api_under_its_name_and_an_o
 async def test_an_approver_key_cannot_reach_the_mounts_unless_direct_writes_are_allowed(
     client: httpx.AsyncClient,
 ) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"},
-        },
-    }
     response = await client.post(
         "/mcp/orders/mcp",
-        json=initialize,
+        json=INITIALIZE,
         headers={
             "Accept": "application/json, text/event-stream",
             "Authorization": "Bearer anna-secret",

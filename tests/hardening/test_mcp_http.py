@@ -23,23 +23,14 @@ from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery, ReplenishmentRequest
 from servers.stores import sqlite_store
+from tests import mcp_http
 from tests.api.serve import seed
 from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples
 from tests.host.conftest import SEEDED_AT
 from tests.servers.test_http_app import http_server
 
 TOKEN = "hardening-token"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "hardening", "version": "0"},
-    },
-}
-ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+ACCEPT = {**mcp_http.ACCEPT, "Content-Type": "application/json"}
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +42,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def post(url: str, **headers: str) -> httpx.Response:
-    return httpx.post(url, json=INITIALIZE, headers={**ACCEPT, **headers}, timeout=30)
+    return httpx.post(url, json=mcp_http.INITIALIZE, headers={**ACCEPT, **headers}, timeout=30)
 
 
 @pytest.mark.parametrize("group", GROUPS)

@@ -187,6 +187,9 @@ def updated(rng: random.Random, since: datetime, date_format: str) -> str:
     return (since + timedelta(days=day, minutes=minute)).strftime(date_format)
 
 
+Language = Literal["en", "zh"]
+
+
 @dataclass(frozen=True)
 class Formats:
     """How a screen writes its values: thousands separators, the date, the price, the status
@@ -198,7 +201,7 @@ class Formats:
     low: str = "Low"
     ok: str = "OK"
     action: str = "Adjust"
-    language: Literal["en", "zh"] = "en"
+    language: Language = "en"
 
 
 def cell_values(item: SeedItem, on_hand: int, formats: Formats) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from screengen import seed
 from webcorpus.model import Capture, Screen
 
 Field = Literal[
@@ -32,7 +33,6 @@ Layout = Literal["table", "cards", "list"]
 Cue = Literal["column", "heading", "chip", "breadcrumb", "tab", "card", "mixed"]
 """Where the page gives the warehouse: a column, only its heading, a filter chip, a breadcrumb,
 a selected tab, each card's own text, or nowhere as one (rows of several warehouses)."""
-Language = Literal["en", "zh"]
 Split = Literal["tune", "sealed"]
 
 QUANTITY: frozenset[Field] = frozenset({"on_hand", "available", "reorder", "on_order", "allocated"})
@@ -58,17 +58,15 @@ class Ref:
 
 
 @dataclass(frozen=True)
-class Formats:
-    language: Language = "en"
-    thousands: bool = True
-    low: str = "Low"
-    ok: str = "OK"
-    price: str = "${:.2f}"
+class Formats(seed.Formats):
+    """A UI-kit page's formats: dates without the time of day, an `Edit` action, and how
+    zero quantities and units are written."""
+
     date: str = "%Y-%m-%d"
+    action: str = "Edit"
     zero: str = "0"
     """How a zero on-order or allocated quantity is written ("0", "—", "-")."""
     unit_space: bool = True
-    action: str = "Edit"
 
 
 @dataclass(frozen=True)

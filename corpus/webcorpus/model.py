@@ -27,7 +27,6 @@ Field = Literal[
 ]
 Bezel = Literal["dark", "silver", "none"]
 Mount = Literal["monitor", "laptop"]
-Language = Literal["en", "zh"]
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,6 @@ from pipeline.bench.profile import profiling
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 
-if TYPE_CHECKING:
-    from multiprocessing.queues import Queue
-
 __all__ = [
     "BatchConfig",
     "BatchResult",
@@ -94,6 +91,8 @@ class WorkerSummary(TypedDict):
 Message = tuple[Literal["ready", "done", "exit", "error"], int, float | str | WorkerSummary]
 """What a worker says: ready (pid), done (index, ms), exit (pid, summary), error (pid, text)."""
 if TYPE_CHECKING:  # the queue class takes no type arguments at run time
+    from multiprocessing.queues import Queue
+
     Tasks = Queue[int | None]
     """Image indexes to ingest; None tells a worker to stop."""
     Answers = Queue[Message]

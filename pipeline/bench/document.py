@@ -11,9 +11,12 @@ __all__ = [
     "Doc",
     "ImageRead",
     "RatioDoc",
+    "Reading",
     "RungCost",
     "SummaryDoc",
     "Target",
+    "TextRead",
+    "TextTotal",
     "ToolRead",
 ]
 
@@ -99,3 +102,27 @@ class Breakdown(TypedDict):
     by_kit: dict[str, list[int]]
     by_layout: dict[str, list[int]]
     no_rows: list[str]
+
+
+class Reading(TypedDict):
+    """What one tool read of a text image, and its character error rate."""
+
+    read: str
+    cer: float
+
+
+class TextRead(TypedDict):
+    """A text image: what it says, and what each tool read with its character error rate."""
+
+    name: str
+    note: str
+    text: str
+    tools: dict[str, Reading]
+
+
+class TextTotal(TypedDict):
+    """A tool over all text images: how many it read right (CER 0), and its mean CER."""
+
+    right: int
+    images: int
+    mean_cer: float | None

@@ -44,11 +44,11 @@ from pipeline.bench.speed import baseline_lines
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
 from pipeline.ocr.rapid import plain_rapidocr, whole_page
+from pipeline.ocr.structure import TableStructureModel, make_structure_model
+from pipeline.table.html import table_from_html
 
 if TYPE_CHECKING:
     from rapidocr import RapidOCR
-from pipeline.ocr.structure import TableStructureModel, make_structure_model
-from pipeline.table.html import table_from_html
 
 __all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "rung_costs"]
 

@@ -17,12 +17,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
 
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.bench.context import BenchContext, quiet_info
-from pipeline.bench.document import Doc
+from pipeline.bench.document import Doc, TextRead, TextTotal
 from pipeline.ingest import Ingestor
 from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.screentext import parse_screens
@@ -101,26 +100,6 @@ def cer(expected: str, read: str) -> float:
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
         previous = current
     return previous[-1] / len(want)
-
-
-class Reading(TypedDict):
-    read: str
-    cer: float
-
-
-class TextRead(TypedDict):
-    """A text image: what it says, and what each tool read with its character error rate."""
-
-    name: str
-    note: str
-    text: str
-    tools: dict[str, Reading]
-
-
-class TextTotal(TypedDict):
-    right: int
-    images: int
-    mean_cer: float | None
 
 
 def _ours(ingestor: Ingestor, path: Path) -> str:

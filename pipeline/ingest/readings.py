@@ -3,6 +3,8 @@ processing finds, the engine's detection, a table-structure model, records in ca
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -33,6 +35,7 @@ from pipeline.table.html import table_from_html
 from pipeline.table.layout import (
     find_table,
     reading_order,
+    split_merged,
     structure_region,
     table_of_lines,
     union_box,
@@ -102,6 +105,9 @@ class Reader:
         layout = find_table(found.boxes, found.text_height, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
+        split = split_merged(found.boxes, found.mask, layout, found.text_height)
+        if split is not None and (again := find_table(split, found.text_height, norm.gray)):
+            found, layout = replace(found, boxes=split), again
         cells = [layout.header, *layout.rows]
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []
@@ -126,8 +132,11 @@ class Reader:
             )
             for i in members
         ]
-        recognised = recognize_unique(self.engine, [*crops, *context_crops], page.memo)
-        read = dict(zip(members, (t for t, _ in recognised[len(crops) :]), strict=True))
+        # Apart from the cells: the recogniser batches crops of like shape, so what the page
+        # has above its table does not change how a cell reads.
+        recognised = recognize_unique(self.engine, crops, page.memo)
+        above = recognize_unique(self.engine, context_crops, page.memo)
+        read = dict(zip(members, (t for t, _ in above), strict=True))
         phrases = [" ".join(read[i] for i in p if read[i].strip()) for p in layout.context]
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]

@@ -23,6 +23,7 @@ __all__ = [
     "TableLayout",
     "find_table",
     "reading_order",
+    "split_merged",
     "structure_region",
     "surround_level",
     "table_of_lines",
@@ -151,8 +152,19 @@ def _stacks(boxes: Sequence[Box], lines: list[list[int]], text_height: float) ->
     return [g for g in groups.values() if len(g) >= _MIN_STACK]
 
 
+_INTERLEAVED = 0.25
+"""Share of a stack's lines that may fall between another stack's rows, within its extent,
+for the two to be one table: a navigation list beside a table has its own pitch, so most of its
+lines sit between the table's rows even where some coincide with them."""
+
+
 def _share_rows(a: set[int], b: set[int]) -> bool:
-    return len(a & b) >= 0.6 * min(len(a), len(b))
+    if len(a & b) < 0.6 * min(len(a), len(b)):
+        return False
+    fewer, more = (a, b) if len(a) <= len(b) else (b, a)
+    within = [n for n in fewer if min(more) <= n <= max(more)]
+    between = sum(n not in more for n in within)
+    return between <= _INTERLEAVED * max(1, len(within))
 
 
 def surround_level(gray: Gray, box: Box, reach: float) -> float:
@@ -253,18 +265,30 @@ def find_table(
     in_body = set(body)
     kept = [k for k in ([i for i in stack if line_of[i] in in_body] for stack in chosen) if k]
     spanning = _spanning(boxes, kept)
+
+    def columns_of(rows: set[int]) -> list[tuple[int, int]]:
+        spans = [
+            (min(boxes[i][0] for i in inner), max(boxes[i][2] for i in inner))
+            for inner in (
+                [i for i in stack if line_of[i] in rows and i not in spanning] for stack in kept
+            )
+            if inner
+        ]
+        return _merge_overlapping(spans)
+
     # A toolbar or caption line on top of the table reaches across columns: not a table row.
+    # A header whose neighbouring names touch (`On order Status` read as one box) reaches
+    # across too, but its other names stand over their own columns.
+    found = columns_of(in_body)
     while len(body) > 2 and any(line_of[i] == body[0] for i in spanning):
+        over = {
+            c for i in lines[body[0]] if i not in spanning for c in _columns_under(boxes[i], found)
+        }
+        if len(over) >= need:
+            break
         body.pop(0)
     in_body = set(body)
-    spans = [
-        (min(boxes[i][0] for i in inner), max(boxes[i][2] for i in inner))
-        for inner in (
-            [i for i in stack if line_of[i] in in_body and i not in spanning] for stack in kept
-        )
-        if inner
-    ]
-    columns = _merge_overlapping(spans)
+    columns = columns_of(in_body)
     left, right = columns[0][0], columns[-1][1]
     slack = text_height * 2
 
@@ -278,8 +302,8 @@ def find_table(
         above -= 1
     if first > 0 and above >= 0:
         pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
-        candidates = [i for i in lines[above] if inside(i)]
-        if len(candidates) >= need and centres[first] - centres[above] <= pitch * 1.9:
+        aligned = {c for i in lines[above] if inside(i) for c in _columns_under(boxes[i], columns)}
+        if len(aligned) >= need and centres[first] - centres[above] <= pitch * 1.9:
             body.insert(0, above)
     grid = [_assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
@@ -379,6 +403,66 @@ def _spanning(boxes: Sequence[Box], stacks: list[list[int]]) -> set[int]:
     }
 
 
+def split_merged(
+    boxes: Sequence[Box], mask: NDArray[np.uint8], layout: TableLayout, text_height: float
+) -> list[Box] | None:
+    """The boxes with each table box that stands over two neighbouring columns (names set so
+    close that one box took both: `On order Status`) cut at the widest gap in its ink between
+    the two, each piece at least a short word wide; None when no box needs it. `mask` is the
+    text ink the boxes were found in."""
+    least = max(2, round(text_height * 0.2))
+    columns = layout.columns
+    cells = [i for row in (layout.header, *layout.rows) for cell in row for i in cell]
+    pieces: dict[int, list[Box]] = {}
+    for i in cells:
+        x0, y0, x1, y1 = boxes[i]
+        edges: list[int] = []
+        for a, b in pairwise(sorted(_columns_under(boxes[i], columns))):
+            lo = max(x0 + 1, round(columns[a][1] - text_height / 2))
+            hi = min(x1 - 1, round(columns[b][0] + text_height / 2))
+            if b != a + 1 or hi - lo < least:
+                continue
+            gap = _widest_run(np.asarray(mask[y0:y1, lo:hi].max(axis=0) == 0))
+            if gap is not None and gap[1] - gap[0] >= least:
+                edges += [lo + gap[0], lo + gap[1]]
+        edges = [x0, *edges, x1]
+        parts = [(left, right) for left, right in zip(edges[0::2], edges[1::2], strict=True)]
+        # A piece narrower than a word is a bracket or a letter the gap came before.
+        if len(parts) > 1 and all(right - left >= 0.8 * text_height for left, right in parts):
+            pieces[i] = [(left, y0, right, y1) for left, right in parts]
+    if not pieces:
+        return None
+    out: list[Box] = []
+    for i, box in enumerate(boxes):
+        out += pieces.get(i, [box])
+    return out
+
+
+def _widest_run(empty: NDArray[np.bool_]) -> tuple[int, int] | None:
+    """The widest run of True values, as (start, end)."""
+    best: tuple[int, int] | None = None
+    start = None
+    for x, value in enumerate([*empty.tolist(), False]):
+        if value and start is None:
+            start = x
+        elif not value and start is not None:
+            if best is None or x - start > best[1] - best[0]:
+                best = (start, x)
+            start = None
+    return best
+
+
+def _columns_under(box: Box, columns: list[tuple[int, int]]) -> set[int]:
+    """The columns a header box stands over: those it overlaps by at least 30% of the narrower
+    of the two (a filter chip or a caption above the table straddles columns instead)."""
+    x0, x1 = box[0], box[2]
+    return {
+        c
+        for c, (lo, hi) in enumerate(columns)
+        if min(x1, hi) - max(x0, lo) >= 0.3 * max(1, min(x1 - x0, hi - lo))
+    }
+
+
 def _merge_overlapping(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for x0, x1 in sorted(spans):
@@ -408,13 +492,22 @@ def _assign(boxes: Sequence[Box], members: list[int], columns: list[tuple[int, i
     return found
 
 
+_NEAREST = 12
+"""Phrases above a table kept as its context: a toolbar, a filter bar, a card's title, the
+page's heading and the breadcrumb over it."""
+
+
 def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]:
     """Phrases just above the table (breadcrumb, filters, caption) and the page's headings
     above it (text much taller than the table's, e.g. a title naming the warehouse), top to
-    bottom."""
-    reach = text_height * 14
+    bottom. Above it means over the table's columns or a little beside them: the table's first
+    column may be numbers set to the right, under a breadcrumb or a title set to the left."""
+    reach = text_height * 30
+    beside = text_height * 6
     above = [
-        i for i, b in enumerate(boxes) if b[3] <= table[1] and b[2] > table[0] and b[0] < table[2]
+        i
+        for i, b in enumerate(boxes)
+        if b[3] <= table[1] and b[2] > table[0] - beside and b[0] < table[2] + beside
     ]
     headings = {
         i
@@ -436,6 +529,6 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
                 phrase = [i]
         phrases.append(phrase)
     phrases.sort(key=lambda p: (min(boxes[i][1] for i in p), min(boxes[i][0] for i in p)))
-    nearest = phrases[-8:]
-    titles = [p for p in phrases[:-8] if any(i in headings for i in p)]
+    nearest = phrases[-_NEAREST:]
+    titles = [p for p in phrases[:-_NEAREST] if any(i in headings for i in p)]
     return titles[-2:] + nearest

@@ -1,7 +1,9 @@
 """Finding a table's rows and columns in text boxes."""
 
+import numpy as np
+
 from pipeline.models import Box
-from pipeline.table.layout import find_table
+from pipeline.table.layout import find_table, split_merged
 
 
 def drifting_table(rows: int, drift: float) -> list[Box]:
@@ -28,3 +30,67 @@ def test_a_row_drifting_across_a_photographed_table_stays_one_row() -> None:
 def test_rows_a_pitch_apart_stay_apart() -> None:
     found = find_table(drifting_table(12, 0.0), text_height=20.0)
     assert found is not None and len(found.rows) == 12
+
+
+LEFTS = (300, 500, 700, 900, 1100)
+"""Five columns of a stock table, 120 px wide each, rows 14 px high on a 30 px pitch."""
+
+
+def stock_table(top: int = 200, rows: int = 12) -> list[Box]:
+    """A header line at `top` and `rows` rows under it, every cell filled."""
+    return [(x, top + r * 30, x + 120, top + r * 30 + 14) for r in range(rows + 1) for x in LEFTS]
+
+
+def test_a_navigation_list_beside_the_table_is_not_one_of_its_columns() -> None:
+    # A top bar and a title row whose ends line up with the table's outer columns, and a
+    # sidebar menu beside them on its own pitch: some items sit level with table rows, others
+    # between them.
+    bars = [(300, 100, 420, 114), (1100, 100, 1220, 114), (300, 150, 420, 164)]
+    bars += [(1100, 150, 1220, 164)]
+    menu = [(40, y, 150, y + 14) for y in (100, 150, 185, 215, 245, 260, 290, 320)]
+    found = find_table(stock_table() + bars + menu, text_height=12.0)
+    assert found is not None
+    assert found.columns[0][0] == LEFTS[0]
+    assert len(found.columns) == 5
+    assert len(found.rows) == 12
+
+
+def test_a_filter_bar_just_above_the_header_is_not_taken_for_the_header() -> None:
+    boxes = stock_table()
+    # Two chips and a link straddling the first columns, one row pitch above the header.
+    chips = [(300, 168, 470, 184), (480, 168, 560, 184), (580, 168, 640, 184)]
+    header = boxes[:5]
+    found = find_table(chips + boxes, text_height=12.0)
+    assert found is not None
+    assert [[boxes_of(chips + boxes, cell) for cell in found.header]] == [[[box] for box in header]]
+
+
+def boxes_of(boxes: list[Box], cell: list[int]) -> list[Box]:
+    return [boxes[i] for i in cell]
+
+
+def test_two_header_names_read_as_one_box_are_cut_apart_at_their_gap() -> None:
+    boxes = stock_table()
+    # `On order` and `Status` over the 4th and 5th columns, close enough to be one box.
+    merged = (900, 200, 1220, 214)
+    boxes[3:5] = [merged]
+    mask = np.zeros((700, 1400), dtype=np.uint8)
+    for x0, y0, x1, y1 in [*stock_table()]:
+        mask[y0:y1, x0:x1] = 255
+    mask[200:214, 1020:1100] = 0  # the gap between the two names
+    found = find_table(boxes, text_height=12.0)
+    assert found is not None
+    split = split_merged(boxes, mask, found, text_height=12.0)
+    assert split is not None
+    assert (900, 200, 1020, 214) in split and (1100, 200, 1220, 214) in split
+    again = find_table(split, text_height=12.0)
+    assert again is not None and all(len(cell) == 1 for cell in again.header)
+
+
+def test_a_breadcrumb_set_left_of_a_right_aligned_first_column_is_context() -> None:
+    boxes = stock_table()
+    # Over the checkbox column, left of the first column's text.
+    crumb = (200, 120, 290, 132)
+    found = find_table([crumb, *boxes], text_height=12.0)
+    assert found is not None
+    assert [0] in found.context

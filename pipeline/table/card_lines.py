@@ -41,6 +41,15 @@ class Part:
     line: int
 
 
+_UNSURE = 0.7
+
+
+def _icon(line: TextLine) -> bool:
+    """An icon read as a character (`8` for a box, `日` for a grid): one character the engine
+    is unsure of. It is not a word of the phrase beside it (`8 TP-50-F` is no code)."""
+    return len(line.text.strip()) == 1 and line.confidence < _UNSURE
+
+
 def _phrases(lines: Sequence[TextLine]) -> list[TextLine]:
     """Words on one visual line with word-sized gaps between them, joined into one phrase (a
     name found as one box a word); wide gaps keep phrases apart (`On hand 12`   `Min 40`)."""
@@ -54,7 +63,8 @@ def _phrases(lines: Sequence[TextLine]) -> list[TextLine]:
                 abs((last.box[1] + last.box[3]) - (line.box[1] + line.box[3])) / 2 <= 0.4 * height
             )
             gap = line.box[0] - last.box[2]
-            if same_line and -0.2 * height <= gap <= 0.9 * height:
+            icon = _icon(last) or _icon(line)
+            if same_line and not icon and -0.2 * height <= gap <= 0.9 * height:
                 out[-1] = TextLine(
                     text=f"{last.text} {line.text}",
                     box=(

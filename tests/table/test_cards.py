@@ -40,6 +40,14 @@ def test_tiles_are_read_row_by_row_with_their_labelled_values_and_no_badges() ->
     assert "Packaging" in found.context and "Dashboard" in found.context
 
 
+def test_a_tile_icon_read_as_a_character_beside_its_code_does_not_hide_the_code() -> None:
+    # A photo's tile icon the engine read as `8`, unsure, level with the code and close to it.
+    icon = TextLine(text="8", box=(260, 164, 290, 190), confidence=0.52)
+    found = read_cards([*TILES, icon])
+    assert found is not None
+    assert [r.sku for r in found.records] == ["BX-310-K", "BX-250-K", "EN-C5-P", "TP-50-F"]
+
+
 def test_a_phone_list_with_labelled_values_on_one_line_and_a_filter_chip() -> None:
     lines = [line("仓库: WH-03", 20, 100, 120)]
     for k, (name, code, values) in enumerate(

@@ -5,6 +5,7 @@ own scoring (`pipeline.bench.accuracy.field_matches`): a quick look between full
     .venv/bin/python scripts/fields.py uikits-sealed        # totals only, never per image
     .venv/bin/python scripts/fields.py samples corpus photos
     .venv/bin/python scripts/fields.py --folder DIR   # a folder with a corpus-style manifest
+                                                      # (a drill: corpus/uikits_drill.py)
 
 The held-out split (`uikits-sealed`) prints its totals per kit and per layout, as the bench
 report does, and no line per image: nothing about it is tuned to.

@@ -1,0 +1,194 @@
+"""Variants of the UI-kit corpus's tune screens, rendered into a scratch folder for practice.
+
+    python corpus/uikits_drill.py OUT [--seed 1] [--variants 2] [--photos]
+    python scripts/fields.py --folder OUT
+
+Each tune render is drawn again `--variants` times with other choices, drawn from `--seed`: a
+table page moves to another kit's design of its language (Bootstrap, Tabler, Bulma, Pico,
+Carbon, Fomantic, UIkit, Materialize; Element Plus and Ant Design for Chinese pages), its
+columns are shuffled and renamed from a wider header vocabulary than the corpus uses, its
+narrow/compact/striped switches flip, and it is shown on another screen size and browser zoom;
+every page may switch theme. `--photos` also photographs each variant of a tune photo's source
+with the photo's own camera, under another bezel for a monitor.
+
+The folder holds `v<k>/<file>`, its truth files (the corpus's truth keys, read from the DOM as
+the corpus's are) and a `manifest.json` that `scripts/fields.py --folder` reads. It is not part
+of the corpus: it is drawn from the tune split, so it may be looked at and tuned on like that
+split, and it says nothing about the held-out one. Renders a variant cannot draw (a page that
+no longer fits its screen, too few items visible) are skipped and named.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import sys
+from pathlib import Path
+
+from screengen.capture import Entry, json_text
+from screengen.seed import load_seed
+from uikits.build import Rendered, photo_entry, render_spec, truth_name
+from uikits.model import Col, UiSpec
+from uikits.specs import SPLITS
+from webcorpus.browser import RenderError, chromium
+from webcorpus.model import Bezel, Screen
+
+HERE = Path(__file__).resolve().parent
+SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
+
+HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "sku": ("Item #", "Article", "Ref.", "Part no.", "Code", "SKU", "Item code",
+                "Product code", "Part number", "Item"),
+        "on_hand": ("Qty avail.", "Free stock", "Available", "Balance", "In stock", "On hand",
+                    "Stock", "Qty", "Quantity", "Qty on hand", "Current stock", "Units"),
+        "reorder": ("Reorder pt.", "Reorder level", "Min qty", "Safety stock", "Threshold",
+                    "Min", "Reorder point", "Min. stock", "Minimum", "Reorder at", "Par level"),
+        "warehouse": ("Depot", "Site", "Location", "Store", "Warehouse", "WH", "Facility"),
+        "name": ("Article", "Name", "Description", "Product", "Item name", "Title"),
+    },
+    "zh": {
+        "sku": ("物料编码", "存货编码", "商品编码", "编码", "货号"),
+        "on_hand": ("现存量", "结存", "库存数量", "实际库存", "当前库存"),
+        "reorder": ("安全库存", "警戒库存", "最低库存", "补货点", "库存下限"),
+        "warehouse": ("仓库", "仓库名称", "所在仓库"),
+        "name": ("物料名称", "存货名称", "商品名称", "名称"),
+    },
+}  # fmt: skip
+"""Header words by language and field; more than the corpus's own pages use."""
+
+THEMES: dict[str, tuple[str, ...]] = {
+    "bootstrap": ("light", "dark"),
+    "bootswatch": ("flatly", "darkly"),
+    "tabler": ("light", "dark"),
+    "bulma": ("light", "dark"),
+    "pico": ("light", "dark"),
+    "element-plus": ("light", "dark"),
+    "antd": ("light", "dark"),
+    "carbon": ("light",),
+    "primer": ("light", "dark"),
+    "fomantic": ("light", "dark"),
+    "uikit": ("light", "dark"),
+    "materialize": ("light",),
+}
+TABLE_DESIGNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        ("bootstrap", "admin"), ("bootswatch", "admin"), ("tabler", "admin"), ("bulma", "admin"),
+        ("pico", "admin"), ("carbon", "data-table"), ("fomantic", "admin"), ("uikit", "admin"),
+        ("materialize", "admin"),
+    ),
+    "zh": (("element-plus", "erp"), ("antd", "erp")),
+}  # fmt: skip
+SCREENS = (
+    (1280, 800, 1), (1366, 768, 1), (1440, 900, 1), (1536, 864, 1), (1600, 900, 1),
+    (1920, 1080, 1), (1920, 1200, 1), (2560, 1440, 2), (2880, 1800, 2),
+)  # fmt: skip
+ZOOMS = (0.8, 0.9, 1.0, 1.1, 1.25)
+SWITCHES = ("narrow", "compact", "striped")
+BEZELS: tuple[Bezel, ...] = ("dark", "silver", "none")
+
+
+def _screen(rng: random.Random) -> Screen:
+    while True:
+        width, height, dpr = rng.choice(SCREENS)
+        screen = Screen(width=width, height=height, dpr=dpr, zoom=rng.choice(ZOOMS))
+        try:
+            screen.viewport  # noqa: B018 - raises when the zoom leaves part of a CSS pixel
+        except ValueError:
+            continue
+        return screen
+
+
+def variant(spec: UiSpec, rng: random.Random) -> UiSpec:
+    """The spec drawn again: another theme, and for a table another kit, column order, header
+    words, switches and screen."""
+    if spec.layout == "table":
+        words = HEADERS[spec.formats.language]
+        kit, design = rng.choice(TABLE_DESIGNS[spec.formats.language])
+        index = [c for c in spec.columns if c.field == "index"]
+        rest = [c for c in spec.columns if c.field != "index"]
+        if rng.random() < 0.7:
+            rng.shuffle(rest)
+        used: set[str] = set()
+        columns: list[Col] = []
+        for column in index + rest:
+            if column.field in words and rng.random() < 0.8:
+                header = rng.choice([w for w in words[column.field] if w not in used])
+                used.add(header)
+                column = dataclasses.replace(column, header=header)
+            columns.append(column)
+        switches = set(spec.options)
+        for switch in SWITCHES:
+            if rng.random() < 0.3:
+                switches ^= {switch}
+        spec = dataclasses.replace(
+            spec,
+            kit=kit,
+            design=design,
+            columns=tuple(columns),
+            options=tuple(sorted(switches)),
+            screen=_screen(rng),
+        )
+    return dataclasses.replace(spec, theme=rng.choice(THEMES[spec.kit]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variants", type=int, default=2)
+    parser.add_argument("--photos", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    renders, photos, _ = SPLITS["tune"]
+    seed = load_seed(SEED_CSV)
+    images: list[dict[str, object]] = []
+    drawn: dict[tuple[int, str], Rendered] = {}
+    with chromium() as renderer:
+        for spec in renders:
+            for k in range(args.variants):
+                drawn_spec = variant(spec, rng)
+                try:
+                    rendered = render_spec(drawn_spec, "tune", seed, renderer, args.seed)
+                except (RenderError, ValueError) as error:
+                    print(f"skipped v{k}/{spec.file} ({drawn_spec.kit}): {error}", flush=True)
+                    continue
+                drawn[(k, spec.file)] = rendered
+                images.append(_write(args.out, k, rendered.entry, None))
+        for photo in photos if args.photos else ():
+            for (k, file), rendered in drawn.items():
+                if file != photo.source:
+                    continue
+                bezel: Bezel = rng.choice(BEZELS)
+                shot = dataclasses.replace(
+                    photo, bezel=bezel if photo.mount == "monitor" else photo.bezel
+                )
+                try:
+                    entry = photo_entry(shot, rendered, args.seed)
+                except ValueError as error:
+                    print(f"skipped v{k}/{photo.file}: {error}", flush=True)
+                    continue
+                images.append(_write(args.out, k, entry, file))
+    manifest = {"seed": args.seed, "variants": args.variants, "images": images}
+    (args.out / "manifest.json").write_text(json_text(manifest), encoding="utf-8")
+    print(f"{len(images)} images in {args.out}")
+    return 0
+
+
+def _write(out: Path, k: int, entry: Entry, photo_of: str | None) -> dict[str, object]:
+    """The variant's image and truth under `out/v<k>/`, and its manifest line."""
+    folder = out / f"v{k}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / entry.file).write_bytes(entry.data)
+    (folder / truth_name(entry.file)).write_text(json_text(entry.truth), encoding="utf-8")
+    return {
+        "file": f"v{k}/{entry.file}",
+        "truth": f"v{k}/{truth_name(entry.file)}",
+        "kit": entry.manifest["kit"],
+        "photo_of": photo_of,
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -31,19 +31,14 @@ from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
+from pipeline.table.gutters import split_merged
 from pipeline.table.html import table_from_html
-from pipeline.table.layout import (
-    find_table,
-    reading_order,
-    split_merged,
-    structure_region,
-    table_of_lines,
-    union_box,
-)
+from pipeline.table.layout import find_table, structure_region, table_of_lines
 from pipeline.table.rows import (
     page_warehouse,
     to_rows,
 )
+from pipeline.table.textlines import reading_order, union_box
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]
@@ -105,7 +100,8 @@ class Reader:
         layout = find_table(found.boxes, found.text_height, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
-        split = split_merged(found.boxes, found.mask, layout, found.text_height)
+        rows = [layout.header, *layout.rows]
+        split = split_merged(found.boxes, found.mask, rows, layout.columns, found.text_height)
         if split is not None and (again := find_table(split, found.text_height, norm.gray)):
             found, layout = replace(found, boxes=split), again
         cells = [layout.header, *layout.rows]

@@ -35,7 +35,6 @@ from pipeline.models import (
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.table.emphasis import emphasised
-from pipeline.table.layout import visual_lines
 from pipeline.table.profiles import header_signature
 from pipeline.table.rows import (
     UNSURE,
@@ -47,6 +46,7 @@ from pipeline.table.rows import (
     warehouse_ids,
     warehouse_label,
 )
+from pipeline.table.textlines import visual_lines
 from pipeline.table.values import well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 

@@ -2,8 +2,11 @@
 
 A table is a set of column stacks: boxes aligned on their left edge, right edge or centre from
 one row to the next. Stacks that share their rows are one table; a sidebar or a footer is a stack
-whose rows do not line up with the table's. The header is the table's first row, or the row just
-above it when the header's alignment differs from its column's.
+whose rows do not line up with the table's, and a navigation list beside it, whose own pitch
+puts most of its lines between the table's rows. The header is the table's first row, or the
+row just above it when that row's boxes stand over the columns (a filter bar straddles them). A
+first row with a box reaching across columns is a toolbar unless its other boxes stand over
+their own columns: a header whose two names touch (cut apart by `pipeline.table.gutters`).
 """
 
 from __future__ import annotations
@@ -18,17 +21,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.models import Box, TextLine
+from pipeline.table.gutters import columns_under
+from pipeline.table.textlines import box_lines, union_box
 
 __all__ = [
     "TableLayout",
     "find_table",
-    "reading_order",
-    "split_merged",
     "structure_region",
     "surround_level",
     "table_of_lines",
-    "union_box",
-    "visual_lines",
 ]
 
 Gray = NDArray[np.uint8]
@@ -52,58 +53,6 @@ class TableLayout:
     strays: list[int] = field(default_factory=list)
     """Boxes on the table's panel and beside its columns, within its rows, that no column
     took: a merged column's values (one per group of rows) or text the grid does not fit."""
-
-
-def union_box(boxes: Sequence[Box]) -> Box:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-
-
-def _lines(boxes: Sequence[Box], tolerance: float) -> list[list[int]]:
-    """Indices of boxes grouped into text lines by vertical centre."""
-    order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
-    lines: list[list[int]] = []
-    centre = -1e9
-    for i in order:
-        y = (boxes[i][1] + boxes[i][3]) / 2
-        if lines and abs(y - centre) <= tolerance:
-            lines[-1].append(i)
-            centre = sum((boxes[j][1] + boxes[j][3]) / 2 for j in lines[-1]) / len(lines[-1])
-        else:
-            lines.append([i])
-            centre = y
-    lines = _rejoin_drifted(boxes, lines)
-    for line in lines:
-        line.sort(key=lambda i: boxes[i][0])
-    return lines
-
-
-def _rejoin_drifted(boxes: Sequence[Box], lines: list[list[int]]) -> list[list[int]]:
-    """Neighbouring lines that are one row drifting across the page (a photo whose plane was
-    found a little off: the row's right end sits a few pixels higher than its left) joined:
-    side by side without overlapping, and mostly at the same height."""
-    joined: list[list[int]] = []
-    for line in lines:
-        if joined:
-            last = joined[-1]
-            top = max(median(boxes[i][1] for i in last), median(boxes[i][1] for i in line))
-            bottom = min(median(boxes[i][3] for i in last), median(boxes[i][3] for i in line))
-            height = min(
-                median(boxes[i][3] - boxes[i][1] for i in last),
-                median(boxes[i][3] - boxes[i][1] for i in line),
-            )
-            apart = all(
-                boxes[i][2] <= boxes[j][0] or boxes[j][2] <= boxes[i][0] for i in last for j in line
-            )
-            if apart and height > 0 and bottom - top >= 0.5 * height:
-                last.extend(line)
-                continue
-        joined.append(list(line))
-    return joined
 
 
 class _Union:
@@ -244,7 +193,7 @@ def find_table(
     With the page's grey image, column stacks on different panels are kept apart."""
     if len(boxes) < 4:
         return None
-    lines = _lines(boxes, max(2.0, text_height * 0.45))
+    lines = box_lines(boxes, max(2.0, text_height * 0.45))
     line_of = {i: n for n, line in enumerate(lines) for i in line}
     centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
     backgrounds = (
@@ -282,7 +231,7 @@ def find_table(
     found = columns_of(in_body)
     while len(body) > 2 and any(line_of[i] == body[0] for i in spanning):
         over = {
-            c for i in lines[body[0]] if i not in spanning for c in _columns_under(boxes[i], found)
+            c for i in lines[body[0]] if i not in spanning for c in columns_under(boxes[i], found)
         }
         if len(over) >= need:
             break
@@ -302,7 +251,7 @@ def find_table(
         above -= 1
     if first > 0 and above >= 0:
         pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
-        aligned = {c for i in lines[above] if inside(i) for c in _columns_under(boxes[i], columns)}
+        aligned = {c for i in lines[above] if inside(i) for c in columns_under(boxes[i], columns)}
         if len(aligned) >= need and centres[first] - centres[above] <= pitch * 1.9:
             body.insert(0, above)
     grid = [_assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
@@ -365,23 +314,6 @@ def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: flo
     return union_box([(x0, y0, x1, y1), *over])
 
 
-def visual_lines(lines: Sequence[TextLine]) -> list[list[TextLine]]:
-    """A page's non-blank lines grouped into visual lines (pieces side by side at one height,
-    by the table's own rule), top to bottom, each left to right."""
-    kept = [line for line in lines if line.text.strip()]
-    if not kept:
-        return []
-    boxes = [line.box for line in kept]
-    height = median(b[3] - b[1] for b in boxes)
-    return [[kept[i] for i in row] for row in _lines(boxes, max(2.0, height * 0.45))]
-
-
-def reading_order(lines: Sequence[TextLine]) -> list[str]:
-    """Texts of a page's lines top to bottom, left to right, the pieces of one visual line
-    joined with wide gaps shown as ` · `."""
-    return ["  ".join(line.text.strip() for line in row) for row in visual_lines(lines)]
-
-
 def _spanning(boxes: Sequence[Box], stacks: list[list[int]]) -> set[int]:
     """Boxes that reach into the core of another column stack (the span between its median
     left and right edges): captions, toolbars and merged cells, which must not widen a column."""
@@ -400,66 +332,6 @@ def _spanning(boxes: Sequence[Box], stacks: list[list[int]]) -> set[int]:
         for stack in stacks
         for i in stack
         if i in found and sum(j in found for j in stack) <= max(1, len(stack) // 4)
-    }
-
-
-def split_merged(
-    boxes: Sequence[Box], mask: NDArray[np.uint8], layout: TableLayout, text_height: float
-) -> list[Box] | None:
-    """The boxes with each table box that stands over two neighbouring columns (names set so
-    close that one box took both: `On order Status`) cut at the widest gap in its ink between
-    the two, each piece at least a short word wide; None when no box needs it. `mask` is the
-    text ink the boxes were found in."""
-    least = max(2, round(text_height * 0.2))
-    columns = layout.columns
-    cells = [i for row in (layout.header, *layout.rows) for cell in row for i in cell]
-    pieces: dict[int, list[Box]] = {}
-    for i in cells:
-        x0, y0, x1, y1 = boxes[i]
-        edges: list[int] = []
-        for a, b in pairwise(sorted(_columns_under(boxes[i], columns))):
-            lo = max(x0 + 1, round(columns[a][1] - text_height / 2))
-            hi = min(x1 - 1, round(columns[b][0] + text_height / 2))
-            if b != a + 1 or hi - lo < least:
-                continue
-            gap = _widest_run(np.asarray(mask[y0:y1, lo:hi].max(axis=0) == 0))
-            if gap is not None and gap[1] - gap[0] >= least:
-                edges += [lo + gap[0], lo + gap[1]]
-        edges = [x0, *edges, x1]
-        parts = [(left, right) for left, right in zip(edges[0::2], edges[1::2], strict=True)]
-        # A piece narrower than a word is a bracket or a letter the gap came before.
-        if len(parts) > 1 and all(right - left >= 0.8 * text_height for left, right in parts):
-            pieces[i] = [(left, y0, right, y1) for left, right in parts]
-    if not pieces:
-        return None
-    out: list[Box] = []
-    for i, box in enumerate(boxes):
-        out += pieces.get(i, [box])
-    return out
-
-
-def _widest_run(empty: NDArray[np.bool_]) -> tuple[int, int] | None:
-    """The widest run of True values, as (start, end)."""
-    best: tuple[int, int] | None = None
-    start = None
-    for x, value in enumerate([*empty.tolist(), False]):
-        if value and start is None:
-            start = x
-        elif not value and start is not None:
-            if best is None or x - start > best[1] - best[0]:
-                best = (start, x)
-            start = None
-    return best
-
-
-def _columns_under(box: Box, columns: list[tuple[int, int]]) -> set[int]:
-    """The columns a header box stands over: those it overlaps by at least 30% of the narrower
-    of the two (a filter chip or a caption above the table straddles columns instead)."""
-    x0, x1 = box[0], box[2]
-    return {
-        c
-        for c, (lo, hi) in enumerate(columns)
-        if min(x1, hi) - max(x0, lo) >= 0.3 * max(1, min(x1 - x0, hi - lo))
     }
 
 
@@ -517,7 +389,7 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
     }
     near = [i for i in above if table[1] - boxes[i][3] <= reach or i in headings]
     phrases: list[Cell] = []
-    for line in _lines([boxes[i] for i in near], max(2.0, text_height * 0.45)):
+    for line in box_lines([boxes[i] for i in near], max(2.0, text_height * 0.45)):
         members = [near[k] for k in line]
         phrase = [members[0]]
         for prev, i in pairwise(members):

@@ -4,11 +4,12 @@
     python scripts/fields.py --folder OUT
 
 Each tune render is drawn again `--variants` times with other choices, drawn from `--seed`: a
-table page moves to another kit's design of its language (Bootstrap, Tabler, Bulma, Pico,
-Carbon, Fomantic, UIkit, Materialize; Element Plus and Ant Design for Chinese pages), its
-columns are shuffled and renamed from a wider header vocabulary than the corpus uses, its
-narrow/compact/striped switches flip, and it is shown on another screen size and browser zoom;
-every page may switch theme. `--photos` also photographs each variant of a tune photo's source
+table page is put on a table design picked among its language's kits (Bootstrap, Bootswatch,
+Tabler, Bulma, Pico, Carbon, Fomantic, UIkit, Materialize; Element Plus and Ant Design for
+Chinese pages; its own kit among them), its columns are shuffled and renamed from a wider
+header vocabulary than the corpus uses, its narrow/compact/striped switches flip, and it is
+shown on a screen size and browser zoom picked afresh; every page gets a theme of its kit
+picked afresh. `--photos` also photographs each variant of a tune photo's source
 with the photo's own camera, under another bezel for a monitor.
 
 The folder holds `v<k>/<file>`, its truth files (the corpus's truth keys, read from the DOM as

@@ -47,7 +47,7 @@ def grid_from_lines(lines: Sequence[TextLine]) -> Table:
     layout = find_table(boxes, median(b[3] - b[1] for b in boxes) * 0.6)
     if layout is None:
         return Table()
-    rows = [layout.header, *layout.rows]
+    rows = layout.grid
     texts = [
         [" ".join(clean_text(kept[i].text) for i in members) for members in row] for row in rows
     ]

@@ -100,11 +100,12 @@ class Reader:
         layout = find_table(found.boxes, found.text_height, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
-        rows = [layout.header, *layout.rows]
-        split = split_merged(found.boxes, found.mask, rows, layout.columns, found.text_height)
+        split = split_merged(
+            found.boxes, found.mask, layout.grid, layout.columns, found.text_height
+        )
         if split is not None and (again := find_table(split, found.text_height, norm.gray)):
             found, layout = replace(found, boxes=split), again
-        cells = [layout.header, *layout.rows]
+        cells = layout.grid
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []
         for r, row in enumerate(cells):
@@ -208,7 +209,7 @@ class Reader:
         boxes, _, layout = table_of_lines(lines, norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table among the detected text",))
-        cells = [layout.header, *layout.rows]
+        cells = layout.grid
         texts = [
             [
                 " ".join(

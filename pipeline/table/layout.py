@@ -54,6 +54,11 @@ class TableLayout:
     """Boxes on the table's panel and beside its columns, within its rows, that no column
     took: a merged column's values (one per group of rows) or text the grid does not fit."""
 
+    @property
+    def grid(self) -> list[list[Cell]]:
+        """The header and the rows, top to bottom."""
+        return [self.header, *self.rows]
+
 
 class _Union:
     def __init__(self, size: int) -> None:
@@ -296,7 +301,7 @@ def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: flo
     """The table's box grown to what a structure model must see: the stray boxes beside its
     columns and the header lines just above it (a group header over the column names)."""
     x0, y0, x1, y1 = union_box([layout.box, *(boxes[i] for i in layout.strays)])
-    rows = [layout.header, *layout.rows]
+    rows = layout.grid
     tops = [min(boxes[i][1] for i in cell) for row in rows for cell in row if cell]
     pitch = (y1 - y0) / max(1, len(rows))
     above = [

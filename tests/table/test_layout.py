@@ -81,7 +81,7 @@ def test_two_header_names_read_as_one_box_are_cut_apart_at_their_gap() -> None:
     mask[200:214, 1020:1100] = 0  # the gap between the two names
     found = find_table(boxes, text_height=12.0)
     assert found is not None
-    split = split_merged(boxes, mask, [found.header, *found.rows], found.columns, text_height=12.0)
+    split = split_merged(boxes, mask, found.grid, found.columns, text_height=12.0)
     assert split is not None
     assert (900, 200, 1020, 214) in split and (1100, 200, 1220, 214) in split
     again = find_table(split, text_height=12.0)

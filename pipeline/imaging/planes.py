@@ -76,29 +76,37 @@ class Segments:
 def _text_rows(gray: Gray) -> tuple[Floats, Floats]:
     """Rows of text: ink closed along the row, each component's axis as a segment. Returns
     the long ones (to join the horizontal family) and the ends of all of them (whose
-    alignment gives the columns)."""
+    alignment gives the columns). A component much taller than the page's rows of glyphs
+    (over `_TALL` times their median height) is a laptop's key, a button or an icon block:
+    a keyboard below the screen lies on another plane, and its keys must neither pull the
+    rows' vanishing point nor widen the region the text covers."""
     # Either polarity, each on its own: dark text on a light page, light text on a dark one
     # (the photo's own median says nothing when a dark surround or bezel fills much of it).
-    long: list[list[float]] = []
-    ends: list[list[float]] = []
+    found: list[tuple[list[float], int, bool]] = []
     # Darker than the neighbourhood's mean by 12 levels, then lighter by as much.
     for kind, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
         ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, 25, offset)
-        _row_segments(np.asarray(ink, dtype=np.uint8), long, ends)
+        found += _row_segments(np.asarray(ink, dtype=np.uint8))
+    tallest = _TALL * float(np.median([h for _, h, _ in found])) if found else 0.0
+    kept = [(segment, long) for segment, h, long in found if h <= tallest]
     return (
-        np.asarray(long, dtype=np.float64).reshape(-1, 4),
-        np.asarray(ends, dtype=np.float64).reshape(-1, 4),
+        np.asarray([s for s, long in kept if long], dtype=np.float64).reshape(-1, 4),
+        np.asarray([s for s, _ in kept], dtype=np.float64).reshape(-1, 4),
     )
 
 
-def _row_segments(ink: NDArray[np.uint8], long: list[list[float]], ends: list[list[float]]) -> None:
-    """Each row of glyphs in `ink` as a segment along its axis, added to `ends`, and to `long`
-    when it is long enough to join the horizontal family."""
+_TALL = 2.5
+
+
+def _row_segments(ink: NDArray[np.uint8]) -> list[tuple[list[float], int, bool]]:
+    """Each row of glyphs in `ink` as a segment along its axis, with its height and whether it
+    is long enough to join the horizontal family."""
     height, width = ink.shape
     run = max(5, width // 150)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, run), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     min_length = _MIN_LENGTH * float(np.hypot(width, height))
+    found: list[tuple[list[float], int, bool]] = []
     for k in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[k])
         if h < 4 or h > 0.05 * height or w < 1.5 * h or area < w or area > 0.8 * w * h:
@@ -113,9 +121,8 @@ def _row_segments(ink: NDArray[np.uint8], long: list[list[float]], ends: list[li
         segment = [x0 + lo * vx, y0 + lo * vy, x0 + hi * vx, y0 + hi * vy]
         if segment[0] > segment[2]:
             segment = [segment[2], segment[3], segment[0], segment[1]]
-        ends.append(segment)
-        if w >= min_length and w >= 4 * h:
-            long.append(segment)
+        found.append((segment, h, w >= min_length and w >= 4 * h))
+    return found
 
 
 def find_segments(gray: Gray) -> tuple[Segments, Floats]:
@@ -333,6 +340,11 @@ def _quad_from(
     height, width = shape[:2]
     if len(segments) < _MIN_SUPPORT:
         return None
+    if len(words) >= _MIN_SUPPORT:
+        # The screen's segments only: a laptop's keyboard below it is another plane, with
+        # more edges (every key's) than the screen has rules, and the rectangle is the
+        # screen's content, not the keyboard's rows.
+        segments = segments.pick(_within(segments, words))
     tilt = np.minimum(segments.angle, 180.0 - segments.angle)
     across = segments.pick(tilt <= _FAMILY_DEG)
     down = segments.pick(np.abs(segments.angle - 90.0) <= _FAMILY_DEG)
@@ -342,8 +354,6 @@ def _quad_from(
     h_point = h_found[0]
     columns = Segments(_aligned_ends(words, rng))
     down = Segments(np.vstack([down.ends, columns.ends]))
-    if len(words) >= _MIN_SUPPORT:
-        down = down.pick(_within(down, words))
     v_found = vanishing_point(down, rng)
     if v_found is None:
         return None
@@ -351,9 +361,6 @@ def _quad_from(
     lined = Segments(
         np.vstack([across.ends[_agrees(across, h_point)], down.ends[_agrees(down, v_point)]])
     )
-    if len(words) >= _MIN_SUPPORT:
-        # The rectangle is the screen's content: not a keyboard's rows below it.
-        lined = lined.pick(_within(lined, words))
     if len(lined) < _MIN_SUPPORT:
         return None
     content = lined.ends.reshape(-1, 2)

@@ -98,6 +98,37 @@ def test_a_frameless_photo_is_rectified_by_its_lines_before_it_is_read() -> None
     assert width > height and abs(norm.skew_deg) <= 1.0
 
 
+LID: list[list[float]] = [[330, 60], [1560, 110], [1530, 740], [360, 780]]
+DECK: list[list[float]] = [[300, 860], [1600, 835], [1790, 1170], [120, 1190]]
+
+
+def with_keyboard(photo: np.ndarray) -> np.ndarray:
+    """A laptop's deck in front of the screen: rows of keys on another plane (seen from
+    above, so its rows converge elsewhere), bigger than any text on the screen."""
+    keys = np.full((300, 1400), 200, dtype=np.uint8)
+    for row in range(5):
+        for col in range(14):
+            x, y = 20 + col * 98, 20 + row * 55
+            keys[y : y + 42, x : x + 80] = 80
+    matrix = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [1400, 0], [1400, 300], [0, 300]], dtype=np.float32),
+        np.array(DECK, dtype=np.float32),
+    )
+    size = (photo.shape[1], photo.shape[0])
+    deck = cv2.warpPerspective(keys, matrix, size)
+    mask = cv2.warpPerspective(np.full((300, 1400), 255, np.uint8), matrix, size) > 127
+    out = photo.copy()
+    out[mask] = np.repeat(deck[mask][:, None], 3, axis=1)
+    return out
+
+
+def test_a_laptops_keyboard_below_its_screen_does_not_tilt_the_screen() -> None:
+    photo = with_keyboard(photographed(page(), LID, bezel=214, wall=200))
+    found = quad_by_lines(gray(photo))
+    assert found is not None
+    assert worst_edge_degrees(found, LID) <= 1.5
+
+
 def test_a_dark_theme_screen_on_a_dark_surround_comes_out_straight() -> None:
     # Light text on a dark page, the photo mostly dark: its rows of text are found all the
     # same, whichever way the photo's own brightness leans.

@@ -238,6 +238,22 @@ def test_a_rectified_photo_is_read_into_its_rows(rapidocr: OcrEngine) -> None:
     assert hits >= 0.97 * total, f"{hits}/{total}"
 
 
+def test_a_photo_whose_outline_cuts_the_table_says_so_and_is_rectified_by_its_lines(
+    rapidocr: OcrEngine, tmp_path: Path
+) -> None:
+    from tests.imaging.test_cuts import panel_photo
+
+    photo = tmp_path / "panel.jpg"
+    Image.fromarray(panel_photo()).save(photo, quality=92)
+    result = make_ingestor(rapidocr).ingest_path(photo, strategy="table_ocr")
+    refused = [w for w in result.warnings if w.startswith("photo outline refused: the frame")]
+    assert refused and refused[0].endswith("the screen's own lines used instead")
+    assert any(
+        w.startswith("photo rectified: by the screen's own lines (the outline found cuts")
+        for w in result.warnings
+    )
+
+
 def _page_without_a_table(path: Path) -> None:
     from PIL import Image, ImageDraw, ImageFont
 

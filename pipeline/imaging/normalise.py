@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
-from pipeline.imaging.planes import choose_plane
+from pipeline.imaging.cuts import cuts_text
+from pipeline.imaging.planes import choose_plane, quad_by_lines
 from pipeline.imaging.rectify import Quad, find_quad, warp_quad
 
 __all__ = [
@@ -41,8 +42,15 @@ class Normalised:
     clean: bool
     quad: Quad | None = None
     """The screen or page found in a photo, which the working image is warped from."""
+    refused: Quad | None = None
+    """An outline found in a photo but not warped to: the table's text goes on past it."""
     to_photo: NDArray[np.float64] | None = None
     """Homography from the warped image's pixels (before scaling) to the photo's."""
+
+    @property
+    def photographed(self) -> bool:
+        """A photo of a screen or page (rectified, or its outline refused), not a render."""
+        return self.quad is not None or self.refused is not None
 
     def to_original(self, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
         """A box in working pixels as the bounding box of its corners in the original image."""
@@ -140,17 +148,22 @@ def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np
 def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
     A photo is rectified first (its screen or page warped to a rectangle, or, without a frame,
-    the plane its content's lines give), then deskewed."""
-    quad, to_photo = None, None
+    the plane its content's lines give), then deskewed. An outline the table's text goes on
+    past is refused: the content's lines are tried instead, else the photo is only deskewed."""
+    quad, refused, to_photo = None, None, None
     original = np.asarray(image.convert("RGB"), dtype=np.uint8)
     clean = is_clean_render(original)
     if not clean:
         quad = find_quad(original)
+        gray = np.asarray(cv2.cvtColor(original, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
         if quad is None or quad.kind == "page":
             # No frame: a light or silver bezel, none, a laptop. The content's own lines fix
             # the plane, unless the bright region's outline makes them straighter.
-            gray = np.asarray(cv2.cvtColor(original, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
             quad = choose_plane(gray, quad)
+        if quad is not None and cuts_text(gray, quad):
+            refused = quad
+            lines = quad_by_lines(gray) if quad.kind != "lines" else None
+            quad = lines if lines is not None and not cuts_text(gray, lines) else None
         if quad is not None:
             flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)
@@ -178,5 +191,6 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
         skew_deg=skew,
         clean=clean and quad is None,
         quad=quad,
+        refused=refused,
         to_photo=to_photo,
     )

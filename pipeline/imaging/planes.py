@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.imaging.rectify import Quad
+from pipeline.imaging.textrows import MIN_LENGTH, text_rows, working_gray
 
 __all__ = [
     "Segments",
@@ -36,9 +37,6 @@ __all__ = [
 Gray = NDArray[np.uint8]
 Floats = NDArray[np.float64]
 
-_WORK_SIDE = 1200
-_MIN_LENGTH = 0.025
-"""Shortest segment kept, as a share of the working image's diagonal."""
 _FAMILY_DEG = 30.0
 """A segment within this many degrees of the horizontal (vertical) joins that family."""
 _AGREE_DEG = 1.2
@@ -73,58 +71,6 @@ class Segments:
         return np.asarray(lines / np.maximum(norm, 1e-9)[:, None], dtype=np.float64)
 
 
-def _text_rows(gray: Gray) -> tuple[Floats, Floats]:
-    """Rows of text: ink closed along the row, each component's axis as a segment. Returns
-    the long ones (to join the horizontal family) and the ends of all of them (whose
-    alignment gives the columns). A component much taller than the page's rows of glyphs
-    (over `_TALL` times their median height) is a laptop's key, a button or an icon block:
-    a keyboard below the screen lies on another plane, and its keys must neither pull the
-    rows' vanishing point nor widen the region the text covers."""
-    # Either polarity, each on its own: dark text on a light page, light text on a dark one
-    # (the photo's own median says nothing when a dark surround or bezel fills much of it).
-    found: list[tuple[list[float], int, bool]] = []
-    # Darker than the neighbourhood's mean by 12 levels, then lighter by as much.
-    for kind, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
-        ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, 25, offset)
-        found += _row_segments(np.asarray(ink, dtype=np.uint8))
-    tallest = _TALL * float(np.median([h for _, h, _ in found])) if found else 0.0
-    kept = [(segment, long) for segment, h, long in found if h <= tallest]
-    return (
-        np.asarray([s for s, long in kept if long], dtype=np.float64).reshape(-1, 4),
-        np.asarray([s for s, _ in kept], dtype=np.float64).reshape(-1, 4),
-    )
-
-
-_TALL = 2.5
-
-
-def _row_segments(ink: NDArray[np.uint8]) -> list[tuple[list[float], int, bool]]:
-    """Each row of glyphs in `ink` as a segment along its axis, with its height and whether it
-    is long enough to join the horizontal family."""
-    height, width = ink.shape
-    run = max(5, width // 150)
-    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, run), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
-    min_length = _MIN_LENGTH * float(np.hypot(width, height))
-    found: list[tuple[list[float], int, bool]] = []
-    for k in range(1, count):
-        x, y, w, h, area = (int(v) for v in stats[k])
-        if h < 4 or h > 0.05 * height or w < 1.5 * h or area < w or area > 0.8 * w * h:
-            continue  # not a row of glyphs: a speck, a tall block, a solid bar (a key)
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
-        points = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        vx, vy, x0, y0 = (float(v[0]) for v in cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01))
-        if abs(vy) > abs(vx):
-            continue
-        along = (points[:, 0] - x0) * vx + (points[:, 1] - y0) * vy
-        lo, hi = float(along.min()), float(along.max())
-        segment = [x0 + lo * vx, y0 + lo * vy, x0 + hi * vx, y0 + hi * vy]
-        if segment[0] > segment[2]:
-            segment = [segment[2], segment[3], segment[0], segment[1]]
-        found.append((segment, h, w >= min_length and w >= 4 * h))
-    return found
-
-
 def find_segments(gray: Gray) -> tuple[Segments, Floats]:
     """Straight segments of a working-size grey image (edges found by LSD, rows of text), and
     every word's or cell's axis (x0, y0, x1, y1), left end first."""
@@ -136,9 +82,10 @@ def find_segments(gray: Gray) -> tuple[Segments, Floats]:
         if found is not None
         else np.zeros((0, 4), dtype=np.float64)
     )
-    rows, words = _text_rows(gray)
+    text = text_rows(gray)
+    rows, words = text.lines(), text.words()
     segments = Segments(np.vstack([edges, rows]))
-    keep = segments.length >= _MIN_LENGTH * float(np.hypot(width, height))
+    keep = segments.length >= MIN_LENGTH * float(np.hypot(width, height))
     return segments.pick(keep), words
 
 
@@ -276,17 +223,10 @@ def _homography(h_point: Floats, v_point: Floats, centre: Floats) -> Floats | No
     return np.asarray(affine @ projective, dtype=np.float64)
 
 
-def _working(gray: Gray) -> tuple[Gray, float]:
-    height, width = gray.shape
-    factor = min(1.0, _WORK_SIDE / max(height, width))
-    size = (max(1, round(width * factor)), max(1, round(height * factor)))
-    return np.asarray(cv2.resize(gray, size, interpolation=cv2.INTER_AREA), dtype=np.uint8), factor
-
-
 def quad_by_lines(gray: Gray, *, seed: int = 0) -> Quad | None:
     """The photo's plane found from the content's two families of lines, as the quad (in the
     photo's pixels) of the rectangle around the content; None without two clear families."""
-    small, factor = _working(gray)
+    small, factor = working_gray(gray)
     segments, words = find_segments(small)
     return _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
 
@@ -295,7 +235,7 @@ def choose_plane(gray: Gray, outline: Quad | None, *, seed: int = 0) -> Quad | N
     """The content's lines' quad or `outline` (a frame or page found by its edges): the lines'
     when they make the content's segments clearly straighter once warped, or when there is no
     outline."""
-    small, factor = _working(gray)
+    small, factor = working_gray(gray)
     segments, words = find_segments(small)
     by_lines = _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
     if by_lines is None or outline is None:

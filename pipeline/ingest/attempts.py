@@ -33,7 +33,7 @@ class Page:
 
     def boxes(self) -> TextBoxes:
         if self.found is None:
-            self.found = find_text_boxes(self.norm.gray, photo=self.norm.quad is not None)
+            self.found = find_text_boxes(self.norm.gray, photo=self.norm.photographed)
         return self.found
 
 

@@ -65,7 +65,7 @@ class Reader:
     def _by_cards(self, rung: Rung, page: Page) -> Attempt:
         """Records in blocks (cards, tiles, list items) read from the page's text lines."""
         norm = page.norm
-        lines = self.detect(page, whole=True) if norm.quad is not None else self.page_lines(page)
+        lines = self.detect(page, whole=True) if norm.photographed else self.page_lines(page)
         found = read_cards(lines, norm.gray)
         if found is None:
             return Attempt(rung, reasons=("no records in cards or a list",))
@@ -161,7 +161,7 @@ class Reader:
         if page.detected is not None:
             return page.detected
         norm = page.norm
-        if norm.quad is not None:
+        if norm.photographed:
             # A photo's own text boxes are its weak part: the region they make a table of can
             # miss a faint column or be a keyboard's keys. The engine reads the whole page.
             page.detected = self.detect(page, whole=True)
@@ -238,7 +238,7 @@ class Reader:
         """The page's text lines with their texts, in working pixels: on a rectified photo the
         ones the engine detects, else the text boxes image processing found (lone dashes and
         dense columns included), recognised."""
-        if page.norm.quad is not None:
+        if page.norm.photographed:
             # A photo's own text boxes are its weak part: the engine's detection reads it.
             return self.detect(page)
         found = page.boxes()

@@ -15,6 +15,7 @@ from pipeline.cache import Entry
 from pipeline.imaging.load import LoadedImage
 from pipeline.imaging.normalise import Normalised
 from pipeline.imaging.payload import to_payload
+from pipeline.imaging.rectify import Quad
 from pipeline.ingest.attempts import Attempt
 from pipeline.ingest.config import IngestConfig
 from pipeline.models import Table, TextLine
@@ -56,6 +57,10 @@ def escalated(image_attempt: Attempt, best: Attempt | None) -> Attempt:
     )
 
 
+def _corners(quad: Quad) -> str:
+    return ", ".join(f"({x:.0f},{y:.0f})" for x, y in quad.points)
+
+
 def warnings_of(
     loaded: LoadedImage,
     norm: Normalised,
@@ -65,13 +70,20 @@ def warnings_of(
 ) -> list[str]:
     notes: list[str] = []
     if norm.quad is not None:
-        corners = ", ".join(f"({x:.0f},{y:.0f})" for x, y in norm.quad.points)
+        why = "the outline found cuts the table" if norm.refused else "no frame found"
         how = (
-            "by the screen's own lines (no frame found), content corners"
+            f"by the screen's own lines ({why}), content corners"
             if norm.quad.kind == "lines"
             else f"{norm.quad.kind} corners"
         )
-        notes.append(f"photo rectified: {how} {corners}")
+        notes.append(f"photo rectified: {how} {_corners(norm.quad)}")
+    if norm.refused is not None:
+        kind = "content" if norm.refused.kind == "lines" else norm.refused.kind
+        instead = "the screen's own lines used instead" if norm.quad else "deskewed only"
+        notes.append(
+            f"photo outline refused: the {kind} corners {_corners(norm.refused)} cut through "
+            f"the table (its text goes on past them); {instead}"
+        )
     if loaded.alpha_background:
         notes.append(f"transparent image flattened onto {loaded.alpha_background}")
     if norm.scale != 1.0:

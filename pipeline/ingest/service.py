@@ -287,7 +287,7 @@ class Ingestor:
             if attempt.table is None and attempt.reasons:
                 continue
             doubts = attempt.doubts
-            if norm.quad is not None and attempt.table and not attempt.mapped.rows:
+            if norm.photographed and attempt.table and not attempt.mapped.rows:
                 # A photo's grid that names no inventory column is as likely misread as not
                 # an inventory table: the next rung reads it another way.
                 doubts = (*doubts, "no inventory columns recognised")
@@ -305,7 +305,7 @@ class Ingestor:
                 break
         if chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
-        elif norm.quad is not None and chosen.rung.method == "lines" and "detect" in methods:
+        elif norm.photographed and chosen.rung.method == "lines" and "detect" in methods:
             chosen = self._weighed(chosen, page, attempts, timings)
         chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []
@@ -363,7 +363,7 @@ class Ingestor:
             return chosen
         lines = (
             self.reader.detect(page, whole=True)
-            if page.norm.quad is not None
+            if page.norm.photographed
             else self.reader.page_lines(page)
         )
         labels = [line for line in lines if warehouse_label(line.text)]

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box
 
-__all__ = ["TextBoxes", "find_text_boxes", "ink_bounds", "restore_spaces"]
+__all__ = ["TextBoxes", "faint_text", "find_text_boxes", "ink_bounds", "restore_spaces"]
 
 Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
@@ -147,6 +147,41 @@ def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
         boxes.append(inner)
     boxes.sort(key=lambda b: (b[1], b[0]))
     return TextBoxes(boxes=boxes, text_height=text_height, mask=mask)
+
+
+_FAINT_CONTRAST = 12
+_CONTEXT = 16
+"""Pixels around a region that its neighbourhood's level is taken over."""
+
+
+def faint_text(gray: Gray, region: Box, text_height: float) -> Box | None:
+    """The text in `region` of a photo found at a lower contrast than the page's ink (a header
+    set in light grey, which the photo's blur fades below it): the tight box of its glyph-
+    sized ink, or None when there is none as wide as a short word."""
+    height, width = gray.shape
+    x0, y0, x1, y1 = region
+    cx0, cy0 = max(0, x0 - _CONTEXT), max(0, y0 - _CONTEXT)
+    cx1, cy1 = min(width, x1 + _CONTEXT), min(height, y1 + _CONTEXT)
+    if x1 <= x0 or y1 <= y0 or cx1 - cx0 < 4 or cy1 - cy0 < 4:
+        return None
+    crop = gray[cy0:cy1, cx0:cx1]
+    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8).astype(np.int16)
+    around = cv2.blur(crop, (31, 31)).astype(np.int16)
+    ink = (np.abs(smooth - around) > _FAINT_CONTRAST).astype(np.uint8)
+    ink = ink[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    glyphs = [
+        (int(x), int(y), int(x + w), int(y + h))
+        for x, y, w, h, area in stats[1:count]
+        if 0.4 * text_height <= h <= 2 * text_height and area >= 6
+    ]
+    if not glyphs:
+        return None
+    left, top = min(g[0] for g in glyphs), min(g[1] for g in glyphs)
+    right, bottom = max(g[2] for g in glyphs), max(g[3] for g in glyphs)
+    if right - left < 0.8 * text_height:
+        return None
+    return (x0 + left, y0 + top, x0 + right, y0 + bottom)
 
 
 def ink_bounds(mask: NDArray[np.uint8], box: Box) -> Box | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.imaging.text import ink_bounds, restore_spaces
+from pipeline.imaging.text import TextBoxes, faint_text, ink_bounds, restore_spaces
 from pipeline.ingest.assembly import (
     CLEARLY_MORE,
     FEW_LINES,
@@ -31,9 +31,9 @@ from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
-from pipeline.table.gutters import split_merged
+from pipeline.table.gutters import headless_regions, split_merged
 from pipeline.table.html import table_from_html
-from pipeline.table.layout import find_table, structure_region, table_of_lines
+from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
 from pipeline.table.rows import (
     page_warehouse,
     to_rows,
@@ -42,6 +42,7 @@ from pipeline.table.textlines import reading_order, union_box
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]
+Gray = NDArray[np.uint8]
 
 
 class Reader:
@@ -105,6 +106,8 @@ class Reader:
         )
         if split is not None and (again := find_table(split, found.text_height, norm.gray)):
             found, layout = replace(found, boxes=split), again
+        if norm.photographed:
+            found, layout = _faint_names(found, layout, norm.gray)
         cells = layout.grid
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []
@@ -314,6 +317,28 @@ class Reader:
             if line.box[3] > y0
         ]
         return finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
+
+
+def _faint_names(
+    found: TextBoxes, layout: TableLayout, gray: Gray
+) -> tuple[TextBoxes, TableLayout]:
+    """The boxes and table with the header names a photo's blur faded below the page's ink
+    level (light grey names over columns that have values) found at a lower contrast, when
+    the table found again gives those columns their names."""
+    regions = headless_regions(found.boxes, layout.header, layout.columns, found.text_height)
+    faint = [b for r in regions if (b := faint_text(gray, r, found.text_height)) is not None]
+    if not faint:
+        return found, layout
+    boxes = [*found.boxes, *faint]
+    again = find_table(boxes, found.text_height, gray)
+    if again is None or len(again.columns) != len(layout.columns):
+        return found, layout
+    if sum(1 for cell in again.header if cell) <= sum(1 for cell in layout.header if cell):
+        return found, layout
+    mask = found.mask.copy()
+    for x0, y0, x1, y1 in faint:
+        mask[y0:y1, x0:x1] = 255
+    return replace(found, boxes=boxes, mask=mask), again
 
 
 def mapped_confidence(attempt: Attempt) -> float:

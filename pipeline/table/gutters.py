@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box
 
-__all__ = ["columns_under", "split_merged"]
+__all__ = ["columns_under", "headless_regions", "split_merged"]
 
 
 def columns_under(box: Box, columns: Sequence[tuple[int, int]]) -> set[int]:
@@ -69,6 +69,38 @@ def split_merged(
     for i, box in enumerate(boxes):
         out += pieces.get(i, [box])
     return out
+
+
+def headless_regions(
+    boxes: Sequence[Box],
+    header: Sequence[Sequence[int]],
+    columns: Sequence[tuple[int, int]],
+    text_height: float,
+) -> list[Box]:
+    """Where the header's name of each column without one would be: the header line's band
+    from the neighbouring column (or its name) on the left to the one on the right (a name
+    over a narrow right-aligned column reaches left of it). `header` is the table's header
+    cells (indices into `boxes`)."""
+    named = [boxes[i] for cell in header for i in cell]
+    if not named:
+        return []
+    top = min(b[1] for b in named) - round(0.2 * text_height)
+    bottom = max(b[3] for b in named) + round(0.2 * text_height)
+    reach = round(2 * text_height)
+    regions = []
+    for c, (lo, hi) in enumerate(columns):
+        if c < len(header) and header[c]:
+            continue
+        left, right = lo - reach, hi + reach
+        if c > 0:
+            names = [boxes[i][2] for i in (header[c - 1] if c - 1 < len(header) else [])]
+            left = max([columns[c - 1][1], *names]) + 2
+        if c + 1 < len(columns):
+            names = [boxes[i][0] for i in (header[c + 1] if c + 1 < len(header) else [])]
+            right = min([columns[c + 1][0], *names]) - 2
+        if right > left:
+            regions.append((max(0, left), max(0, top), right, bottom))
+    return regions
 
 
 def _widest_run(empty: NDArray[np.bool_]) -> tuple[int, int] | None:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from pipeline.models import Box
-from pipeline.table.gutters import split_merged
+from pipeline.table.gutters import headless_regions, split_merged
 from pipeline.table.layout import find_table
 
 
@@ -86,6 +86,20 @@ def test_two_header_names_read_as_one_box_are_cut_apart_at_their_gap() -> None:
     assert (900, 200, 1020, 214) in split and (1100, 200, 1220, 214) in split
     again = find_table(split, text_height=12.0)
     assert again is not None and all(len(cell) == 1 for cell in again.header)
+
+
+def test_a_column_without_a_name_is_looked_for_from_its_neighbours_names_to_the_next() -> None:
+    boxes = stock_table()
+    # The 4th column's values are one digit, right-aligned; its name is too faint to be found.
+    for k in range(3, len(boxes), 5):
+        _, y0, x1, y1 = boxes[k]
+        boxes[k] = (x1 - 10, y0, x1, y1)
+    del boxes[3]
+    found = find_table(boxes, text_height=12.0)
+    assert found is not None and not found.header[3]
+    regions = headless_regions(boxes, found.header, found.columns, text_height=12.0)
+    # From the 3rd column's end to the 5th column's start, over the header line only.
+    assert regions == [(822, 198, 1098, 216)]
 
 
 def test_a_breadcrumb_set_left_of_a_right_aligned_first_column_is_context() -> None:

@@ -3,6 +3,7 @@ what it produced (an attempt)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.imaging.normalise import Normalised
@@ -16,6 +17,7 @@ from pipeline.models import (
 from pipeline.table.rows import (
     MappedRows,
 )
+from pipeline.table.values import well_formed
 from pipeline.tiers import Rung
 
 
@@ -59,3 +61,14 @@ class Attempt:
     def score(self) -> float:
         filled = [c for row in self.confidences for c in row]
         return (len(self.mapped.rows) + 1) * (sum(filled) / len(filled) if filled else 0.0)
+
+
+def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
+    """A photo's detection reading, or its own text boxes' reading that came before it, unsure
+    (a quantity or two misread), when that reads more fields as values of their kind: the
+    engine's lines can take two close columns for one (`1,204 boxes Flat washer`), losing a
+    field in every row."""
+    boxes = next((a for a in attempts if a.rung.method == "lines" and a.mapped.rows), None)
+    if boxes is not None and well_formed(boxes.mapped.rows) > well_formed(chosen.mapped.rows):
+        return boxes
+    return chosen

@@ -20,7 +20,7 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import check_size, load_image
 from pipeline.imaging.normalise import normalise
-from pipeline.ingest.attempts import Attempt, Page
+from pipeline.ingest.attempts import Attempt, Page, boxes_if_fuller
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
 from pipeline.ingest.readings import Reader, mapped_confidence
@@ -307,6 +307,8 @@ class Ingestor:
             chosen = max(attempts, key=lambda a: a.score)
         elif norm.photographed and chosen.rung.method == "lines" and "detect" in methods:
             chosen = self._weighed(chosen, page, attempts, timings)
+        elif norm.photographed and chosen.rung.method == "detect":
+            chosen = boxes_if_fuller(chosen, attempts)
         chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":

@@ -76,7 +76,7 @@ def text_rows(gray: Gray) -> TextRows:
     )
 
 
-_TALL = 2.5
+_TALL = 1.7
 
 
 def _row_segments(ink: NDArray[np.uint8]) -> list[tuple[list[float], int, bool, bool]]:

@@ -72,3 +72,20 @@ def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     if boxes is not None and well_formed(boxes.mapped.rows) > well_formed(chosen.mapped.rows):
         return boxes
     return chosen
+
+
+def mapped_confidence(attempt: Attempt) -> float:
+    """The mean recognition confidence of the cells an attempt's rows were read from."""
+    cells = [
+        attempt.confidences[r][c]
+        for r in attempt.mapped.sources
+        for c in attempt.mapped.mapping.values()
+        if r < len(attempt.confidences) and c < len(attempt.confidences[r])
+    ]
+    return sum(cells) / len(cells) if cells else 0.0
+
+
+def kind_and_sureness(attempt: Attempt) -> tuple[int, float]:
+    """How two readings of one photo compare: the fields read as values of their kind, then
+    the confidence in the cells they came from."""
+    return well_formed(attempt.mapped.rows), mapped_confidence(attempt)

@@ -20,10 +20,10 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import check_size, load_image
 from pipeline.imaging.normalise import normalise
-from pipeline.ingest.attempts import Attempt, Page, boxes_if_fuller
+from pipeline.ingest.attempts import Attempt, Page, boxes_if_fuller, kind_and_sureness
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
-from pipeline.ingest.readings import Reader, mapped_confidence
+from pipeline.ingest.readings import Reader
 from pipeline.ingest.results import escalated, model_text, payload, timed, warnings_of, zone_note
 from pipeline.models import (
     ColumnSource,
@@ -47,7 +47,6 @@ from pipeline.table.rows import (
     warehouse_label,
 )
 from pipeline.table.textlines import visual_lines
-from pipeline.table.values import well_formed
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
@@ -303,7 +302,11 @@ class Ingestor:
             if verdict.ok:
                 chosen = attempt
                 break
-        if chosen is None:
+        if chosen is None and norm.photographed:
+            # No reading passed: a photo's readings differ in what they misread, so the one
+            # that reads more fields as values of their kind, then more surely, is taken.
+            chosen = max(attempts, key=kind_and_sureness)
+        elif chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
         elif norm.photographed and chosen.rung.method == "lines" and "detect" in methods:
             chosen = self._weighed(chosen, page, attempts, timings)
@@ -404,6 +407,4 @@ class Ingestor:
         attempts.append(other)
         if not verdict.ok:
             return chosen
-        mine = (well_formed(chosen.mapped.rows), mapped_confidence(chosen))
-        theirs = (well_formed(other.mapped.rows), mapped_confidence(other))
-        return other if theirs > mine else chosen
+        return other if kind_and_sureness(other) > kind_and_sureness(chosen) else chosen

@@ -16,7 +16,14 @@ from numpy.typing import NDArray
 
 from pipeline.models import Box
 
-__all__ = ["TextBoxes", "faint_text", "find_text_boxes", "ink_bounds", "restore_spaces"]
+__all__ = [
+    "TextBoxes",
+    "faint_extent",
+    "faint_text",
+    "find_text_boxes",
+    "ink_bounds",
+    "restore_spaces",
+]
 
 Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
@@ -159,16 +166,11 @@ def faint_text(gray: Gray, region: Box, text_height: float) -> Box | None:
     set in light grey, which the photo's blur fades below it): the tight box of its glyph-
     sized ink, or None when there is none as wide as a short word."""
     height, width = gray.shape
-    x0, y0, x1, y1 = region
-    cx0, cy0 = max(0, x0 - _CONTEXT), max(0, y0 - _CONTEXT)
-    cx1, cy1 = min(width, x1 + _CONTEXT), min(height, y1 + _CONTEXT)
-    if x1 <= x0 or y1 <= y0 or cx1 - cx0 < 4 or cy1 - cy0 < 4:
+    x0, y0 = max(0, region[0]), max(0, region[1])
+    x1, y1 = min(width, region[2]), min(height, region[3])
+    if x1 - x0 < 4 or y1 - y0 < 4:
         return None
-    crop = gray[cy0:cy1, cx0:cx1]
-    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8).astype(np.int16)
-    around = cv2.blur(crop, (31, 31)).astype(np.int16)
-    ink = (np.abs(smooth - around) > _FAINT_CONTRAST).astype(np.uint8)
-    ink = ink[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
+    ink = _faint_ink(gray, (x0, y0, x1, y1)).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     glyphs = [
         (int(x), int(y), int(x + w), int(y + h))
@@ -184,6 +186,50 @@ def faint_text(gray: Gray, region: Box, text_height: float) -> Box | None:
     return (x0 + left, y0 + top, x0 + right, y0 + bottom)
 
 
+def _faint_ink(gray: Gray, region: Box) -> NDArray[np.bool_]:
+    """Pixels of `region` that differ from their background by more than a faint glyph's
+    contrast (the background taken over `_CONTEXT` pixels around the region too)."""
+    height, width = gray.shape
+    x0, y0 = max(0, region[0]), max(0, region[1])
+    x1, y1 = min(width, region[2]), min(height, region[3])
+    cx0, cy0 = max(0, x0 - _CONTEXT), max(0, y0 - _CONTEXT)
+    cx1, cy1 = min(width, x1 + _CONTEXT), min(height, y1 + _CONTEXT)
+    crop = np.ascontiguousarray(gray[cy0:cy1, cx0:cx1])
+    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8).astype(np.int16)
+    # The background's own level (a median), not the mean: beside a dark word the mean
+    # drops, and the white around the word would pass for faint ink.
+    around = cv2.medianBlur(crop, 31).astype(np.int16)
+    ink = np.abs(smooth - around) > _FAINT_CONTRAST
+    return np.asarray(ink[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0], dtype=np.bool_)
+
+
+def faint_extent(gray: Gray, box: Box, reach: tuple[int, int], text_height: float) -> Box:
+    """`box` (a photo's cell text) grown sideways over the faint ink that goes on from it
+    within a word's gap, no further than `reach` (left, right): the last glyphs of a name in
+    a blurred or washed-out photo fall below the page's ink level and were cut off."""
+    x0, y0, x1, y1 = box
+    left, right = max(0, min(reach[0], x0)), min(gray.shape[1], max(reach[1], x1))
+    band = (y0 + (y1 - y0) // 4, y1 - (y1 - y0) // 4)
+    if band[1] <= band[0] or right - left < 2:
+        return box
+    ink = _faint_ink(gray, (left, band[0], right, band[1]))
+    columns = [bool(v) for v in np.asarray(ink.any(axis=0), dtype=np.bool_)]
+    gap = max(2, round(text_height * 0.85))
+    end = x1
+    x = x1
+    while x < right and x - end <= gap:
+        if columns[x - left]:
+            end = x + 1
+        x += 1
+    start = x0
+    x = x0 - 1
+    while x >= left and start - x <= gap:
+        if columns[x - left]:
+            start = x
+        x -= 1
+    return (start, y0, end, y1)
+
+
 def ink_bounds(mask: NDArray[np.uint8], box: Box) -> Box | None:
     """The tight box of text pixels inside `box`, or None when it holds none."""
     x0, y0, x1, y1 = box
@@ -194,13 +240,18 @@ def ink_bounds(mask: NDArray[np.uint8], box: Box) -> Box | None:
     return (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
 
 
+_GAP = 0.3
+_PHOTO_GAP = 0.2
+"""A word's gap, as a share of the crop's ink height, on a render and on a photo."""
 _CJK_THEN_LATIN = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")
 
 
-def restore_spaces(text: str, crop: NDArray[np.uint8]) -> str:
+def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -> str:
     """Put back the spaces a recogniser drops between Chinese and following Latin text
     (`尼龙扎带150mm` for `尼龙扎带 150mm`) where the crop shows word-wide gaps: as many as the
-    gaps outnumber the spaces already read, at those places, in order."""
+    gaps outnumber the spaces already read, at those places, in order. A photo's blur
+    spreads the ink into the gap and above and below the glyphs, so a word's gap there is a
+    smaller share of the ink's height."""
     places = [m.start() for m in _CJK_THEN_LATIN.finditer(text)]
     if not places or crop.size == 0:
         return text
@@ -218,7 +269,7 @@ def restore_spaces(text: str, crop: NDArray[np.uint8]) -> str:
     run = 0
     for value in cols[filled.min() : filled.max() + 1]:
         if value:
-            if run >= 0.3 * height:
+            if run >= (_PHOTO_GAP if photo else _GAP) * height:
                 gaps += 1
             run = 0
         else:

@@ -3,12 +3,19 @@ processing finds, the engine's detection, a table-structure model, records in ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.imaging.text import TextBoxes, faint_text, ink_bounds, restore_spaces
+from pipeline.imaging.text import (
+    TextBoxes,
+    faint_extent,
+    faint_text,
+    ink_bounds,
+    restore_spaces,
+)
 from pipeline.ingest.assembly import (
     CLEARLY_MORE,
     FEW_LINES,
@@ -118,6 +125,10 @@ class Reader:
                 tight = ink_bounds(found.mask, union_box([found.boxes[i] for i in members]))
                 if tight is None:
                     continue
+                if norm.photographed:
+                    # A blurred or washed-out name's last glyphs can fall below the ink level.
+                    reach = _between(layout.columns, c, found.text_height)
+                    tight = faint_extent(norm.gray, tight, reach, found.text_height)
                 crops.append(line_crop(norm.rgb, tight, found.text_height))
                 slots.append((r, c))
         context_boxes = [union_box([found.boxes[i] for i in p]) for p in layout.context]
@@ -141,7 +152,7 @@ class Reader:
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]
         for (r, c), (text, conf), crop in zip(slots, recognised, crops, strict=False):
-            texts[r][c] = clean_text(restore_spaces(text, crop))
+            texts[r][c] = clean_text(restore_spaces(text, crop, photo=norm.photographed))
             confs[r][c] = conf
         context = context_texts(context_boxes, phrases)
         annotations = [
@@ -216,7 +227,13 @@ class Reader:
         texts = [
             [
                 " ".join(
-                    clean_text(restore_spaces(lines[i].text, box_crop(norm.rgb, lines[i].box)))
+                    clean_text(
+                        restore_spaces(
+                            lines[i].text,
+                            box_crop(norm.rgb, lines[i].box),
+                            photo=norm.photographed,
+                        )
+                    )
                     for i in members
                 )
                 for members in row
@@ -319,6 +336,15 @@ class Reader:
         return finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
 
 
+def _between(columns: Sequence[tuple[int, int]], c: int, text_height: float) -> tuple[int, int]:
+    """How far column `c`'s text may reach sideways: to half a text height short of its
+    neighbours' columns."""
+    margin = round(text_height / 2)
+    left = columns[c - 1][1] + margin if c > 0 else 0
+    right = columns[c + 1][0] - margin if c + 1 < len(columns) else 1 << 30
+    return left, right
+
+
 def _faint_names(
     found: TextBoxes, layout: TableLayout, gray: Gray
 ) -> tuple[TextBoxes, TableLayout]:
@@ -339,14 +365,3 @@ def _faint_names(
     for x0, y0, x1, y1 in faint:
         mask[y0:y1, x0:x1] = 255
     return replace(found, boxes=boxes, mask=mask), again
-
-
-def mapped_confidence(attempt: Attempt) -> float:
-    """The mean recognition confidence of the cells an attempt's rows were read from."""
-    cells = [
-        attempt.confidences[r][c]
-        for r in attempt.mapped.sources
-        for c in attempt.mapped.mapping.values()
-        if r < len(attempt.confidences) and c < len(attempt.confidences[r])
-    ]
-    return sum(cells) / len(cells) if cells else 0.0

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from pipeline.imaging.text import faint_text, find_text_boxes
+from pipeline.imaging.text import faint_extent, faint_text, find_text_boxes, restore_spaces
 
 
 def photo_with(text: str, *, grey: int) -> np.ndarray:
@@ -30,3 +30,43 @@ def test_a_light_grey_header_name_in_a_blurred_photo_is_found_at_a_lower_contras
 def test_a_blank_region_of_a_photo_has_no_faint_text() -> None:
     gray = photo_with("", grey=205)
     assert faint_text(gray, (250, 85, 450, 130), text_height=11.0) is None
+
+
+def blocks(*spans: tuple[int, int]) -> np.ndarray:
+    """A white crop 20 px high with dark glyph blocks 14 px high at the given x spans."""
+    crop = np.full((20, 200), 255, dtype=np.uint8)
+    for x0, x1 in spans:
+        crop[3:17, x0:x1] = 40
+    return crop
+
+
+CJK_THEN_DIGITS = [(10, 24), (25, 39), (40, 54), (55, 69), (72, 80), (81, 89), (90, 110)]
+"""Four glyphs touching, a 3 px gap (a space the blur narrowed), then `48mm`."""
+
+
+def test_a_space_the_blur_narrowed_between_chinese_and_digits_is_put_back_on_a_photo() -> None:
+    crop = blocks(*CJK_THEN_DIGITS)
+    assert restore_spaces("工业胶带48mm", crop, photo=True) == "工业胶带 48mm"
+
+
+def test_on_a_render_a_gap_that_narrow_is_no_space() -> None:
+    crop = blocks(*CJK_THEN_DIGITS)
+    assert restore_spaces("工业胶带48mm", crop) == "工业胶带48mm"
+
+
+def test_a_names_faint_last_glyphs_are_taken_into_its_box() -> None:
+    gray = photo_with("", grey=205)
+    gray[100:112, 300:360] = 60  # the name's dark part
+    gray[100:112, 366:380] = 215  # its last glyphs, faded by the photo's blur
+    grown = faint_extent(gray, (300, 100, 360, 112), (250, 500), text_height=12.0)
+    # Grown over the faded glyphs, and by no more than the blur's pixel on the other side.
+    assert grown[2] >= 378 and grown[0] >= 298
+
+
+def test_a_faint_mark_beyond_a_words_gap_or_the_columns_reach_is_left_out() -> None:
+    gray = photo_with("", grey=205)
+    gray[100:112, 300:360] = 60
+    gray[100:112, 400:414] = 215  # 40 px on: another column's value
+    assert faint_extent(gray, (300, 100, 360, 112), (250, 500), text_height=12.0)[2] <= 362
+    gray[100:112, 366:380] = 215
+    assert faint_extent(gray, (300, 100, 360, 112), (250, 364), text_height=12.0)[2] <= 364

@@ -1,5 +1,6 @@
-"""Where a table's columns meet: which columns a box stands over, and boxes that took two
-columns' texts cut apart at the gap between them.
+"""Where a table's columns meet: which columns a box stands over, boxes that took two
+columns' texts cut apart at the gap between them, and where a column's missing header name
+would stand (a photo's faint name is looked for there).
 
 Text boxes are found by joining ink across word-sized gaps, so two columns set closer than a
 word space (`On order` right-aligned against `Status`, in a kit's compact header) come out as

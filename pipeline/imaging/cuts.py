@@ -48,8 +48,8 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     warped = cv2.perspectiveTransform(words.reshape(-1, 1, 2), matrix).reshape(-1, 2, 2)
     ends = np.asarray(warped, dtype=np.float64)
     x, y = ends[:, :, 0], ends[:, :, 1]
-    held = ((x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)).all(axis=1)
-    within = ((x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)).any(axis=1)
+    inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+    held, within = inside.all(axis=1), inside.any(axis=1)
     crossing = within & ~held
     if not held.any():
         return bool(crossing.sum() >= max(_CUT_ROWS, _CUT_SHARE * len(words)))

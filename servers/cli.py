@@ -33,37 +33,46 @@ logger = logging.getLogger(__name__)
 Handler = Callable[[argparse.Namespace, ServerSettings], int]
 
 
+STORE_HELP = "import, export or seed the inventory store"
+STORE_DESCRIPTION = (
+    "The inventory store (STOCKSHOT_DATABASE_URL: a SQLite path or a "
+    "postgresql:// URL; else STOCKSHOT_DB, default under the user data folder)."
+)
+
+IMPORT_HELP = "upsert stock rows from a CSV file"
+IMPORT_DESCRIPTION = (
+    "Upsert stock by SKU and warehouse from a CSV with the columns "
+    f"{','.join(catalog.STOCK_COLUMNS)}; unknown warehouses are created. A bad row is "
+    "reported with its line number and nothing is written. on_order is what is on "
+    "order outside stockshot; open orders created here add to it live."
+)
+
+EXPORT_HELP = "write the stock rows as CSV to standard output"
+EXPORT_DESCRIPTION = "Write every stock row as CSV (the import columns) to standard output."
+
+SEED_HELP = "load the demo catalogue (resets its rows)"
+SEED_DESCRIPTION = (
+    "Load the demo warehouses and stock that the sample screenshots show. "
+    "Re-seeding resets those rows to the seed values and cancels their open orders."
+)
+
+SERVERS_HELP = "run the MCP tool servers"
+SERVERS_DESCRIPTION = (
+    "Run the MCP server of one tool group, or of all groups. Over HTTP, "
+    "STOCKSHOT_MCP_TOKEN (when set) is required as a bearer token."
+)
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `store`, `orders` and `servers` to the `stockshot` command line."""
-    store = sub.add_parser(
-        "store",
-        help="import, export or seed the inventory store",
-        description="The inventory store (STOCKSHOT_DATABASE_URL: a SQLite path or a "
-        "postgresql:// URL; else STOCKSHOT_DB, default under the user data folder).",
-    )
+    store = sub.add_parser("store", help=STORE_HELP, description=STORE_DESCRIPTION)
     actions = store.add_subparsers(dest="store_action", metavar="ACTION", required=True)
-    importer = actions.add_parser(
-        "import",
-        help="upsert stock rows from a CSV file",
-        description="Upsert stock by SKU and warehouse from a CSV with the columns "
-        f"{','.join(catalog.STOCK_COLUMNS)}; unknown warehouses are created. A bad row is "
-        "reported with its line number and nothing is written. on_order is what is on "
-        "order outside stockshot; open orders created here add to it live.",
-    )
+    importer = actions.add_parser("import", help=IMPORT_HELP, description=IMPORT_DESCRIPTION)
     importer.add_argument("file", help="CSV file, or - for standard input")
     importer.set_defaults(handler=_entry(_import))
-    exporter = actions.add_parser(
-        "export",
-        help="write the stock rows as CSV to standard output",
-        description="Write every stock row as CSV (the import columns) to standard output.",
-    )
+    exporter = actions.add_parser("export", help=EXPORT_HELP, description=EXPORT_DESCRIPTION)
     exporter.set_defaults(handler=_entry(_export))
-    seeder = actions.add_parser(
-        "seed",
-        help="load the demo catalogue (resets its rows)",
-        description="Load the demo warehouses and stock that the sample screenshots show. "
-        "Re-seeding resets those rows to the seed values and cancels their open orders.",
-    )
+    seeder = actions.add_parser("seed", help=SEED_HELP, description=SEED_DESCRIPTION)
     seeder.set_defaults(handler=_entry(_seed))
     audit = actions.add_parser("audit", help="show the latest audited write attempts")
     audit.add_argument("--limit", type=int, default=20, help="entries to show (default 20)")
@@ -76,12 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     orders.add_argument("--limit", type=int, default=1000, help="at most this many (newest)")
     orders.set_defaults(handler=_entry(_orders))
 
-    servers = sub.add_parser(
-        "servers",
-        help="run the MCP tool servers",
-        description="Run the MCP server of one tool group, or of all groups. Over HTTP, "
-        "STOCKSHOT_MCP_TOKEN (when set) is required as a bearer token.",
-    )
+    servers = sub.add_parser("servers", help=SERVERS_HELP, description=SERVERS_DESCRIPTION)
     add_serve_arguments(servers)
     servers.set_defaults(handler=_entry(serve))
 

@@ -22,6 +22,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from rich_argparse import RichHelpFormatter
 
@@ -30,10 +31,12 @@ from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "Commands", "build_parser", "main"]
 
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What a command module's `register` adds its parsers to."""
 Handler = Callable[[argparse.Namespace, Settings], int]
-Register = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+Register = Callable[[Commands], None]
 
 # The module that registers each command, in the order `stockshot --help` lists them. A
 # command line imports only its command's module, so `stockshot ingest` loads no MCP client
@@ -72,9 +75,7 @@ def build_parser(command: str | None = None, *, listing: bool = True) -> argpars
         description="Inventory screenshots in, verified and audited tool actions out.",
     )
     parser.add_argument("--version", action="version", version=f"stockshot {__version__}")
-    commands: argparse._SubParsersAction[argparse.ArgumentParser] = parser.add_subparsers(
-        dest="command", metavar="COMMAND", required=True
-    )  # type: ignore[assignment]  # its parsers are `_Parser`s, which are ArgumentParsers
+    commands: Commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)  # type: ignore[assignment]  # its parsers are `_Parser`s, which are ArgumentParsers
     if command in COMMANDS:
         modules = [COMMANDS[command]]
     elif command is None and not listing:

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TextIO
 
 from pipeline.approvals import ApprovalDesk, Decision, cli_decider
+from pipeline.cli import Commands
 from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from servers.errors import Refused
@@ -20,14 +21,16 @@ from servers.store import Store
 __all__ = ["ask_each", "describe", "print_decision", "register"]
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "approvals",
-        help="list, approve or deny the writes runs proposed",
-        description="The proposals runs queued for approval (STOCKSHOT_APPROVAL=manual, the "
-        "default of stockshot serve and stockshot watch). Approving runs exactly the stored "
-        "call through the orders tool, which re-checks live stock at that moment.",
-    )
+APPROVALS_HELP = "list, approve or deny the writes runs proposed"
+APPROVALS_DESCRIPTION = (
+    "The proposals runs queued for approval (STOCKSHOT_APPROVAL=manual, the "
+    "default of stockshot serve and stockshot watch). Approving runs exactly the stored "
+    "call through the orders tool, which re-checks live stock at that moment."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("approvals", help=APPROVALS_HELP, description=APPROVALS_DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="proposals, newest first")
     listing.add_argument("--status", choices=APPROVAL_STATUSES, default=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pipeline.cli import Commands
 from pipeline.settings import Settings
 
 __all__ = ["register"]
@@ -20,15 +21,17 @@ def _positive(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "bench",
-        help="measure ingest, cache, tokens, batch and host side by side",
-        description="Measure every stage beside its alternative in one run (full-page OCR vs "
-        "the table pipeline, engine vs engine, cold vs warm, cache hit vs miss, tokens per "
-        "tier, a process pool vs one process, host overhead), judge the targets, and write "
-        "OUT/bench.md and OUT/bench.json.",
-    )
+BENCH_HELP = "measure ingest, cache, tokens, batch and host side by side"
+BENCH_DESCRIPTION = (
+    "Measure every stage beside its alternative in one run (full-page OCR vs "
+    "the table pipeline, engine vs engine, cold vs warm, cache hit vs miss, tokens per "
+    "tier, a process pool vs one process, host overhead), judge the targets, and write "
+    "OUT/bench.md and OUT/bench.json."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("bench", help=BENCH_HELP, description=BENCH_DESCRIPTION)
     parser.add_argument(
         "--images",
         type=Path,

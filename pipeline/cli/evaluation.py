@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 
+from pipeline.cli import Commands
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
@@ -58,18 +59,18 @@ _NO_NARROWING = Narrowing(
 )
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "eval",
-        help="two-track evaluation: model vs product, with each guard switched off in turn",
-        description=(
-            "Run the evaluation cases on the model track (one request, first tool call scored) "
-            "and the product track (the whole host loop with guards against the tool servers "
-            "on a scratch store, scored on the ledger), with each guard off in turn and k "
-            "seeds; write reports/eval.md and reports/eval.json and print a summary. "
-            "Default models: rules and the fault replay (offline)."
-        ),
-    )
+EVAL_HELP = "two-track evaluation: model vs product, with each guard switched off in turn"
+EVAL_DESCRIPTION = (
+    "Run the evaluation cases on the model track (one request, first tool call scored) "
+    "and the product track (the whole host loop with guards against the tool servers "
+    "on a scratch store, scored on the ledger), with each guard off in turn and k "
+    "seeds; write reports/eval.md and reports/eval.json and print a summary. "
+    "Default models: rules and the fault replay (offline)."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("eval", help=EVAL_HELP, description=EVAL_DESCRIPTION)
     parser.add_argument(
         "--model",
         action="append",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from pipeline.cli import Commands
 from pipeline.cli.output import print_error, print_result, result_json
 from pipeline.errors import InputError
 from pipeline.ingest import REQUESTABLE
@@ -26,12 +27,12 @@ def _iso_datetime(text: str) -> datetime:
         ) from None
 
 
-def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser(
-        "ingest",
-        help="read inventory screenshots into structured rows",
-        description="Normalise, crop and OCR screenshots; print their tables (or JSON Lines).",
-    )
+INGEST_HELP = "read inventory screenshots into structured rows"
+INGEST_DESCRIPTION = "Normalise, crop and OCR screenshots; print their tables (or JSON Lines)."
+
+
+def register(commands: Commands) -> None:
+    parser = commands.add_parser("ingest", help=INGEST_HELP, description=INGEST_DESCRIPTION)
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     parser.add_argument(
         "--strategy",

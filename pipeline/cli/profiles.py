@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from pipeline.cli import Commands
 from pipeline.errors import InputError
 from pipeline.settings import Settings
 
@@ -17,13 +18,15 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "profiles",
-        help="column mappings saved for a screen (stockshot ingest --columns ... --save-profile)",
-        description="Saved column profiles: how the columns of one screen map onto the schema, "
-        "kept by the header signature of its table.",
-    )
+PROFILES_HELP = "column mappings saved for a screen (stockshot ingest --columns ... --save-profile)"
+PROFILES_DESCRIPTION = (
+    "Saved column profiles: how the columns of one screen map onto the schema, "
+    "kept by the header signature of its table."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("profiles", help=PROFILES_HELP, description=PROFILES_DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="every saved profile, newest first")
     listing.add_argument("--json", action="store_true")

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn
 from rich.progress import Progress as Bar
 
+from pipeline.cli import Commands
 from pipeline.host.record import RunRecord
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
@@ -63,16 +64,18 @@ class FileProgress:
         self._stream.flush()
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser(
-        "watch",
-        help="read screenshots dropped into a folder",
-        description="Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
-        "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
-        "idempotent by content hash. With --task, each screenshot also runs the agent; its "
-        "writes wait in the approvals inbox (stockshot approvals, the dashboard) unless "
-        "--apply lets them run at once.",
-    )
+WATCH_HELP = "read screenshots dropped into a folder"
+WATCH_DESCRIPTION = (
+    "Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
+    "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
+    "idempotent by content hash. With --task, each screenshot also runs the agent; its "
+    "writes wait in the approvals inbox (stockshot approvals, the dashboard) unless "
+    "--apply lets them run at once."
+)
+
+
+def register(sub: Commands) -> None:
+    parser = sub.add_parser("watch", help=WATCH_HELP, description=WATCH_DESCRIPTION)
     parser.add_argument("dir", type=Path, metavar="DIR")
     parser.add_argument("--task", default=None, help="run the agent on each screenshot")
     parser.add_argument(

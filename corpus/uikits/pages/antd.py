@@ -6,20 +6,9 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Body,
-    Ctx,
-    card_items,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    phone_home,
-    phone_status_bar,
-)
+from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+
+BADGE = Badge('<span class="ant-tag ant-tag-{kind}"{attrs}>{text}</span>', "red", "green")
 
 CSS = """
 .logo{height:48px;display:flex;align-items:center;gap:10px;padding:0 20px;color:#fff;
@@ -99,7 +88,7 @@ def _pagination(ctx: Ctx, total: int) -> str:
 
 
 def _menu(ctx: Ctx) -> str:
-    labels = nav(ctx)
+    labels = ctx.nav()
     sub = "".join(
         f'<li class="ant-menu-item{" ant-menu-item-selected" if label in ACTIVE else ""}" '
         f'style="padding-left:48px"><span class="ant-menu-title-content">{esc(label)}</span></li>'
@@ -150,7 +139,7 @@ def _select(value: str, placeholder: bool = False) -> str:
 
 def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     crumbs = ["首页", "库存管理", "现存量查询"] if zh else ["Home", "Inventory", "On-hand query"]
     if cue == "breadcrumb":
@@ -229,12 +218,9 @@ PHONE = """
 def phone(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        tag = ""
-        if status is not None:
-            color = "red" if ctx.low(r) else "green"
-            tag = f'<span class="ant-tag ant-tag-{color}"{status[0]}>{status[1]}</span>'
-        meta = " · ".join(meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        tag = ctx.status_badge(r, status, BADGE)
+        meta = " · ".join(ctx.meta_parts(r))
         cards.append(
             f'<div class="ant-card ant-card-bordered ant-card-small"{ctx.item_box(r)}>'
             f'<div class="ant-card-body"><div class="n"><span{title_attrs}>{title}</span>'
@@ -242,7 +228,7 @@ def phone(ctx: Ctx) -> Body:
             f'<div class="c"{code_attrs}>{code}</div><div class="m">{meta}</div></div></div>'
         )
     fg = "rgba(255,255,255,.85)" if dark else "#000"
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     seg = ""
     if ctx.spec.cue == "chip":
         seg = f'<span class="ant-tag ant-tag-blue">{"仓库" if ctx.zh else "Warehouse"}: {wh}</span>'

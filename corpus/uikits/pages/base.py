@@ -1,5 +1,6 @@
-"""What the kit pages share: the truth attributes, a table builder with hooks for each kit's
-markup, navigation labels, and a phone's status bar.
+"""What the kit pages share: `Ctx`, the spec and its grid, which writes the truth attributes and
+what every page builds from them (a table with hooks for each kit's markup, the menu, labels and
+cards, a status `Badge`), and a phone's status bar.
 
 Truth attributes: every element that shows a truth text carries `data-r` (0 for a table's
 header, then 1.. for the items in order) and `data-c` (the column, or the field slot of a card);
@@ -9,14 +10,44 @@ has no `data-r`): the truth's `table_box` is the union of the boxes of the visib
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from html import escape
+from typing import NamedTuple
 
 from webcorpus.designs.common import icon
 
 from ..data import Grid
 from ..model import NUMERIC, UiSpec
+
+NAV_EN = (
+    ("home", "Dashboard"),
+    ("box", "Inventory"),
+    ("refresh", "Transfers"),
+    ("truck", "Purchase orders"),
+    ("user", "Suppliers"),
+    ("chart", "Reports"),
+    ("gear", "Settings"),
+)
+NAV_ZH = (
+    ("home", "首页"),
+    ("box", "库存查询"),
+    ("refresh", "调拨单"),
+    ("truck", "采购订单"),
+    ("user", "供应商"),
+    ("chart", "报表中心"),
+    ("gear", "系统设置"),
+)
+ACTIVE = {"Inventory", "库存查询"}
+
+
+class Badge(NamedTuple):
+    """A kit's status badge: its markup (`{kind}`, `{attrs}`, `{text}`) and its kind for an item
+    whose stock is low and for one whose stock is not."""
+
+    template: str
+    low: str
+    ok: str
 
 
 @dataclass(frozen=True)
@@ -82,88 +113,148 @@ class Ctx:
     def text(self, r: int, c: int) -> str:
         return escape(self.grid.texts[r][c])
 
+    # What a kit's page builds from the spec: its table, menu, labels and cards.
 
-CellHtml = Callable[[int, int], str]
+    def table(
+        self,
+        *,
+        classes: str,
+        numeric: str = "",
+        th_class: Callable[[int], str] | None = None,
+        td_class: Callable[[int, int], str] | None = None,
+        th_inner: Callable[[int], str] | None = None,
+        td_inner: Callable[[int, int], str] | None = None,
+        tr_class: Callable[[int], str] = lambda r: "",
+        head_tr_class: str = "",
+        thead_class: str = "",
+        tbody_class: str = "",
+        lead_head: str = "",
+        lead_cell: Callable[[int], str] = lambda r: "",
+        colgroup: str = "",
+        attrs: str = "",
+    ) -> str:
+        """A stock table in a kit's markup: its classes on the table, rows and cells (by default
+        `numeric` on the header and body cells of number columns), and hooks for what goes inside
+        a header or body cell (a kit's `<div class="cell">`, a badge)."""
 
+        def cls(text: str) -> str:
+            return f' class="{text}"' if text else ""
 
-def table(
-    ctx: Ctx,
-    *,
-    classes: str,
-    th_class: Callable[[int], str] = lambda c: "",
-    td_class: Callable[[int, int], str] = lambda r, c: "",
-    th_inner: Callable[[int], str] | None = None,
-    td_inner: CellHtml | None = None,
-    tr_class: Callable[[int], str] = lambda r: "",
-    head_tr_class: str = "",
-    thead_class: str = "",
-    tbody_class: str = "",
-    lead_head: str = "",
-    lead_cell: Callable[[int], str] = lambda r: "",
-    colgroup: str = "",
-    attrs: str = "",
-) -> str:
-    """A stock table in a kit's markup: its classes on the table, rows and cells, and hooks for
-    what goes inside a header or body cell (a kit's `<div class="cell">`, a badge)."""
+        def by_kind(c: int) -> str:
+            return numeric if self.numeric(c) else ""
 
-    def cls(text: str) -> str:
-        return f' class="{text}"' if text else ""
+        head_class = th_class or by_kind
+        cell_class = td_class or (lambda r, c: by_kind(c))
 
-    columns = range(len(ctx.grid.columns))
-    heads = "".join(
-        f"<th{cls(th_class(c))}{ctx.head(c)}>"
-        f"{th_inner(c) if th_inner else escape(ctx.grid.header[c])}</th>"
-        for c in columns
-    )
-    rows = []
-    for r in range(ctx.n):
-        cells = "".join(
-            f"<td{cls(td_class(r, c))}{ctx.cell(r, c)}>"
-            f"{td_inner(r, c) if td_inner else ctx.text(r, c)}</td>"
+        columns = range(len(self.grid.columns))
+        heads = "".join(
+            f"<th{cls(head_class(c))}{self.head(c)}>"
+            f"{th_inner(c) if th_inner else escape(self.grid.header[c])}</th>"
             for c in columns
         )
-        rows.append(f"<tr{cls(tr_class(r))}>{lead_cell(r)}{cells}</tr>")
-    return (
-        f"<table{cls(classes)}{attrs}>{colgroup}<thead{cls(thead_class)}>"
-        f"<tr{cls(head_tr_class)}>{lead_head}{heads}</tr></thead>"
-        f"<tbody{cls(tbody_class)}>{''.join(rows)}</tbody></table>"
-    )
+        rows = []
+        for r in range(self.n):
+            cells = "".join(
+                f"<td{cls(cell_class(r, c))}{self.cell(r, c)}>"
+                f"{td_inner(r, c) if td_inner else self.text(r, c)}</td>"
+                for c in columns
+            )
+            rows.append(f"<tr{cls(tr_class(r))}>{lead_cell(r)}{cells}</tr>")
+        return (
+            f"<table{cls(classes)}{attrs}>{colgroup}<thead{cls(thead_class)}>"
+            f"<tr{cls(head_tr_class)}>{lead_head}{heads}</tr></thead>"
+            f"<tbody{cls(tbody_class)}>{''.join(rows)}</tbody></table>"
+        )
+
+    def switched(self, classes: str, *, striped: str = "", small: str = "") -> str:
+        """A table's `classes` with the kit's classes for the spec's switches: `striped` rows, and
+        `small` for a narrow or compact table."""
+        if self.has("striped"):
+            classes += striped
+        if self.has("narrow") or self.has("compact"):
+            classes += small
+        return classes
+
+    def nav(self) -> tuple[tuple[str, str], ...]:
+        return NAV_ZH if self.zh else NAV_EN
+
+    def warehouse_label(self) -> str:
+        return "仓库" if self.zh else "Warehouse"
+
+    def count_text(self, total: int) -> str:
+        first = self.spec.first_index
+        if self.zh:
+            return f"共 {total} 条"
+        return f"Showing {first}–{first + self.n - 1} of {total}"
+
+    def card_title(self, r: int) -> tuple[str, str]:
+        """(attributes, escaped text) of item `r`'s name."""
+        c = self.grid.find("name")
+        assert c is not None
+        text = self.grid.texts[r][c]
+        return self.slot(r, c, text), escape(text)
+
+    def card_code(self, r: int) -> tuple[str, str]:
+        c = self.grid.find("sku")
+        assert c is not None
+        text = self.grid.texts[r][c]
+        return self.slot(r, c, text), escape(text)
+
+    def meta_parts(self, r: int, skip: tuple[str, ...] = ("name", "sku", "status")) -> list[str]:
+        """Item `r`'s other fields as labelled spans (`On hand 12`, `Min 40`, `WH-02`)."""
+        out = []
+        for c, col in enumerate(self.grid.columns):
+            if col.field in skip:
+                continue
+            value = self.grid.texts[r][c]
+            text = f"{col.header} {value}" if col.header else value
+            out.append(f"<span{self.slot(r, c, text)}>{escape(text)}</span>")
+        return out
+
+    def card_items(
+        self,
+    ) -> Iterator[tuple[int, tuple[str, str], tuple[str, str], tuple[str, str] | None]]:
+        """Each item a card or list row shows: its index, its name and its code (attributes,
+        escaped text), and its status where the screen shows one."""
+        for r in range(self.n):
+            yield r, self.card_title(r), self.card_code(r), self.status_text(r)
+
+    def status_badge(self, r: int, status: tuple[str, str] | None, badge: Badge) -> str:
+        """Item `r`'s status (attributes, escaped text) in the kit's `badge`; "" where the screen
+        shows no status."""
+        if status is None:
+            return ""
+        kind = badge.low if self.low(r) else badge.ok
+        return badge.template.format(kind=kind, attrs=status[0], text=status[1])
+
+    def marked(
+        self, r: int, c: int, badge: Badge | None = None, wraps: Mapping[str, str] | None = None
+    ) -> str:
+        """Body cell (`r`, `c`)'s text in the kit's markup: a status in its `badge`, a field that
+        `wraps` names in its wrapper (`{text}`), anything else as it is."""
+        field, text = self.field(c), self.text(r, c)
+        if field == "status" and badge is not None:
+            return self.status_badge(r, ("", text), badge)
+        if wraps and field in wraps:
+            return wraps[field].format(text=text)
+        return text
+
+    def status_text(self, r: int) -> tuple[str, str] | None:
+        c = self.grid.find("status")
+        if c is None:
+            return None
+        text = self.grid.texts[r][c]
+        return self.slot(r, c, text), escape(text)
+
+    def cue_text(self) -> str:
+        """The page's warehouse where the page states it (a heading, chip, breadcrumb or tab),
+        marked `data-cue`: the renderer checks that it is visible and readable."""
+        return f"<span data-cue>{escape(self.spec.page_warehouse or '')}</span>"
 
 
-NAV_EN = (
-    ("home", "Dashboard"),
-    ("box", "Inventory"),
-    ("refresh", "Transfers"),
-    ("truck", "Purchase orders"),
-    ("user", "Suppliers"),
-    ("chart", "Reports"),
-    ("gear", "Settings"),
-)
-NAV_ZH = (
-    ("home", "首页"),
-    ("box", "库存查询"),
-    ("refresh", "调拨单"),
-    ("truck", "采购订单"),
-    ("user", "供应商"),
-    ("chart", "报表中心"),
-    ("gear", "系统设置"),
-)
-ACTIVE = {"Inventory", "库存查询"}
-
-
-def nav(ctx: Ctx) -> tuple[tuple[str, str], ...]:
-    return NAV_ZH if ctx.zh else NAV_EN
-
-
-def warehouse_label(ctx: Ctx) -> str:
-    return "仓库" if ctx.zh else "Warehouse"
-
-
-def count_text(ctx: Ctx, total: int) -> str:
-    first = ctx.spec.first_index
-    if ctx.zh:
-        return f"共 {total} 条"
-    return f"Showing {first}–{first + ctx.n - 1} of {total}"
+def on(label: str, active: str, other: str = "") -> str:
+    """A menu item's markup: `active` on the page's own item (`Inventory`), else `other`."""
+    return active if label in ACTIVE else other
 
 
 PHONE_CSS = """
@@ -215,64 +306,12 @@ def esc(text: str) -> str:
 __all__ = [
     "ACTIVE",
     "PHONE_CSS",
+    "Badge",
     "Body",
     "Ctx",
-    "count_text",
     "esc",
     "icon",
-    "nav",
+    "on",
     "phone_home",
     "phone_status_bar",
-    "table",
-    "warehouse_label",
 ]
-
-
-def card_title(ctx: Ctx, r: int) -> tuple[str, str]:
-    """(attributes, escaped text) of item `r`'s name."""
-    c = ctx.grid.find("name")
-    assert c is not None
-    text = ctx.grid.texts[r][c]
-    return ctx.slot(r, c, text), escape(text)
-
-
-def card_code(ctx: Ctx, r: int) -> tuple[str, str]:
-    c = ctx.grid.find("sku")
-    assert c is not None
-    text = ctx.grid.texts[r][c]
-    return ctx.slot(r, c, text), escape(text)
-
-
-def meta_parts(ctx: Ctx, r: int, skip: tuple[str, ...] = ("name", "sku", "status")) -> list[str]:
-    """Item `r`'s other fields as labelled spans (`On hand 12`, `Min 40`, `WH-02`)."""
-    out = []
-    for c, col in enumerate(ctx.grid.columns):
-        if col.field in skip:
-            continue
-        value = ctx.grid.texts[r][c]
-        text = f"{col.header} {value}" if col.header else value
-        out.append(f"<span{ctx.slot(r, c, text)}>{escape(text)}</span>")
-    return out
-
-
-def card_items(
-    ctx: Ctx,
-) -> Iterator[tuple[int, tuple[str, str], tuple[str, str], tuple[str, str] | None]]:
-    """Each item a card or list row shows: its index, its name and its code (attributes,
-    escaped text), and its status where the screen shows one."""
-    for r in range(ctx.n):
-        yield r, card_title(ctx, r), card_code(ctx, r), status_text(ctx, r)
-
-
-def status_text(ctx: Ctx, r: int) -> tuple[str, str] | None:
-    c = ctx.grid.find("status")
-    if c is None:
-        return None
-    text = ctx.grid.texts[r][c]
-    return ctx.slot(r, c, text), escape(text)
-
-
-def cue_text(ctx: Ctx) -> str:
-    """The page's warehouse where the page states it (a heading, chip, breadcrumb or tab),
-    marked `data-cue`: the renderer checks that it is visible and readable."""
-    return f"<span data-cue>{escape(ctx.spec.page_warehouse or '')}</span>"

@@ -3,23 +3,9 @@
 
 from __future__ import annotations
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Body,
-    Ctx,
-    card_items,
-    count_text,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    phone_home,
-    phone_status_bar,
-    table,
-    warehouse_label,
-)
+from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+
+BADGE = Badge('<span class="badge text-bg-{kind}"{attrs}>{text}</span>', "danger", "success")
 
 
 def _badge(ctx: Ctx, r: int, c: int) -> str:
@@ -47,7 +33,7 @@ def _sidebar(ctx: Ctx) -> str:
         f'<li class="nav-item"><a href="#" class="nav-link {"active" if label in ACTIVE else ""}'
         f'{"" if label in ACTIVE else " text-white"}">{icon(name, 16)}'
         f'<span class="ms-2">{esc(label)}</span></a></li>'
-        for name, label in nav(ctx)
+        for name, label in ctx.nav()
     )
     return (
         '<div class="d-flex flex-column flex-shrink-0 p-3 text-bg-dark" style="width:232px">'
@@ -62,7 +48,7 @@ def _sidebar(ctx: Ctx) -> str:
 
 def _cue(ctx: Ctx) -> tuple[str, str, str]:
     """(title suffix, breadcrumb item, chip) that give the page's warehouse."""
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     suffix = f" — {wh}" if cue == "heading" else ""
     crumb = f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
@@ -70,7 +56,7 @@ def _cue(ctx: Ctx) -> tuple[str, str, str]:
     if cue == "chip":
         chip = (
             '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
-            f'{warehouse_label(ctx)}: {wh} <span class="ms-1">×</span></span>'
+            f'{ctx.warehouse_label()}: {wh} <span class="ms-1">×</span></span>'
         )
     return suffix, crumb, chip
 
@@ -82,17 +68,12 @@ def _surface(ctx: Ctx) -> str:
 
 def admin(ctx: Ctx) -> Body:
     suffix, crumb, chip = _cue(ctx)
-    narrow = ctx.has("narrow")
-    classes = "table table-hover align-middle mb-0"
-    if ctx.has("striped"):
-        classes += " table-striped"
-    if narrow or ctx.has("compact"):
-        classes += " table-sm"
-    markup = table(
-        ctx,
+    classes = ctx.switched(
+        "table table-hover align-middle mb-0", striped=" table-striped", small=" table-sm"
+    )
+    markup = ctx.table(
         classes=classes,
-        th_class=lambda c: "text-end" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "text-end" if ctx.numeric(c) else "",
+        numeric="text-end",
         td_inner=lambda r, c: _cell(ctx, r, c),
         thead_class="table-light" if not ctx.dark else "",
         lead_head='<th style="width:36px"><input class="form-check-input" type="checkbox"></th>',
@@ -128,7 +109,7 @@ def admin(ctx: Ctx) -> Body:
         'Category: All</span><a href="#" class="small">Clear filters</a></div>'
         f'<div class="card shadow-sm"><div class="table-responsive">{markup}</div>'
         '<div class="card-footer d-flex align-items-center bg-body">'
-        f'<span class="text-body-secondary small">{count_text(ctx, total)} items</span>'
+        f'<span class="text-body-secondary small">{ctx.count_text(total)} items</span>'
         f'<ul class="pagination pagination-sm mb-0 ms-auto">{pages}</ul></div></div>'
         "</main></div></div>"
     )
@@ -138,12 +119,9 @@ def admin(ctx: Ctx) -> Body:
 def phone(ctx: Ctx) -> Body:
     dark = ctx.dark
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        badge = ""
-        if status is not None:
-            kind = "danger" if ctx.low(r) else "success"
-            badge = f'<span class="badge text-bg-{kind}"{status[0]}>{status[1]}</span>'
-        parts = " · ".join(meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        badge = ctx.status_badge(r, status, BADGE)
+        parts = " · ".join(ctx.meta_parts(r))
         cards.append(
             f'<div class="card stock-card"{ctx.item_box(r)}><div class="card-body">'
             '<div class="d-flex justify-content-between align-items-start">'
@@ -162,7 +140,7 @@ def phone(ctx: Ctx) -> Body:
     where = ""
     if ctx.spec.cue == "chip":
         where = (
-            f'<span class="badge rounded-pill text-bg-primary fw-normal">{cue_text(ctx)} ×</span>'
+            f'<span class="badge rounded-pill text-bg-primary fw-normal">{ctx.cue_text()} ×</span>'
         )
     html = (
         '<div class="d-flex flex-column bg-body-tertiary" style="height:100vh">'

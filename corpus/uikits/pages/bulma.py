@@ -3,31 +3,21 @@
 
 from __future__ import annotations
 
-from .base import ACTIVE, Body, Ctx, count_text, cue_text, esc, icon, nav, table, warehouse_label
+from .base import Badge, Body, Ctx, esc, icon, on
 
 IS_ACTIVE = ' class="is-active"'
 
 
-def _on(label: str, active: str, other: str = "") -> str:
-    return active if label in ACTIVE else other
-
-
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    f = ctx.field(c)
-    if f == "status":
-        kind = "is-danger" if ctx.low(r) else "is-success"
-        return f'<span class="tag {kind} is-light">{ctx.text(r, c)}</span>'
-    if f == "sku":
-        return f'<a href="#">{ctx.text(r, c)}</a>'
-    return ctx.text(r, c)
+TAG = Badge('<span class="tag {kind} is-light"{attrs}>{text}</span>', "is-danger", "is-success")
+WRAPS = {"sku": '<a href="#">{text}</a>'}
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
-    labels = nav(ctx)
+    labels = ctx.nav()
     items = "".join(
-        f'<li><a href="#"{_on(label, IS_ACTIVE)}>'
+        f'<li><a href="#"{on(label, IS_ACTIVE)}>'
         f'<span class="icon-text"><span class="icon">{icon(name, 16)}</span>'
         f"<span>{esc(label)}</span></span></a></li>"
         for name, label in labels[:4]
@@ -38,20 +28,16 @@ def admin(ctx: Ctx) -> Body:
     chip = ""
     if cue == "chip":
         chip = (
-            f'<span class="tag is-link">{warehouse_label(ctx)}: {wh}'
+            f'<span class="tag is-link">{ctx.warehouse_label()}: {wh}'
             '<button class="delete is-small"></button></span>'
         )
-    classes = "table is-fullwidth is-hoverable"
-    if ctx.has("striped"):
-        classes += " is-striped"
-    if ctx.has("narrow") or ctx.has("compact"):
-        classes += " is-narrow"
-    markup = table(
-        ctx,
+    classes = ctx.switched(
+        "table is-fullwidth is-hoverable", striped=" is-striped", small=" is-narrow"
+    )
+    markup = ctx.table(
         classes=classes,
-        th_class=lambda c: "has-text-right" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "has-text-right" if ctx.numeric(c) else "",
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        numeric="has-text-right",
+        td_inner=lambda r, c: ctx.marked(r, c, TAG, WRAPS),
     )
     html = (
         '<div class="columns is-gapless mb-0" style="height:100vh;overflow:hidden">'
@@ -83,7 +69,7 @@ def admin(ctx: Ctx) -> Body:
         '<a class="pagination-previous">Previous</a><a class="pagination-next">Next page</a>'
         '<ul class="pagination-list"><li><a class="pagination-link is-current">1</a></li>'
         '<li><a class="pagination-link">2</a></li><li><a class="pagination-link">3</a></li>'
-        f'</ul><span class="ml-3 has-text-grey">{count_text(ctx, ctx.n + 17)}</span></nav>'
+        f'</ul><span class="ml-3 has-text-grey">{ctx.count_text(ctx.n + 17)}</span></nav>'
         "</section></div></div>"
     )
     return Body(html, html_attrs=' data-theme="dark"' if ctx.spec.theme == "dark" else "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import ACTIVE, Body, Ctx, count_text, cue_text, esc, icon, nav, table, warehouse_label
+from .base import ACTIVE, Body, Ctx, esc, icon
 
 CSS = """
 .bx--content{margin-left:256px;padding:64px 32px 0;height:100vh;overflow:hidden;
@@ -27,7 +27,7 @@ def _shell(ctx: Ctx) -> str:
         f'<li class="bx--side-nav__item"><a class="bx--side-nav__link'
         f'{" bx--side-nav__link--current" if label in ACTIVE else ""}" href="#">'
         f'{icon(name, 16)}<span class="bx--side-nav__link-text">{esc(label)}</span></a></li>'
-        for name, label in nav(ctx)
+        for name, label in ctx.nav()
     )
     return (
         '<header class="bx--header" aria-label="StockShot"><a class="bx--header__name" href="#">'
@@ -42,7 +42,7 @@ def _shell(ctx: Ctx) -> str:
 
 
 def _top(ctx: Ctx) -> tuple[str, str]:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     crumbs = ["Home", "Inventory"] + ([wh] if cue == "breadcrumb" else [])
     crumb = "".join(
@@ -54,7 +54,7 @@ def _top(ctx: Ctx) -> tuple[str, str]:
     if cue == "chip":
         tags = (
             '<div class="bx--tag bx--tag--filter bx--tag--blue"><span class="bx--tag__label">'
-            f'{warehouse_label(ctx)}: {wh}</span><button class="bx--tag__close-icon" '
+            f'{ctx.warehouse_label()}: {wh}</span><button class="bx--tag__close-icon" '
             'aria-label="Clear">×</button></div>'
         )
     tags += (
@@ -79,8 +79,7 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 def data_table(ctx: Ctx) -> Body:
     head, _ = _top(ctx)
-    markup = table(
-        ctx,
+    markup = ctx.table(
         classes="bx--data-table bx--data-table--zebra"
         + (
             " bx--data-table--compact"
@@ -89,8 +88,7 @@ def data_table(ctx: Ctx) -> Body:
             if ctx.has("compact")
             else ""
         ),
-        th_class=lambda c: "num" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "num" if ctx.numeric(c) else "",
+        numeric="num",
         th_inner=lambda c: (
             f'<div class="bx--table-header-label">{escape(ctx.grid.header[c])}</div>'
         ),
@@ -110,7 +108,7 @@ def data_table(ctx: Ctx) -> Body:
         f"{markup}"
         '<div class="bx--pagination"><div class="bx--pagination__left">'
         '<span class="bx--pagination__text">Items per page: 20</span>'
-        f'<span class="bx--pagination__text">{count_text(ctx, total)} items</span></div>'
+        f'<span class="bx--pagination__text">{ctx.count_text(total)} items</span></div>'
         '<div class="bx--pagination__right"><span class="bx--pagination__text">1 of 3 pages</span>'
         '<button class="bx--pagination__button bx--pagination__button--backward">'
         f"{icon('chevron-left', 16)}</button>"

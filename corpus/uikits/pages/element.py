@@ -7,19 +7,13 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Body,
-    Ctx,
-    card_items,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    phone_home,
-    phone_status_bar,
+from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+
+TAG = Badge(
+    '<span class="el-tag el-tag--{kind} el-tag--small el-tag--light">'
+    '<span class="el-tag__content"{attrs}>{text}</span></span>',
+    "danger",
+    "success",
 )
 
 WIDTHS = {
@@ -144,7 +138,7 @@ def _el_table(ctx: Ctx) -> str:
 
 
 def _menu(ctx: Ctx) -> str:
-    labels = nav(ctx)
+    labels = ctx.nav()
     inline = "".join(
         f'<li class="el-menu-item{" is-active" if label in ACTIVE else ""}" '
         f'style="padding-left:40px">{esc(label)}</li>'
@@ -194,7 +188,7 @@ def _field(label: str, value: str, placeholder: bool, select: bool = False) -> s
 
 def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     crumbs = ["首页", "库存管理", "库存查询"] if zh else ["Home", "Inventory", "Stock query"]
     if cue == "breadcrumb":
@@ -287,22 +281,16 @@ PHONE = """
 def phone(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        tag = ""
-        if status is not None:
-            kind = "danger" if ctx.low(r) else "success"
-            tag = (
-                f'<span class="el-tag el-tag--{kind} el-tag--small el-tag--light">'
-                f'<span class="el-tag__content"{status[0]}>{status[1]}</span></span>'
-            )
-        meta = " · ".join(meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        tag = ctx.status_badge(r, status, TAG)
+        meta = " · ".join(ctx.meta_parts(r))
         cards.append(
             f'<div class="el-card is-never-shadow"{ctx.item_box(r)}><div class="el-card__body">'
             f'<div class="name"><span{title_attrs}>{title}</span>{tag}</div>'
             f'<div class="code"{code_attrs}>{code}</div><div class="meta">{meta}</div></div></div>'
         )
     fg = "#e5eaf3" if dark else "#000"
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     chip = ""
     if ctx.spec.cue == "chip":
         chip = (

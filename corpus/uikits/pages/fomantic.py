@@ -3,19 +3,10 @@ labels`, then a `ui celled striped table` with a pagination footer, or a `ui car
 
 from __future__ import annotations
 
-from .base import (
-    ACTIVE,
-    Body,
-    Ctx,
-    card_items,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    table,
-    warehouse_label,
-)
+from .base import ACTIVE, Badge, Body, Ctx, esc, icon
+
+LABEL = Badge('<div class="ui {kind} mini label"{attrs}>{text}</div>', "red", "green")
+TILE_LABEL = Badge('<div class="ui {kind} tiny label"{attrs}>{text}</div>', "red", "green")
 
 CSS = """
 .page{margin-left:220px;height:100vh;overflow:hidden}
@@ -29,7 +20,7 @@ def _menu(ctx: Ctx) -> str:
     inverted = "" if ctx.has("light-menu") else " inverted"
     items = "".join(
         f'<a class="{"active " if label in ACTIVE else ""}item">{icon(name, 16)}{esc(label)}</a>'
-        for name, label in nav(ctx)
+        for name, label in ctx.nav()
     )
     return (
         f'<div class="ui left fixed vertical{inverted} menu"><div class="item"><b>StockShot</b>'
@@ -38,7 +29,7 @@ def _menu(ctx: Ctx) -> str:
 
 
 def _top(ctx: Ctx) -> str:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     dark = ctx.spec.theme == "dark"
     inv = " inverted" if dark else ""
@@ -46,7 +37,7 @@ def _top(ctx: Ctx) -> str:
         f'<a class="section">{wh}</a><span class="divider">/</span>' if cue == "breadcrumb" else ""
     )
     title = esc(ctx.spec.title) + (f" — {wh}" if cue == "heading" else "")
-    chip = f'<a class="ui blue label">{warehouse_label(ctx)}: {wh} ×</a>' if cue == "chip" else ""
+    chip = f'<a class="ui blue label">{ctx.warehouse_label()}: {wh} ×</a>' if cue == "chip" else ""
     return (
         f'<div class="ui top attached{inv} menu"><div class="item">{icon("menu", 16)}</div>'
         '<div class="right menu"><div class="item"><div class="ui transparent input">'
@@ -62,24 +53,15 @@ def _top(ctx: Ctx) -> str:
     )
 
 
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    if ctx.field(c) == "status":
-        color = "red" if ctx.low(r) else "green"
-        return f'<div class="ui {color} mini label">{ctx.text(r, c)}</div>'
-    return ctx.text(r, c)
-
-
 def admin(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
-    classes = "ui celled striped table" + (" inverted" if dark else "")
-    if ctx.has("compact") or ctx.has("narrow"):
-        classes += " compact"
-    markup = table(
-        ctx,
+    classes = ctx.switched(
+        "ui celled striped table" + (" inverted" if dark else ""), small=" compact"
+    )
+    markup = ctx.table(
         classes=classes,
-        th_class=lambda c: "right aligned" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "right aligned" if ctx.numeric(c) else "",
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        numeric="right aligned",
+        td_inner=lambda r, c: ctx.marked(r, c, LABEL),
     )
     pager = (
         '<div class="ui right floated pagination menu"><a class="icon item">‹</a>'
@@ -96,12 +78,9 @@ def admin(ctx: Ctx) -> Body:
 def tiles(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        label = ""
-        if status is not None:
-            color = "red" if ctx.low(r) else "green"
-            label = f'<div class="ui {color} tiny label"{status[0]}>{status[1]}</div>'
-        meta = "".join(f"<div>{p}</div>" for p in meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        label = ctx.status_badge(r, status, TILE_LABEL)
+        meta = "".join(f"<div>{p}</div>" for p in ctx.meta_parts(r))
         cards.append(
             f'<div class="{"inverted " if dark else ""}card"{ctx.item_box(r)}><div class="content">'
             f'<div class="header"{title_attrs}>{title}</div>'

@@ -3,21 +3,10 @@
 
 from __future__ import annotations
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Body,
-    Ctx,
-    card_items,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    phone_home,
-    phone_status_bar,
-    table,
-    warehouse_label,
+from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on, phone_home, phone_status_bar
+
+BADGE = Badge(
+    '<span class="secondary-content {kind}"{attrs}>{text}</span>', "red-text", "teal-text"
 )
 
 CSS = """
@@ -35,10 +24,6 @@ td.num,th.num{text-align:right}
 IS_ACTIVE = ' class="active"'
 
 
-def _on(label: str, active: str, other: str = "") -> str:
-    return active if label in ACTIVE else other
-
-
 def _cell(ctx: Ctx, r: int, c: int) -> str:
     if ctx.field(c) == "status":
         cls = "new badge red" if ctx.low(r) else "new badge green"
@@ -49,22 +34,20 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     links = "".join(
-        f'<li{_on(label, IS_ACTIVE)}><a href="#" class="waves-effect">'
+        f'<li{on(label, IS_ACTIVE)}><a href="#" class="waves-effect">'
         f"{icon(name, 20)}{esc(label)}</a></li>"
-        for name, label in nav(ctx)
+        for name, label in ctx.nav()
     )
     crumbs = ["Inventory"] + ([wh] if cue == "breadcrumb" else []) + ["Stock"]
     crumb = "".join(f'<a href="#" class="breadcrumb">{c}</a>' for c in crumbs)
     title = esc(ctx.spec.title) + (f" – {wh}" if cue == "heading" else "")
-    chip = f'<div class="chip">{warehouse_label(ctx)}: {wh} ×</div>' if cue == "chip" else ""
-    markup = table(
-        ctx,
+    chip = f'<div class="chip">{ctx.warehouse_label()}: {wh} ×</div>' if cue == "chip" else ""
+    markup = ctx.table(
         classes="striped highlight",
-        th_class=lambda c: "num" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "num" if ctx.numeric(c) else "",
+        numeric="num",
         td_inner=lambda r, c: _cell(ctx, r, c),
     )
     html = (
@@ -102,12 +85,9 @@ PHONE = """
 
 def phone(ctx: Ctx) -> Body:
     items = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        badge = ""
-        if status is not None:
-            color = "red-text" if ctx.low(r) else "teal-text"
-            badge = f'<span class="secondary-content {color}"{status[0]}>{status[1]}</span>'
-        meta = " · ".join(meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        badge = ctx.status_badge(r, status, BADGE)
+        meta = " · ".join(ctx.meta_parts(r))
         color = "red lighten-4" if ctx.low(r) else "teal lighten-4"
         items.append(
             f'<li class="collection-item avatar"{ctx.item_box(r)}>'
@@ -115,7 +95,7 @@ def phone(ctx: Ctx) -> Body:
             f'<span class="title"{title_attrs}>{title}</span>'
             f"<p><span{code_attrs}>{code}</span><br>{meta}</p>{badge}</li>"
         )
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     chips = f'<div class="chip">{wh}</div>' if ctx.spec.cue == "chip" else ""
     tabs = "".join(
         f'<span class="{"on" if i == 1 else ""}">{icon(n, 22)}<br>{t}</span>'

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import ACTIVE, Body, Ctx, cue_text, esc, nav, table, warehouse_label
+from .base import Body, Ctx, esc, on
 
 CSS = """
 .layout{display:grid;grid-template-columns:210px 1fr;gap:2rem}
@@ -16,10 +16,6 @@ CURRENT = ' aria-current="page"'
 SECONDARY = ' class="secondary"'
 
 
-def _on(label: str, active: str, other: str = "") -> str:
-    return active if label in ACTIVE else other
-
-
 def _cell(ctx: Ctx, r: int, c: int) -> str:
     f = ctx.field(c)
     if f == "status":
@@ -30,25 +26,23 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     links = "".join(
-        f'<li><a href="#"{_on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
-        for _, label in nav(ctx)
+        f'<li><a href="#"{on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
+        for _, label in ctx.nav()
     )
     crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
     title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
     chip = ""
     if cue == "chip":
         chip = (
-            f'<a href="#" role="button" class="outline secondary">{warehouse_label(ctx)}: '
+            f'<a href="#" role="button" class="outline secondary">{ctx.warehouse_label()}: '
             f"{wh} ×</a>"
         )
-    markup = table(
-        ctx,
+    markup = ctx.table(
         classes="striped",
-        th_class=lambda c: "num" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "num" if ctx.numeric(c) else "",
+        numeric="num",
         td_inner=lambda r, c: _cell(ctx, r, c),
     )
     html = (

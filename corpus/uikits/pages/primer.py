@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from .base import Body, Ctx, card_items, cue_text, esc, icon, meta_parts
+from .base import Badge, Body, Ctx, esc, icon
+
+BADGE = Badge(' <span class="Label {kind}"{attrs}>{text}</span>', "Label--danger", "Label--success")
 
 WAREHOUSES = ("WH-01", "WH-02", "WH-03")
 CURRENT = ' aria-current="page"'
@@ -25,12 +27,9 @@ def item_list(ctx: Ctx) -> Body:
         for w in WAREHOUSES
     )
     rows = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
-        label = ""
-        if status is not None:
-            kind = "Label--danger" if ctx.low(r) else "Label--success"
-            label = f' <span class="Label {kind}"{status[0]}>{status[1]}</span>'
-        meta = " · ".join(meta_parts(ctx, r))
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
+        label = ctx.status_badge(r, status, BADGE)
+        meta = " · ".join(ctx.meta_parts(r))
         rows.append(
             f'<div class="Box-row d-flex flex-items-center"{ctx.item_box(r)}>'
             f'<span class="color-fg-muted mr-3">{icon("box", 16)}</span>'
@@ -41,7 +40,7 @@ def item_list(ctx: Ctx) -> Body:
             '<span class="color-fg-muted">'
             f"{icon('more', 16)}</span></div>"
         )
-    heading = esc(ctx.spec.title) + (f" · {cue_text(ctx)}" if ctx.spec.cue == "heading" else "")
+    heading = esc(ctx.spec.title) + (f" · {ctx.cue_text()}" if ctx.spec.cue == "heading" else "")
     html = (
         '<div class="Header"><div class="Header-item"><a href="#" class="Header-link f4 d-flex '
         f'flex-items-center">{icon("box", 24)}<span class="ml-2">StockShot</span></a></div>'

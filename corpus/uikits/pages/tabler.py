@@ -3,19 +3,9 @@
 
 from __future__ import annotations
 
-from .base import (
-    ACTIVE,
-    Body,
-    Ctx,
-    card_items,
-    cue_text,
-    esc,
-    icon,
-    meta_parts,
-    nav,
-    table,
-    warehouse_label,
-)
+from .base import ACTIVE, Badge, Body, Ctx, esc, icon
+
+BADGE = Badge('<span class="badge bg-{kind}-lt"{attrs}>{text}</span>', "red", "green")
 
 
 def _root(ctx: Ctx) -> str:
@@ -27,7 +17,7 @@ def _sidebar(ctx: Ctx) -> str:
         f'<li class="nav-item{" active" if label in ACTIVE else ""}"><a class="nav-link" href="#">'
         f'<span class="nav-link-icon d-md-none d-lg-inline-block">{icon(name, 20)}</span>'
         f'<span class="nav-link-title">{esc(label)}</span></a></li>'
-        for name, label in nav(ctx)
+        for name, label in ctx.nav()
     )
     return (
         '<aside class="navbar navbar-vertical navbar-expand-lg" data-bs-theme="dark">'
@@ -39,7 +29,7 @@ def _sidebar(ctx: Ctx) -> str:
 
 
 def _header(ctx: Ctx, pretitle: str) -> str:
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
     pre = f"{pretitle} / {wh}" if cue == "breadcrumb" else pretitle
@@ -57,29 +47,21 @@ def _header(ctx: Ctx, pretitle: str) -> str:
 def _chip(ctx: Ctx) -> str:
     if ctx.spec.cue != "chip":
         return ""
-    return f'<span class="badge bg-blue-lt me-2">{warehouse_label(ctx)}: {cue_text(ctx)} ×</span>'
+    return f'<span class="badge bg-blue-lt me-2">{ctx.warehouse_label()}: {ctx.cue_text()} ×</span>'
 
 
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    f = ctx.field(c)
-    if f == "status":
-        color = "red" if ctx.low(r) else "green"
-        return f'<span class="badge bg-{color}-lt">{ctx.text(r, c)}</span>'
-    if f == "sku":
-        return f'<span class="text-secondary">{ctx.text(r, c)}</span>'
-    if f == "name":
-        return f'<a href="#" class="text-reset" tabindex="-1">{ctx.text(r, c)}</a>'
-    return ctx.text(r, c)
+WRAPS = {
+    "sku": '<span class="text-secondary">{text}</span>',
+    "name": '<a href="#" class="text-reset" tabindex="-1">{text}</a>',
+}
 
 
 def admin(ctx: Ctx) -> Body:
-    markup = table(
-        ctx,
+    markup = ctx.table(
         classes="table card-table table-vcenter text-nowrap datatable"
         + (" table-sm" if ctx.has("narrow") else ""),
-        th_class=lambda c: "text-end" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "text-end" if ctx.numeric(c) else "",
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        numeric="text-end",
+        td_inner=lambda r, c: ctx.marked(r, c, BADGE, WRAPS),
         lead_head='<th class="w-1"><input class="form-check-input m-0 align-middle" '
         'type="checkbox"></th>',
         lead_cell=lambda r: (
@@ -116,12 +98,10 @@ def admin(ctx: Ctx) -> Body:
 
 def tiles(ctx: Ctx) -> Body:
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in card_items(ctx):
+    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
         color = "red" if ctx.low(r) else "green"
-        badge = ""
-        if status is not None:
-            badge = f'<span class="badge bg-{color}-lt"{status[0]}>{status[1]}</span>'
-        meta = "".join(f'<div class="text-secondary">{p}</div>' for p in meta_parts(ctx, r))
+        badge = ctx.status_badge(r, status, BADGE)
+        meta = "".join(f'<div class="text-secondary">{p}</div>' for p in ctx.meta_parts(r))
         cards.append(
             f'<div class="col-sm-6 col-lg-3"><div class="card card-sm"{ctx.item_box(r)}>'
             '<div class="card-body"><div class="row align-items-center">'

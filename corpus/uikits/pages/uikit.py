@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import ACTIVE, Body, Ctx, count_text, cue_text, esc, nav, table, warehouse_label
+from .base import Badge, Body, Ctx, esc, on
 
 CSS = """
 .shell{display:flex;height:100vh;overflow:hidden}
@@ -15,44 +15,35 @@ CSS = """
 IS_ACTIVE = ' class="uk-active"'
 
 
-def _on(label: str, active: str, other: str = "") -> str:
-    return active if label in ACTIVE else other
-
-
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    if ctx.field(c) == "status":
-        kind = "uk-label-danger" if ctx.low(r) else "uk-label-success"
-        return f'<span class="uk-label {kind}">{ctx.text(r, c)}</span>'
-    if ctx.field(c) == "sku":
-        return f'<a class="uk-link-reset" href="#">{ctx.text(r, c)}</a>'
-    return ctx.text(r, c)
+LABEL = Badge(
+    '<span class="uk-label {kind}"{attrs}>{text}</span>', "uk-label-danger", "uk-label-success"
+)
+WRAPS = {"sku": '<a class="uk-link-reset" href="#">{text}</a>'}
 
 
 def admin(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
-    wh = cue_text(ctx)
+    wh = ctx.cue_text()
     cue = ctx.spec.cue
     links = "".join(
-        f'<li{_on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in nav(ctx)
+        f'<li{on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in ctx.nav()
     )
     crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
     title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
     chip = (
-        f'<span class="uk-label uk-margin-small-right">{warehouse_label(ctx)}: {wh} ×</span>'
+        f'<span class="uk-label uk-margin-small-right">{ctx.warehouse_label()}: {wh} ×</span>'
         if cue == "chip"
         else ""
     )
-    classes = "uk-table uk-table-divider uk-table-hover uk-table-middle"
-    if ctx.has("striped"):
-        classes += " uk-table-striped"
-    if ctx.has("narrow") or ctx.has("compact"):
-        classes += " uk-table-small"
-    markup = table(
-        ctx,
+    classes = ctx.switched(
+        "uk-table uk-table-divider uk-table-hover uk-table-middle",
+        striped=" uk-table-striped",
+        small=" uk-table-small",
+    )
+    markup = ctx.table(
         classes=classes,
-        th_class=lambda c: "uk-text-right" if ctx.numeric(c) else "",
-        td_class=lambda r, c: "uk-text-right" if ctx.numeric(c) else "",
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        numeric="uk-text-right",
+        td_inner=lambda r, c: ctx.marked(r, c, LABEL, WRAPS),
     )
     surface = "uk-background-secondary uk-light" if dark else "uk-background-muted"
     card = "uk-card uk-card-secondary" if dark else "uk-card uk-card-default"
@@ -75,7 +66,7 @@ def admin(ctx: Ctx) -> Body:
         "Count due</span></div>"
         f'<div class="{card} uk-card-small uk-card-body">{markup}'
         '<div class="uk-flex uk-flex-between uk-flex-middle">'
-        f'<span class="uk-text-meta">{count_text(ctx, ctx.n + 12)}</span>'
+        f'<span class="uk-text-meta">{ctx.count_text(ctx.n + 12)}</span>'
         '<ul class="uk-pagination uk-margin-remove"><li><a href="#">‹</a></li>'
         '<li class="uk-active"><span>1</span></li><li><a href="#">2</a></li>'
         '<li><a href="#">›</a></li></ul></div></div></main></div>'

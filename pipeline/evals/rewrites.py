@@ -198,15 +198,7 @@ def meaning(change: Rewrite, original: TaskContract) -> TaskContract:
     """What the rewrite means, from the original's reading: a report for a deferral, a
     hypothetical or a negation; the original with the SKU excluded; else the original."""
     if change.kind in ("deferral", "hypothetical", "negation"):
-        return original.model_copy(
-            update={
-                "action": "report",
-                "writes_allowed": False,
-                "quantities": {},
-                "quantity_rule": None,
-                "order_ids": (),
-            }
-        )
+        return original.as_report()
     if change.kind == "exclusion" and change.sku is not None:
         return original.model_copy(
             update={

@@ -13,15 +13,8 @@ from pipeline.contract import TaskContract, read_task, widenings
 from pipeline.evals.cases import load_cases, load_truth
 from pipeline.evals.readings import PHRASINGS, load_readings
 from pipeline.evals.rewrites import KINDS, judge, meaning, rewrite, tally
+from tests.contract.warehouses import NAMES
 
-NAMES = {
-    "Main distribution centre": "WH-01",
-    "主配送中心": "WH-01",
-    "North hub": "WH-02",
-    "北方仓": "WH-02",
-    "South hub": "WH-03",
-    "南方仓": "WH-03",
-}
 _LIGHT = sorted({r["sku"] for r in load_truth("erp-light-wh01.png").rows})
 
 

@@ -7,6 +7,7 @@ import pytest
 from pipeline.contract import QuantityRule, parse_task, read_task
 from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_all_cases
 from pipeline.evals.readings import PHRASINGS, ReadingCase, load_readings, verdict
+from tests.contract.warehouses import NAMES
 
 REPORTS = [
     "Which SKUs are low? Do not place any orders, just tell me.",
@@ -179,15 +180,6 @@ def test_the_negation_that_made_it_a_report_is_noted_for_the_user() -> None:
 
 
 # ---- every word accounted for
-
-NAMES = {
-    "Main distribution centre": "WH-01",
-    "主配送中心": "WH-01",
-    "North hub": "WH-02",
-    "北方仓": "WH-02",
-    "South hub": "WH-03",
-    "南方仓": "WH-03",
-}
 
 
 def test_an_id_next_to_words_it_does_not_know_is_left_out_never_the_only_one_written() -> None:

@@ -20,7 +20,8 @@ Third-party exceptions are mapped onto this tree once, where they enter: image d
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 __all__ = [
     "ConfigError",
@@ -36,6 +37,7 @@ __all__ = [
     "UnsupportedFormatError",
     "UploadTooLargeError",
     "VlmError",
+    "registered",
 ]
 
 
@@ -75,6 +77,18 @@ class UnknownNameError(InputError):
         self.name = name
         self.known = sorted(known)
         super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known)}")
+
+
+T = TypeVar("T")
+
+
+def registered(registry: Mapping[str, T], kind: str, name: str) -> T:
+    """What a plug-in registry holds under `name`; an `UnknownNameError` listing the names it
+    does hold where it holds none."""
+    try:
+        return registry[name]
+    except KeyError:
+        raise UnknownNameError(kind, name, registry) from None
 
 
 class ConfigError(StockshotError):

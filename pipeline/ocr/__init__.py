@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.errors import UnknownNameError
+from pipeline.errors import registered
 from pipeline.ocr.base import EngineOptions, OcrEngine
 
 __all__ = ["OCR_ENGINES", "EngineOptions", "OcrEngine", "make_engine"]
@@ -36,8 +36,4 @@ OCR_ENGINES: dict[str, Callable[[EngineOptions], OcrEngine]] = {
 
 
 def make_engine(name: str, options: EngineOptions) -> OcrEngine:
-    try:
-        factory = OCR_ENGINES[name]
-    except KeyError:
-        raise UnknownNameError("OCR engine", name, OCR_ENGINES) from None
-    return factory(options)
+    return registered(OCR_ENGINES, "OCR engine", name)(options)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from pipeline.errors import EngineError, EngineNotInstalledError, UnknownNameError
+from pipeline.errors import EngineError, EngineNotInstalledError, registered
 from pipeline.models import TextLine
 from pipeline.ocr.base import EngineOptions, Image, default_threads, files_fingerprint
 
@@ -113,8 +113,4 @@ STRUCTURE_MODELS: dict[str, Callable[[EngineOptions], TableStructureModel]] = {
 
 
 def make_structure_model(name: str, options: EngineOptions) -> TableStructureModel:
-    try:
-        factory = STRUCTURE_MODELS[name]
-    except KeyError:
-        raise UnknownNameError("table-structure model", name, STRUCTURE_MODELS) from None
-    return factory(options)
+    return registered(STRUCTURE_MODELS, "table-structure model", name)(options)

@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from pipeline.errors import ConfigError, UnknownNameError
+from pipeline.errors import ConfigError, registered
 from pipeline.settings import Settings
 from pipeline.vlm.base import Model, SchemaAnswerer
 from pipeline.vlm.steps import Narrowing
@@ -118,8 +118,4 @@ def sees_images(spec: str, options: ModelOptions) -> bool:
 
 def make_model(spec: str, options: ModelOptions) -> Model:
     kind, _, argument = spec.partition(":")
-    try:
-        factory = MODELS[kind]
-    except KeyError:
-        raise UnknownNameError("model", kind, MODELS) from None
-    return factory(argument, options)
+    return registered(MODELS, "model", kind)(argument, options)

@@ -231,13 +231,7 @@ def verify_prepared(dest: Path) -> list[str]:
     """Problems with a prepared folder, one sentence each; empty when it is complete and intact."""
     if not dest.is_dir():
         return [f"{dest} is not a directory" if dest.exists() else f"{dest} does not exist"]
-    problems: list[str] = []
-    for source in _SOURCES:
-        path = dest / source.dest_path
-        if not path.is_file():
-            problems.append(f"{source.dest_path} is missing")
-        elif _sha256(path) != source.sha256:
-            problems.append(f"{source.dest_path} does not match its pinned SHA-256")
+    problems = _pinned_problems(dest, {source.dest_path: source.sha256 for source in _SOURCES})
     keys_file = dest / REC_MODEL_NAME / KEYS_FILE
     if problems and not keys_file.is_file():
         return problems
@@ -254,14 +248,21 @@ def verify_prepared(dest: Path) -> list[str]:
     return problems
 
 
-def _check_sources(source_dir: Path) -> None:
-    bad: list[str] = []
-    for source in _SOURCES:
-        path = source_dir / source.wheel_path
+def _pinned_problems(root: Path, pinned: dict[str, str]) -> list[str]:
+    """One sentence for each file under `root` that is missing or whose SHA-256 is not the
+    one `pinned` gives it (by its path relative to `root`)."""
+    problems: list[str] = []
+    for relative, sha256 in pinned.items():
+        path = root / relative
         if not path.is_file():
-            bad.append(f"{source.wheel_path} is missing")
-        elif _sha256(path) != source.sha256:
-            bad.append(f"{source.wheel_path} does not match its pinned SHA-256")
+            problems.append(f"{relative} is missing")
+        elif _sha256(path) != sha256:
+            problems.append(f"{relative} does not match its pinned SHA-256")
+    return problems
+
+
+def _check_sources(source_dir: Path) -> None:
+    bad = _pinned_problems(source_dir, {source.wheel_path: source.sha256 for source in _SOURCES})
     if bad:
         raise ConfigError(
             f"refusing to prepare PaddleOCR models from {source_dir}: {'; '.join(bad)}. "

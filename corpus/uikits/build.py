@@ -10,10 +10,10 @@ from typing import Any, Protocol
 
 import numpy as np
 from PIL import Image
-from screengen.capture import Entry, captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
-from webcorpus.browser import Captured, ColorScheme, RenderError
+from webcorpus.browser import Captured, ColorScheme, RenderError, screen_image
 from webcorpus.fonts import Face, faces, font_face_css, stack
 from webcorpus.model import Photo, Screen
 from webcorpus.photo import photograph
@@ -183,10 +183,8 @@ def render_spec(
     visible = _check(spec, ctx, m)
     if shot.png is None or m.box is None:
         raise RenderError(f"{spec.file}: no screenshot or no table region")
-    image = decode_png(shot.png)
-    size = (spec.screen.width, spec.screen.height)
-    if image.size != size:
-        raise RenderError(f"{spec.file}: rendered {image.size}, expected {size}")
+    image = screen_image(shot.png, spec.file, spec.screen)
+    size = image.size
     box = image_box(m.box, spec.screen.scale, size)
     truth = _truth(spec, split, grid, m, visible, box)
     kit = locked()[spec.kit]

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from PIL import Image
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from screengen.capture import decode_png
 
 from .fonts import Face
 from .model import Screen
@@ -74,6 +76,15 @@ class BrowserMissingError(RuntimeError):
 
 class RenderError(RuntimeError):
     """A page did not render the way the corpus requires (a font, a request, the layout)."""
+
+
+def screen_image(png: bytes, file: str, screen: Screen) -> Image.Image:
+    """A render's screenshot decoded; a `RenderError` unless it is the screen's size."""
+    image = decode_png(png)
+    size = (screen.width, screen.height)
+    if image.size != size:
+        raise RenderError(f"{file}: rendered {image.size}, expected {size}")
+    return image
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from typing import Protocol
 
 import numpy as np
 from PIL import Image
-from screengen.capture import Entry, captured_at, decode_png, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import Seed, entry_seed
 
-from .browser import RenderError, Shot
+from .browser import RenderError, Shot, screen_image
 from .data import TableData, stock_table
 from .designs import DESIGNS, KINDS
 from .fonts import Face, faces
@@ -47,10 +47,8 @@ def render_spec(spec: Spec, seed: Seed, renderer: Renderer, corpus_seed: int) ->
     problems = dom_mismatches(table, shot.cells)
     if problems:
         raise RenderError(f"{spec.file}: the page does not show its truth: {problems[:5]}")
-    image = decode_png(shot.png)
-    size = (spec.screen.width, spec.screen.height)
-    if image.size != size:
-        raise RenderError(f"{spec.file}: rendered {image.size}, expected {size}")
+    image = screen_image(shot.png, spec.file, spec.screen)
+    size = image.size
     box = image_box(shot.box, spec.screen.scale, size)
     rows = (*page.table.head, *page.table.body)
     merged = any(c.rowspan > 1 or c.colspan > 1 for r in rows for c in r.cells)

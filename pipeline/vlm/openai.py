@@ -346,28 +346,19 @@ class OpenAIModel:
                 # An answer that ran past the step budget: what it said so far is the answer
                 # (the ledger summary after it is the host's anyway); more room only buys
                 # more rambling.
-                return cut.model_copy(
-                    update={
-                        "usage": reply.usage,
-                        "model": reply.model,
-                        "steps": "schema",
-                        "schema_valid": False,
-                        "note": f"a {'question' if cut.asks else 'final answer'} cut at the "
-                        f"step budget of {budget} tokens, kept as written so far",
-                    }
+                kind = "question" if cut.asks else "final answer"
+                return _stepped(
+                    cut,
+                    reply,
+                    valid=False,
+                    note=f"a {kind} cut at the step budget of {budget} tokens, kept as written "
+                    "so far",
                 )
             # A cut call runs nothing (the truncation guard); the next step gets twice the room.
             self._budgets[run] = min(budget * 2, max(settings.max_tokens, budget * 2))
             return reply.model_copy(update={"steps": "schema", "schema_valid": False})
         step, valid = parse_step(reply.content, schema, tools, f"step_{self._steps_made}")
-        return step.model_copy(
-            update={
-                "usage": reply.usage,
-                "model": reply.model,
-                "steps": "schema",
-                "schema_valid": valid,
-            }
-        )
+        return _stepped(step, reply, valid=valid)
 
     async def _native(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
@@ -411,3 +402,11 @@ class OpenAIModel:
 
     async def _post(self, payload: JsonObject) -> JsonObject:
         return await self._endpoint.post(payload)
+
+
+def _stepped(
+    answer: ModelResponse, reply: ModelResponse, *, valid: bool, **more: str
+) -> ModelResponse:
+    """`answer`, read from the schema step's `reply`, with the reply's usage and model."""
+    update = {"usage": reply.usage, "model": reply.model, "steps": "schema", "schema_valid": valid}
+    return answer.model_copy(update={**update, **more})

@@ -8,9 +8,10 @@ table page is put on a table design picked among its language's kits (Bootstrap,
 Tabler, Bulma, Pico, Carbon, Fomantic, UIkit, Materialize; Element Plus and Ant Design for
 Chinese pages; its own kit among them), its columns are shuffled and renamed from a wider
 header vocabulary than the corpus uses, its narrow/compact/striped switches flip, and it is
-shown on a screen size and browser zoom picked afresh; every page gets a theme of its kit
-picked afresh. `--photos` also photographs each variant of a tune photo's source
-with the photo's own camera, under another bezel for a monitor.
+shown on a screen size and browser zoom picked afresh (`--kit` puts every table on that kit's
+design instead); every page gets a theme of its kit picked afresh. `--photos` also photographs
+each variant of a tune photo's source with the photo's own camera, under another bezel for a
+monitor.
 
 The folder holds `v<k>/<file>`, its truth files (the corpus's truth keys, read from the DOM as
 the corpus's are) and a `manifest.json` that `scripts/fields.py --folder` reads. It is not part
@@ -101,12 +102,15 @@ def _screen(rng: random.Random) -> Screen:
         return screen
 
 
-def variant(spec: UiSpec, rng: random.Random) -> UiSpec:
-    """The spec drawn again: another theme, and for a table another kit, column order, header
-    words, switches and screen."""
+def variant(spec: UiSpec, rng: random.Random, kit: str | None = None) -> UiSpec:
+    """The spec drawn again: another theme, and for a table another kit (or a design of `kit`,
+    in either language), column order, header words, switches and screen."""
     if spec.layout == "table":
         words = HEADERS[spec.formats.language]
-        kit, design = rng.choice(TABLE_DESIGNS[spec.formats.language])
+        designs = TABLE_DESIGNS[spec.formats.language]
+        if kit is not None:
+            designs = tuple(d for ds in TABLE_DESIGNS.values() for d in ds if d[0] == kit)
+        kit, design = rng.choice(designs)
         index = [c for c in spec.columns if c.field == "index"]
         rest = [c for c in spec.columns if c.field != "index"]
         if rng.random() < 0.7:
@@ -140,6 +144,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", type=int, default=2)
     parser.add_argument("--photos", action="store_true")
+    parser.add_argument(
+        "--kit",
+        choices=sorted({k for designs in TABLE_DESIGNS.values() for k, _ in designs}),
+        help="put every table variant on this kit's design",
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     renders, photos, _ = SPLITS["tune"]
@@ -149,7 +158,7 @@ def main() -> int:
     with chromium() as renderer:
         for spec in renders:
             for k in range(args.variants):
-                drawn_spec = variant(spec, rng)
+                drawn_spec = variant(spec, rng, args.kit)
                 try:
                     rendered = render_spec(drawn_spec, "tune", seed, renderer, args.seed)
                 except (RenderError, ValueError) as error:

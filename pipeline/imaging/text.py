@@ -116,10 +116,17 @@ def _dash(width: int, height: int, text_height: float) -> bool:
     return 0.25 * text_height <= width <= 1.2 * text_height and 1 <= height <= 0.4 * text_height
 
 
-def find_text_boxes(gray: Gray, *, photo: bool = False) -> TextBoxes:
+def find_text_boxes(
+    gray: Gray, *, photo: bool = False, light_on_dark: NDArray[np.uint8] | None = None
+) -> TextBoxes:
     """Phrase boxes on the page, in reading order (top to bottom, left to right). A photo's
-    text is found by its contrast with the surroundings instead of sharp edges."""
-    raw = _ink(gray) if photo else _edges(gray)
+    text is found by its contrast with the surroundings instead of sharp edges. On a dark
+    page, `light_on_dark` (the colour image of the same pixels) gives each pixel its brightest
+    channel first: coloured text (a blue link) is far brighter there than in grey."""
+    if photo and light_on_dark is not None:
+        raw = _ink(np.asarray(light_on_dark.max(axis=2), dtype=np.uint8))
+    else:
+        raw = _ink(gray) if photo else _edges(gray)
     text_height = _glyph_height(raw)
     mask = _remove_long_lines(raw, max(40, int(text_height * 6)), max(24, round(text_height * 2.5)))
     # A photo's thin strokes (a hyphen) can fade out: join a little wider there.

@@ -35,7 +35,9 @@ class Page:
 
     def boxes(self) -> TextBoxes:
         if self.found is None:
-            self.found = find_text_boxes(self.norm.gray, photo=self.norm.photographed)
+            norm = self.norm
+            colour = norm.rgb if norm.dark else None
+            self.found = find_text_boxes(norm.gray, photo=norm.photographed, light_on_dark=colour)
         return self.found
 
 

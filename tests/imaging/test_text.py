@@ -70,3 +70,31 @@ def test_a_faint_mark_beyond_a_words_gap_or_the_columns_reach_is_left_out() -> N
     assert faint_extent(gray, (300, 100, 360, 112), (250, 500), text_height=12.0)[2] <= 362
     gray[100:112, 366:380] = 215
     assert faint_extent(gray, (300, 100, 360, 112), (250, 364), text_height=12.0)[2] <= 364
+
+
+def dark_photo_with(text: str, colour: tuple[int, int, int]) -> np.ndarray:
+    """A dark page (#1d1d1d) with `text` in `colour` at (300, 100), blurred and noisy."""
+    image = Image.new("RGB", (700, 240), (29, 29, 29))
+    ImageDraw.Draw(image).text((300, 100), text, fill=colour, font=ImageFont.load_default(size=16))
+    blurred = cv2.GaussianBlur(np.asarray(image, dtype=np.uint8), (0, 0), 1.2)
+    page = np.asarray(blurred, dtype=np.int16)
+    noise = np.random.default_rng(4).normal(0, 2.0, page.shape).astype(np.int16)
+    return np.asarray(np.clip(page + noise, 0, 255), dtype=np.uint8)
+
+
+def test_a_blue_link_on_a_dark_photo_is_found_by_its_colour_though_it_is_faint_in_grey() -> None:
+    rgb = dark_photo_with("01.02.0035", (40, 60, 150))
+    gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    assert find_text_boxes(gray, photo=True).boxes == []
+    boxes = find_text_boxes(gray, photo=True, light_on_dark=rgb).boxes
+    assert len(boxes) == 1
+    x0, y0, x1, y1 = boxes[0]
+    assert 295 <= x0 <= 305 and 375 <= x1 <= 400 and 98 <= y0 <= 106 and 108 <= y1 <= 120
+
+
+def test_white_text_on_a_dark_photo_is_found_the_same_in_grey_and_by_colour() -> None:
+    rgb = dark_photo_with("01.02.0035", (230, 230, 230))
+    gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    assert find_text_boxes(gray, photo=True, light_on_dark=rgb).boxes == (
+        find_text_boxes(gray, photo=True).boxes
+    )

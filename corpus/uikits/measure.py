@@ -4,8 +4,9 @@ The page function `MEASURE` scrolls the page (or its `[data-scroll]` region) to 
 position and then on, pixel by pixel up to `SCROLL_SLACK`, until no truth text is cut by the
 edge of the screen or of a scrolling region: each is wholly visible or wholly hidden. A truth
 text is visible when hit-testing at the centre and four corners (2-3 px in) of each of its line
-boxes lands on the element itself or on its own item, so text outside the viewport, clipped by
-an `overflow` ancestor or covered by a header, toolbar or tab bar does not count. A visible item
+boxes lands on the element itself or on its own item's box (not on another truth text), so text
+outside the viewport, clipped by an `overflow` ancestor (a name cut off under the next cell) or
+covered by a header, toolbar or tab bar does not count. A visible item
 is one whose every truth text is visible; a card cut between its lines (its name shown, its
 quantities under the tab bar) is only partly visible and not part of the truth. Each truth text
 and each warehouse cue (`data-cue`) must also stand out from its background (`MIN_CONTRAST`).
@@ -28,12 +29,16 @@ MEASURE = """([start, slack]) => {
   const setScroll = y => { if (scroller) scroller.scrollTop = y; else window.scrollTo(0, y); };
   const getScroll = () => scroller ? scroller.scrollTop : window.scrollY;
   const els = [...document.querySelectorAll('[data-r]')];
-  const item = e => {
-    const owner = e.closest('[data-r],[data-rb]');
-    return owner === null ? null : (owner.dataset.r ?? owner.dataset.rb);
+  // A hit on the text's own element, or on its own item's box (a card's body around it); a
+  // hit on any other truth text (the next cell of the same row, which a clipped text runs
+  // under) is not.
+  const inside = (hit, e) => {
+    if (hit === null) return false;
+    if (hit === e || e.contains(hit)) return true;
+    if (hit.closest('[data-r]') !== null) return false;
+    const box = hit.closest('[data-rb]');
+    return box !== null && box.dataset.rb === e.dataset.r;
   };
-  const inside = (hit, e) =>
-    hit !== null && (hit === e || e.contains(hit) || item(hit) === e.dataset.r);
   const state = e => {
     const range = document.createRange();
     range.selectNodeContents(e);

@@ -1,0 +1,131 @@
+"""Two columns read as one, told apart by what they hold: a right-aligned quantity set one
+space from a left-aligned code or name (`1,204 boxes  Flat washer M8`, `300  SKU-10233`,
+`500  01.02.0035`) comes out of the reader as one column under both headers (`On hand Part
+no.`, `在途 物料编码`). Such a column is cut in two where its header splits into two names
+the header vocabulary knows and most of its cells into a quantity (with its unit, or a dash
+for none) and something that is not one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from pipeline.table.cells import clean_text, quantity_and_unit
+from pipeline.table.headers import header_evidence, header_words, names_something, ruled_out
+from pipeline.table.values import is_code
+
+__all__ = ["split_fused"]
+
+_LEADING_QUANTITY = re.compile(
+    r"^(?P<quantity>(?:\d{1,3}(?:[,.']\d{3})+|\d+)(?:\s?[A-Za-z\u4e00-\u9fff]{1,8}(?=\s))?"
+    r"|[-—–])\s+(?P<rest>\S.*)$"
+)
+"""A cell that opens with a quantity (and its unit, a word after it) or a dash, then more."""
+_EMPTY = ("", "-", "—", "–", "一")
+_QUANTITIES = ("on_hand", "reorder_point")
+_OTHERS = ("sku", "name", "warehouse_id")
+_LEAST_ROWS = 4
+_LEAST_SHARE = 0.7
+"""The share of a column's filled cells that must split for the column to be cut."""
+
+
+def _header_cut(header: str) -> tuple[str, str] | None:
+    """The header's two names: a quantity's first (`On hand`, `Reorder point`, `在途`), then
+    a column that holds no quantity (`Part no.`, `Product code`, `物料编码`, `Status`); the
+    cut at a space that both sides name best, else None."""
+    tokens = unicodedata.normalize("NFKC", header).split()
+    best: tuple[float, str, str] | None = None
+    for cut in range(1, len(tokens)):
+        left, right = " ".join(tokens[:cut]), " ".join(tokens[cut:])
+        quantity = max(header_evidence(left, f)[0] for f in _QUANTITIES)
+        if quantity == 0 and ruled_out(left):
+            quantity = 0.5  # a quantity that is no stock field: `On order`, `在途`
+        if quantity == 0 or max(header_evidence(right, f)[0] for f in _QUANTITIES) > 0:
+            continue
+        other = max(header_evidence(right, f)[0] for f in _OTHERS)
+        if other == 0 and names_something(header_words(right)):
+            other = 0.5  # `Status`, `Unit price`
+        if other > 0 and (best is None or quantity + other > best[0]):
+            best = (quantity + other, left, right)
+    return None if best is None else (best[1], best[2])
+
+
+def _not_quantity(text: str) -> bool:
+    """Text that is no quantity: words, or a code (`01.02.0035`)."""
+    if quantity_and_unit(text)[0] is not None:
+        return False
+    return bool(re.search(r"[A-Za-z\u4e00-\u9fff]", text)) or is_code(text)
+
+
+def _cell_cut(text: str) -> tuple[str, str] | None:
+    """A cell's quantity and what follows it, else None (a whole quantity, a whole name)."""
+    value = clean_text(text)
+    if quantity_and_unit(value)[0] is not None:
+        return None
+    match = _LEADING_QUANTITY.match(value)
+    if match is None or not _not_quantity(match["rest"]):
+        return None
+    quantity = match["quantity"]
+    if quantity not in _EMPTY and quantity_and_unit(quantity)[0] is None:
+        return None
+    return quantity, match["rest"]
+
+
+def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
+    """Each cell's two parts, when most filled cells split and the rest are one side's."""
+    filled = [c for c in cells if clean_text(c) not in _EMPTY]
+    if len(filled) < _LEAST_ROWS:
+        return None
+    parts: list[tuple[str, str]] = []
+    split = 0
+    for cell in cells:
+        value = clean_text(cell)
+        cut = _cell_cut(value)
+        if cut is not None:
+            split += 1
+            parts.append(cut)
+        elif value in _EMPTY or quantity_and_unit(value)[0] is not None:
+            parts.append((value, ""))
+        else:
+            parts.append(("", value))
+    return parts if split >= _LEAST_SHARE * len(filled) else None
+
+
+def split_fused(
+    texts: list[list[str]], confs: list[list[float]]
+) -> tuple[list[list[str]], list[list[float]], list[str]]:
+    """The grid (header row first) with each fused column cut in two, its confidences
+    likewise, and the headers of the columns that were cut."""
+    if len(texts) < _LEAST_ROWS + 1:
+        return texts, confs, []
+    width = len(texts[0])
+    cuts: dict[int, tuple[tuple[str, str], list[tuple[str, str]]]] = {}
+    for c in range(width):
+        header = _header_cut(texts[0][c])
+        if header is None:
+            continue
+        body = _cut_cells([row[c] if c < len(row) else "" for row in texts[1:]])
+        if body is not None:
+            cuts[c] = (header, body)
+    if not cuts:
+        return texts, confs, []
+    out_texts: list[list[str]] = []
+    out_confs: list[list[float]] = []
+    for r, (row, row_confs) in enumerate(zip(texts, confs, strict=True)):
+        cells: list[str] = []
+        scores: list[float] = []
+        for c in range(width):
+            text = row[c] if c < len(row) else ""
+            score = row_confs[c] if c < len(row_confs) else 0.0
+            if c in cuts:
+                header, body = cuts[c]
+                cells += header if r == 0 else body[r - 1]
+                scores += [score, score]
+            else:
+                cells.append(text)
+                scores.append(score)
+        out_texts.append(cells)
+        out_confs.append(scores)
+    return out_texts, out_confs, [texts[0][c] for c in sorted(cuts)]

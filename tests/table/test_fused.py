@@ -1,0 +1,67 @@
+"""Two columns the reader took for one (a right-aligned quantity one space from a left-aligned
+code or name) are cut apart by what their header and cells hold; a column of one kind is not."""
+
+from pipeline.models import Table
+from pipeline.table.fused import split_fused
+from pipeline.table.rows import to_rows
+
+
+def grid(header: list[str], *rows: list[str]) -> tuple[list[list[str]], list[list[float]]]:
+    texts = [header, *rows]
+    return texts, [[0.9] * len(r) for r in texts]
+
+
+def test_a_quantity_one_space_from_a_code_is_cut_into_the_two_columns_its_header_names() -> None:
+    texts, confs = grid(
+        ["Name", "On hand Part no.", "Reorder pt."],
+        ["Flat washer M8", "1,204 boxes SKU-10233", "300"],
+        ["Wood screw 4x35", "260 boxes SKU-10240", "80"],
+        ["Wall plug 8 mm", "520 bags SKU-10244", "60"],
+        ["Cable tie 200 mm", "75 bags SKU-10310", "100"],
+        ["Heat-shrink kit", "2 pcs SKU-10318", "25"],
+    )
+    cut, cut_confs, headers = split_fused(texts, confs)
+    assert headers == ["On hand Part no."]
+    assert cut[0] == ["Name", "On hand", "Part no.", "Reorder pt."]
+    assert cut[1] == ["Flat washer M8", "1,204 boxes", "SKU-10233", "300"]
+    assert [len(r) for r in cut_confs] == [4] * 6
+    rows = to_rows(Table(header=cut[0], cells=cut[1:]), cut_confs[1:]).rows
+    assert (rows[0].sku, rows[0].on_hand, rows[0].reorder_point) == ("SKU-10233", 1204, 300)
+
+
+def test_a_chinese_on_order_column_beside_dotted_codes_is_cut_and_a_dash_is_its_none() -> None:
+    texts, confs = grid(
+        ["商品名称", "在途 物料编码"],
+        ["六角螺栓 M10x50", "500 01.02.0035"],
+        ["六角螺母 M10", "- 01.02.0036"],
+        ["弹簧垫圈 M10", "- 01.02.0041"],
+        ["平垫圈 M12", "1,000 01.03.0112"],
+        ["膨胀螺栓 M8x80", "200 01.03.0120"],
+    )
+    cut, _, _ = split_fused(texts, confs)
+    assert cut[0] == ["商品名称", "在途", "物料编码"]
+    assert [row[1:] for row in cut[1:3]] == [["500", "01.02.0035"], ["-", "01.02.0036"]]
+
+
+def test_names_that_open_with_a_size_and_quantities_with_their_unit_stay_one_column() -> None:
+    texts, confs = grid(
+        ["Product name", "On hand"],
+        ["10 mm hex bolt", "120 pcs"],
+        ["12 mm hex bolt", "80 pcs"],
+        ["8 mm washer", "1,450 pcs"],
+        ["6 mm wall plug", "96 bags"],
+        ["20 mm cable tie", "5 bags"],
+    )
+    assert split_fused(texts, confs) == (texts, confs, [])
+
+
+def test_a_header_of_two_names_over_cells_of_one_kind_is_not_cut() -> None:
+    texts, confs = grid(
+        ["Stock Product", "Min"],
+        ["1,204", "300"],
+        ["260", "80"],
+        ["520", "60"],
+        ["75", "100"],
+        ["2", "25"],
+    )
+    assert split_fused(texts, confs)[2] == []

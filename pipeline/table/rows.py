@@ -27,9 +27,12 @@ __all__ = [
     "to_rows",
 ]
 
-_WAREHOUSE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(WH-?\d{1,3})(?![A-Za-z0-9])", re.IGNORECASE)
+_WAREHOUSE_IN_TEXT = re.compile(
+    r"(?<![A-Za-z0-9])WH(?:-|\s)?(\d{1,3})(?![A-Za-z0-9])", re.IGNORECASE
+)
 """A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
-would not split from it."""
+would not split from it; its hyphen lost (`WH01`) or read as a space (`WH 01`, a thin hyphen
+in small text)."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
@@ -44,7 +47,7 @@ def selected_line(warehouse: str) -> str:
 
 def warehouse_ids(context: Sequence[str]) -> set[str]:
     """Every warehouse id the page's text above its table names."""
-    return {repair_id(m.upper()) for text in context for m in _WAREHOUSE_IN_TEXT.findall(text)}
+    return {f"WH-{digits}" for text in context for digits in _WAREHOUSE_IN_TEXT.findall(text)}
 
 
 def page_warehouse(context: Sequence[str]) -> str | None:
@@ -57,8 +60,8 @@ def page_warehouse(context: Sequence[str]) -> str | None:
 
 def warehouse_label(text: str) -> str | None:
     """The warehouse id `text` is and nothing more (a tab's label), else None."""
-    value = clean_text(text).strip(" |·•")
-    return repair_id(value.upper()) if _WAREHOUSE_IN_TEXT.fullmatch(value) else None
+    match = _WAREHOUSE_IN_TEXT.fullmatch(clean_text(text).strip(" |·•"))
+    return f"WH-{match[1]}" if match else None
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,12 @@ def test_a_warehouse_id_written_right_after_chinese_text_is_the_pages_warehouse(
     assert page_warehouse(["Stock levels", "Warehouse: WH-02 ×"]) == "WH-02"
 
 
+def test_a_breadcrumbs_warehouse_whose_hyphen_was_lost_or_read_as_a_space_is_the_pages() -> None:
+    assert page_warehouse(["Home", "1 Inventory 1", "WH 01", "Stock"]) == "WH-01"
+    assert page_warehouse(["Stock levels · WH02"]) == "WH-02"
+    assert page_warehouse(["WH 1200 units"]) is None
+
+
 def test_several_warehouses_on_one_page_name_none_and_a_longer_code_is_no_warehouse() -> None:
     assert page_warehouse(["WH-01", "WH-02", "WH-03"]) is None
     assert page_warehouse(["Order WH-0211X", "SKU-WH-02A"]) is None

@@ -99,6 +99,10 @@ def type_columns(
     )
     for index, text in enumerate(header):
         profile = profiles[index]
+        # Values alone speak for a column only as far as it is filled: a menu that shares a
+        # few rows with the table (a sidebar read as a first column) holds no field.
+        cells = len(columns[index]) if index < len(columns) else 0
+        coverage = profile.filled / cells if cells else 0.0
         words = header_words(text)
         rank = on_hand_rank(words)
         lead = None if headers_only or not profile.unit else leading_phrase(text)
@@ -117,13 +121,13 @@ def type_columns(
             elif headers_only or not silent:
                 continue  # values alone decide only under a header that names nothing
             elif field == "sku" and profile.codes >= 0.85:
-                score, said_why = 0.85 * profile.codes, "no header names it"
+                score, said_why = 0.85 * profile.codes * coverage, "no header names it"
             elif field == "warehouse_id" and profile.warehouses >= 0.6:
-                score, said_why = 0.85 * profile.warehouses, "no header names it"
+                score, said_why = 0.85 * profile.warehouses * coverage, "no header names it"
             elif field == "name" and fit == 1.0 and counted:
                 # Under a misread header (`Description` read as `B`), words are the name
                 # unless a column whose header says so holds them.
-                score, said_why = 0.6 * profile.text, "no header names it"
+                score, said_why = 0.6 * profile.text * coverage, "no header names it"
             else:
                 continue
             if score < 0.3:

@@ -176,3 +176,15 @@ def test_a_bare_quantity_beside_available_is_on_hand_and_available_alone_still_i
     assert map_columns(["物料编码", "库存数量", "可用库存"], values)["on_hand"] == 1
     assert map_columns(["SKU", "Stock level", "Free stock"], values)["on_hand"] == 1
     assert map_columns(["SKU", "Qty avail.", "Reorder pt."], values)["on_hand"] == 1
+
+
+def test_a_menu_sharing_a_few_rows_of_the_table_does_not_take_the_name_from_a_named_column() -> (
+    None
+):
+    menu = ["orders", "Suppliers", "Reports", "", "Settings", "", "", "", "", "", "", ""]
+    names = [f"Item {n}" for n in ("washer", "screw", "plug", "tie", "kit", "gloves")] * 2
+    on_hand = ["1,204 boxes", "260 boxes", "520 bags", "75 bags", "2 pcs", "310 pairs"] * 2
+    codes = [f"SKU-{10230 + k}" for k in range(12)]
+    mapping = map_columns(["Purchase", "Free stock", "Article", "Product code"],
+                          [menu, on_hand, names, codes])  # fmt: skip
+    assert mapping == {"on_hand": 1, "name": 2, "sku": 3}

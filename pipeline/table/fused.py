@@ -103,11 +103,10 @@ def split_fused(
     width = len(texts[0])
     cuts: dict[int, tuple[tuple[str, str], list[tuple[str, str]]]] = {}
     for c in range(width):
-        header = _header_cut(texts[0][c])
-        if header is None:
-            continue
+        # The cells first: they rarely split, and a header's names take fuzzy matching.
         body = _cut_cells([row[c] if c < len(row) else "" for row in texts[1:]])
-        if body is not None:
+        header = None if body is None else _header_cut(texts[0][c])
+        if body is not None and header is not None:
             cuts[c] = (header, body)
     if not cuts:
         return texts, confs, []

@@ -87,7 +87,7 @@ def finish(
         # A filter or caption line above the real header, taken for it.
         context = [*context, *(t for t in texts[0] if t)]
         texts, confs = texts[1:], confs[1:]
-    texts, confs, _ = split_fused(texts, confs)
+    texts, confs = split_fused(texts, confs)
     header = [strip_icons(h) for h in texts[0]]
     table = Table(header=header, cells=[row for row in texts[1:]], html=html)
     body_confs = confs[1:]

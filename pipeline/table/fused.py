@@ -95,11 +95,11 @@ def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
 
 def split_fused(
     texts: list[list[str]], confs: list[list[float]]
-) -> tuple[list[list[str]], list[list[float]], list[str]]:
-    """The grid (header row first) with each fused column cut in two, its confidences
-    likewise, and the headers of the columns that were cut."""
+) -> tuple[list[list[str]], list[list[float]]]:
+    """The grid (header row first) with each fused column cut in two, and its confidences
+    likewise."""
     if len(texts) < _LEAST_ROWS + 1:
-        return texts, confs, []
+        return texts, confs
     width = len(texts[0])
     cuts: dict[int, tuple[tuple[str, str], list[tuple[str, str]]]] = {}
     for c in range(width):
@@ -109,7 +109,7 @@ def split_fused(
         if body is not None and header is not None:
             cuts[c] = (header, body)
     if not cuts:
-        return texts, confs, []
+        return texts, confs
     out_texts: list[list[str]] = []
     out_confs: list[list[float]] = []
     for r, (row, row_confs) in enumerate(zip(texts, confs, strict=True)):
@@ -127,4 +127,4 @@ def split_fused(
                 scores.append(score)
         out_texts.append(cells)
         out_confs.append(scores)
-    return out_texts, out_confs, [texts[0][c] for c in sorted(cuts)]
+    return out_texts, out_confs

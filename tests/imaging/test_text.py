@@ -8,14 +8,18 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.imaging.text import faint_extent, faint_text, find_text_boxes, restore_spaces
 
 
-def photo_with(text: str, *, grey: int) -> np.ndarray:
-    """A white page with `text` in grey `grey` at (300, 100), blurred and noisy like a photo."""
-    image = Image.new("L", (700, 240), 255)
-    ImageDraw.Draw(image).text((300, 100), text, fill=grey, font=ImageFont.load_default(size=16))
+def photo_with(
+    text: str, *, grey: int = 0, page: int = 255, colour: tuple[int, int, int] | None = None
+) -> np.ndarray:
+    """A page of grey `page` with `text` in grey `grey` (or in `colour`, as an RGB photo) at
+    (300, 100), blurred and noisy like a photo."""
+    mode, ground, ink = ("L", page, grey) if colour is None else ("RGB", (page,) * 3, colour)
+    image = Image.new(mode, (700, 240), ground)
+    ImageDraw.Draw(image).text((300, 100), text, fill=ink, font=ImageFont.load_default(size=16))
     blurred = cv2.GaussianBlur(np.asarray(image, dtype=np.uint8), (0, 0), 1.2)
-    page = np.asarray(blurred, dtype=np.int16)
-    noise = np.random.default_rng(4).normal(0, 2.0, page.shape).astype(np.int16)
-    return np.asarray(np.clip(page + noise, 0, 255), dtype=np.uint8)
+    pixels = np.asarray(blurred, dtype=np.int16)
+    noise = np.random.default_rng(4).normal(0, 2.0, pixels.shape).astype(np.int16)
+    return np.asarray(np.clip(pixels + noise, 0, 255), dtype=np.uint8)
 
 
 def test_a_light_grey_header_name_in_a_blurred_photo_is_found_at_a_lower_contrast() -> None:
@@ -72,18 +76,8 @@ def test_a_faint_mark_beyond_a_words_gap_or_the_columns_reach_is_left_out() -> N
     assert faint_extent(gray, (300, 100, 360, 112), (250, 364), text_height=12.0)[2] <= 364
 
 
-def dark_photo_with(text: str, colour: tuple[int, int, int]) -> np.ndarray:
-    """A dark page (#1d1d1d) with `text` in `colour` at (300, 100), blurred and noisy."""
-    image = Image.new("RGB", (700, 240), (29, 29, 29))
-    ImageDraw.Draw(image).text((300, 100), text, fill=colour, font=ImageFont.load_default(size=16))
-    blurred = cv2.GaussianBlur(np.asarray(image, dtype=np.uint8), (0, 0), 1.2)
-    page = np.asarray(blurred, dtype=np.int16)
-    noise = np.random.default_rng(4).normal(0, 2.0, page.shape).astype(np.int16)
-    return np.asarray(np.clip(page + noise, 0, 255), dtype=np.uint8)
-
-
 def test_a_blue_link_on_a_dark_photo_is_found_by_its_colour_though_it_is_faint_in_grey() -> None:
-    rgb = dark_photo_with("01.02.0035", (40, 60, 150))
+    rgb = photo_with("01.02.0035", page=29, colour=(40, 60, 150))
     gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     assert find_text_boxes(gray, photo=True).boxes == []
     boxes = find_text_boxes(gray, photo=True, light_on_dark=rgb).boxes
@@ -93,7 +87,7 @@ def test_a_blue_link_on_a_dark_photo_is_found_by_its_colour_though_it_is_faint_i
 
 
 def test_white_text_on_a_dark_photo_is_found_the_same_in_grey_and_by_colour() -> None:
-    rgb = dark_photo_with("01.02.0035", (230, 230, 230))
+    rgb = photo_with("01.02.0035", page=29, colour=(230, 230, 230))
     gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     assert find_text_boxes(gray, photo=True, light_on_dark=rgb).boxes == (
         find_text_boxes(gray, photo=True).boxes

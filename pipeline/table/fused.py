@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.headers import header_evidence, header_words, names_something, ruled_out
-from pipeline.table.values import is_code
+from pipeline.table.values import NONE_MARKS, has_letters, is_code
 
 __all__ = ["split_fused"]
 
@@ -23,7 +23,7 @@ _LEADING_QUANTITY = re.compile(
     r"|[-—–])\s+(?P<rest>\S.*)$"
 )
 """A cell that opens with a quantity (and its unit, a word after it) or a dash, then more."""
-_EMPTY = ("", "-", "—", "–", "一")
+_EMPTY = ("", *NONE_MARKS)
 _QUANTITIES = ("on_hand", "reorder_point")
 _OTHERS = ("sku", "name", "warehouse_id")
 _LEAST_ROWS = 4
@@ -56,14 +56,12 @@ def _not_quantity(text: str) -> bool:
     """Text that is no quantity: words, or a code (`01.02.0035`)."""
     if quantity_and_unit(text)[0] is not None:
         return False
-    return bool(re.search(r"[A-Za-z\u4e00-\u9fff]", text)) or is_code(text)
+    return has_letters(text) or is_code(text)
 
 
-def _cell_cut(text: str) -> tuple[str, str] | None:
-    """A cell's quantity and what follows it, else None (a whole quantity, a whole name)."""
-    value = clean_text(text)
-    if quantity_and_unit(value)[0] is not None:
-        return None
+def _cell_cut(value: str) -> tuple[str, str] | None:
+    """A cleaned cell's quantity and what follows it, else None (a cell that is not a
+    quantity followed by more)."""
     match = _LEADING_QUANTITY.match(value)
     if match is None or not _not_quantity(match["rest"]):
         return None
@@ -75,22 +73,21 @@ def _cell_cut(text: str) -> tuple[str, str] | None:
 
 def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
     """Each cell's two parts, when most filled cells split and the rest are one side's."""
-    filled = [c for c in cells if clean_text(c) not in _EMPTY]
-    if len(filled) < _LEAST_ROWS:
+    values = [clean_text(c) for c in cells]
+    filled = sum(v not in _EMPTY for v in values)
+    if filled < _LEAST_ROWS:
         return None
     parts: list[tuple[str, str]] = []
     split = 0
-    for cell in cells:
-        value = clean_text(cell)
-        cut = _cell_cut(value)
-        if cut is not None:
+    for value in values:
+        if value in _EMPTY or quantity_and_unit(value)[0] is not None:
+            parts.append((value, ""))
+        elif (cut := _cell_cut(value)) is not None:
             split += 1
             parts.append(cut)
-        elif value in _EMPTY or quantity_and_unit(value)[0] is not None:
-            parts.append((value, ""))
         else:
             parts.append(("", value))
-    return parts if split >= _LEAST_SHARE * len(filled) else None
+    return parts if split >= _LEAST_SHARE * filled else None
 
 
 def split_fused(

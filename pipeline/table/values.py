@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pipeline.models import Row
 from pipeline.table.cells import most_common, quantity_and_unit
 
-__all__ = ["ValuesProfile", "is_code", "values_profile", "well_formed"]
+__all__ = ["NONE_MARKS", "ValuesProfile", "has_letters", "is_code", "values_profile", "well_formed"]
 
 _CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z0-9][-./_][A-Z0-9]|[A-Z]+\d)[A-Z0-9]+(?:[-./_][A-Z0-9]+)*$")
 """A code: letters and digits, with separators (`SKU-10231`, `BX-310-K`, `01.02.0035`) or a
@@ -32,6 +32,13 @@ _DATE = re.compile(
 """A date: year-month-day, day-month-year or month-day-year with a plausible year (`01.02.0035`
 is a code, not a date), or with a month's name."""
 _LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+NONE_MARKS = ("-", "—", "–", "一")
+"""What a cell shows for none (a dash, or `一` as a Chinese page's OCR reads one)."""
+
+
+def has_letters(text: str) -> bool:
+    """Whether `text` has letters or Chinese: words, a name, a code's prefix."""
+    return bool(_LETTERS.search(text))
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,7 @@ class ValuesProfile:
 
 
 def values_profile(values: Sequence[str]) -> ValuesProfile:
-    filled = [v.strip() for v in values if v.strip() and v.strip() not in ("-", "—", "–", "一")]
+    filled = [v.strip() for v in values if v.strip() and v.strip() not in NONE_MARKS]
     if not filled:
         return ValuesProfile(0, 0, 0, 0, False, 0, 0, 0, 0, None, ())
     n = len(filled)

@@ -83,3 +83,18 @@ def test_a_dark_theme_screen_on_a_dark_surround_comes_out_straight() -> None:
     found = quad_by_lines(gray(photo))
     assert found is not None
     assert worst_edge_degrees(found, KEYSTONE) <= 1.5
+
+
+
+def test_keystoned_screens_come_out_straight_to_a_fraction_of_a_degree() -> None:
+    # Each row of text is fitted to within a tenth of a degree or two; the plane they give
+    # together must be finer than any pair of them (a pair is off by half a degree or more).
+    rng = np.random.default_rng(1)
+    square = np.array([[230, 120], [1660, 120], [1660, 1060], [230, 1060]], dtype=np.float64)
+    worst = []
+    for _ in range(8):
+        corners = (square + rng.uniform(-70, 70, (4, 2))).tolist()
+        found = quad_by_lines(gray(photographed(page(), corners, bezel=214, wall=200)))
+        assert found is not None
+        worst.append(worst_edge_degrees(found, corners))
+    assert max(worst) <= 0.75, worst

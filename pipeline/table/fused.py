@@ -1,9 +1,10 @@
-"""Two columns read as one, told apart by what they hold: a right-aligned quantity set one
-space from a left-aligned code or name (`1,204 boxes  Flat washer M8`, `300  SKU-10233`,
-`500  01.02.0035`) comes out of the reader as one column under both headers (`On hand Part
-no.`, `在途 物料编码`). Such a column is cut in two where its header splits into two names
-the header vocabulary knows and most of its cells into a quantity (with its unit, or a dash
-for none) and something that is not one.
+"""Two columns read as one, told apart by what they hold: a right-aligned quantity or price
+set one space from a left-aligned code or name (`1,204 boxes  Flat washer M8`, `300
+SKU-10233`, `500  01.02.0035`, `$18.10  Cable tie`) comes out of the reader as one column
+under both headers (`On hand Part no.`, `在途 物料编码`, `Price Name`). Such a column is cut
+in two where its header splits into two names the header vocabulary knows and most of its
+cells into a quantity (with its unit, or a dash for none) or a price, and something that is
+neither.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.headers import header_evidence, header_words, names_something, ruled_out
-from pipeline.table.values import NONE_MARKS, has_letters, is_code
+from pipeline.table.values import NONE_MARKS, has_letters, is_code, is_price
 
 __all__ = ["split_fused"]
 
@@ -60,8 +61,11 @@ def _not_quantity(text: str) -> bool:
 
 
 def _cell_cut(value: str) -> tuple[str, str] | None:
-    """A cleaned cell's quantity and what follows it, else None (a cell that is not a
-    quantity followed by more)."""
+    """A cleaned cell's quantity or price and what follows it, else None (a cell that is
+    neither followed by more)."""
+    head, _, rest = value.partition(" ")
+    if rest and is_price(head) and _not_quantity(rest.strip()):
+        return head, rest.strip()
     match = _LEADING_QUANTITY.match(value)
     if match is None or not _not_quantity(match["rest"]):
         return None
@@ -80,7 +84,7 @@ def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
     parts: list[tuple[str, str]] = []
     split = 0
     for value in values:
-        if value in _EMPTY or quantity_and_unit(value)[0] is not None:
+        if value in _EMPTY or quantity_and_unit(value)[0] is not None or is_price(value):
             parts.append((value, ""))
         elif (cut := _cell_cut(value)) is not None:
             split += 1

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from pipeline.models import Row
 from pipeline.table.cells import most_common, quantity_and_unit
 
-__all__ = ["NONE_MARKS", "ValuesProfile", "has_letters", "is_code", "values_profile", "well_formed"]
+__all__ = [
+    "NONE_MARKS",
+    "ValuesProfile",
+    "has_letters",
+    "is_code",
+    "is_price",
+    "values_profile",
+    "well_formed",
+]
 
 _CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z0-9][-./_][A-Z0-9]|[A-Z]+\d)[A-Z0-9]+(?:[-./_][A-Z0-9]+)*$")
 """A code: letters and digits, with separators (`SKU-10231`, `BX-310-K`, `01.02.0035`) or a
@@ -105,6 +113,11 @@ def is_code(text: str) -> bool:
     """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date."""
     value = re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
     return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
+
+
+def is_price(text: str) -> bool:
+    """An amount of money (`$18.10`, `¥ 1,200`, `23.39`, `18.50元`)."""
+    return bool(_PRICE.match(unicodedata.normalize("NFKC", text).strip()))
 
 
 def well_formed(rows: Sequence[Row]) -> int:

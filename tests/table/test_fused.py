@@ -42,6 +42,21 @@ def test_a_chinese_on_order_column_beside_dotted_codes_is_cut_and_a_dash_is_its_
     assert [row[1:] for row in cut[1:3]] == [["500", "01.02.0035"], ["-", "01.02.0036"]]
 
 
+def test_a_price_one_space_from_a_name_is_cut_and_the_name_keeps_its_words() -> None:
+    texts, confs = grid(
+        ["Quantity", "Price Name", "SKU"],
+        ["130 bags", "$18.10 Cable tie 200 mm (bag of 100)", "SKU-10310"],
+        ["31 pcs", "527.62 Heat-shrink tube kit", "SKU-10318"],
+        ["88 pairs", "$7.58 Safety gloves size L (pair)", "SKU-10402"],
+        ["240 rolls", "$23.39 Packing tape 48 mm x 66 m", "SKU-10501"],
+        ["14 pcs", "$22.39 LED work light 20 W", "SKU-10601"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert cut[0] == ["Quantity", "Price", "Name", "SKU"]
+    assert cut[1] == ["130 bags", "$18.10", "Cable tie 200 mm (bag of 100)", "SKU-10310"]
+    assert cut[2][1:3] == ["527.62", "Heat-shrink tube kit"]
+
+
 def test_names_that_open_with_a_size_and_quantities_with_their_unit_stay_one_column() -> None:
     texts, confs = grid(
         ["Product name", "On hand"],

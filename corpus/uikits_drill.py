@@ -1,6 +1,6 @@
 """Variants of the UI-kit corpus's tune screens, rendered into a scratch folder for practice.
 
-    python corpus/uikits_drill.py OUT [--seed 1] [--variants 2] [--photos]
+    python corpus/uikits_drill.py OUT [--seed 1] [--variants 2] [--photos | --cameras]
     python scripts/fields.py --folder OUT
 
 Each tune render is drawn again `--variants` times with other choices, drawn from `--seed`: a
@@ -11,7 +11,9 @@ header vocabulary than the corpus uses, its narrow/compact/striped switches flip
 shown on a screen size and browser zoom picked afresh (`--kit` puts every table on that kit's
 design instead); every page gets a theme of its kit picked afresh. `--photos` also photographs
 each variant of a tune photo's source with the photo's own camera, under another bezel for a
-monitor.
+monitor; `--cameras` photographs every desktop variant instead, each with a camera drawn
+afresh (distance, tilt, turn, blur, noise, moire, glare, bezel and mount) within the ranges the
+corpus's photos span and a little past them.
 
 The folder holds `v<k>/<file>`, its truth files (the corpus's truth keys, read from the DOM as
 the corpus's are) and a `manifest.json` that `scripts/fields.py --folder` reads. It is not part
@@ -34,7 +36,7 @@ from uikits.build import Rendered, photo_entry, render_spec, truth_name
 from uikits.model import Col, UiSpec
 from uikits.specs import SPLITS
 from webcorpus.browser import RenderError, chromium
-from webcorpus.model import Bezel, Screen
+from webcorpus.model import Bezel, Mount, Photo, Screen
 
 HERE = Path(__file__).resolve().parent
 SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
@@ -89,6 +91,40 @@ SCREENS = (
 ZOOMS = (0.8, 0.9, 1.0, 1.1, 1.25)
 SWITCHES = ("narrow", "compact", "striped")
 BEZELS: tuple[Bezel, ...] = ("dark", "silver", "none")
+DESKTOP = 1024
+"""Screens narrower than this (pixels at device ratio 1) are phones, which `--cameras` leaves."""
+CAMERA: dict[str, tuple[float, float]] = {
+    "fill": (0.7, 0.95), "pitch": (-13.0, 13.0), "yaw": (-24.0, 24.0), "roll": (-9.0, 9.0),
+    "blur": (0.8, 1.4), "noise": (2.0, 3.5), "moire": (0.03, 0.1), "glare": (0.08, 0.35),
+}  # fmt: skip
+"""Ranges a drawn camera's settings are picked from (`--cameras`)."""
+
+
+def camera(template: Photo, source: str, rng: random.Random) -> Photo:
+    """A photo of `source` with every camera setting drawn afresh from `CAMERA`, on a monitor
+    with any bezel or on a laptop; the screen fills the frame when there is no bezel."""
+    drawn = {name: round(rng.uniform(low, high), 2) for name, (low, high) in CAMERA.items()}
+    mount: Mount = "laptop" if rng.random() < 0.25 else "monitor"
+    bezel: Bezel = "silver" if mount == "laptop" else rng.choice(BEZELS)
+    fill = round(rng.uniform(1.0, 1.04), 2) if bezel == "none" else drawn["fill"]
+    stem = Path(source).stem.replace(" ", "-")
+    return dataclasses.replace(
+        template,
+        file=f"photo-{stem}.jpg",
+        source=source,
+        description=f"Phone photo of {source}, camera drawn by the drill.",
+        shift=(0.0, round(rng.uniform(-0.06, 0.03), 2)),
+        bezel=bezel,
+        mount=mount,
+        fill=fill,
+        pitch=drawn["pitch"],
+        yaw=drawn["yaw"],
+        roll=drawn["roll"],
+        blur=drawn["blur"],
+        noise=drawn["noise"],
+        moire=drawn["moire"],
+        glare=drawn["glare"],
+    )
 
 
 def _screen(rng: random.Random) -> Screen:
@@ -143,7 +179,9 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", type=int, default=2)
-    parser.add_argument("--photos", action="store_true")
+    shots = parser.add_mutually_exclusive_group()
+    shots.add_argument("--photos", action="store_true")
+    shots.add_argument("--cameras", action="store_true")
     parser.add_argument(
         "--kit",
         choices=sorted({k for designs in TABLE_DESIGNS.values() for k, _ in designs}),
@@ -155,6 +193,7 @@ def main() -> int:
     seed = load_seed(SEED_CSV)
     images: list[dict[str, object]] = []
     drawn: dict[tuple[int, str], Rendered] = {}
+    screens: dict[tuple[int, str], Screen] = {}
     with chromium() as renderer:
         for spec in renders:
             for k in range(args.variants):
@@ -165,6 +204,7 @@ def main() -> int:
                     print(f"skipped v{k}/{spec.file} ({drawn_spec.kit}): {error}", flush=True)
                     continue
                 drawn[(k, spec.file)] = rendered
+                screens[(k, spec.file)] = drawn_spec.screen
                 images.append(_write(args.out, k, rendered.entry, None))
         for photo in photos if args.photos else ():
             for (k, file), rendered in drawn.items():
@@ -180,6 +220,17 @@ def main() -> int:
                     print(f"skipped v{k}/{photo.file}: {error}", flush=True)
                     continue
                 images.append(_write(args.out, k, entry, file))
+        for (k, file), rendered in drawn.items() if args.cameras else ():
+            screen = screens[(k, file)]
+            if screen.width / screen.dpr < DESKTOP:
+                continue
+            shot = camera(photos[0], file, rng)
+            try:
+                entry = photo_entry(shot, rendered, args.seed)
+            except ValueError as error:
+                print(f"skipped v{k}/{shot.file}: {error}", flush=True)
+                continue
+            images.append(_write(args.out, k, entry, file))
     manifest = {"seed": args.seed, "variants": args.variants, "images": images}
     (args.out / "manifest.json").write_text(json_text(manifest), encoding="utf-8")
     print(f"{len(images)} images in {args.out}")

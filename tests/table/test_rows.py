@@ -15,6 +15,13 @@ def test_a_breadcrumbs_warehouse_whose_hyphen_was_lost_or_read_as_a_space_is_the
     assert page_warehouse(["WH 1200 units"]) is None
 
 
+def test_a_breadcrumbs_warehouse_whose_hyphen_was_misread_in_small_text_is_the_pages() -> None:
+    assert page_warehouse(["Home / Inventory / W+02 / Stock levels"]) == "WH-02"
+    assert page_warehouse(["Stock — WH—03"]) == "WH-03"
+    assert page_warehouse(["WH·01 · Stock"]) == "WH-01"
+    assert page_warehouse(["W+1200 units", "SW+02"]) is None
+
+
 def test_several_warehouses_on_one_page_name_none_and_a_longer_code_is_no_warehouse() -> None:
     assert page_warehouse(["WH-01", "WH-02", "WH-03"]) is None
     assert page_warehouse(["Order WH-0211X", "SKU-WH-02A"]) is None

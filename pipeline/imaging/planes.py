@@ -331,9 +331,15 @@ def _quad_from(
     columns = Segments(_aligned_ends(words, rng))
     down = Segments(np.vstack([down.ends, columns.ends]))
     v_found = vanishing_point(down, rng)
-    if v_found is None:
-        return None
-    v_point = v_found[0]
+    if v_found is not None:
+        v_point = v_found[0]
+    else:
+        # Rows but no columns (a list, cards): the rows are straightened and the columns
+        # taken square to them where the rows are, which leaves any tilt up or down.
+        rows = across.ends[_agrees(across, h_point)]
+        middle = (rows[:, :2] + rows[:, 2:]).reshape(-1, 2).mean(axis=0) / 2
+        along = _direction(h_point, middle, np.array([1.0, 0.0]))
+        v_point = np.array([-along[1], along[0], 0.0])
     lined = Segments(
         np.vstack([across.ends[_agrees(across, h_point)], down.ends[_agrees(down, v_point)]])
     )
@@ -344,7 +350,10 @@ def _quad_from(
     matrix = _homography(h_point, v_point, centre)
     if matrix is None:
         return None
-    flat = cv2.perspectiveTransform(content.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+    # The rectangle holds the lines and every word: rows of text too short or faint to give
+    # a segment (a list's lower items under glare) are content as well.
+    extent = np.vstack([content, words.reshape(-1, 2)])
+    flat = cv2.perspectiveTransform(extent.reshape(-1, 1, 2), matrix).reshape(-1, 2)
     lo = np.percentile(flat, 1, axis=0)
     hi = np.percentile(flat, 99, axis=0)
     margin = 0.03 * (hi - lo)

@@ -4,7 +4,7 @@ rectified by the content's own lines: rows and columns come out straight."""
 import cv2
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.normalise import normalise
 from pipeline.imaging.planes import quad_by_lines
@@ -85,7 +85,6 @@ def test_a_dark_theme_screen_on_a_dark_surround_comes_out_straight() -> None:
     assert worst_edge_degrees(found, KEYSTONE) <= 1.5
 
 
-
 def test_keystoned_screens_come_out_straight_to_a_fraction_of_a_degree() -> None:
     # Each row of text is fitted to within a tenth of a degree or two; the plane they give
     # together must be finer than any pair of them (a pair is off by half a degree or more).
@@ -98,3 +97,43 @@ def test_keystoned_screens_come_out_straight_to_a_fraction_of_a_degree() -> None
         assert found is not None
         worst.append(worst_edge_degrees(found, corners))
     assert max(worst) <= 0.75, worst
+
+
+def centred_list() -> tuple[np.ndarray, list[float]]:
+    """A phone-style list on a light page: each item's name and details centred, so no
+    column edge lines up and nothing is vertical; and the heights of its first and last
+    rows of text."""
+    canvas = Image.new("RGB", (1280, 900), (250, 250, 250))
+    draw = ImageDraw.Draw(canvas)
+    font = ImageFont.load_default(size=26)
+    small = ImageFont.load_default(size=20)
+    rows: list[float] = []
+    for n in range(12):
+        y = 40 + n * 70
+        name = f"Kraft mailer box {310 + 10 * n}x{220 - 5 * n}"
+        details = f"BX-{310 + n}-K · On hand {12 + 7 * n} pcs · Reorder at {40 + n}"
+        draw.text((640, y), name, fill=(30, 30, 30), font=font, anchor="mt")
+        draw.text((640, y + 34), details, fill=(90, 90, 90), font=small, anchor="mt")
+        rows += [y + 13, y + 44]
+    return np.asarray(canvas, dtype=np.uint8), [rows[0], rows[-1]]
+
+
+def test_a_list_with_no_column_edges_comes_out_with_straight_rows_and_every_row_inside() -> None:
+    listing, (first, last) = centred_list()
+    photo = photographed(listing, KEYSTONE, bezel=228, wall=228)
+    found = quad_by_lines(gray(photo))
+    assert found is not None
+    w, h = found.size()
+    to_flat = cv2.getPerspectiveTransform(
+        np.array(found.points, dtype=np.float32),
+        np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32),
+    )
+    to_photo = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [1280, 0], [1280, 900], [0, 900]], dtype=np.float32),
+        np.array(KEYSTONE, dtype=np.float32),
+    )
+    ends = np.array([[[400, first], [880, first], [400, last], [880, last]]], dtype=np.float64)
+    flat = cv2.perspectiveTransform(cv2.perspectiveTransform(ends, to_photo), to_flat)[0]
+    for a, b in ((flat[0], flat[1]), (flat[2], flat[3])):
+        assert abs(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0]))) <= 1.0
+    assert flat[:, 1].min() >= 0 and flat[:, 1].max() <= h

@@ -214,27 +214,29 @@ def main() -> int:
                 shot = dataclasses.replace(
                     photo, bezel=bezel if photo.mount == "monitor" else photo.bezel
                 )
-                try:
-                    entry = photo_entry(shot, rendered, args.seed)
-                except ValueError as error:
-                    print(f"skipped v{k}/{photo.file}: {error}", flush=True)
-                    continue
-                images.append(_write(args.out, k, entry, file))
+                images += _photographed(args.out, k, shot, rendered, args.seed)
         for (k, file), rendered in drawn.items() if args.cameras else ():
             screen = screens[(k, file)]
-            if screen.width / screen.dpr < DESKTOP:
-                continue
-            shot = camera(photos[0], file, rng)
-            try:
-                entry = photo_entry(shot, rendered, args.seed)
-            except ValueError as error:
-                print(f"skipped v{k}/{shot.file}: {error}", flush=True)
-                continue
-            images.append(_write(args.out, k, entry, file))
+            if screen.width / screen.dpr >= DESKTOP:
+                shot = camera(photos[0], file, rng)
+                images += _photographed(args.out, k, shot, rendered, args.seed)
     manifest = {"seed": args.seed, "variants": args.variants, "images": images}
     (args.out / "manifest.json").write_text(json_text(manifest), encoding="utf-8")
     print(f"{len(images)} images in {args.out}")
     return 0
+
+
+def _photographed(
+    out: Path, k: int, shot: Photo, rendered: Rendered, seed: int
+) -> list[dict[str, object]]:
+    """The photo of a variant written under `out/v<k>/`, as its manifest line; none (and a
+    line said) when the screen does not fit in the photo."""
+    try:
+        entry = photo_entry(shot, rendered, seed)
+    except ValueError as error:
+        print(f"skipped v{k}/{shot.file}: {error}", flush=True)
+        return []
+    return [_write(out, k, entry, shot.source)]
 
 
 def _write(out: Path, k: int, entry: Entry, photo_of: str | None) -> dict[str, object]:

@@ -100,7 +100,7 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
         warehouses=sum(bool(_WAREHOUSE_CODE.match(v)) for v in upper) / n,
         quantities=len(numbers) / n,
         index=index,
-        prices=sum(bool(_PRICE.match(v)) for v in filled) / n,
+        prices=sum(is_price(v) for v in filled) / n,
         dates=sum(bool(_DATE.match(v)) for v in filled) / n,
         text=text / n,
         distinct=len(set(upper)),

@@ -16,9 +16,8 @@ from servers.toolkit import (
     SkuArg,
     ToolDeps,
     WarehouseIdArg,
+    failed,
     group_meta,
-    refused,
-    store_failed,
     success,
 )
 
@@ -65,10 +64,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     ) -> Annotated[CallToolResult, StockReport]:
         try:
             return success(domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock()))
-        except Refused as exc:
-            return refused(exc)
-        except StoreError as exc:
-            return store_failed(exc)
+        except (Refused, StoreError) as exc:
+            return failed(exc)
 
     @server.tool(
         name="inventory_get_item",
@@ -80,7 +77,5 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     def get_item(sku: SkuArg) -> Annotated[CallToolResult, ItemReport]:
         try:
             return success(domain.get_item(deps.store, sku, now=deps.clock()))
-        except Refused as exc:
-            return refused(exc)
-        except StoreError as exc:
-            return store_failed(exc)
+        except (Refused, StoreError) as exc:
+            return failed(exc)

@@ -61,11 +61,11 @@ from servers.toolkit import (
     WarehouseIdArg,
     actor_of,
     caller_of,
+    failed,
     group_meta,
     proposal_id_of,
     refused,
     run_id_of,
-    store_failed,
     success,
 )
 
@@ -229,10 +229,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 f"an order of {', '.join(wanted)} in {call.warehouse_id}",
                 requested_by=actor,
             )
-        except Refused as exc:
-            return refused(exc, write=True)
-        except StoreError as exc:
-            return store_failed(exc, write=True)
+        except (Refused, StoreError) as exc:
+            return failed(exc, write=True)
         output = ReplenishmentOutput(warehouse_id=call.warehouse_id, **queued)
         return success(output, exclude_none=True)
 
@@ -336,10 +334,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock(),
                 actor=actor,
             )  # fmt: skip
-        except Refused as exc:
-            return refused(exc, write=True)
-        except StoreError as exc:
-            return store_failed(exc, write=True)
+        except (Refused, StoreError) as exc:
+            return failed(exc, write=True)
         output = ReplenishmentOutput(warehouse_id=warehouse_id, results=items)
         if all(item.refused for item in items):
             reasons = "; ".join(str((item.refused or {}).get("message")) for item in items)
@@ -376,10 +372,8 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         )
         try:
             return success(domain.list_orders(deps.store, query))
-        except Refused as exc:
-            return refused(exc)
-        except StoreError as exc:
-            return store_failed(exc)
+        except (Refused, StoreError) as exc:
+            return failed(exc)
 
     @server.tool(
         name=CANCEL_TOOL,
@@ -417,8 +411,6 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                 deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise,
                 actor=actor,
             )  # fmt: skip
-        except Refused as exc:
-            return refused(exc, write=True)
-        except StoreError as exc:
-            return store_failed(exc, write=True)
+        except (Refused, StoreError) as exc:
+            return failed(exc, write=True)
         return success(result)

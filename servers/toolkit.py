@@ -41,12 +41,12 @@ __all__ = [
     "WarehouseIdArg",
     "actor_of",
     "caller_of",
+    "failed",
     "group_meta",
     "proposal_id_of",
     "refused",
     "run_id_of",
     "run_meta",
-    "store_failed",
     "success",
     "utc_now",
 ]
@@ -174,8 +174,11 @@ def refused(exc: Refused, *, write: bool = False) -> CallToolResult:
     )
 
 
-def store_failed(exc: StoreError, *, write: bool = False) -> CallToolResult:
-    """The store could not be used for this call; a write was rolled back whole."""
+def failed(exc: Refused | StoreError, *, write: bool = False) -> CallToolResult:
+    """A call the domain refused (`refused`), or one the store could not serve (a write
+    rolled back whole), as its `is_error` result."""
+    if isinstance(exc, Refused):
+        return refused(exc, write=write)
     done = "nothing was written; send the call again shortly" if write else "try again shortly"
     message = f"{exc}; {done}"
     return CallToolResult(

@@ -14,9 +14,8 @@ from servers.toolkit import (
     READ_ONLY,
     ToolDeps,
     WarehouseIdArg,
+    failed,
     group_meta,
-    refused,
-    store_failed,
     success,
 )
 
@@ -48,7 +47,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         try:
             return success(domain.list_warehouses(deps.store))
         except StoreError as exc:
-            return store_failed(exc)
+            return failed(exc)
 
     @server.tool(
         name="warehouses_get",
@@ -61,7 +60,5 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
     def get_warehouse(warehouse_id: WarehouseIdArg) -> Annotated[CallToolResult, WarehouseSummary]:
         try:
             return success(domain.get_warehouse(deps.store, warehouse_id))
-        except Refused as exc:
-            return refused(exc)
-        except StoreError as exc:
-            return store_failed(exc)
+        except (Refused, StoreError) as exc:
+            return failed(exc)

@@ -85,13 +85,17 @@ class SeededModel:
         self.seed = seed
         self.temperature = temperature
 
-    async def request(
-        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
-    ) -> ModelResponse:
+    def with_seed(self, settings: ModelSettings) -> ModelSettings:
+        """`settings` with the run's seed, and the temperature if one was given."""
         update: dict[str, object] = {"seed": self.seed}
         if self.temperature is not None:
             update["temperature"] = self.temperature
-        return await self.inner.request(messages, tools, settings.model_copy(update=update))
+        return settings.model_copy(update=update)
+
+    async def request(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
+    ) -> ModelResponse:
+        return await self.inner.request(messages, tools, self.with_seed(settings))
 
 
 class SeededAnswerer(SeededModel):
@@ -106,12 +110,7 @@ class SeededAnswerer(SeededModel):
         name: str,
     ) -> ModelResponse:
         assert isinstance(self.inner, SchemaAnswerer)
-        update: dict[str, object] = {"seed": self.seed}
-        if self.temperature is not None:
-            update["temperature"] = self.temperature
-        return await self.inner.answer_schema(
-            messages, schema, settings.model_copy(update=update), name=name
-        )
+        return await self.inner.answer_schema(messages, schema, self.with_seed(settings), name=name)
 
 
 def seeded(inner: Model, seed: int, temperature: float | None = None) -> SeededModel:

@@ -21,6 +21,7 @@ from servers.models import (
     NotFound,
     Order,
     OrderQuery,
+    Outcome,
     StockLevel,
     parse_order_id,
 )
@@ -57,32 +58,24 @@ def _audited(
     `decide` must check everything before it writes: a refusal commits only its audit entry.
     """
     refusal: Refused | None = None
+    outcome: Outcome = "accepted"
     with store.writing() as tx:
         try:
             result, reason, order_id = decide(tx)
         except Refused as exc:
-            refusal = exc
-            entry = NewAuditEntry(
+            refusal, outcome, reason, order_id = exc, "refused", exc.message, None
+        tx.append_audit(
+            NewAuditEntry(
                 at=now,
                 action=action,
-                outcome="refused",
-                reason=exc.message,
-                arguments=arguments,
-                run_id=run_id,
-                actor=actor,
-            )
-        else:
-            entry = NewAuditEntry(
-                at=now,
-                action=action,
-                outcome="accepted",
+                outcome=outcome,
                 reason=reason,
                 arguments=arguments,
                 order_id=order_id,
                 run_id=run_id,
                 actor=actor,
             )
-        tx.append_audit(entry)
+        )
     if refusal is not None:
         logger.info("%s refused: %s", action, refusal.message)
         raise refusal

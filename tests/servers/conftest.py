@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,15 +21,6 @@ from servers.stores import open_store, sqlite_path
 NOW = datetime(2026, 11, 30, 8, 0, 0, tzinfo=UTC)
 
 SetStock = Callable[..., None]
-
-
-@pytest.fixture(autouse=True)
-def _no_stockshot_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No developer settings, and a default store (if any) inside the test's folder."""
-    for name in list(os.environ):
-        if name.startswith("STOCKSHOT_"):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("STOCKSHOT_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pipeline.contract import (
     settle,
     widenings,
 )
+from tests.contract.answers import answer
 
 REPLENISH = TaskContract(action="replenish", writes_allowed=True)
 REPORT = TaskContract(action="report", writes_allowed=False)
@@ -111,11 +112,7 @@ def test_a_models_reading_recovers_a_safe_miss_and_cannot_widen_it() -> None:
     reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
     assert not reading.contract.writes_allowed
     # The model reads it right: everything low but SKU-10232.
-    right = ContractAnswer(
-        action="replenish", writes_allowed=True, deferred=False, warehouses=[],
-        exclude_warehouses=[], skus=[], exclude_skus=["SKU-10232"], quantities=[],
-        quantity_rule=None, order_ids=[],
-    ).to_contract()  # fmt: skip
+    right = ContractAnswer.model_validate(answer(exclude_skus=["SKU-10232"])).to_contract()
     final, blocked = settle(reading, right)
     assert (final.action, final.writes_allowed, blocked) == ("replenish", True, [])
     assert "SKU-10232" in final.exclude_skus
@@ -134,12 +131,8 @@ def test_a_deferral_stays_a_report_whatever_the_model_reads() -> None:
 
 
 def test_a_model_answer_that_defers_is_a_report() -> None:
-    answer = ContractAnswer(
-        action="replenish", writes_allowed=True, deferred=True, warehouses=[],
-        exclude_warehouses=[], skus=[], exclude_skus=[], quantities=[], quantity_rule=None,
-        order_ids=[],
-    )  # fmt: skip
-    assert not answer.to_contract().writes_allowed
+    deferred = ContractAnswer.model_validate(answer(deferred=True))
+    assert not deferred.to_contract().writes_allowed
 
 
 def test_without_a_models_reading_the_reader_alone_decides() -> None:

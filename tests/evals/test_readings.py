@@ -8,6 +8,7 @@ from typing import Any
 from pipeline.contract import parse_task
 from pipeline.evals.readings import Meaning, ReadingCase, model_readings, score_readings, verdict
 from pipeline.models import Message, ModelResponse, ModelSettings
+from tests.contract.answers import answer
 
 NAMES = {"North hub": "WH-02"}
 
@@ -64,13 +65,6 @@ class Replay:
         return ModelResponse(content=found if isinstance(found, str) else json.dumps(found))
 
 
-def _answer(**fields: Any) -> dict[str, Any]:
-    base = dict(action="replenish", writes_allowed=True, deferred=False, warehouses=[],
-                exclude_warehouses=[], skus=[], exclude_skus=[], quantities=[],
-                quantity_rule=None, order_ids=[])  # fmt: skip
-    return {**base, **fields}
-
-
 async def test_a_models_reading_is_counted_as_recovered_blocked_or_missing() -> None:
     leave = "Replenish the low items, leave SKU-10001 alone"
     wrong = "Replenish the low items, keep SKU-10002 as is"
@@ -82,8 +76,8 @@ async def test_a_models_reading_is_counted_as_recovered_blocked_or_missing() -> 
     ]
     model = Replay(
         {
-            leave: _answer(exclude_skus=["SKU-10001"]),
-            wrong: _answer(skus=["SKU-10002"]),
+            leave: answer(exclude_skus=["SKU-10001"]),
+            wrong: answer(skus=["SKU-10002"]),
             garbled: "nope",
         }
     )

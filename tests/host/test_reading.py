@@ -15,24 +15,9 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec, Usage
 from pipeline.vlm.rules import RulesModel
 from servers.sql.store import SqlStore
+from tests.contract.answers import answer
 from tests.host.conftest import open_orders, run_host
 from tests.host.test_loop import TABLE
-
-
-def answer(**fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "action": "replenish",
-        "writes_allowed": True,
-        "deferred": False,
-        "warehouses": [],
-        "exclude_warehouses": [],
-        "skus": [],
-        "exclude_skus": [],
-        "quantities": [],
-        "quantity_rule": None,
-        "order_ids": [],
-    }
-    return {**base, **fields}
 
 
 class ReplayReader(RulesModel):

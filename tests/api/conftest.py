@@ -125,6 +125,26 @@ async def client(settings: Settings, ingestor: Ingestor) -> AsyncIterator[httpx.
         yield http
 
 
+def http_scope(method: str, path: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
+    """The ASGI scope a server on 127.0.0.1:8000 hands the app for one request with the test
+    key and `headers`: for a test that drives the app straight through ASGI."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"x-api-key", KEY.encode()), *headers],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+        "state": {},
+    }
+
+
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 

@@ -20,12 +20,12 @@ from tests.api.conftest import (
     SAMPLE,
     TASK,
     follow,
+    http_scope,
     ingest,
     open_orders,
     sse_events,
     started,
 )
-from tests.api.serve import KEY
 from tests.conftest import NOW, CountingEngine, make_ingestor
 
 
@@ -147,21 +147,6 @@ async def test_the_event_stream_delivers_live_events_as_they_happen_and_resumes_
 
 async def stream(app: Any, path: str, chunks: asyncio.Queue[bytes]) -> None:
     """GET `path` straight through ASGI, handing each body chunk over as it is sent."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1:8000"), (b"x-api-key", KEY.encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
     done = asyncio.Event()
 
     async def receive() -> dict[str, Any]:
@@ -175,7 +160,7 @@ async def stream(app: Any, path: str, chunks: asyncio.Queue[bytes]) -> None:
             if not message.get("more_body", False):
                 done.set()
 
-    await app(scope, receive, send)
+    await app(http_scope("GET", path), receive, send)
 
 
 async def test_a_dry_run_raises_no_orders(client: httpx.AsyncClient, settings: Settings) -> None:

@@ -15,7 +15,7 @@ from pipeline.api.uploads import FormCollector
 from pipeline.errors import InputError, UploadTooLargeError
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
-from tests.api.conftest import BASE_URL, SAMPLE, huge_png, running
+from tests.api.conftest import BASE_URL, SAMPLE, http_scope, huge_png, running
 from tests.api.serve import KEY
 
 BOUNDARY = "stockshot-test-boundary"
@@ -60,27 +60,8 @@ async def call(
     async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(dict(message))
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/v1/ingest",
-        "raw_path": b"/v1/ingest",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"127.0.0.1:8000"),
-            (b"x-api-key", KEY.encode()),
-            (b"content-type", f"multipart/form-data; boundary={BOUNDARY}".encode()),
-            *headers,
-        ],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-        "state": {},
-    }
-    await app(scope, receive, send)
+    content_type = (b"content-type", f"multipart/form-data; boundary={BOUNDARY}".encode())
+    await app(http_scope("POST", "/v1/ingest", content_type, *headers), receive, send)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return status, json.loads(body), min(read, len(chunks))

@@ -31,13 +31,6 @@ OTHER_KEY = "test-key-2"
 BASE_URL = "http://127.0.0.1:8000"
 SAMPLE = SAMPLES / "erp-light-wh01.png"
 TASK = "find the SKUs that are low and raise replenishment orders"
-EXPECTED_ORDERS = {
-    ("SKU-10232", "WH-01"),
-    ("SKU-10310", "WH-01"),
-    ("SKU-10318", "WH-01"),
-    ("SKU-10501", "WH-01"),
-    ("SKU-10520", "WH-01"),
-}
 
 
 @pytest.fixture(scope="session")

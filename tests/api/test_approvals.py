@@ -23,9 +23,10 @@ from servers.models import OrderQuery, StockRecord
 from servers.stores import open_store
 from tests.api.conftest import BASE_URL, SAMPLE, follow, ingest, open_orders, started
 from tests.api.serve import KEY, seed_store, serving
+from tests.host.conftest import LOW_LIVE
 
 TASK = "find the SKUs that are low and raise replenishment orders"
-LOW_LIVE = {"SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501", "SKU-10520"}
+LOW_SKUS = {sku for sku, _ in LOW_LIVE}
 
 
 async def propose(client: httpx.AsyncClient) -> list[dict[str, Any]]:
@@ -86,7 +87,7 @@ async def test_a_run_under_manual_approval_writes_nothing_and_lists_what_it_prop
 ) -> None:
     proposals = await propose(client)
 
-    assert {p["arguments"]["sku"] for p in proposals} == LOW_LIVE
+    assert {p["arguments"]["sku"] for p in proposals} == LOW_SKUS
     assert orders(settings.store_url()) == []
     listed = (await client.get("/v1/approvals", params={"status": "pending"})).json()
     assert [p["id"] for p in listed["proposals"]] == [p["id"] for p in reversed(proposals)]

@@ -16,7 +16,6 @@ from pipeline.host.record import RunRecord, append_run_log
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from tests.api.conftest import (
-    EXPECTED_ORDERS,
     SAMPLE,
     TASK,
     follow,
@@ -27,6 +26,7 @@ from tests.api.conftest import (
     started,
 )
 from tests.conftest import NOW, CountingEngine, make_ingestor
+from tests.host.conftest import LOW_LIVE
 
 
 async def test_a_run_proposes_the_expected_orders_and_approving_them_writes_exactly_those(
@@ -46,16 +46,14 @@ async def test_a_run_proposes_the_expected_orders_and_approving_them_writes_exac
     assert "SKU-10402 in WH-01: not low any more" in record["final"]
     assert open_orders(settings.resolved_db(), run_id=started_run["id"]) == set()
     proposed = [e for _, e in events if e["type"] == "proposal"]
-    assert {(p["arguments"]["sku"], p["arguments"]["warehouse_id"]) for p in proposed} == (
-        EXPECTED_ORDERS
-    )
+    assert {(p["arguments"]["sku"], p["arguments"]["warehouse_id"]) for p in proposed} == LOW_LIVE
     assert [p["id"] for p in record["proposals"]] == [p["id"] for p in proposed]
     for proposal in proposed:
         decided = await client.post(f"/v1/approvals/{proposal['id']}/approve")
         assert decided.status_code == 200, decided.text
-    assert open_orders(settings.resolved_db(), run_id=started_run["id"]) == EXPECTED_ORDERS
+    assert open_orders(settings.resolved_db(), run_id=started_run["id"]) == LOW_LIVE
     listed = (await client.get("/v1/orders", params={"run_id": started_run["id"]})).json()
-    assert {(o["sku"], o["warehouse_id"]) for o in listed["orders"]} == EXPECTED_ORDERS
+    assert {(o["sku"], o["warehouse_id"]) for o in listed["orders"]} == LOW_LIVE
 
 
 async def test_with_approval_auto_a_run_writes_its_orders_at_once(
@@ -67,7 +65,7 @@ async def test_with_approval_auto_a_run_writes_its_orders_at_once(
         run = await client.post("/v1/runs", json={"task": TASK, "ingest_ids": [result["id"]]})
         events = await follow(client, run.json()["id"])
     assert "proposal" not in {e["type"] for _, e in events}
-    assert open_orders(settings.resolved_db(), run_id=run.json()["id"]) == EXPECTED_ORDERS
+    assert open_orders(settings.resolved_db(), run_id=run.json()["id"]) == LOW_LIVE
 
 
 async def test_the_event_stream_replays_what_happened_then_ends_with_run_finished(
@@ -193,7 +191,7 @@ async def test_a_run_can_bring_its_screenshots_in_a_multipart_request(
     ]
     assert {
         (p["arguments"]["sku"], p["arguments"]["warehouse_id"]) for p in record["proposals"]
-    } == (EXPECTED_ORDERS)
+    } == LOW_LIVE
 
 
 async def test_a_run_whose_tool_servers_fail_still_ends_its_stream(

@@ -22,16 +22,10 @@ from servers.factory import build_server
 from servers.models import OrderQuery, ProposalQuery
 from servers.stores import sqlite_store
 from tests.hardening.conftest import FIGURES, GROUPS, TASK
+from tests.host.conftest import LOW_LIVE
 
 RUNS = 50
 CREATE = "orders_create_replenishment"
-LOW_LIVE = {
-    ("SKU-10232", "WH-01"),
-    ("SKU-10310", "WH-01"),
-    ("SKU-10318", "WH-01"),
-    ("SKU-10501", "WH-01"),
-    ("SKU-10520", "WH-01"),
-}
 
 
 async def one_run(

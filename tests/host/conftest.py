@@ -18,6 +18,17 @@ from servers.sql.store import SqlStore
 from servers.stores import sqlite_store
 
 SEEDED_AT = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+LOW_LIVE = frozenset(
+    [
+        ("SKU-10232", "WH-01"),
+        ("SKU-10310", "WH-01"),
+        ("SKU-10318", "WH-01"),
+        ("SKU-10501", "WH-01"),
+        ("SKU-10520", "WH-01"),
+    ]
+)
+"""The seeded store's (SKU, warehouse) rows that are low live, each a row of the sample
+erp-light-wh01: what a run replenishing that sample orders."""
 
 
 @pytest.fixture

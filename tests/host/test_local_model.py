@@ -15,19 +15,12 @@ from pipeline.settings import Settings
 from pipeline.vlm.openai import OpenAIModel
 from servers.sql.store import SqlStore
 from tests.conftest import SAMPLES, make_ingestor
-from tests.host.conftest import open_orders
+from tests.host.conftest import LOW_LIVE, open_orders
 
 pytestmark = pytest.mark.local_model
 
 URL = os.environ.get("STOCKSHOT_LOCAL_MODEL_URL", "http://127.0.0.1:8765/v1")
 NAME = os.environ.get("STOCKSHOT_LOCAL_MODEL", "qwen2.5-coder-0.5b")
-STILL_LOW = {
-    ("SKU-10232", "WH-01"),
-    ("SKU-10310", "WH-01"),
-    ("SKU-10318", "WH-01"),
-    ("SKU-10501", "WH-01"),
-    ("SKU-10520", "WH-01"),
-}
 
 
 @pytest.fixture
@@ -62,4 +55,4 @@ async def test_a_real_local_model_replenishes_through_the_guards_and_orders_noth
     assert record.status in ("done", "limit"), record.final
     assert record.tokens["prompt"] > 0
     ordered = set(open_orders(store))
-    assert ordered <= STILL_LOW, f"ordered SKUs that are not low live: {ordered - STILL_LOW}"
+    assert ordered <= LOW_LIVE, f"ordered SKUs that are not low live: {ordered - LOW_LIVE}"

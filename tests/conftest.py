@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
@@ -138,6 +139,13 @@ def stop_process(process: subprocess.Popen[str], timeout_s: float = 30) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=timeout_s)
+
+
+def cli_env(**settings: str) -> dict[str, str]:
+    """The environment of a `stockshot` child process: this one's without its STOCKSHOT_*
+    variables, then `settings` (STOCKSHOT_* names without the prefix, in lower case)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
+    return env | {f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()}
 
 
 def cli_process(*args: str, env: Mapping[str, str]) -> subprocess.Popen[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import configparser
-import os
 import shlex
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from pipeline.cli import build_parser
 from pipeline.settings import Settings
 from servers.settings import ServerSettings
 from servers.stores import store_scheme
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli_env
 
 DEPLOY = ROOT / "deploy"
 UNITS = sorted((DEPLOY / "systemd").glob("*.service"))
@@ -61,9 +60,8 @@ def test_every_unit_runs_a_command_stockshot_parses(unit: Path) -> None:
 def test_the_first_start_commands_work_with_the_env_file_on_a_real_database(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
-    env |= deploy_env() | {"STOCKSHOT_DATABASE_URL": postgres_url}
-    env["STOCKSHOT_DATA_DIR"] = str(tmp_path / "data")
+    env = cli_env() | deploy_env()
+    env |= {"STOCKSHOT_DATABASE_URL": postgres_url, "STOCKSHOT_DATA_DIR": str(tmp_path / "data")}
 
     def stockshot(*args: str) -> str:
         done = subprocess.run(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import re
 import subprocess
@@ -16,7 +15,7 @@ from typing import IO
 
 from servers import catalog, domain
 from servers.stores import open_store, store_scheme
-from tests.conftest import cli_process, stop_process
+from tests.conftest import cli_env, cli_process, stop_process
 from tests.host.conftest import SEEDED_AT
 from tests.jobs.workers import worker_process
 
@@ -58,14 +57,15 @@ def serving(data: Path, store_url: str | None = None, **settings: str) -> Iterat
     """Serve a seeded store (the SQLite file in `data`, or the one `store_url` names);
     `settings` are STOCKSHOT_* names without the prefix."""
     store_url = seed_store(store_url or str(data / "stockshot.db"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
-    env |= {
-        "STOCKSHOT_DATA_DIR": str(data),
-        "STOCKSHOT_DATABASE_URL": store_url,
-        "STOCKSHOT_API_KEYS": KEY,
-        "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
-        **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
-    }
+    env = cli_env(
+        **{
+            "data_dir": str(data),
+            "database_url": store_url,
+            "api_keys": KEY,
+            "timezone": "Asia/Shanghai",
+            **settings,
+        }
+    )
     workers = contextlib.ExitStack()
     if store_scheme(store_url) == "postgresql":  # jobs go to a worker process
         workers.enter_context(worker_process(store_url, str(data), **settings))

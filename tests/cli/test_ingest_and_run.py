@@ -10,7 +10,7 @@ from pipeline.cli import main
 from servers import domain
 from servers.models import OrderQuery
 from servers.stores import sqlite_store
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, cli_env
 
 
 def test_ingest_reports_each_bad_file_on_one_line_and_still_processes_the_good_ones(
@@ -239,8 +239,7 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
     import time
 
     assert main(["store", "seed"]) == 0
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
-    env["STOCKSHOT_DATA_DIR"] = str(tmp_path / "data")
+    env = cli_env(data_dir=str(tmp_path / "data"))
     leader, follower = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "pipeline.cli", "run", "--ask", "--task", "replenish the low items",

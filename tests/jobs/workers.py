@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import subprocess
 import threading
 import time
@@ -16,7 +15,7 @@ import psycopg
 from pipeline.ingest import Ingestor
 from pipeline.jobs.worker import serve_worker
 from pipeline.settings import Settings
-from tests.conftest import cli_process, stop_process
+from tests.conftest import cli_env, cli_process, stop_process
 
 __all__ = ["in_process_worker", "live_workers", "worker_process"]
 
@@ -63,13 +62,9 @@ def worker_process(
 ) -> Iterator[subprocess.Popen[str]]:
     """`stockshot worker` as its own process on the database `store_url`, started (it has
     registered itself) when the block begins; stopped with SIGTERM at the end."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STOCKSHOT_")}
-    env |= {
-        "STOCKSHOT_DATA_DIR": data_dir,
-        "STOCKSHOT_DATABASE_URL": store_url,
-        "STOCKSHOT_TIMEZONE": "Asia/Shanghai",
-        **{f"STOCKSHOT_{name.upper()}": value for name, value in settings.items()},
-    }
+    env = cli_env(
+        **{"data_dir": data_dir, "database_url": store_url, "timezone": "Asia/Shanghai", **settings}
+    )
     before = live_workers(store_url)
     process = cli_process("worker", "--concurrency", concurrency, env=env)
     assert process.stderr is not None

@@ -11,6 +11,11 @@ from pipeline.cli.evaluation import default_cases
 from pipeline.ocr import OcrEngine
 
 
+def run_eval(out: Path, *args: str) -> None:
+    """`stockshot eval ARGS` with one draw per case, its reports written to `out`."""
+    assert main(["eval", *args, "--k", "1", "--out", str(out)]) == 0
+
+
 def test_a_tiny_eval_run_writes_both_reports(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -19,20 +24,7 @@ def test_a_tiny_eval_run_writes_both_reports(
 ) -> None:
     monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
     out = tmp_path / "reports"
-    code = main(
-        [
-            "eval",
-            "--case",
-            "core-light-wh01",
-            "--case",
-            "ask-cropped-no-warehouse",
-            "--k",
-            "1",
-            "--out",
-            str(out),
-        ]
-    )
-    assert code == 0
+    run_eval(out, "--case", "core-light-wh01", "--case", "ask-cropped-no-warehouse")
     report = json.loads((out / "eval.json").read_text(encoding="utf-8"))
     markdown = (out / "eval.md").read_text(encoding="utf-8")
     assert [m["model"] for m in report["models"]] == [
@@ -96,23 +88,16 @@ def test_a_model_that_cannot_be_reached_passes_no_case_on_either_track(
     monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
     monkeypatch.setenv("STOCKSHOT_VLM_RETRIES", "0")
     out = tmp_path / "reports"
-    code = main(
-        [
-            "eval",
-            "--model",
-            "openai:nobody-home",
-            "--base-url",
-            f"http://127.0.0.1:{_dead_port()}/v1",
-            "--all",
-            "--k",
-            "1",
-            "--no-ablation",
-            "--no-baselines",
-            "--out",
-            str(out),
-        ]
+    run_eval(
+        out,
+        "--model",
+        "openai:nobody-home",
+        "--base-url",
+        f"http://127.0.0.1:{_dead_port()}/v1",
+        "--all",
+        "--no-ablation",
+        "--no-baselines",
     )
-    assert code == 0
     report = json.loads((out / "eval.json").read_text(encoding="utf-8"))
     (entry,) = report["models"]
     assert report["cases"]["total"] > 100  # every case, tuning and sealed

@@ -5,10 +5,9 @@ from __future__ import annotations
 from html import escape
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, document, render_table
+from ..markup import Cell, render_table
 from ..model import Spec
-from .common import Page, badge, icon, plain_cell, status_of, stock_markup
+from .common import Page, badge, icon, plain_cell, status_of, stock_markup, styled_page
 
 FONTS = ("lato",)
 NAV = (
@@ -123,5 +122,4 @@ def page(spec: Spec, table: TableData) -> Page:
         '<div class="footer"><b>Copyright © 2026 StockShot.</b> All rights reserved.</div>'
         "</div>"
     )
-    css = font_face_css(FONTS) + f"body{{font-family:{stack(*FONTS)}}}" + CSS
-    return Page(document(spec.title, "en", css, body), FONTS, markup)
+    return styled_page(spec, "en", FONTS, CSS, body, markup)

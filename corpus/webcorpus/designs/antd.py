@@ -5,10 +5,9 @@ from __future__ import annotations
 from html import escape
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, document, render_table
+from ..markup import Cell, render_table
 from ..model import Spec
-from .common import Page, badge, icon, plain_cell, status_of, stock_markup
+from .common import Page, badge, icon, plain_cell, status_of, stock_markup, styled_page
 
 MENU = (
     ("home", "首页", ()),
@@ -136,5 +135,4 @@ def page(spec: Spec, table: TableData) -> Page:
         f'<span class="size">20 条/页{icon("chevron-down", 12)}</span></div></div>'
         "</div></div>"
     )
-    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + CSS
-    return Page(document(spec.title, "zh-CN", css, body), fonts, markup)
+    return styled_page(spec, "zh-CN", fonts, CSS, body, markup)

@@ -1,4 +1,5 @@
-"""What the designs share: the stock table's flat markup, badges, and a few line icons."""
+"""What the designs share: the stock table's flat markup, badges, a few line icons, and the
+page around a design's body."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from dataclasses import dataclass
 from html import escape
 
 from ..data import TableData
-from ..markup import Cell, Row, TableMarkup
+from ..fonts import font_face_css, stack
+from ..markup import Cell, Row, TableMarkup, document
 from ..model import Spec
 
 
@@ -21,6 +23,17 @@ class Page:
 
 
 Design = Callable[[Spec, TableData], Page]
+
+
+def styled_page(
+    spec: Spec, lang: str, fonts: tuple[str, ...], css: str, body: str, table: TableMarkup
+) -> Page:
+    """A design's page: `body` in the faces of `fonts` (the text set in their stack), then the
+    design's own `css`."""
+    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + css
+    return Page(document(spec.title, lang, css, body), fonts, table)
+
+
 CellFor = Callable[[TableData, int, int], Cell]
 """The body cell for (row, column) of the table."""
 

@@ -7,10 +7,9 @@ from html import escape
 from screengen.seed import format_int
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, document, render_table
+from ..markup import Cell, render_table
 from ..model import Spec
-from .common import Page, icon, plain_cell, status_of, stock_markup
+from .common import Page, icon, plain_cell, status_of, stock_markup, styled_page
 
 RAIL = ("home", "box", "truck", "chart", "list", "gear")
 
@@ -109,5 +108,4 @@ def page(spec: Spec, table: TableData) -> Page:
         f'<span class="chip">{icon("download", 13)}CSV</span></div></div>'
         f"{render_table(markup)}</div></div>"
     )
-    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + CSS
-    return Page(document(spec.title, "en", css, body), fonts, markup)
+    return styled_page(spec, "en", fonts, CSS, body, markup)

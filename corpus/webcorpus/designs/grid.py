@@ -6,10 +6,9 @@ from __future__ import annotations
 from html import escape
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, TableMarkup, document, render_table
+from ..markup import Cell, TableMarkup, render_table
 from ..model import Spec
-from .common import Page, header_cells, icon, plain_cell, status_of, stock_markup
+from .common import Page, header_cells, icon, plain_cell, status_of, stock_markup, styled_page
 
 TABS = ("Stock", "Movements", "Transfers", "Cycle counts")
 SORTED = "on_hand"
@@ -131,5 +130,4 @@ def page(spec: Spec, table: TableData) -> Page:
         f"<span>1–{shown} of {total}</span>{icon('chevron-left', 16)}"
         f"{icon('chevron-right', 16)}</div></div></div>"
     )
-    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + CSS
-    return Page(document(spec.title, "en", css, body), fonts, markup)
+    return styled_page(spec, "en", fonts, CSS, body, markup)

@@ -10,10 +10,9 @@ from __future__ import annotations
 from html import escape
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, Row, TableMarkup, document, render_table
+from ..markup import Cell, Row, TableMarkup, render_table
 from ..model import Spec
-from .common import Page, icon, status_of
+from .common import Page, icon, status_of, styled_page
 
 CSS = """
 body{background:#e9edf2;color:#1d2630;font-size:13px}
@@ -117,5 +116,4 @@ def page(spec: Spec, table: TableData) -> Page:
         f'<div class="foot">{len(table.cells)} items · quantities in stock-keeping units</div>'
         "</div>"
     )
-    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + CSS
-    return Page(document(spec.title, "en", css, body), fonts, markup)
+    return styled_page(spec, "en", fonts, CSS, body, markup)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from html import escape
 
 from ..data import TableData
-from ..fonts import font_face_css, stack
-from ..markup import Cell, Row, TableMarkup, document, render_table
+from ..markup import Cell, Row, TableMarkup, render_table
 from ..model import Spec
-from .common import Page, icon
+from .common import Page, icon, styled_page
 
 MENUS = ("File", "Edit", "View", "Insert", "Format", "Data", "Tools", "Extensions", "Help")
 TABS = ("Stock", "Incoming", "Suppliers", "Notes")
@@ -133,5 +132,4 @@ def page(spec: Spec, table: TableData) -> Page:
         f'<div class="grid">{grid}</div>'
         f'<div class="tabs">{icon("plus", 16)}{icon("list", 16)}{tabs}</div>'
     )
-    css = font_face_css(fonts) + f"body{{font-family:{stack(*fonts)}}}" + CSS
-    return Page(document(spec.title, "en", css, body), fonts, markup)
+    return styled_page(spec, "en", fonts, CSS, body, markup)

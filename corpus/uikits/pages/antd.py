@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+from .base import (
+    ACTIVE,
+    PHONE_CSS,
+    Badge,
+    Body,
+    Ctx,
+    esc,
+    icon,
+    phone_home,
+    phone_status_bar,
+    phone_tabs,
+)
 
 BADGE = Badge('<span class="ant-tag ant-tag-{kind}"{attrs}>{text}</span>', "red", "green")
 
@@ -233,10 +244,7 @@ def phone(ctx: Ctx) -> Body:
     if ctx.spec.cue == "chip":
         seg = f'<span class="ant-tag ant-tag-blue">{"仓库" if ctx.zh else "Warehouse"}: {wh}</span>'
     labels = ("工作台", "库存", "消息", "我的") if ctx.zh else ("Home", "Stock", "Inbox", "Me")
-    tabs = "".join(
-        f'<span class="{"on" if i == 1 else ""}">{icon(n, 22)}<br>{t}</span>'
-        for i, (n, t) in enumerate(zip(("home", "box", "bell", "user"), labels, strict=True))
-    )
+    tabs = phone_tabs(("home", "box", "bell", "user"), labels)
     html = (
         '<div class="phone">'
         f"{phone_status_bar('14:08', fg, 'var(--bar-bg)')}"

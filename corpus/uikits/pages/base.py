@@ -1,6 +1,6 @@
 """What the kit pages share: `Ctx`, the spec and its grid, which writes the truth attributes and
 what every page builds from them (a table with hooks for each kit's markup, the menu, labels and
-cards, a status `Badge`), and a phone's status bar.
+cards, a status `Badge`), and a phone's status bar and tabs.
 
 Truth attributes: every element that shows a truth text carries `data-r` (0 for a table's
 header, then 1.. for the items in order) and `data-c` (the column, or the field slot of a card);
@@ -299,6 +299,14 @@ def phone_home(color: str) -> str:
     return f'<div class="phone-home" style="background:{color}"></div>'
 
 
+def phone_tabs(icons: tuple[str, ...], labels: tuple[str, ...]) -> str:
+    """A phone page's bottom tabs: an icon above each label, the second tab (stock) on."""
+    return "".join(
+        f'<span class="{"on" if i == 1 else ""}">{icon(n, 22)}<br>{t}</span>'
+        for i, (n, t) in enumerate(zip(icons, labels, strict=True))
+    )
+
+
 def esc(text: str) -> str:
     return escape(text)
 
@@ -314,4 +322,5 @@ __all__ = [
     "on",
     "phone_home",
     "phone_status_bar",
+    "phone_tabs",
 ]

@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+from .base import (
+    ACTIVE,
+    PHONE_CSS,
+    Badge,
+    Body,
+    Ctx,
+    esc,
+    icon,
+    phone_home,
+    phone_status_bar,
+    phone_tabs,
+)
 
 TAG = Badge(
     '<span class="el-tag el-tag--{kind} el-tag--small el-tag--light">'
@@ -298,10 +309,7 @@ def phone(ctx: Ctx) -> Body:
             f'<span class="el-tag__content">{"仓库" if ctx.zh else "Warehouse"}：{wh}</span></span>'
         )
     tab_labels = ("首页", "库存", "单据", "我的") if ctx.zh else ("Home", "Stock", "Orders", "Me")
-    tabs = "".join(
-        f'<span class="{"on" if i == 1 else ""}">{icon(n, 22)}<br>{t}</span>'
-        for i, (n, t) in enumerate(zip(("home", "box", "doc", "user"), tab_labels, strict=True))
-    )
+    tabs = phone_tabs(("home", "box", "doc", "user"), tab_labels)
     html = (
         '<div class="phone">'
         f"{phone_status_bar('10:24', fg, 'var(--el-bg-color)')}"

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import struct
-import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from servers.models import OrderQuery
 from servers.stores import open_store, store_scheme
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import SAMPLES, make_ingestor
+from tests.hardening.images import png_chunk
 from tests.jobs.workers import in_process_worker
 
 OTHER_KEY = "test-key-2"
@@ -138,26 +137,10 @@ def http_scope(method: str, path: str, *headers: tuple[bytes, bytes]) -> dict[st
     }
 
 
-def png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
 def variant(data: bytes, n: int) -> bytes:
     """The same PNG picture with other bytes: a text chunk after the header."""
     text = png_chunk(b"tEXt", b"Comment\x00variant " + str(n).encode("ascii"))
     return data[:33] + text + data[33:]
-
-
-def huge_png(width: int, height: int) -> bytes:
-    """A PNG header that claims `width` x `height` pixels (a decompression bomb's shape)."""
-    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    body = zlib.compress(b"\x00" * 64)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + png_chunk(b"IHDR", header)
-        + png_chunk(b"IDAT", body)
-        + png_chunk(b"IEND", b"")
-    )
 
 
 def sse_events(text: str) -> list[tuple[int, dict[str, Any]]]:

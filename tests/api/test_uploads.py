@@ -15,8 +15,9 @@ from pipeline.api.uploads import FormCollector
 from pipeline.errors import InputError, UploadTooLargeError
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
-from tests.api.conftest import BASE_URL, SAMPLE, http_scope, huge_png, running
+from tests.api.conftest import BASE_URL, SAMPLE, http_scope, running
 from tests.api.serve import KEY
+from tests.hardening.images import png_bomb
 
 BOUNDARY = "stockshot-test-boundary"
 LIMIT = 200_000
@@ -91,7 +92,7 @@ async def test_a_streamed_image_over_the_limit_is_refused_at_the_first_chunk_pas
 
 async def test_an_image_with_too_many_pixels_is_413(client: httpx.AsyncClient) -> None:
     response = await client.post(
-        "/v1/ingest", files={"file": ("bomb.png", huge_png(20_000, 20_000), "image/png")}
+        "/v1/ingest", files={"file": ("bomb.png", png_bomb(20_000, 20_000), "image/png")}
     )
     assert response.status_code == 413
     assert response.json()["error"] == "image_too_large"

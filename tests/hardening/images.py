@@ -30,6 +30,7 @@ __all__ = [
     "mutated",
     "not_images",
     "png_bomb",
+    "png_chunk",
     "sample_seeds",
     "seeds",
 ]
@@ -224,7 +225,7 @@ def not_images() -> st.SearchStrategy[bytes]:
 # Decompression bombs: a few hundred bytes that declare billions of pixels, in each format.
 
 
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
+def png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
@@ -240,9 +241,9 @@ def png_bomb(width: int, height: int, *, real: bool = False) -> bytes:
         body = zlib.compress(b"\x00" * 64)
     return (
         b"\x89PNG\r\n\x1a\n"
-        + _png_chunk(b"IHDR", header)
-        + _png_chunk(b"IDAT", body)
-        + _png_chunk(b"IEND", b"")
+        + png_chunk(b"IHDR", header)
+        + png_chunk(b"IDAT", body)
+        + png_chunk(b"IEND", b"")
     )
 
 

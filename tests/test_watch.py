@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -372,13 +373,22 @@ def _lines(stream: IO[str], into: queue.Queue[str]) -> None:
     into.put("")
 
 
-def _watch_process(root: Path) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
+@contextlib.contextmanager
+def _watch_process(root: Path) -> Iterator[tuple[subprocess.Popen[str], queue.Queue[str]]]:
+    """`stockshot watch ROOT --once` as its own process, and its stderr lines; killed at the
+    end of the block if it still runs."""
     env = {**os.environ, "STOCKSHOT_WATCH_SETTLE_S": "0", "STOCKSHOT_WATCH_INTERVAL_S": "0.05"}
     process = cli_process("watch", str(root), "--once", env=env)
     assert process.stderr is not None
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_lines, args=(process.stderr, lines), daemon=True).start()
-    return process, lines
+    try:
+        yield process, lines
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+        process.stderr.close()
 
 
 def _progress_lines(lines: queue.Queue[str]) -> Iterator[str]:
@@ -399,30 +409,16 @@ def test_a_restart_mid_batch_leaves_every_file_in_done_or_failed_exactly_once(
     drop(root, "zz-copy.png", variant(data, 100), at=START - 5)
     everything = [*names, "zz-broken.png", "zz-copy.png"]
 
-    first, first_lines = _watch_process(root)
-    try:
+    with _watch_process(root) as (first, first_lines):
         seen_first = [next(_progress_lines(first_lines))]
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait(timeout=30)
-        assert first.stderr is not None
-        first.stderr.close()
     left = layout(root)
     assert left["inbox"] or left["processing"], "the kill came after the whole batch"
 
-    second, second_lines = _watch_process(root)
-    try:
+    with _watch_process(root) as (second, second_lines):
         seen_second = list(_progress_lines(second_lines))
         assert second.wait(timeout=120) == 1
-    finally:
-        if second.poll() is None:
-            second.kill()
-            second.wait(timeout=30)
-        assert second.stderr is not None
-        second.stderr.close()
 
     final = layout(root)
     assert final["inbox"] == [] and final["processing"] == []

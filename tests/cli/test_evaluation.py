@@ -16,13 +16,16 @@ def run_eval(out: Path, *args: str) -> None:
     assert main(["eval", *args, "--k", "1", "--out", str(out)]) == 0
 
 
-def test_a_tiny_eval_run_writes_both_reports(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    rapidocr: OcrEngine,
-) -> None:
+@pytest.fixture
+def loaded_engine(monkeypatch: pytest.MonkeyPatch, rapidocr: OcrEngine) -> None:
+    """The eval command reads its screens with the session's loaded OCR engine."""
     monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
+
+
+@pytest.mark.usefixtures("loaded_engine")
+def test_a_tiny_eval_run_writes_both_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "reports"
     run_eval(out, "--case", "core-light-wh01", "--case", "ask-cropped-no-warehouse")
     report = json.loads((out / "eval.json").read_text(encoding="utf-8"))
@@ -79,13 +82,10 @@ def _dead_port() -> int:
     return port  # closed again: every connection to it is refused
 
 
+@pytest.mark.usefixtures("loaded_engine")
 def test_a_model_that_cannot_be_reached_passes_no_case_on_either_track(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    rapidocr: OcrEngine,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pipeline.cli.evaluation.make_engine", lambda name, options: rapidocr)
     monkeypatch.setenv("STOCKSHOT_VLM_RETRIES", "0")
     out = tmp_path / "reports"
     run_eval(

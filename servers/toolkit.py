@@ -123,11 +123,16 @@ def run_meta(run_id: str) -> RequestParamsMeta:
     return cast(RequestParamsMeta, {RUN_ID_META_KEY: run_id})
 
 
+def _meta_text(ctx: Context, key: str) -> str | None:
+    """The request `_meta` entry `key` as text, if the caller sent one that is not blank."""
+    meta = ctx.request_context.meta
+    value = meta.get(key) if meta else None
+    return str(value) if value is not None and str(value).strip() else None
+
+
 def run_id_of(ctx: Context) -> str | None:
     """The caller's run id from the request `_meta`, if it sent one."""
-    meta = ctx.request_context.meta
-    value = meta.get(RUN_ID_META_KEY) if meta else None
-    return str(value) if value is not None and str(value).strip() else None
+    return _meta_text(ctx, RUN_ID_META_KEY)
 
 
 def caller_of(ctx: Context) -> Caller | None:
@@ -146,16 +151,13 @@ def actor_of(ctx: Context) -> str | None:
         return caller.name
     if ctx.request_context.request is not None:
         return None  # over HTTP, what a client writes in `_meta` proves nothing
-    meta = ctx.request_context.meta
-    value = meta.get(ACTOR_META_KEY) if meta else None
-    return str(value)[:200] if value is not None and str(value).strip() else None
+    value = _meta_text(ctx, ACTOR_META_KEY)
+    return value[:200] if value is not None else None
 
 
 def proposal_id_of(ctx: Context) -> str | None:
     """The approved proposal a write executes, from the request `_meta`, if it names one."""
-    meta = ctx.request_context.meta
-    value = meta.get(PROPOSAL_META_KEY) if meta else None
-    return str(value) if value is not None and str(value).strip() else None
+    return _meta_text(ctx, PROPOSAL_META_KEY)
 
 
 def success(output: BaseModel, *, exclude_none: bool = False) -> CallToolResult:

@@ -304,17 +304,13 @@ class OpenAIModel:
     ) -> ModelResponse:
         """One completion constrained to `schema` (both wire formats of
         `STOCKSHOT_VLM_SCHEMA_WIRE`); its content is the JSON text, unchecked."""
-        payload: JsonObject = {
-            "model": self.model,
-            "messages": to_wire_messages(messages),
-            "max_tokens": settings.max_tokens,
-            "temperature": settings.temperature,
-            "response_format": _envelope(self._wire, schema, name),
-        }
-        if settings.seed is not None:
-            payload["seed"] = settings.seed
-        body = await self._send(payload, messages, list)
-        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+        payload = self._payload(
+            to_wire_messages(messages),
+            settings.max_tokens,
+            settings,
+            response_format=_envelope(self._wire, schema, name),
+        )
+        reply = await self._complete(payload, messages, list)
         return reply.model_copy(update={"steps": "schema"})
 
     async def _schema(
@@ -328,17 +324,13 @@ class OpenAIModel:
             tools, messages, narrowing=self._narrowing, max_quantity=self._max_quantity
         )
         budget = self._budgets.get(run, self._step_max_tokens)
-        payload: JsonObject = {
-            "model": self.model,
-            "messages": to_wire_messages(history(messages, tools)),
-            "max_tokens": budget,
-            "temperature": settings.temperature,
-            "response_format": _envelope(self._wire, schema),
-        }
-        if settings.seed is not None:
-            payload["seed"] = settings.seed
-        body = await self._send(payload, messages, lambda m: history(m, tools))
-        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
+        payload = self._payload(
+            to_wire_messages(history(messages, tools)),
+            budget,
+            settings,
+            response_format=_envelope(self._wire, schema),
+        )
+        reply = await self._complete(payload, messages, lambda m: history(m, tools))
         self._steps_made += 1
         if reply.truncated:
             cut = salvage_cut_text(reply.content)
@@ -363,19 +355,41 @@ class OpenAIModel:
     async def _native(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
     ) -> ModelResponse:
+        payload = self._payload(to_wire_messages(messages), settings.max_tokens, settings)
+        if tools:
+            payload["tools"] = to_wire_tools(tools)
+        reply = await self._complete(payload, messages, list)
+        return reply.model_copy(update={"steps": "native"}) if tools else reply
+
+    def _payload(
+        self,
+        messages: list[JsonValue],
+        max_tokens: int,
+        settings: ModelSettings,
+        **extra: JsonValue,
+    ) -> JsonObject:
+        """A chat-completions body: the model, the wire `messages`, the token budget, the
+        temperature, then `extra` (a response format) and the seed where one is set."""
         payload: JsonObject = {
             "model": self.model,
-            "messages": to_wire_messages(messages),
-            "max_tokens": settings.max_tokens,
+            "messages": messages,
+            "max_tokens": max_tokens,
             "temperature": settings.temperature,
+            **extra,
         }
         if settings.seed is not None:
             payload["seed"] = settings.seed
-        if tools:
-            payload["tools"] = to_wire_tools(tools)
-        body = await self._send(payload, messages, list)
-        reply = parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
-        return reply.model_copy(update={"steps": "native"}) if tools else reply
+        return payload
+
+    async def _complete(
+        self,
+        payload: JsonObject,
+        messages: Sequence[Message],
+        shape: Callable[[Sequence[Message]], list[Message]],
+    ) -> ModelResponse:
+        """Send `payload` (`_send`) and read the completion that comes back."""
+        body = await self._send(payload, messages, shape)
+        return parse_completion(body, self.model, endpoint=f"model endpoint {self._url}")
 
     async def _send(
         self,

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from pipeline.approvals import StoreProposals
+from pipeline.approvals import ApprovalDesk, StoreProposals
 from pipeline.cache import CacheLevel, IngestCache
 from pipeline.contract import parse_task
 from pipeline.errors import (
@@ -29,18 +29,22 @@ from pipeline.host.record import RunRecord, append_run_log
 from pipeline.host.run import new_run_id
 from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
-from pipeline.models import EventSink, IngestResult
+from pipeline.ingest.asked import ask_each
+from pipeline.models import EventSink, IngestResult, Usage
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
 from pipeline.vlm import ModelOptions, make_model, sees_images
+from pipeline.vlm.base import SchemaAnswerer
 from servers.store import OpenStore, Store
 
 __all__ = [
     "SURFACE_APPROVAL",
+    "approval_desk",
     "approval_policy",
     "build_ingestor",
     "enabled_guards",
+    "host_limits",
     "local_zone",
     "open_store",
     "proposal_queue",
@@ -173,6 +177,27 @@ def server_targets(
     return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
 
 
+def approval_desk(settings: Settings, store: Store) -> ApprovalDesk:
+    """Approvals decided at a terminal: each approved call runs through an orders server from
+    `server_targets`, under the settings' separation of duties."""
+    return ApprovalDesk(
+        store,
+        server_targets(settings, ["orders"]),
+        clock=utc_now,
+        separate=settings.approval_separate,
+    )
+
+
+def host_limits(settings: Settings) -> HostLimits:
+    """A run's limits as the settings set them."""
+    return HostLimits(
+        max_hops=settings.max_hops,
+        max_tokens=settings.max_tokens,
+        wall_clock_s=settings.wall_clock_s,
+        freshness_limit_s=settings.freshness_limit_s,
+    )
+
+
 def enabled_guards(
     settings: Settings, overrides: Mapping[str, bool] | None = None
 ) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
@@ -206,16 +231,19 @@ async def run_agent(
     run (a queued run's id is given when it is queued); otherwise a new one is made.
     `requested_by` (who started it) is what its calls act for: proposals and audit name it."""
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
-    limits = HostLimits(
-        max_hops=settings.max_hops,
-        max_tokens=settings.max_tokens,
-        wall_clock_s=settings.wall_clock_s,
-        freshness_limit_s=settings.freshness_limit_s,
-    )
+    limits = host_limits(settings)
     async with httpx.AsyncClient() as http:
         spec = model_spec or settings.model
         options = ModelOptions.from_settings(settings, http, base_url=base_url)
         model = make_model(spec, options)
+        column_notes: list[str] = []
+        column_usage = Usage()
+        if settings.vlm_read_columns and isinstance(model, SchemaAnswerer):
+            # A screenshot whose typed column mapping is unsure: the model maps what is unsure
+            # before the run reads the table (pipeline.ingest.asked).
+            results, column_notes, column_usage = await ask_each(
+                model, results, model_name=model.name, budget_s=settings.wall_clock_s / 8
+            )
         try:
             # Every group is connected: the contract (and so the groups the run gets) is read
             # with the store's warehouse names, and with the model's own reading, once the
@@ -258,6 +286,11 @@ async def run_agent(
                 started_at=now,
                 ended_at=now,
             )
+    if column_notes:
+        record.notes[:0] = column_notes
+        record.tokens["prompt"] += column_usage.prompt_tokens
+        record.tokens["completion"] += column_usage.completion_tokens
+        record.tokens["cached"] += column_usage.cached_tokens
     if log_run:
         append_run_log(settings.resolved_run_log(), record)
     return record

@@ -47,16 +47,10 @@ def register(sub: Commands) -> None:
 
 
 def _desk(settings: Settings) -> tuple[ApprovalDesk, Store]:
-    from pipeline.bootstrap import open_store, server_targets, utc_now
+    from pipeline.bootstrap import approval_desk, open_store
 
     store = open_store(settings)
-    desk = ApprovalDesk(
-        store,
-        server_targets(settings, ["orders"]),
-        clock=utc_now,
-        separate=settings.approval_separate,
-    )
-    return desk, store
+    return approval_desk(settings, store), store
 
 
 def _age(captured: JsonValue, now: datetime) -> str:

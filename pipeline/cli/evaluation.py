@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 
+from pipeline.bootstrap import host_limits
 from pipeline.cli import Commands
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
@@ -41,7 +42,6 @@ from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, SAMPLES_ZONE, Screens
 from pipeline.evals.summary import render_summary
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
-from pipeline.host.loop import HostLimits
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import GuardSettings, Settings
@@ -186,12 +186,7 @@ async def _evaluate(
         cache=None,
         clock=lambda: EVAL_CLOCK,
     )
-    limits = HostLimits(
-        max_hops=settings.max_hops,
-        max_tokens=settings.max_tokens,
-        wall_clock_s=settings.wall_clock_s,
-        freshness_limit_s=settings.freshness_limit_s,
-    )
+    limits = host_limits(settings)
     tracks = ("model", "product") if args.track == "both" else (args.track,)
     configs = guard_configs(RESPONSE_GUARDS, CALL_GUARDS, ablation=not args.no_ablation)
     screens = Screens(ingestor, now=EVAL_CLOCK)

@@ -115,8 +115,7 @@ def _after_proposals(
 ) -> None:
     import asyncio
 
-    from pipeline.approvals import ApprovalDesk
-    from pipeline.bootstrap import server_targets, utc_now
+    from pipeline.bootstrap import approval_desk
     from pipeline.cli.approvals import ask_each
 
     ids = [p.id for p in record.proposals]
@@ -127,10 +126,4 @@ def _after_proposals(
                 f"{' '.join(ids)}  (or deny, or the dashboard's approvals inbox)"
             )
         return
-    desk = ApprovalDesk(
-        store,
-        server_targets(settings, ["orders"]),
-        clock=utc_now,
-        separate=settings.approval_separate,
-    )
-    asyncio.run(ask_each(desk, ids, read=sys.stdin, out=sys.stdout))
+    asyncio.run(ask_each(approval_desk(settings, store), ids, read=sys.stdin, out=sys.stdout))

@@ -24,7 +24,7 @@ from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run
 from pipeline.jsonread import items
 from pipeline.models import EventSink, JsonValue, RunEvent
 
-__all__ = ["Numbered", "RunBook", "RunStarter", "RunState"]
+__all__ = ["Numbered", "RunBook", "RunStarter", "RunState", "finished_event"]
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,19 @@ RunStarter = Callable[[EventSink], Awaitable[RunRecord]]
 """Starts one run, sending its events to the sink, and returns its record."""
 
 FINISHED = "run_finished"
+
+
+def finished_event(run_id: str, record: RunRecord) -> RunEvent:
+    """The `run_finished` event of a run that ended with `record`: its status, final answer
+    and who gave it, and the ledger summary."""
+    return {
+        "run_id": run_id,
+        "type": FINISHED,
+        "status": record.status,
+        "final": record.final,
+        "final_by": record.final_by,
+        "ledger": record.ledger_summary.text if record.ledger_summary else None,
+    }
 
 
 Numbered = tuple[int, RunEvent]
@@ -139,16 +152,7 @@ class RunBook:
             else:
                 state.id = state.id or record.id
                 state.record = record
-                state.add(
-                    {
-                        "run_id": state.id,
-                        "type": FINISHED,
-                        "status": record.status,
-                        "final": record.final,
-                        "final_by": record.final_by,
-                        "ledger": record.ledger_summary.text if record.ledger_summary else None,
-                    }
-                )
+                state.add(finished_event(state.id, record))
             finally:
                 started.set()
 

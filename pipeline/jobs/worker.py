@@ -26,7 +26,7 @@ from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import MemoryTarget, Target
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
-from pipeline.jobs.runbook import FINISHED, RunState
+from pipeline.jobs.runbook import FINISHED, RunState, finished_event
 from pipeline.jobs.shared import PostgresLevel, Shared, sharing_cache
 from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
@@ -213,20 +213,12 @@ async def run_one(parts: WorkerParts, run_id: str) -> None:
         log.exception("run %s failed", run_id)
         record = _failed(state, f"the run failed: {type(exc).__name__}: {exc}")
     await writer.close()
-    finished: RunEvent = {
-        "run_id": run_id,
-        "type": FINISHED,
-        "status": record.status,
-        "final": record.final,
-        "final_by": record.final_by,
-        "ledger": record.ledger_summary.text if record.ledger_summary else None,
-    }
     await asyncio.to_thread(
         shared.finish_run,
         run_id,
         record.model_dump(mode="json"),
         record.status,
-        finished,
+        finished_event(run_id, record),
         writer.next,
     )
 

@@ -86,6 +86,11 @@ class Settings(BaseSettings):
         description="an openai model also reads the task before the run, under a JSON Schema; "
         "the run's contract is the meet of its reading and the reader's (it can only narrow)",
     )
+    vlm_read_columns: bool = Field(
+        default=True,
+        description="an openai model also maps a screenshot's columns before the run when the "
+        "typed mapping is unsure (one request under a JSON Schema; only the unsure fields)",
+    )
     vlm_images: bool = Field(
         default=True,
         description="the endpoint's model reads images: a screenshot sent as text can then be "

@@ -13,6 +13,9 @@ from servers import catalog, domain
 from servers.models import OrderQuery
 from tests.conftest import SAMPLES
 from tests.host.conftest import LOW_LIVE, SEEDED_AT
+from tests.ingest.test_asked import CELLS, HEADER, typed
+from tests.vlm.chat_endpoint import FakeEndpoint, completion
+from tests.vlm.conftest import endpoint, server  # noqa: F401 (the chat endpoint's fixtures)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -57,3 +60,29 @@ async def test_an_unreachable_tool_server_ends_the_run_with_a_clear_error(
 def test_an_unknown_guard_switch_names_the_known_guards(settings: Settings) -> None:
     with pytest.raises(UnknownNameError, match="unknown guard 'stal'; known: arg_repair"):
         enabled_guards(settings, {"stal": False})
+
+
+async def test_an_unsure_column_mapping_is_asked_of_an_openai_model_before_the_run(
+    settings: Settings,
+    endpoint: FakeEndpoint,  # noqa: F811
+) -> None:
+    unsure = typed(HEADER, CELLS)
+    endpoint.reply(
+        completion('{"on_hand": "qtyal."}', usage={"prompt_tokens": 150, "completion_tokens": 9})
+    )
+    endpoint.reply(completion("The warehouses are WH-01, WH-02 and WH-03."))
+    settings = settings.model_copy(update={"vlm_read_task": False})
+    record = await run_agent(
+        settings,
+        task="list the warehouses",
+        results=[unsure],
+        model_spec="openai:local",
+        base_url=endpoint.base_url,
+    )
+    asked = endpoint.received[0].body
+    assert asked["response_format"]["json_schema"]["name"] == "column_mapping"
+    assert record.notes[0].startswith("columns of shot.png: asked openai:local because")
+    assert record.tokens["prompt"] >= 150
+    # The run read the table as the model mapped it.
+    opening = record.messages[1].content
+    assert "120" in opening and "1450" in opening.replace(",", "")

@@ -10,7 +10,8 @@ I/O objects come in from the entry points: the OCR engine, the cache and the clo
 - `attempts`: what a rung works on and what it produced;
 - `results`: warnings, the model's text and the image payload beside the table;
 - `config`: how an `Ingestor` reads;
-- `columns`: a mapping a person gives or a saved profile holds, laid over the typed one.
+- `columns`: a mapping a person gives or a saved profile holds, laid over the typed one;
+- `asked`: an unsure mapping asked of a model that answers under a JSON Schema.
 """
 
 from pipeline.ingest.columns import ProfileLookup, apply_columns

@@ -20,10 +20,14 @@ from pipeline.table.values import NONE_MARKS, has_letters, is_code, is_price
 __all__ = ["split_fused"]
 
 _LEADING_QUANTITY = re.compile(
-    r"^(?P<quantity>(?:\d{1,3}(?:[,.']\d{3})+|\d+)(?:\s?[A-Za-z\u4e00-\u9fff]{1,8}(?=\s))?"
-    r"|[-—–])\s+(?P<rest>\S.*)$"
+    r"^(?P<quantity>(?P<number>\d{1,3}(?:[,.']\d{3})+|\d+)"
+    r"(?:\s?(?P<unit>[A-Za-z\u4e00-\u9fff]{1,8})(?=\s))?|[-—–])\s+(?P<rest>\S.*)$"
 )
 """A cell that opens with a quantity (and its unit, a word after it) or a dash, then more."""
+_FEW_UNITS = 0.5
+"""A column's words after its numbers are units when they are this few for the cells that
+have one (at most one distinct word in two): `pcs`, `boxes`, `pcs` … and not a name's first
+word (`Safety`, `Dust`, `Packing` …)."""
 _EMPTY = ("", *NONE_MARKS)
 _QUANTITIES = ("on_hand", "reorder_point")
 _OTHERS = ("sku", "name", "warehouse_id")
@@ -60,19 +64,33 @@ def _not_quantity(text: str) -> bool:
     return has_letters(text) or is_code(text)
 
 
-def _cell_cut(value: str) -> tuple[str, str] | None:
-    """A cleaned cell's quantity or price and what follows it, else None (a cell that is
-    neither followed by more)."""
+def _cell_cut(value: str) -> tuple[str, str, str] | None:
+    """A cleaned cell's quantity or price, the word after its number that may be its unit
+    (else ""), and what follows, else None (a cell that is neither followed by more)."""
     head, _, rest = value.partition(" ")
     if rest and is_price(head) and _not_quantity(rest.strip()):
-        return head, rest.strip()
+        return head, "", rest.strip()
     match = _LEADING_QUANTITY.match(value)
     if match is None or not _not_quantity(match["rest"]):
         return None
     quantity = match["quantity"]
     if quantity not in _EMPTY and quantity_and_unit(quantity)[0] is None:
         return None
-    return quantity, match["rest"]
+    return quantity, match["unit"] or "", match["rest"]
+
+
+def _units(cuts: Sequence[tuple[str, str, str]]) -> bool:
+    """Whether the words after the numbers are units: always before a code (`1,204 boxes
+    SKU-10233`), before words only when the column has few of them, as units repeat down a
+    column and names' first words vary (`200 Safety gloves`, `40 Dust mask`)."""
+    words = [unit.casefold() for _, unit, rest in cuts if unit and _words(rest)]
+    return len(set(words)) <= _FEW_UNITS * len(words)
+
+
+def _words(text: str) -> bool:
+    """Text that opens with a word, not a code: a name."""
+    first = text.split()[0]
+    return has_letters(first) and not is_code(first)
 
 
 def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
@@ -81,17 +99,25 @@ def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
     filled = sum(v not in _EMPTY for v in values)
     if filled < _LEAST_ROWS:
         return None
+    found = [
+        None
+        if value in _EMPTY or quantity_and_unit(value)[0] is not None or is_price(value)
+        else _cell_cut(value)
+        for value in values
+    ]
+    cuts = [cut for cut in found if cut is not None]
+    units = _units(cuts)
     parts: list[tuple[str, str]] = []
-    split = 0
-    for value in values:
-        if value in _EMPTY or quantity_and_unit(value)[0] is not None or is_price(value):
-            parts.append((value, ""))
-        elif (cut := _cell_cut(value)) is not None:
-            split += 1
-            parts.append(cut)
+    for value, cut in zip(values, found, strict=True):
+        if cut is None:
+            whole = value in _EMPTY or quantity_and_unit(value)[0] is not None or is_price(value)
+            parts.append((value, "") if whole else ("", value))
+        elif not cut[1] or units or not _words(cut[2]):
+            parts.append((cut[0], cut[2]))
         else:
-            parts.append(("", value))
-    return parts if split >= _LEAST_SHARE * filled else None
+            number = cut[0][: -len(cut[1])].rstrip()
+            parts.append((number, f"{cut[1]} {cut[2]}"))
+    return parts if len(cuts) >= _LEAST_SHARE * filled else None
 
 
 def split_fused(

@@ -194,12 +194,26 @@ def _consensus_prefixes(rows: list[Row]) -> list[Row]:
         if len(prefixes) < 3:
             continue
         common = most_common(prefixes) or ""
-        if prefixes.count(common) < 0.6 * len(prefixes):
+        share = prefixes.count(common) / len(prefixes)
+        if share <= 0.5:
             continue
         for k, match in enumerate(parts):
-            if match and match[1] != common and _one_edit(match[1], common):
+            if not match or match[1] == common or not _one_edit(match[1], common):
+                continue
+            # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
+            # majority of the column is evidence enough for that misreading.
+            if share >= 0.6 or _stroke_before_hyphen(match[1], common):
                 rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
     return rows
+
+
+_STROKES = frozenset("JIL1T|")
+"""Letters a blurred hyphen's stroke, read with the glyph before it, comes out as."""
+
+
+def _stroke_before_hyphen(prefix: str, common: str) -> bool:
+    """`SKUJ` for `SKU`: the common prefix and one stroke letter where the hyphen begins."""
+    return prefix[:-1] == common and prefix[-1] in _STROKES
 
 
 _LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")

@@ -79,3 +79,37 @@ def test_a_header_of_two_names_over_cells_of_one_kind_is_not_cut() -> None:
         ["2", "25"],
     )
     assert split_fused(texts, confs) == (texts, confs)
+
+
+def test_a_name_s_first_word_after_a_fused_number_stays_in_the_name_where_no_unit_repeats() -> None:
+    texts, confs = grid(
+        ["SKU", "Reorder level Item name", "In stock"],
+        ["SKU-10402", "200 Safety gloves size L (pair)", "310"],
+        ["SKU-10410", "40 Dust mask FFP2 (box of 20)", "48"],
+        ["SKU-10501", "120 Packing tape 48 mm x 66 m", "240"],
+        ["SKU-10502", "60 Stretch film 500 mm", "75"],
+        ["SKU-10601", "15 LED work light 20 W", "9"],
+        ["SKU-10620", "25 AA batteries (pack of 24)", "31"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert cut[0] == ["SKU", "Reorder level", "Item name", "In stock"]
+    assert [row[1:3] for row in cut[1:3]] == [
+        ["200", "Safety gloves size L (pair)"],
+        ["40", "Dust mask FFP2 (box of 20)"],
+    ]
+
+
+def test_units_that_repeat_down_a_fused_column_stay_with_their_numbers_before_names() -> None:
+    texts, confs = grid(
+        ["SKU", "On hand Item name"],
+        ["SKU-10402", "200 pcs Safety gloves size L (pair)"],
+        ["SKU-10410", "40 boxes Dust mask FFP2"],
+        ["SKU-10501", "120 pcs Packing tape 48 mm"],
+        ["SKU-10502", "60 pcs Stretch film 500 mm"],
+        ["SKU-10601", "15 boxes LED work light 20 W"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert [row[1:3] for row in cut[1:3]] == [
+        ["200 pcs", "Safety gloves size L (pair)"],
+        ["40 boxes", "Dust mask FFP2"],
+    ]

@@ -67,3 +67,21 @@ def test_among_several_warehouses_the_one_a_tab_bar_shows_selected_is_the_pages(
     context = ["Stock", "WH-01", "WH-02", "WH-03", selected_line("WH-02")]
     assert page_warehouse(context) == "WH-02"
     assert warehouse_label(" WH-03 ") == "WH-03" and warehouse_label("Depot WH-03") is None
+
+
+def test_a_blurred_hyphen_read_as_a_stroke_letter_is_mended_where_most_codes_have_none() -> None:
+    read = ["SKUJ·10231", "SKUJ 10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKUJ-10501",
+            "SKU-10601", "SKUI-10602", "SKU-10603"]  # fmt: skip
+    table = Table(header=["SKU", "Name", "On hand"], cells=[[s, "Hex bolt", "12"] for s in read])
+    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
+    assert [row.sku for row in rows] == [
+        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
+        "SKU-10601", "SKU-10602", "SKU-10603",
+    ]  # fmt: skip
+
+
+def test_a_prefix_one_letter_off_is_kept_when_the_column_is_split_nearly_evenly() -> None:
+    read = ["SKA-10231", "SKA-10232", "SKA-10310", "SKU-10318", "SKU-10402", "SKU-10501"]
+    table = Table(header=["SKU", "Name", "On hand"], cells=[[s, "Hex bolt", "12"] for s in read])
+    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
+    assert [row.sku for row in rows] == read

@@ -1,19 +1,22 @@
 """An unsure column mapping asked of a model: one request under a JSON Schema with the table's
 headers and three sample rows, its answer laid over the typed mapping as the model's.
 
-Only what the typing is unsure of is asked and taken: a field typed with low confidence, or
-on hand or the reorder point when no column holds them. A column the typing is sure of keeps
-its role, whatever the model says; an answer outside the schema, one that gives a column two
-fields, a model that does not answer in time or an endpoint that fails leave the typed mapping
-in force, with a warning saying why. What the model decided is recorded as such: the result's
-warnings name the model and its answer, and the columns it mapped say `source: model`.
+A model is asked when the typing says it is unsure (`mapping_doubts`) or recognised no
+inventory column at all (a grid), and only about what it is unsure of: the fields no column
+is surely typed to. A column the typing is sure of keeps its role, whatever the model says,
+and a column whose values are not of the field's kind is not given it (a warehouse onto
+quantities, on hand onto names: `pipeline.table.schema.fits`). An answer outside the schema,
+one that gives a column two fields, a model that does not answer in time or an endpoint that
+fails leave the typed mapping in force, with a warning saying why. What the model decided is
+recorded as such: the result's warnings name the model and its answer, and the columns it
+mapped say `source: model`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import VlmError
@@ -25,10 +28,13 @@ from pipeline.models import (
     JsonValue,
     Message,
     ModelSettings,
+    Table,
     Usage,
 )
 from pipeline.table.headers import FIELDS, normalise_header
 from pipeline.table.rows import UNSURE
+from pipeline.table.schema import fits
+from pipeline.table.values import values_profile
 from pipeline.vlm.base import SchemaAnswerer
 
 __all__ = [
@@ -74,12 +80,10 @@ class ColumnsAsked:
 
 
 def unsure_fields(columns: Sequence[ColumnInfo]) -> list[str]:
-    """The fields a typed mapping is unsure of: typed with low confidence, or (on hand, the
-    reorder point) held by no column."""
-    unsure = [c.maps_to for c in columns if c.maps_to is not None and c.confidence < SURE]
-    held = {c.maps_to for c in columns if c.maps_to is not None}
-    unsure += [f for f in ("on_hand", "reorder_point") if f not in held and f not in unsure]
-    return [f for f in FIELDS if f in unsure]
+    """The fields a typed mapping is unsure of: those no column is surely typed to (typed with
+    low confidence, or held by no column)."""
+    sure = {c.maps_to for c in columns if c.maps_to is not None and c.confidence >= SURE}
+    return [f for f in FIELDS if f not in sure]
 
 
 def _offered(columns: Sequence[ColumnInfo], fields: Sequence[str]) -> list[str]:
@@ -122,6 +126,23 @@ def columns_prompt(result: IngestResult, fields: Sequence[str]) -> list[Message]
     return [Message(role="system", content=_INSTRUCTIONS), Message(role="user", content=user)]
 
 
+_MISFIT = 0.3
+"""A column whose values fit a field less than this (`fits`) is not given it, whoever says so."""
+
+
+def _misfits(table: Table, mapping: Mapping[str, str]) -> list[str]:
+    """The fields of `mapping` whose column's values are not of their kind (a warehouse given
+    a column of quantities, on hand a column of names), each with why."""
+    misfits = []
+    for field, header in mapping.items():
+        column = table.header.index(header)
+        values = [row[column] if column < len(row) else "" for row in table.cells]
+        fit, why = fits(field, values_profile(values))
+        if fit < _MISFIT:
+            misfits.append(f"{field}={header} ({why})")
+    return misfits
+
+
 def _answer(content: str, fields: Sequence[str], headers: Sequence[str]) -> dict[str, str]:
     """field -> header from the model's JSON text; ValueError when it is outside the schema
     or gives one column two fields."""
@@ -153,6 +174,9 @@ async def ask_columns(
     """`result` with the fields its typed mapping is unsure of mapped by `model`, when it is
     unsure; else unchanged (`asked` False)."""
     unsure_note = next((w for w in result.warnings if w.startswith(UNSURE)), None)
+    if unsure_note is None and not result.rows and len(result.table.header) >= 2:
+        # A grid in which the typing recognised no inventory columns is the least sure.
+        unsure_note = f"{UNSURE}: no inventory columns recognised"
     fields = unsure_fields(result.table.columns)
     if unsure_note is None or not fields or not result.table.cells:
         return ColumnsAsked(result, False, "", Usage())
@@ -184,12 +208,16 @@ async def ask_columns(
             "the typed mapping stands"
         )
         return _kept(result, note, response.usage)
+    misfits = _misfits(result.table, mapping)
+    answered = json.dumps(mapping, ensure_ascii=False)
+    refused = f"; refused {', '.join(misfits)}" if misfits else ""
+    mapping = {f: h for f, h in mapping.items() if not any(m.startswith(f"{f}=") for m in misfits)}
     if not mapping:
-        note = f"{UNSURE}; {model_name} found no column for {', '.join(fields)}"
+        note = f"{UNSURE}; {model_name} found no column for {', '.join(fields)}{refused}"
         return _kept(result, note, response.usage)
     mapped = apply_columns(result, mapping, "model")
     asked = f"asked {model_name} because {unsure_note.removeprefix(UNSURE + ': ').split(';')[0]}"
-    note = f"{asked}; it answered {json.dumps(mapping, ensure_ascii=False)}"
+    note = f"{asked}; it answered {answered}{refused}"
     changed = mapped.model_copy(update={"warnings": [*mapped.warnings, note]})
     return ColumnsAsked(changed.with_source(result.source), True, note, response.usage)
 

@@ -33,7 +33,7 @@ from pipeline.table.headers import (
 )
 from pipeline.table.values import ValuesProfile, values_profile
 
-__all__ = ["ColumnRole", "map_columns", "type_columns"]
+__all__ = ["ColumnRole", "fits", "map_columns", "type_columns"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class ColumnRole:
     unit: str | None = None
 
 
-def _fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
+def fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
     """How well a column's values fit `field` (1: fully, 0: not at all), and in words."""
     if profile.filled == 0:
         return 0.6, "no values to check"
@@ -109,7 +109,7 @@ def type_columns(
         silent = not names_something(words)
         for field in FIELDS:
             said, said_why = header_evidence(text, field)
-            fit, fit_why = _fits(field, profile)
+            fit, fit_why = fits(field, profile)
             if said == 0 and lead is not None:
                 # `Min qty Unit` over `150 boxes`: two columns read as one; the number is
                 # the first one's.

@@ -114,3 +114,52 @@ async def test_each_screenshot_is_asked_only_when_its_mapping_is_unsure() -> Non
     assert [r.on_hand for r in done[1].rows] == [120, 1450, 36, 31]
     assert len(notes) == 1 and notes[0].startswith("columns of shot.png: asked openai:m")
     assert usage.completion_tokens == 12
+
+
+async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it_is_unsure_of() -> (
+    None
+):
+    header = ["Art.-Nr.", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
+    cells = [
+        ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
+        ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
+        ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
+    ]
+    grid = typed(header, cells)
+    assert grid.rows == [] and not grid.warnings
+    answer = {
+        "name": "Bezeichnung",
+        "on_hand": "Bestand",
+        "reorder_point": "Meldebestand",
+    }
+    model, seen, _ = mocked(answers(json.dumps(answer)))
+    done = await ask_columns(model, grid, model_name="openai:m", budget_s=10)
+    (request,) = seen
+    # The codes under `Art.-Nr.` are surely the SKU, and `Lager` surely the warehouse: the
+    # rest is asked, among the other columns.
+    schema = sent(request)["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == ["name", "on_hand", "reorder_point"]
+    assert schema["properties"]["name"]["enum"] == [
+        "Bezeichnung", "Bestand", "Meldebestand", "none"
+    ]  # fmt: skip
+    assert [(r.sku, r.on_hand, r.reorder_point) for r in done.result.rows] == [
+        ("A-1001", 120, 150), ("A-1002", 1450, 400), ("A-1003", 36, 100)
+    ]  # fmt: skip
+    assert done.note.startswith("asked openai:m because no inventory columns recognised")
+
+
+async def test_a_field_given_a_column_whose_values_are_not_of_its_kind_is_refused() -> None:
+    header = ["Produkt-ID", "Produkt", "Verfügbar", "Mindestmenge"]
+    cells = [
+        ["DE-9001", "Akkuschrauber 18 V", "7", "10"],
+        ["DE-9002", "Bohrer-Set 10-teilig", "42", "15"],
+        ["DE-9003", "Schutzbrille klar", "120", "60"],
+    ]
+    unsure = typed(header, cells)
+    answer = {"on_hand": "Verfügbar", "warehouse_id": "Mindestmenge", "name": "Produkt"}
+    model, _, _ = mocked(answers(json.dumps({**answer, "reorder_point": "none"})))
+    done = await ask_columns(model, unsure, model_name="openai:m", budget_s=10)
+    assert [(r.on_hand, r.warehouse_id) for r in done.result.rows] == [
+        (7, None), (42, None), (120, None)
+    ]  # fmt: skip
+    assert "refused warehouse_id=Mindestmenge (values are codes or numbers" in done.note

@@ -115,6 +115,10 @@ class Table(BaseModel):
     )
 
 
+NONE_MARKS = ("-", "—", "–", "一")
+"""What a cell shows for none (a dash, or `一` as a Chinese page's OCR reads one)."""
+
+
 def is_low(on_hand: int | None, reorder_point: int | None) -> bool:
     """Below its reorder point, where both numbers are known."""
     return on_hand is not None and reorder_point is not None and on_hand < reorder_point

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.models import Row, Table
+from pipeline.models import NONE_MARKS, Row, Table
 
 __all__ = [
     "LADDERS",
@@ -105,11 +105,13 @@ def judge(
     if table is None or not table.cells:
         return Verdict(False, ("no table found",))
     reasons: list[str] = list(layout_doubts)
+    # A lone dash is none whatever the recogniser's confidence in one stroke (it reads `-` as
+    # `一` at 0.44): a column of them says nothing about how well the values were read.
     filled = [
         conf
         for row, confs in zip(table.cells, confidences, strict=True)
         for text, conf in zip(row, confs, strict=True)
-        if text.strip()
+        if text.strip() and text.strip() not in NONE_MARKS
     ]
     mean = sum(filled) / len(filled) if filled else 0.0
     if mean < _MIN_CONFIDENCE:

@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.models import Row
+from pipeline.models import NONE_MARKS, Row
 from pipeline.table.cells import most_common, quantity_and_unit
 
 __all__ = [
@@ -40,8 +40,6 @@ _DATE = re.compile(
 """A date: year-month-day, day-month-year or month-day-year with a plausible year (`01.02.0035`
 is a code, not a date), or with a month's name."""
 _LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]")
-NONE_MARKS = ("-", "—", "–", "一")
-"""What a cell shows for none (a dash, or `一` as a Chinese page's OCR reads one)."""
 
 
 def has_letters(text: str) -> bool:

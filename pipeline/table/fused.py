@@ -64,12 +64,34 @@ def _not_quantity(text: str) -> bool:
     return has_letters(text) or is_code(text)
 
 
+_GLUED_PRICE = re.compile(r"^(?P<price>[$€£¥￥]\s?\d[\d,]*\.\d{2})(?P<rest>[^\d\s.,].*)$")
+"""A price whose cents run into the name after it (`$7.58Safety gloves`): its two decimals
+end it."""
+_PRICE_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "S": "5", "l": "1", "I": "1"})
+
+
+def _price_cut(value: str) -> tuple[str, str] | None:
+    """A cell's leading price and what follows it: one word away, or run into it at its
+    cents. The price may be misread as a reader misreads one (`S27.62` for `$27.62`, `$S.58`
+    for `$5.58`); the column the cut is for decides whether that reading stands."""
+    head, _, rest = value.partition(" ")
+    if rest:
+        currency, number = (head[0], head[1:]) if head[:1] in "$Ss" else ("", head)
+        read = ("$" if currency else "") + number.translate(_PRICE_LOOKALIKES)
+        # An `S` for a `$` only before a number with cents (`S12 bolts` is no price).
+        misread = currency in ("S", "s")
+        if is_price(read) and (not misread or ("." in number and number[:1].isdigit())):
+            return head, rest.strip()
+    glued = _GLUED_PRICE.match(value)
+    return (glued["price"], glued["rest"]) if glued else None
+
+
 def _cell_cut(value: str) -> tuple[str, str, str] | None:
     """A cleaned cell's quantity or price, the word after its number that may be its unit
     (else ""), and what follows, else None (a cell that is neither followed by more)."""
-    head, _, rest = value.partition(" ")
-    if rest and is_price(head) and _not_quantity(rest.strip()):
-        return head, "", rest.strip()
+    price = _price_cut(value)
+    if price is not None and _not_quantity(price[1]):
+        return price[0], "", price[1]
     match = _LEADING_QUANTITY.match(value)
     if match is None or not _not_quantity(match["rest"]):
         return None

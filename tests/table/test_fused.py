@@ -113,3 +113,38 @@ def test_units_that_repeat_down_a_fused_column_stay_with_their_numbers_before_na
         ["200 pcs", "Safety gloves size L (pair)"],
         ["40 boxes", "Dust mask FFP2"],
     ]
+
+
+def test_a_price_run_into_its_name_or_read_with_an_s_for_its_dollar_is_still_cut() -> None:
+    texts, confs = grid(
+        ["Qty", "Price Name"],
+        ["130", "$18.10 Cable tie 200 mm (bag of 100)"],
+        ["31", "S27.62 Heat-shrink tube kit"],
+        ["88", "$7.58Safety gloves size L (pair)"],
+        ["240", "$23.39 Packing tape 48 mm x 66 m"],
+        ["14", "$22.39LED work light 20 W"],
+        ["9", "$S.58 Extension cord 10 m"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert cut[0] == ["Qty", "Price", "Name"]
+    assert [row[2] for row in cut[1:]] == [
+        "Cable tie 200 mm (bag of 100)",
+        "Heat-shrink tube kit",
+        "Safety gloves size L (pair)",
+        "Packing tape 48 mm x 66 m",
+        "LED work light 20 W",
+        "Extension cord 10 m",
+    ]
+    assert [row[1] for row in cut[1:3]] == ["$18.10", "S27.62"]
+
+
+def test_a_name_that_opens_with_an_s_and_a_number_is_no_price() -> None:
+    texts, confs = grid(
+        ["Qty", "Price Name"],
+        ["130", "S12 bolt pack"],
+        ["31", "S8 hex nuts"],
+        ["88", "S10 washers"],
+        ["240", "S4 screws"],
+        ["14", "S6 anchors"],
+    )
+    assert split_fused(texts, confs) == (texts, confs)

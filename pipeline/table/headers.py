@@ -209,7 +209,7 @@ _HEADER_WORDS: dict[str, dict[str, float]] = {
         "hand": 1.0, "onhand": 1.0, "balance": 0.95, "physical": 0.9, "actual": 0.8,
         "stock": 0.75, "inventory": 0.75, "avail": 0.7, "available": 0.7, "free": 0.7,
         "qty": 0.6, "quantity": 0.6, "units": 0.5, "current": 0.5, "level": 0.3,
-        "现存": 1.0, "结存": 1.0, "在库": 0.95, "现有": 0.9, "当前": 0.7, "库存": 0.75,
+        "现存": 1.0, "结存": 1.0, "在库": 0.95, "现有": 0.9, "实际": 0.8, "当前": 0.7, "库存": 0.75,
         "可用": 0.7, "余量": 0.8, "存量": 0.8, "数量": 0.6,
     },
     "reorder_point": {
@@ -238,7 +238,7 @@ _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号",
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
 _THERE = frozenset(
     ("hand", "onhand", "physical", "balance", "current", "actual",
-     "现存", "结存", "在库", "当前", "现有")
+     "现存", "结存", "在库", "当前", "现有", "实际")
 )  # fmt: skip
 _FREE = frozenset(("avail", "available", "free", "可用"))
 
@@ -252,10 +252,22 @@ def on_hand_rank(words: Sequence[str]) -> int:
     return 1 if any(w in _FREE for w in words) else 2
 
 
+_CLIPPED = re.compile(r"(?:…|\.{2,}|⋯)\s*$")
+"""A header cut short by its column's width ends in an ellipsis (`Reorder le…`, `实际...`)."""
+
+
 def header_words(header: str) -> list[str]:
-    """A header's words: English words and `#`, and the Chinese words of the vocabulary."""
+    """A header's words: English words and `#`, and the Chinese words of the vocabulary. The
+    last word of a header clipped with an ellipsis (`Qty avail…` → `avail`, `Avail…` →
+    `available`) is every vocabulary word it begins, three letters or more of it."""
     value = unicodedata.normalize("NFKC", header).lower()
     words = re.findall(r"[a-z]+|#", value)
+    if words and _CLIPPED.search(value) and len(words[-1]) >= 3:
+        last = words[-1]
+        known = {w for table in _HEADER_WORDS.values() for w in table}
+        known |= {*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE}
+        if last not in known:
+            words[-1:] = sorted(w for w in known if w.startswith(last)) or [last]
     cjk = "".join(_CJK.findall(value))
     if cjk:
         known = {w for field in _HEADER_WORDS.values() for w in field if _CJK.search(w)}

@@ -188,3 +188,17 @@ def test_a_menu_sharing_a_few_rows_of_the_table_does_not_take_the_name_from_a_na
     mapping = map_columns(["Purchase", "Free stock", "Article", "Product code"],
                           [menu, on_hand, names, codes])  # fmt: skip
     assert mapping == {"on_hand": 1, "name": 2, "sku": 3}
+
+
+def test_headers_clipped_with_an_ellipsis_map_by_the_words_they_begin() -> None:
+    values = [["SKU-1", "SKU-2"], ["Bolt", "Nut"], ["12", "5"], ["10", "3"], ["4", "4"]]
+    clipped = ["Item co…", "Descrip...", "Balan…", "Avail…", "Reorder le..."]
+    assert map_columns(clipped, values) == {
+        "sku": 0, "name": 1, "on_hand": 2, "reorder_point": 4
+    }  # fmt: skip
+    # An actual stock clipped in a narrow Chinese column is on hand, over what is available.
+    zh = ["货号", "名称", "实际...", "可用..", "警戒..."]
+    assert map_columns(zh, values) == {"sku": 0, "name": 1, "on_hand": 2, "reorder_point": 4}
+    # A word cut too short to tell, or a header that is not clipped, is not expanded.
+    assert "on_hand" not in map_columns(["SKU", "Name", "Ba…"], values[:3])
+    assert "on_hand" not in map_columns(["SKU", "Name", "Balan"], values[:3])

@@ -1,10 +1,10 @@
-"""What one rung of the reading ladder works on (a page, each finding computed once) and
-what it produced (an attempt)."""
+"""What one rung of the reading ladder works on (a page, each finding computed once), what it
+produced (an attempt), and how the readings of one page compare and complete each other."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pipeline.imaging.normalise import Normalised
 from pipeline.imaging.text import TextBoxes, find_text_boxes
@@ -14,9 +14,7 @@ from pipeline.models import (
     Table,
     TextLine,
 )
-from pipeline.table.rows import (
-    MappedRows,
-)
+from pipeline.table.rows import MappedRows, page_warehouse
 from pipeline.table.values import well_formed
 from pipeline.tiers import Rung
 
@@ -65,6 +63,13 @@ class Attempt:
         return (len(self.mapped.rows) + 1) * (sum(filled) / len(filled) if filled else 0.0)
 
 
+def rowless_after_rows(attempt: Attempt, attempts: Sequence[Attempt]) -> bool:
+    """A grid that names no inventory column, where an earlier reading of the page found the
+    inventory rows it was unsure of (a sidebar and a pager taken for the table): not a better
+    reading of the page, however sure of its cells."""
+    return not attempt.mapped.rows and any(a.mapped.rows for a in attempts if a is not attempt)
+
+
 def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     """A photo's detection reading, or its own text boxes' reading that came before it, unsure
     (a quantity or two misread), when that reads more fields as values of their kind: the
@@ -91,3 +96,35 @@ def kind_and_sureness(attempt: Attempt) -> tuple[int, float]:
     """How two readings of one photo compare: the fields read as values of their kind, then
     the confidence in the cells they came from."""
     return well_formed(attempt.mapped.rows), mapped_confidence(attempt)
+
+
+def warehouse_of_others(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
+    """Rows without a warehouse whose reading found none above its table, when the page's
+    other readings name one, and only one: each rung takes its own span of the page as
+    context (a structure model's region, the detection's lines), so one may miss a title
+    another read (`现存量查询·WH-03`). The rows take it, and the line it was read from joins
+    the context."""
+    mapped = chosen.mapped
+    if (
+        not mapped.rows
+        or "warehouse_id" in mapped.mapping
+        or page_warehouse(chosen.context) is not None
+    ):
+        return chosen
+    found = {
+        warehouse: attempt
+        for attempt in attempts
+        if attempt is not chosen and (warehouse := page_warehouse(attempt.context)) is not None
+    }
+    if len(found) != 1:
+        return chosen
+    (warehouse, other), *_ = found.items()
+    line = next((t for t in other.context if page_warehouse([t]) == warehouse), None)
+    context = [line, *chosen.context] if line is not None else chosen.context
+    if page_warehouse(context) != warehouse:
+        return chosen
+    rows = [
+        r if r.warehouse_id else r.model_copy(update={"warehouse_id": warehouse})
+        for r in mapped.rows
+    ]
+    return replace(chosen, context=context, mapped=replace(mapped, rows=rows))

@@ -20,7 +20,14 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import check_size, load_image
 from pipeline.imaging.normalise import normalise
-from pipeline.ingest.attempts import Attempt, Page, boxes_if_fuller, kind_and_sureness
+from pipeline.ingest.attempts import (
+    Attempt,
+    Page,
+    boxes_if_fuller,
+    kind_and_sureness,
+    rowless_after_rows,
+    warehouse_of_others,
+)
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
 from pipeline.ingest.readings import Reader
@@ -299,6 +306,9 @@ class Ingestor:
                 grid = attempt
                 attempt.reasons = ("no inventory rows: the page may show cards or a list",)
                 continue
+            if verdict.ok and rowless_after_rows(attempt, attempts):
+                attempt.reasons = ("no inventory rows where an earlier reading found them",)
+                continue
             if verdict.ok:
                 chosen = attempt
                 break
@@ -312,6 +322,7 @@ class Ingestor:
             chosen = self._weighed(chosen, page, attempts, timings)
         elif norm.photographed and chosen.rung.method == "detect":
             chosen = boxes_if_fuller(chosen, attempts)
+        chosen = warehouse_of_others(chosen, attempts)
         chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []
         if not (chosen.table and chosen.table.cells) or chosen.rung.strategy == "full_page":

@@ -1,6 +1,14 @@
-"""Between a photo's two readings, the one that reads more fields as values of their kind."""
+"""Between a photo's two readings, the one that reads more fields as values of their kind; a
+grid with no inventory rows is no better reading than one that found them; and what one
+reading of a page lacks that another read (its warehouse in a title)."""
 
-from pipeline.ingest.attempts import Attempt, boxes_if_fuller, kind_and_sureness
+from pipeline.ingest.attempts import (
+    Attempt,
+    boxes_if_fuller,
+    kind_and_sureness,
+    rowless_after_rows,
+    warehouse_of_others,
+)
 from pipeline.models import Row
 from pipeline.table.rows import MappedRows
 from pipeline.tiers import Method, Rung
@@ -46,3 +54,39 @@ def test_of_two_readings_with_as_many_values_the_surer_ranks_first() -> None:
     unsure = confident("lines", [stock(1204), stock(260)], 0.7)
     sure = confident("detect", [stock(1204), stock(260)], 0.95)
     assert max([unsure, sure], key=kind_and_sureness) is sure
+
+
+def placed(method: Method, context: list[str], *, column: bool = False) -> Attempt:
+    rows = [stock(412).model_copy(update={"warehouse_id": "WH-02" if column else None})]
+    mapping = {"sku": 0, "warehouse_id": 4} if column else {"sku": 0}
+    return Attempt(
+        Rung("table_ocr", method),
+        mapped=MappedRows(rows=rows, mapping=mapping, sources=[0]),
+        context=context,
+    )
+
+
+def test_rows_take_the_warehouse_another_reading_of_the_page_found_in_its_title() -> None:
+    structure = placed("structure", ["全部", "物料编码", "请输入"])
+    lines = placed("lines", ["现存量查询·WH-03", "仓库 全部", "物料编码"])
+    found = warehouse_of_others(structure, [lines, structure])
+    assert [r.warehouse_id for r in found.mapped.rows] == ["WH-03"]
+    assert found.context[0] == "现存量查询·WH-03"
+
+
+def test_readings_that_disagree_or_a_warehouse_column_leave_the_rows_as_read() -> None:
+    structure = placed("structure", ["Stock"])
+    one, other = placed("lines", ["Stock · WH-01"]), placed("detect", ["Stock · WH-02"])
+    assert warehouse_of_others(structure, [one, other, structure]) is structure
+    column = placed("structure", ["Stock"], column=True)
+    assert warehouse_of_others(column, [one, column]) is column
+
+
+def test_a_grid_with_no_inventory_rows_does_not_end_the_climb_after_a_reading_that_had_rows() -> (
+    None
+):
+    unsure = reading("lines", [stock(412), stock(38)])
+    grid = reading("structure", [])
+    assert rowless_after_rows(grid, [unsure, grid])
+    assert not rowless_after_rows(grid, [reading("lines", []), grid])
+    assert not rowless_after_rows(unsure, [unsure])

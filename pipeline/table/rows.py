@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import datetime
@@ -158,7 +158,37 @@ def to_rows(
         confidence = round(min(used), 4) if used else 0.0
         rows.append(Row.model_validate({**values, "confidence": confidence}))
         sources.append(r)
+    rows, sources = _without_stray_edges(rows, sources, mapping)
     return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources, roles=found)
+
+
+_CODED = 0.8
+"""The share of a table's SKUs that are codes for a row without one to stand out."""
+
+
+def _without_stray_edges(
+    rows: list[Row], sources: list[int], mapping: Mapping[str, int]
+) -> tuple[list[Row], list[int]]:
+    """The rows without a first or last line that lines up with the table but is not one of
+    its rows (a pager's `Showing 1-13 of 30 … Previous`, a caption): where the SKUs are codes,
+    one without a code whose quantities are no numbers either."""
+    counted = [f for f in ("on_hand", "reorder_point") if f in mapping]
+    if len(rows) < 3 or not counted:
+        return rows, sources
+
+    def stray(row: Row) -> bool:
+        return not (row.sku and is_code(row.sku)) and all(getattr(row, f) is None for f in counted)
+
+    first, last = 0, len(rows)
+    while first < last and stray(rows[first]):
+        first += 1
+    while last > first and stray(rows[last - 1]):
+        last -= 1
+    kept = rows[first:last]
+    coded = sum(r.sku is not None and is_code(r.sku) for r in kept)
+    if len(kept) < 2 or coded < _CODED * len(kept):
+        return rows, sources
+    return rows[first:last], sources[first:last]
 
 
 def _without_running_index(values: Sequence[str]) -> list[str]:

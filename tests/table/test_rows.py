@@ -85,3 +85,23 @@ def test_a_prefix_one_letter_off_is_kept_when_the_column_is_split_nearly_evenly(
     table = Table(header=["SKU", "Name", "On hand"], cells=[[s, "Hex bolt", "12"] for s in read])
     rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
     assert [row.sku for row in rows] == read
+
+
+def test_a_pager_read_as_the_table_s_last_line_is_not_a_row() -> None:
+    cells = [
+        ["WH-01", "SKU-10402", "200", "Safety gloves size L (pair)", "310"],
+        ["WH-01", "SKU-10403", "200", "Safety gloves size M (pair)", "95"],
+        ["WH-02", "SKU-10620", "40", "Barcode labels 100x150 (roll)", "23"],
+        ["Showing", "1-13 ef 30 1 3 3", "", "", "Brovious"],
+    ]
+    table = Table(
+        header=["Site", "Part number", "Reorder level", "Item name", "In stock"], cells=cells
+    )
+    mapped = to_rows(table, [[1.0] * 5 for _ in cells])
+    assert [r.sku for r in mapped.rows] == ["SKU-10402", "SKU-10403", "SKU-10620"]
+    assert mapped.sources == [0, 1, 2]
+    # A row whose code was misread keeps its place when its numbers were read.
+    cells[1][1] = "SKU 1O4O3 x"
+    cells[3] = ["WH-02", "SKV 1062l", "20", "Thermal printer ribbon", "61"]
+    mapped = to_rows(table.model_copy(update={"cells": cells}), [[1.0] * 5 for _ in cells])
+    assert [r.on_hand for r in mapped.rows] == [310, 95, 23, 61]

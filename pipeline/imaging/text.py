@@ -125,6 +125,11 @@ def find_text_boxes(
     channel first: coloured text (a blue link) is far brighter there than in grey."""
     if photo and light_on_dark is not None:
         raw = _ink(np.asarray(light_on_dark.max(axis=2), dtype=np.uint8))
+    elif light_on_dark is not None:
+        # A render's coloured text on a dark page (a blue filter chip on navy) can have less
+        # edge in grey than a glyph needs; its brightest channel has plenty.
+        brightest = np.asarray(light_on_dark.max(axis=2), dtype=np.uint8)
+        raw = np.asarray(cv2.bitwise_or(_edges(gray), _edges(brightest)), dtype=np.uint8)
     else:
         raw = _ink(gray) if photo else _edges(gray)
     text_height = _glyph_height(raw)

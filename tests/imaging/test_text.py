@@ -1,5 +1,6 @@
 """Text a photo's blur faded below the page's ink level (a header set in light grey) is found
-at a lower contrast where a name is missing; a blank region has none."""
+at a lower contrast where a name is missing; a blank region has none. Coloured text on a dark
+page (a blue link or chip) is found by its colour."""
 
 import cv2
 import numpy as np
@@ -92,3 +93,24 @@ def test_white_text_on_a_dark_photo_is_found_the_same_in_grey_and_by_colour() ->
     assert find_text_boxes(gray, photo=True, light_on_dark=rgb).boxes == (
         find_text_boxes(gray, photo=True).boxes
     )
+
+
+def test_a_blue_chip_on_a_dark_render_is_found_by_its_colour_though_it_has_little_edge_in_grey() -> (
+    None
+):
+    image = Image.new("RGB", (700, 240), (28, 47, 70))
+    draw = ImageDraw.Draw(image)
+    draw.text(
+        (300, 100), "Warehouse: WH-02", fill=(20, 98, 209), font=ImageFont.load_default(size=16)
+    )
+    draw.text(
+        (300, 160), "Show 20 entries", fill=(200, 200, 200), font=ImageFont.load_default(size=16)
+    )
+    rgb = np.asarray(image, dtype=np.uint8)
+    gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+    grey_only = find_text_boxes(gray).boxes
+    assert [b for b in grey_only if b[1] < 130] == []
+    boxes = find_text_boxes(gray, light_on_dark=rgb).boxes
+    assert [b for b in boxes if b[1] >= 130] == [b for b in grey_only if b[1] >= 130]
+    chip = [b for b in boxes if b[1] < 130]
+    assert len(chip) == 1 and chip[0][0] <= 302 and chip[0][2] >= 420

@@ -322,10 +322,11 @@ _COLUMN_NAMES = frozenset(
 
 def leading_phrase(header: str) -> tuple[str, str] | None:
     """A header read from two neighbouring column headers, the first naming a field and the
-    second a column that is none (`Min qty Unit`, `Threshold Status`, `On hand  UoM`): the
-    two parts, else None. Words that rule a field out and come first (`On order qty`,
-    `Allocated stock`) still rule it out."""
-    tokens = unicodedata.normalize("NFKC", header).split()
+    second a column that is none (`Min qty Unit`, `Threshold Status`, `On hand  UoM`,
+    `实际库存单位`): the two parts, else None. Words that rule a field out and come first
+    (`On order qty`, `Allocated stock`) still rule it out."""
+    text = unicodedata.normalize("NFKC", header).strip()
+    tokens = text.split()
     ruled = set(_RULES_OUT_QUANTITY)
     for cut in range(len(tokens) - 1, 0, -1):
         head, tail = tokens[:cut], tokens[cut:]
@@ -335,6 +336,13 @@ def leading_phrase(header: str) -> tuple[str, str] | None:
             break
         if head_words and not any(w in ruled for w in head_words):
             return " ".join(head), " ".join(tail)
+    # Chinese headers join without a space (`实际库存单位`): the tail is a column name's word.
+    for name in (w for w in _COLUMN_NAMES if _CJK.search(w)):
+        head = text.removesuffix(name).strip()
+        if head != text and _CJK.search(head):
+            head_words = header_words(head)
+            if head_words and not any(w in ruled for w in head_words):
+                return head, name
     return None
 
 

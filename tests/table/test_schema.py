@@ -137,6 +137,16 @@ def test_two_headers_read_as_one_map_by_the_first_when_each_value_is_a_number_an
     # Words that rule a field out keep ruling it out where they come first.
     assert map_columns(["SKU", "Qty on order"], [["SKU-1"], ["40 pcs"]]) == {"sku": 0}
     assert map_columns(["SKU", "Allocated stock"], [["SKU-1"], ["40 pcs"]]) == {"sku": 0}
+    # Chinese headers join without a space.
+    zh = ["存货编码", "名称", "补货点", "实际库存单位"]
+    values = [
+        ["SKU-20101", "SKU-20102"],
+        ["螺丝 M4", "螺母 M4"],
+        ["300", "300"],
+        ["880 盒", "120 盒"],
+    ]
+    assert map_columns(zh, values)["on_hand"] == 3
+    assert "on_hand" not in map_columns([*zh[:3], "在途单位"], values)
 
 
 def test_codes_under_a_header_that_names_something_else_are_not_taken_for_the_sku() -> None:

@@ -258,6 +258,10 @@ _PHOTO_GAP = 0.2
 _CJK_THEN_LATIN = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])")
 
 
+_INK_ROW = 0.2
+"""A row holds the text's ink when it holds this share of the inkiest row's."""
+
+
 def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -> str:
     """Put back the spaces a recogniser drops between Chinese and following Latin text
     (`尼龙扎带150mm` for `尼龙扎带 150mm`) where the crop shows word-wide gaps: as many as the
@@ -271,7 +275,10 @@ def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -
     _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if ink.mean() > 0.5:
         ink = 1 - ink
-    rows = np.nonzero(np.asarray(ink.any(axis=1), dtype=bool))[0]
+    # The ink's height from the rows that hold a share of it: a crop's margins, replicated
+    # from its edge rows, hold a stroke's few pixels in every row and are no taller text.
+    per_row = ink.sum(axis=1)
+    rows = np.nonzero(per_row >= _INK_ROW * per_row.max())[0] if per_row.max() else per_row[:0]
     cols = np.asarray(ink.any(axis=0), dtype=bool)
     filled = np.nonzero(cols)[0]
     if rows.size == 0 or filled.size == 0:

@@ -54,6 +54,14 @@ def test_a_space_the_blur_narrowed_between_chinese_and_digits_is_put_back_on_a_p
     assert restore_spaces("工业胶带48mm", crop, photo=True) == "工业胶带 48mm"
 
 
+def test_a_crop_whose_margins_repeat_its_edge_rows_measures_the_glyphs_not_the_crop() -> None:
+    crop = blocks(*CJK_THEN_DIGITS)
+    crop[3, :] = crop[16, :] = 255
+    crop[3, 10:12] = crop[16, 60:62] = 40  # a stroke's few pixels in the tight box's edge rows
+    margined = cv2.copyMakeBorder(crop[3:17], 8, 8, 0, 0, cv2.BORDER_REPLICATE)
+    assert restore_spaces("工业胶带48mm", margined, photo=True) == "工业胶带 48mm"
+
+
 def test_on_a_render_a_gap_that_narrow_is_no_space() -> None:
     crop = blocks(*CJK_THEN_DIGITS)
     assert restore_spaces("工业胶带48mm", crop) == "工业胶带48mm"

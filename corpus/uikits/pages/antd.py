@@ -6,18 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Badge,
-    Body,
-    Ctx,
-    esc,
-    icon,
-    phone_home,
-    phone_status_bar,
-    phone_tabs,
-)
+from . import base
+from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon
 
 BADGE = Badge('<span class="ant-tag ant-tag-{kind}"{attrs}>{text}</span>', "red", "green")
 
@@ -244,16 +234,16 @@ def phone(ctx: Ctx) -> Body:
     if ctx.spec.cue == "chip":
         seg = f'<span class="ant-tag ant-tag-blue">{"仓库" if ctx.zh else "Warehouse"}: {wh}</span>'
     labels = ("工作台", "库存", "消息", "我的") if ctx.zh else ("Home", "Stock", "Inbox", "Me")
-    tabs = phone_tabs(("home", "box", "bell", "user"), labels)
+    tabs = base.phone_tabs(("home", "box", "bell", "user"), labels)
     html = (
         '<div class="phone">'
-        f"{phone_status_bar('14:08', fg, 'var(--bar-bg)')}"
+        f"{base.phone_status_bar('14:08', fg, 'var(--bar-bg)')}"
         f'<div class="nav">{icon("chevron-left", 22)}<span>{esc(ctx.spec.title)}</span>'
         f"{icon('filter', 20)}</div>"
         f'<div class="seg">{seg}<span class="ant-tag">{"全部" if ctx.zh else "All"}</span>'
         f'<span class="ant-tag">{"预警" if ctx.zh else "Alerts"}</span></div>'
         f'<div class="items" data-scroll>{"".join(cards)}<div style="height:240px"></div></div>'
-        f'<div class="tabbar">{tabs}</div>{phone_home(fg)}</div>'
+        f'<div class="tabbar">{tabs}</div>{base.phone_home(fg)}</div>'
     )
     colors = (
         ":root{--page-bg:#000;--bar-bg:#141414;--line:#303030}"

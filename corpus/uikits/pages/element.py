@@ -7,18 +7,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import (
-    ACTIVE,
-    PHONE_CSS,
-    Badge,
-    Body,
-    Ctx,
-    esc,
-    icon,
-    phone_home,
-    phone_status_bar,
-    phone_tabs,
-)
+from . import base
+from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon
 
 TAG = Badge(
     '<span class="el-tag el-tag--{kind} el-tag--small el-tag--light">'
@@ -309,10 +299,10 @@ def phone(ctx: Ctx) -> Body:
             f'<span class="el-tag__content">{"仓库" if ctx.zh else "Warehouse"}：{wh}</span></span>'
         )
     tab_labels = ("首页", "库存", "单据", "我的") if ctx.zh else ("Home", "Stock", "Orders", "Me")
-    tabs = phone_tabs(("home", "box", "doc", "user"), tab_labels)
+    tabs = base.phone_tabs(("home", "box", "doc", "user"), tab_labels)
     html = (
         '<div class="phone">'
-        f"{phone_status_bar('10:24', fg, 'var(--el-bg-color)')}"
+        f"{base.phone_status_bar('10:24', fg, 'var(--el-bg-color)')}"
         f'<div class="bar">{icon("chevron-left", 22)}<span>{esc(ctx.spec.title)}</span>'
         f"{icon('search', 20)}</div>"
         f'<div class="filters">{chip}<span class="el-tag el-tag--info el-tag--light">'
@@ -320,6 +310,6 @@ def phone(ctx: Ctx) -> Body:
         "</span>"
         "</div>"
         f'<div class="list" data-scroll>{"".join(cards)}<div style="height:240px"></div></div>'
-        f'<div class="tabs">{tabs}</div>{phone_home(fg)}</div>'
+        f'<div class="tabs">{tabs}</div>{base.phone_home(fg)}</div>'
     )
     return Body(html, css=PHONE_CSS + PHONE, html_attrs=' class="dark"' if dark else "")

@@ -33,6 +33,8 @@ _ID = re.compile(r"^(?P<prefix>[A-Z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$"
 
 _TIMES = re.compile(r"(?<=\d)\s?×\s?(?=\d)")
 """`4×35`: a font's typographic form of `4x35` (Inter and others draw x between digits as ×)."""
+_UNIT_TIMES = re.compile(r"(?<=\d)(mm|cm|m|in|ft)(\s?)×(\s?)(?=\d)")
+"""`110mm × 300m`: a dimension's × after a unit, read for an x; its spaces are kept."""
 
 
 def most_common(values: Sequence[str]) -> str | None:
@@ -43,9 +45,9 @@ def most_common(values: Sequence[str]) -> str | None:
 
 def clean_text(text: str) -> str:
     """NFKC (full-width letters, digits and punctuation to ASCII), dashes unified, spaces tidy,
-    a dimension's × between digits written x."""
-    normal = unicodedata.normalize("NFKC", text)
-    return _TIMES.sub("x", " ".join(normal.split()))
+    a dimension's × written x (between digits, or after a unit before digits)."""
+    normal = " ".join(unicodedata.normalize("NFKC", text).split())
+    return _TIMES.sub("x", _UNIT_TIMES.sub(r"\1\2x\3", normal))
 
 
 def parse_quantity(text: str) -> int | None:

@@ -69,3 +69,9 @@ def test_a_quantity_keeps_its_number_and_gives_its_unit_apart(
 def test_a_fonts_times_sign_between_digits_reads_as_x() -> None:
     assert clean_text("Wood screw 4×35 (box of 250)") == "Wood screw 4x35 (box of 250)"
     assert clean_text("× 3") == "× 3"
+
+
+def test_a_times_sign_after_a_unit_before_digits_reads_as_x_with_its_spaces() -> None:
+    assert clean_text("碳带 110mm × 300m") == "碳带 110mm x 300m"
+    assert clean_text("气泡膜 1.2m×50m") == "气泡膜 1.2mx50m"
+    assert clean_text("Cable × tie") == "Cable × tie"

@@ -221,6 +221,11 @@ def _inner(gray: Gray, corners: NDArray[np.float64]) -> NDArray[np.float64] | No
     return np.asarray(back, dtype=np.float64)
 
 
+_SCREEN_SHAPES = (0.3, 2.5)
+"""Height over width a screen's outline can have in a photo: from an ultrawide monitor seen
+from below to a phone upright. A dark region taller or flatter is a sidebar or a panel."""
+
+
 def _aspect(corners: NDArray[np.float64]) -> float:
     width = np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])
     height = np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])
@@ -245,7 +250,10 @@ def find_quad(rgb: Rgb) -> Quad | None:
         dtype=np.uint8,
     )
     frame = _largest(dark, min_area)
-    if frame is not None and (corners := _quad_of(frame)) is not None:
+    corners = _quad_of(frame) if frame is not None else None
+    if corners is not None and not _SCREEN_SHAPES[0] <= _aspect(corners) <= _SCREEN_SHAPES[1]:
+        corners = None  # a dark sidebar or panel, not a screen's frame
+    if corners is not None:
         inner = _inner(gray, corners)
         found = (inner, "screen") if inner is not None else (corners, "frame")
     else:

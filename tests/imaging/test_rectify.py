@@ -102,3 +102,24 @@ def test_a_box_in_the_rectified_image_maps_back_into_the_photo() -> None:
     quad = np.array(truth(entry)["screen_quad"])
     assert abs(x0 - quad[:, 0].min()) <= 25 and abs(y1 - quad[:, 1].max()) <= 25
     assert abs(x1 - quad[:, 0].max()) <= 25 and abs(y0 - quad[:, 1].min()) <= 25
+
+
+def test_a_tall_dark_sidebar_on_a_light_screen_is_not_taken_for_the_frame() -> None:
+    """A light page with a dark sidebar, photographed in a silver bezel: the sidebar is the
+    largest dark region, but no screen is four times as tall as it is wide."""
+    page = rgb(ROOT / "samples" / "erp-light-wh01.png").copy()
+    h, w = page.shape[:2]
+    page[:, : w // 5] = (33, 37, 41)
+    quad = np.array([[100, 60], [1820, 90], [1780, 1130], [130, 1110]], dtype=np.float32)
+    canvas = np.full((1200, 1900, 3), 182, dtype=np.uint8)
+    bezel = quad + np.array([[-25, -25], [25, -25], [25, 40], [-25, 40]], dtype=np.float32)
+    cv2.fillConvexPoly(canvas, bezel.astype(np.int32), (205, 207, 210))
+    source = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(source, quad)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, (1900, 1200)) > 127
+    canvas[mask] = cv2.warpPerspective(page, matrix, (1900, 1200))[mask]
+    found = find_quad(canvas)
+    assert found is None or found.kind != "frame"
+    if found is not None:
+        xs = [x for x, _ in found.points]
+        assert max(xs) - min(xs) > 0.6 * (1820 - 100)

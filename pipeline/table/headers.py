@@ -338,11 +338,11 @@ def leading_phrase(header: str) -> tuple[str, str] | None:
             return " ".join(head), " ".join(tail)
     # Chinese headers join without a space (`实际库存单位`): the tail is a column name's word.
     for name in (w for w in _COLUMN_NAMES if _CJK.search(w)):
-        head = text.removesuffix(name).strip()
-        if head != text and _CJK.search(head):
-            head_words = header_words(head)
-            if head_words and not any(w in ruled for w in head_words):
-                return head, name
+        first = text.removesuffix(name).strip()
+        if first != text and _CJK.search(first):
+            first_words = header_words(first)
+            if first_words and not any(w in ruled for w in first_words):
+                return first, name
     return None
 
 

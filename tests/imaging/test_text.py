@@ -58,7 +58,9 @@ def test_a_crop_whose_margins_repeat_its_edge_rows_measures_the_glyphs_not_the_c
     crop = blocks(*CJK_THEN_DIGITS)
     crop[3, :] = crop[16, :] = 255
     crop[3, 10:12] = crop[16, 60:62] = 40  # a stroke's few pixels in the tight box's edge rows
-    margined = cv2.copyMakeBorder(crop[3:17], 8, 8, 0, 0, cv2.BORDER_REPLICATE)
+    margined = np.asarray(
+        cv2.copyMakeBorder(crop[3:17], 8, 8, 0, 0, cv2.BORDER_REPLICATE), dtype=np.uint8
+    )
     assert restore_spaces("工业胶带48mm", margined, photo=True) == "工业胶带 48mm"
 
 

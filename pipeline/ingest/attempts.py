@@ -92,10 +92,22 @@ def mapped_confidence(attempt: Attempt) -> float:
     return sum(cells) / len(cells) if cells else 0.0
 
 
-def kind_and_sureness(attempt: Attempt) -> tuple[int, float]:
+def kind_and_sureness(attempt: Attempt) -> tuple[int, float, float]:
     """How two readings of one photo compare: the fields read as values of their kind, then
-    the confidence in the cells they came from."""
-    return well_formed(attempt.mapped.rows), mapped_confidence(attempt)
+    the confidence in the cells they came from, then (a table of no inventory, where neither
+    says anything) how much text its cells read, weighed by the confidence in each."""
+    return well_formed(attempt.mapped.rows), mapped_confidence(attempt), _cells_read(attempt)
+
+
+def _cells_read(attempt: Attempt) -> float:
+    if attempt.table is None:
+        return 0.0
+    return sum(
+        conf
+        for row, confs in zip(attempt.table.cells, attempt.confidences, strict=False)
+        for text, conf in zip(row, confs, strict=False)
+        if text.strip()
+    )
 
 
 def warehouse_of_others(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:

@@ -9,7 +9,7 @@ from pipeline.ingest.attempts import (
     rowless_after_rows,
     warehouse_of_others,
 )
-from pipeline.models import Row
+from pipeline.models import Row, Table
 from pipeline.table.rows import MappedRows
 from pipeline.tiers import Method, Rung
 
@@ -54,6 +54,24 @@ def test_of_two_readings_with_as_many_values_the_surer_ranks_first() -> None:
     unsure = confident("lines", [stock(1204), stock(260)], 0.7)
     sure = confident("detect", [stock(1204), stock(260)], 0.95)
     assert max([unsure, sure], key=kind_and_sureness) is sure
+
+
+def test_of_two_readings_of_a_table_of_no_inventory_the_one_that_reads_more_ranks_first() -> None:
+    def grid(method: Method, cells: list[list[str]]) -> Attempt:
+        table = Table(header=["Methods", "R", "P", "F", "FPS"], cells=cells)
+        return Attempt(
+            Rung("table_ocr", method), table=table, confidences=[[0.95] * 5 for _ in cells]
+        )
+
+    joined = grid("lines", [["SegLink [26]", "8.9", "", "", ""], ["PixelLink [4]", "", "", "", ""]])
+    apart = grid(
+        "detect",
+        [
+            ["SegLink [26]", "70.0", "86.0", "77.0", "8.9"],
+            ["PixelLink [4]", "73.2", "83.0", "77.8", ""],
+        ],
+    )
+    assert max([joined, apart], key=kind_and_sureness) is apart
 
 
 def placed(method: Method, context: list[str], *, column: bool = False) -> Attempt:

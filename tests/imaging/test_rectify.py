@@ -57,19 +57,29 @@ def test_only_the_dark_theme_photo_falls_back_to_the_frame() -> None:
     assert frames == ["photo-dark-wh01.jpg"]
 
 
+def on_a_wall(
+    page: np.ndarray, quad: np.ndarray, bezel: tuple[int, int, int], width: tuple[int, int]
+) -> np.ndarray:
+    """`page` in perspective at `quad` of a 1900x1200 grey wall, inside a bezel of colour
+    `bezel`, `width` pixels at its top and sides and at its bottom."""
+    h, w = page.shape[:2]
+    side, bottom = width
+    canvas = np.full((1200, 1900, 3), 182, dtype=np.uint8)
+    rim = np.array([[-side, -side], [side, -side], [side, bottom], [-side, bottom]])
+    cv2.fillConvexPoly(canvas, (quad + rim).astype(np.int32), bezel)
+    source = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(source, quad)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, (1900, 1200)) > 127
+    canvas[mask] = cv2.warpPerspective(page, matrix, (1900, 1200))[mask]
+    return canvas
+
+
 def test_a_render_warped_onto_a_dark_frame_is_found_and_warped_back_upright() -> None:
     """A derived photo made here: a sample render in perspective inside a bezel on a wall."""
     page = rgb(ROOT / "samples" / "erp-light-wh01.png")
     h, w = page.shape[:2]
     quad = np.array([[210, 140], [1690, 180], [1640, 1030], [250, 990]], dtype=np.float32)
-    canvas = np.full((1200, 1900, 3), 182, dtype=np.uint8)
-    bezel = quad + np.array([[-30, -30], [30, -30], [30, 50], [-30, 50]], dtype=np.float32)
-    cv2.fillConvexPoly(canvas, bezel.astype(np.int32), (22, 22, 25))
-    source = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(source, quad)
-    screen = cv2.warpPerspective(page, matrix, (1900, 1200))
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, (1900, 1200)) > 127
-    canvas[mask] = screen[mask]
+    canvas = on_a_wall(page, quad, (22, 22, 25), (30, 50))
     noisy = np.clip(
         cv2.GaussianBlur(canvas, (0, 0), 0.8).astype(np.int16)
         + np.random.default_rng(7).normal(0, 2.5, canvas.shape).astype(np.int16),
@@ -108,17 +118,9 @@ def test_a_tall_dark_sidebar_on_a_light_screen_is_not_taken_for_the_frame() -> N
     """A light page with a dark sidebar, photographed in a silver bezel: the sidebar is the
     largest dark region, but no screen is four times as tall as it is wide."""
     page = rgb(ROOT / "samples" / "erp-light-wh01.png").copy()
-    h, w = page.shape[:2]
-    page[:, : w // 5] = (33, 37, 41)
+    page[:, : page.shape[1] // 5] = (33, 37, 41)
     quad = np.array([[100, 60], [1820, 90], [1780, 1130], [130, 1110]], dtype=np.float32)
-    canvas = np.full((1200, 1900, 3), 182, dtype=np.uint8)
-    bezel = quad + np.array([[-25, -25], [25, -25], [25, 40], [-25, 40]], dtype=np.float32)
-    cv2.fillConvexPoly(canvas, bezel.astype(np.int32), (205, 207, 210))
-    source = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(source, quad)
-    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, (1900, 1200)) > 127
-    canvas[mask] = cv2.warpPerspective(page, matrix, (1900, 1200))[mask]
-    found = find_quad(canvas)
+    found = find_quad(on_a_wall(page, quad, (205, 207, 210), (25, 40)))
     assert found is None or found.kind != "frame"
     if found is not None:
         xs = [x for x, _ in found.points]

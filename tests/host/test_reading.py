@@ -54,6 +54,13 @@ class ReplayReader(RulesModel):
 LEAVE_ALONE = "Replenish the low rows, leave SKU-10232 alone."
 
 
+async def read_and_run(targets: list[MemoryTarget], model: Any, task: str = LEAVE_ALONE) -> Any:
+    """A run over the stock table with every group, where the model reads the task first."""
+    return await run_host(
+        targets, model, attachments=[TABLE], task=task, groups=None, model_reads_task=True
+    )
+
+
 async def test_the_store_names_its_warehouses_for_the_reader(targets: list[MemoryTarget]) -> None:
     async with Toolbox(targets) as toolbox:
         names = await warehouse_names(toolbox, run_id="run-1")
@@ -65,10 +72,7 @@ async def test_the_store_names_its_warehouses_for_the_reader(targets: list[Memor
 async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for_a_safe_miss(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
-    record = await run_host(
-        targets, RulesModel(), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
-        model_reads_task=True,
-    )  # fmt: skip
+    record = await read_and_run(targets, RulesModel())
     assert record.task_contract.writes_allowed is False
     assert "SKU-10232" in record.task_contract.exclude_skus
     assert [r.source for r in record.contract_readings] == ["reader", "fallback", "final"]
@@ -82,9 +86,7 @@ async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(json.dumps(answer(exclude_skus=["SKU-10232"])))
-    record = await run_host(
-        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
-    )
+    record = await read_and_run(targets, model)
     final = record.contract_readings[-1]
     assert (final.source, final.contract.action, final.contract.writes_allowed) == (
         "final",
@@ -105,9 +107,7 @@ async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(json.dumps(answer(skus=["SKU-10232"])))
-    record = await run_host(
-        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
-    )
+    record = await read_and_run(targets, model)
     final = record.contract_readings[-1]
     assert "blocked" in final.note and "SKU-10232" in final.note
     assert ("SKU-10232", "WH-01") not in open_orders(store)
@@ -120,10 +120,7 @@ async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by
 async def test_a_reading_outside_the_schema_leaves_the_readers_in_force_with_a_note(
     targets: list[MemoryTarget], store: SqlStore, reading: str
 ) -> None:
-    record = await run_host(
-        targets, ReplayReader(reading), attachments=[TABLE], task=LEAVE_ALONE, groups=None,
-        model_reads_task=True,
-    )  # fmt: skip
+    record = await read_and_run(targets, ReplayReader(reading))
     model = next(r for r in record.contract_readings if r.source == "model")
     assert model.contract is None and "outside the schema" in model.note
     assert record.task_contract.writes_allowed is False
@@ -133,11 +130,11 @@ async def test_a_reading_outside_the_schema_leaves_the_readers_in_force_with_a_n
 async def test_a_deferral_stays_a_report_whatever_the_model_reads(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
-    record = await run_host(
-        targets, ReplayReader(json.dumps(answer())), attachments=[TABLE],
-        task="List the low SKUs; I will order them myself later.", groups=None,
-        model_reads_task=True,
-    )  # fmt: skip
+    record = await read_and_run(
+        targets,
+        ReplayReader(json.dumps(answer())),
+        task="List the low SKUs; I will order them myself later.",
+    )
     assert record.task_contract.writes_allowed is False
     assert "whatever the model says" in record.contract_readings[-1].note
     assert open_orders(store) == {}
@@ -147,9 +144,7 @@ async def test_a_model_endpoint_that_fails_while_reading_the_task_ends_the_run_w
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
     model = ReplayReader(VlmError("cannot reach model endpoint http://127.0.0.1:1/v1"))
-    record = await run_host(
-        targets, model, attachments=[TABLE], task=LEAVE_ALONE, groups=None, model_reads_task=True
-    )
+    record = await read_and_run(targets, model)
     assert (record.status, record.hops) == ("error", 0)
     assert record.final.startswith("the model endpoint failed: cannot reach")
     assert open_orders(store) == {}

@@ -1,6 +1,8 @@
 """How well a real model maps the columns the typing is unsure of (`pipeline.ingest.asked`),
-over hand-written tables (`scripts/data/columns_cases.json`: headers in other languages,
-misread or terse, each with the mapping a person gives it).
+over hand-written tables (headers in other languages, misread or terse, each with the
+mapping a person gives it): `scripts/data/columns_cases.json`, and a sealed part
+(`columns_cases_sealed.json`) written before any model read it, that no test quotes and no
+prompt is tuned on. Each part is reported apart (`--split tune|sealed|both`).
 
     .venv/bin/python scripts/columns_asked.py --model openai:qwen2.5-coder-1.5b \\
         --base-url http://127.0.0.1:8765/v1 --schema-wire json_object
@@ -18,6 +20,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -28,7 +31,8 @@ from pipeline.table.rows import mapping_doubts, to_rows
 from pipeline.vlm import ModelOptions, make_model
 from pipeline.vlm.base import SchemaAnswerer
 
-CASES = Path(__file__).resolve().parent / "data" / "columns_cases.json"
+DATA = Path(__file__).resolve().parent / "data"
+SPLITS = {"tune": DATA / "columns_cases.json", "sealed": DATA / "columns_cases_sealed.json"}
 
 
 def typed(header: list[str], cells: list[list[str]]) -> IngestResult:
@@ -57,9 +61,9 @@ async def main() -> int:
     parser.add_argument(
         "--schema-wire", default="json_schema", help="json_object for llama-cpp-python's server"
     )
+    parser.add_argument("--split", choices=[*SPLITS, "both"], default="both")
     args = parser.parse_args()
-    cases = json.loads(CASES.read_text(encoding="utf-8"))["cases"]
-    totals = {"typed": 0, "asked": 0, "after": 0, "broken": 0, "fields": 0}
+    splits = list(SPLITS) if args.split == "both" else [args.split]
     async with httpx.AsyncClient() as http:
         model = make_model(
             args.model,
@@ -71,24 +75,37 @@ async def main() -> int:
             ),
         )
         assert isinstance(model, SchemaAnswerer), f"{args.model} cannot answer under a schema"
-        for case in cases:
-            before = typed(case["header"], case["rows"])
-            done = await ask_columns(model, before, model_name=model.name, budget_s=args.budget_s)
-            was, now = right(before, case["expected"]), right(done.result, case["expected"])
-            totals["typed"] += len(was)
-            totals["after"] += len(now)
-            totals["broken"] += len(was - now)
-            totals["asked"] += done.asked
-            totals["fields"] += len(FIELDS)
-            print(f"{len(was)}/5 -> {len(now)}/5  {' | '.join(case['header'])}")
-            if done.asked:
-                print(f"    {done.note[:240]}")
+        lines = []
+        for split in splits:
+            cases = json.loads(SPLITS[split].read_text(encoding="utf-8"))["cases"]
+            print(f"## {split}")
+            lines.append(f"{split}: " + await score(model, model.name, cases, args.budget_s))
+    print("\n".join(lines))
+    return 0
+
+
+async def score(
+    model: SchemaAnswerer, name: str, cases: list[dict[str, Any]], budget_s: float
+) -> str:
+    """Each case typed, then asked; the totals as one line."""
+    totals = {"typed": 0, "asked": 0, "after": 0, "broken": 0, "fields": 0}
+    for case in cases:
+        before = typed(case["header"], case["rows"])
+        done = await ask_columns(model, before, model_name=name, budget_s=budget_s)
+        was, now = right(before, case["expected"]), right(done.result, case["expected"])
+        totals["typed"] += len(was)
+        totals["after"] += len(now)
+        totals["broken"] += len(was - now)
+        totals["asked"] += done.asked
+        totals["fields"] += len(FIELDS)
+        print(f"{len(was)}/5 -> {len(now)}/5  {' | '.join(case['header'])}")
+        if done.asked:
+            print(f"    {done.note[:240]}")
     n = totals["fields"]
-    print(
+    return (
         f"{len(cases)} tables, {totals['asked']} asked: fields right typed {totals['typed']}/{n}, "
         f"after asking {totals['after']}/{n}; made wrong by the model {totals['broken']}"
     )
-    return 0
 
 
 if __name__ == "__main__":

@@ -18,8 +18,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from pipeline.cache import IngestCache
+from pipeline.host.loop import Run, run_task
+from pipeline.host.record import RunRecord
+from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
+from servers.factory import build_server
 from servers.sql.store import SqlStore
 from servers.stores import sqlite_store
 from tests.api.serve import seed
@@ -60,6 +64,18 @@ def examples(short: int, long: int) -> int:
 GROUPS = ("inventory", "orders", "warehouses")
 TASK = "find the SKUs that are low and raise replenishment orders"
 SAMPLE = SAMPLES / "erp-light-wh01.png"
+
+
+def memory_targets(store: SqlStore) -> list[MemoryTarget]:
+    """Every group's server over `store`, as the API and the watch folder connect them: only a
+    run's own groups decide what it may call."""
+    return [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
+
+
+async def run_on(store: SqlStore, **run: Any) -> RunRecord:
+    """One host run (the `Run` fields but the toolbox) over every group's server on `store`."""
+    async with Toolbox(memory_targets(store)) as toolbox:
+        return await run_task(Run(toolbox=toolbox, **run))
 
 
 @pytest.fixture

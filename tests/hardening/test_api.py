@@ -31,14 +31,12 @@ from schemathesis.specs.openapi.checks import (
 
 from pipeline.api import create_app
 from pipeline.cache import IngestCache
-from pipeline.host.loop import HostLimits, Run, run_task
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host.loop import HostLimits
 from pipeline.models import JsonObject
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.factory import build_server
 from servers.stores import sqlite_store
 from tests.api.conftest import running
 from tests.api.serve import KEY, Served, seed, serving
@@ -50,6 +48,7 @@ from tests.hardening.conftest import (
     SAMPLE,
     TASK,
     examples,
+    run_on,
 )
 from tests.hardening.images import NAMES
 
@@ -248,19 +247,15 @@ async def test_a_reference_that_names_a_path_is_refused_and_reaches_no_tool(
         for n, ref in enumerate(references)
     ]
     with sqlite_store(db) as store:
-        targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
-        async with Toolbox(targets) as toolbox:
-            record = await run_task(
-                Run(
-                    task=TASK,
-                    model=ScriptedModel(turns),
-                    toolbox=toolbox,
-                    groups=GROUPS,
-                    limits=HostLimits(max_hops=len(turns) + 1),
-                    call_guards={},
-                    response_guards={},
-                )
-            )
+        record = await run_on(
+            store,
+            task=TASK,
+            model=ScriptedModel(turns),
+            groups=GROUPS,
+            limits=HostLimits(max_hops=len(turns) + 1),
+            call_guards={},
+            response_guards={},
+        )
         audit = domain.audit_log(store, limit=100)
     calls = [c for c in record.tool_calls if c.name == "inventory_get_item"]
     assert len(calls) == len(references)

@@ -12,16 +12,16 @@ from pathlib import Path
 from pipeline.approvals import ApprovalDesk, StoreProposals
 from pipeline.bootstrap import utc_now
 from pipeline.host.attachments import from_ingest
-from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.loop import HostLimits
 from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host.toolbox import MemoryTarget
 from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import domain
 from servers.factory import build_server
 from servers.models import OrderQuery, ProposalQuery
 from servers.stores import sqlite_store
-from tests.hardening.conftest import FIGURES, GROUPS, TASK
+from tests.hardening.conftest import FIGURES, GROUPS, TASK, run_on
 from tests.host.conftest import LOW_LIVE
 
 RUNS = 50
@@ -49,20 +49,16 @@ async def one_run(
             }
         )
     with sqlite_store(db) as store:
-        targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
-        async with Toolbox(targets) as toolbox:
-            return await run_task(
-                Run(
-                    task=TASK,
-                    model=RulesModel(),
-                    toolbox=toolbox,
-                    groups=GROUPS,
-                    attachments=from_ingest([shot]),
-                    limits=HostLimits(wall_clock_s=120.0),
-                    run_id=f"run-concurrent-{n:02d}",
-                    approvals=proposals,
-                )
-            )
+        return await run_on(
+            store,
+            task=TASK,
+            model=RulesModel(),
+            groups=GROUPS,
+            attachments=from_ingest([shot]),
+            limits=HostLimits(wall_clock_s=120.0),
+            run_id=f"run-concurrent-{n:02d}",
+            approvals=proposals,
+        )
 
 
 async def test_fifty_concurrent_runs_raise_one_order_per_sku_and_audit_every_refusal(

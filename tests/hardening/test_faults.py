@@ -18,16 +18,15 @@ from pipeline.bootstrap import run_agent
 from pipeline.host.attachments import from_ingest
 from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.record import RunRecord, read_run_log
-from pipeline.host.toolbox import MemoryTarget, Toolbox, stdio_targets
+from pipeline.host.toolbox import Toolbox, stdio_targets
 from pipeline.models import IngestResult, Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.settings import Settings
 from pipeline.vlm.rules import RulesModel
 from servers import domain
-from servers.factory import build_server
 from servers.models import OrderQuery
 from servers.sql.store import SqlStore
 from servers.stores import sqlite_store
-from tests.hardening.conftest import FIGURES, GROUPS, TASK
+from tests.hardening.conftest import FIGURES, GROUPS, TASK, memory_targets
 from tests.hardening.endpoints import KINDS, Misbehaving, refused_url
 
 CREATE = "orders_create_replenishment"
@@ -56,10 +55,6 @@ def ledger(db: Path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 def test_every_way_the_endpoint_fails_is_covered() -> None:
     assert set(WORDING) == {"refused", *KINDS}
-
-
-def memory_targets(store: SqlStore) -> list[MemoryTarget]:
-    return [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
 
 
 def note(fault: str, record: RunRecord, db: Path) -> None:

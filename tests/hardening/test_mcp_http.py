@@ -16,16 +16,14 @@ from hypothesis import strategies as st
 
 from pipeline.contract import parse_task
 from pipeline.host.groups import choose_groups
-from pipeline.host.loop import HostLimits, Run, run_task
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host.loop import HostLimits
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.factory import build_server
 from servers.models import OrderQuery, ReplenishmentRequest
 from servers.stores import sqlite_store
 from tests import mcp_http
 from tests.api.serve import seed
-from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples
+from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples, run_on
 from tests.host.conftest import SEEDED_AT
 from tests.servers.test_http_app import http_server
 
@@ -192,17 +190,12 @@ def test_a_read_only_run_never_executes_a_write_whatever_the_model_asks(
 def _run(db: Path, task: str, turns: list[dict[str, Any]]) -> Any:
     async def go() -> Any:
         with sqlite_store(db) as store:
-            # Every group's server is connected, as the API and the watch folder do; only the
-            # task's selection decides what the run may call.
-            targets = [MemoryTarget(g, build_server(g, store)) for g in GROUPS]
-            async with Toolbox(targets) as toolbox:
-                return await run_task(
-                    Run(
-                        task=task,
-                        model=ScriptedModel(turns),
-                        toolbox=toolbox,
-                        limits=HostLimits(max_hops=len(turns) + 2, wall_clock_s=30),
-                    )
-                )
+            # Only the task's selection of groups decides what the run may call.
+            return await run_on(
+                store,
+                task=task,
+                model=ScriptedModel(turns),
+                limits=HostLimits(max_hops=len(turns) + 2, wall_clock_s=30),
+            )
 
     return asyncio.run(go())

@@ -2,23 +2,22 @@
 switching it off changes what a user would see (the orders, the calls the servers got)."""
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from pipeline.bootstrap import enabled_guards
 from pipeline.host.context import Attachment
-from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.loop import HostLimits
 from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host.toolbox import MemoryTarget
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
 from servers.sql.store import SqlStore
-from tests.host.conftest import open_orders
+from tests.host.conftest import HOST_NOW, open_orders, run_host
 
-NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 GROUPS = ("inventory", "orders", "warehouses")
 SCREEN = Attachment(
     "erp.png",
@@ -27,7 +26,7 @@ SCREEN = Attachment(
     "| SKU-10232 | Hex nut M8 | 38 | 120 | WH-01 | yes |\n"
     "| SKU-10402 | Safety gloves L | 60 | 200 | WH-01 | yes |",
     "the table read from erp.png",
-    NOW - timedelta(hours=47),
+    HOST_NOW - timedelta(hours=47),
     skus=frozenset({"SKU-10232", "SKU-10402"}),
 )
 ORDER = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
@@ -59,20 +58,17 @@ async def run(
     task: str = "raise replenishment orders for the low SKUs",
 ) -> RunRecord:
     responses, call_guards = enabled_guards(Settings(), {off: False} if off else {})
-    async with Toolbox(targets) as toolbox:
-        return await run_task(
-            Run(
-                task=task,
-                model=ScriptedModel(turns),
-                toolbox=toolbox,
-                groups=GROUPS,
-                attachments=[SCREEN],
-                limits=HostLimits(max_hops=10),
-                response_guards=responses,
-                call_guards=call_guards,
-                clock=lambda: NOW,
-            )
-        )
+    record: RunRecord = await run_host(
+        targets,
+        ScriptedModel(turns),
+        attachments=[SCREEN],
+        limits=HostLimits(max_hops=10),
+        task=task,
+        groups=GROUPS,
+        response_guards=responses,
+        call_guards=call_guards,
+    )
+    return record
 
 
 def audited_refusals(store: SqlStore) -> int:

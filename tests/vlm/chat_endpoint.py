@@ -12,7 +12,7 @@ import httpx
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from pipeline.models import Message, ModelSettings
+from pipeline.models import Message, ModelResponse, ModelSettings
 from pipeline.vlm import Model, ModelOptions, make_model
 from pipeline.vlm.openai import OpenAIModel
 
@@ -124,5 +124,6 @@ def mocked(
     return model, seen, sleep
 
 
-async def ask(model: OpenAIModel) -> Any:
+async def ask(model: Model) -> ModelResponse:
+    """The model's reply to a bare "hi", offered no tools."""
     return await model.request([Message(role="user", content="hi")], [], SETTINGS)

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.errors import VlmError
 from pipeline.models import Message
-from tests.vlm.chat_endpoint import SETTINGS, FakeEndpoint, completion, local_model, wire_call
+from tests.vlm.chat_endpoint import SETTINGS, FakeEndpoint, ask, completion, local_model, wire_call
 
 
 async def test_tool_calls_with_json_string_arguments_are_parsed_into_objects(
@@ -28,9 +28,7 @@ async def test_tool_calls_with_json_string_arguments_are_parsed_into_objects(
         )
     )
 
-    response = await local_model(endpoint, http).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    response = await ask(local_model(endpoint, http))
 
     assert response.content == ""
     assert response.finish_reason == "tool_calls"
@@ -56,9 +54,7 @@ async def test_tool_call_arguments_sent_as_an_object_are_taken_as_is(
         )
     )
 
-    response = await local_model(endpoint, http).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    response = await ask(local_model(endpoint, http))
 
     assert response.tool_calls[0].arguments == {"sku": "SKU-1"}
     assert response.finish_reason == "tool_calls"
@@ -76,9 +72,7 @@ async def test_argument_text_that_is_not_a_json_object_is_kept_in_raw_arguments(
         completion(None, tool_calls=[wire_call("c1", "orders_create_replenishment", arguments)])
     )
 
-    response = await local_model(endpoint, http).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    response = await ask(local_model(endpoint, http))
 
     (call,) = response.tool_calls
     assert (call.name, call.arguments, call.raw_arguments) == (
@@ -121,9 +115,7 @@ async def test_calls_without_ids_get_distinct_ones(
         )
     )
 
-    response = await local_model(endpoint, http).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    response = await ask(local_model(endpoint, http))
 
     assert [c.id for c in response.tool_calls] == ["call_0", "call_1"]
     assert all(c.arguments == {} and c.raw_arguments is None for c in response.tool_calls)
@@ -178,9 +170,7 @@ async def test_content_given_as_text_parts_is_joined(
     ]
     endpoint.reply(body)
 
-    response = await local_model(endpoint, http).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    response = await ask(local_model(endpoint, http))
 
     assert response.content == "Ordered 2 SKUs."
 
@@ -191,9 +181,7 @@ async def test_an_http_error_from_the_real_server_is_a_vlm_error_with_its_status
     endpoint.reply({"error": {"message": "model 'nope' not found"}}, status=404)
 
     with pytest.raises(VlmError) as caught:
-        await local_model(endpoint, http, name="nope").request(
-            [Message(role="user", content="hi")], [], SETTINGS
-        )
+        await ask(local_model(endpoint, http, name="nope"))
 
     assert caught.value.status == 404
     assert "model 'nope' not found" in caught.value.body

@@ -11,6 +11,7 @@ from tests.vlm.chat_endpoint import (
     PNG_URL,
     SETTINGS,
     FakeEndpoint,
+    ask,
     completion,
     local_model,
 )
@@ -167,7 +168,7 @@ async def test_no_seed_and_no_tools_means_neither_key_is_sent(
 ) -> None:
     endpoint.reply(completion())
 
-    await local_model(endpoint, http).request([Message(role="user", content="hi")], [], SETTINGS)
+    await ask(local_model(endpoint, http))
 
     assert set(endpoint.received[0].body) == {"model", "messages", "max_tokens", "temperature"}
 
@@ -193,7 +194,7 @@ async def test_a_model_name_with_a_colon_is_sent_whole(
     endpoint.reply(completion())
     model = local_model(endpoint, http, name="qwen2.5vl:7b")
 
-    await model.request([Message(role="user", content="hi")], [], SETTINGS)
+    await ask(model)
 
     assert model.name == "openai:qwen2.5vl:7b"
     assert endpoint.received[0].body["model"] == "qwen2.5vl:7b"
@@ -205,8 +206,6 @@ async def test_a_trailing_slash_on_the_base_url_still_reaches_chat_completions(
     endpoint.reply(completion())
     options = ModelOptions(base_url=endpoint.base_url + "/", allow_remote=False, http_client=http)
 
-    await make_model("openai:m", options).request(
-        [Message(role="user", content="hi")], [], SETTINGS
-    )
+    await ask(make_model("openai:m", options))
 
     assert endpoint.received[0].path == "/v1/chat/completions"

@@ -35,24 +35,14 @@ SEED = int(os.environ.get("HARDEN_SEED", "20261130"))
 FIGURES: dict[str, dict[str, Any]] = defaultdict(dict)
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example]
-settings.register_profile(
-    "hardening",
-    max_examples=300,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    print_blob=True,
-    suppress_health_check=_QUIET,
-)
-settings.register_profile(
-    "hardening-long",
-    max_examples=4000,
-    derandomize=False,
-    deadline=None,
-    database=None,
-    print_blob=True,
-    suppress_health_check=_QUIET,
-)
+_BOTH: dict[str, Any] = {
+    "deadline": None,
+    "database": None,
+    "print_blob": True,
+    "suppress_health_check": _QUIET,
+}
+settings.register_profile("hardening", max_examples=300, derandomize=True, **_BOTH)
+settings.register_profile("hardening-long", max_examples=4000, derandomize=False, **_BOTH)
 PROFILE = "hardening-long" if LONG else "hardening"
 
 

@@ -162,17 +162,27 @@ def _seeded(test: Callable[..., None]) -> Callable[..., None]:
     return seed(SEED)(test) if LONG else test
 
 
+def fuzz_mutations(
+    ingestor: Ingestor, tally: Tally, pool: tuple[Seed, ...], max_examples: int
+) -> Callable[[], None]:
+    """The property that every mutation of a seed in `pool`, under any name, is read or
+    refused (as `tally` checks it)."""
+
+    @_seeded
+    @settings(settings.get_profile(PROFILE), max_examples=max_examples)
+    @given(case=mutated(pool), name=st.sampled_from(NAMES))
+    def fuzz(case: tuple[Seed, bytes], name: str) -> None:
+        tally.check(ingestor, case[1], name, case[0].format)
+
+    return fuzz
+
+
 def test_mutated_images_are_read_or_refused_with_an_input_error_naming_the_file(
     ingestor: Ingestor, engine: OcrEngine
 ) -> None:
     tally = Tally("ingest fuzz: mutated small images")
     pool = seeds()
-
-    @_seeded
-    @settings(settings.get_profile(PROFILE), max_examples=examples(400, 6000))
-    @given(case=mutated(pool), name=st.sampled_from(NAMES))
-    def fuzz(case: tuple[Seed, bytes], name: str) -> None:
-        tally.check(ingestor, case[1], name, case[0].format)
+    fuzz = fuzz_mutations(ingestor, tally, pool, examples(400, 6000))
 
     def warm_up() -> None:
         for original in pool[:12]:
@@ -188,12 +198,7 @@ def test_mutated_and_truncated_samples_are_read_or_refused(
 ) -> None:
     tally = Tally("ingest fuzz: mutated and cut sample screenshots")
     pool = sample_seeds()
-
-    @_seeded
-    @settings(settings.get_profile(PROFILE), max_examples=examples(40, 600))
-    @given(case=mutated(pool), name=st.sampled_from(NAMES))
-    def fuzz(case: tuple[Seed, bytes], name: str) -> None:
-        tally.check(ingestor, case[1], name, case[0].format)
+    fuzz = fuzz_mutations(ingestor, tally, pool, examples(40, 600))
 
     @_seeded
     @settings(settings.get_profile(PROFILE), max_examples=examples(60, 1000))

@@ -89,21 +89,22 @@ def test_exif_orientation_is_applied() -> None:
     assert loaded.image.size == (20, 60)
 
 
-def test_white_text_on_transparent_png_is_flattened_onto_black() -> None:
+@pytest.mark.parametrize(
+    ("text", "background", "shade"),
+    [
+        pytest.param((255, 255, 255), "black", (0, 0, 0), id="white-text-onto-black"),
+        pytest.param((0, 0, 0), "white", (255, 255, 255), id="black-text-onto-white"),
+    ],
+)
+def test_text_on_a_transparent_png_is_flattened_onto_the_opposite_shade(
+    text: tuple[int, int, int], background: str, shade: tuple[int, int, int]
+) -> None:
     image = Image.new("RGBA", (50, 20), (0, 0, 0, 0))
-    image.paste((255, 255, 255, 255), (10, 5, 40, 15))
+    image.paste((*text, 255), (10, 5, 40, 15))
     loaded = load_image(encode(image, "PNG"), name="overlay.png", **LIMITS)
-    assert loaded.alpha_background == "black"
-    assert loaded.image.getpixel((2, 2)) == (0, 0, 0)
-    assert loaded.image.getpixel((20, 10)) == (255, 255, 255)
-
-
-def test_black_text_on_transparent_png_is_flattened_onto_white() -> None:
-    image = Image.new("RGBA", (50, 20), (0, 0, 0, 0))
-    image.paste((0, 0, 0, 255), (10, 5, 40, 15))
-    loaded = load_image(encode(image, "PNG"), name="overlay.png", **LIMITS)
-    assert loaded.alpha_background == "white"
-    assert loaded.image.getpixel((2, 2)) == (255, 255, 255)
+    assert loaded.alpha_background == background
+    assert loaded.image.getpixel((2, 2)) == shade
+    assert loaded.image.getpixel((20, 10)) == text
 
 
 def test_capture_metadata_is_read_from_exif_and_png_text() -> None:

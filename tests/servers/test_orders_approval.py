@@ -46,6 +46,16 @@ def approved(store: Store, proposal_id: str, at: datetime = NOW) -> None:
     approvals.claim(store, proposal_id, by="key:approver", now=at)
 
 
+async def propose(client: Client, tool: str = CREATE, arguments: dict[str, Any] = ARGS) -> str:
+    """A write call without an approval, and the id of the proposal it became."""
+    queued = await client.call_tool(tool, arguments, meta=meta())
+    return str((queued.structured_content or {})["queued"][0]["proposal_id"])
+
+
+def error_of(result: CallToolResult) -> Any:
+    return (result.structured_content or {})["error"]
+
+
 async def test_a_write_call_without_an_approval_becomes_a_proposal_and_no_order(
     store: Store,
 ) -> None:
@@ -83,8 +93,7 @@ async def test_a_call_naming_an_unknown_sku_is_refused_before_it_is_proposed(sto
 
 async def test_an_approved_proposal_runs_once_with_its_own_idempotency_key(store: Store) -> None:
     async with manual(store) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        proposal_id = await propose(client)
         approved(store, proposal_id)
         first = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
         again = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
@@ -96,31 +105,28 @@ async def test_an_approved_proposal_runs_once_with_its_own_idempotency_key(store
 
 async def test_a_proposal_nobody_approved_does_not_run(store: Store) -> None:
     async with manual(store) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        proposal_id = await propose(client)
         result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
     assert result.is_error
-    assert (result.structured_content or {})["error"] == "not_approved"
+    assert error_of(result) == "not_approved"
     assert orders(store) == []
 
 
 async def test_an_approved_proposal_does_not_run_other_arguments(store: Store) -> None:
     async with manual(store) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        proposal_id = await propose(client)
         approved(store, proposal_id)
         more = await client.call_tool(CREATE, {**ARGS, "quantity": 900}, meta=meta(proposal_id))
         other = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-10318"}, meta=meta(proposal_id))
     for result in (more, other):
         assert result.is_error
-        assert (result.structured_content or {})["error"] == "other_arguments"
+        assert error_of(result) == "other_arguments"
     assert orders(store) == []
 
 
 async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
     async with manual(store) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-        proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        proposal_id = await propose(client)
         approved(store, proposal_id)
         await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
         (order,) = orders(store)
@@ -130,7 +136,7 @@ async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
         )
         domain.cancel_order(store, order.id, now=NOW)
         result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
-    assert (result.structured_content or {})["error"] == "executed"
+    assert error_of(result) == "executed"
     assert len(orders(store)) == 1
 
 
@@ -139,8 +145,7 @@ async def test_a_proposal_approved_after_it_expired_does_not_run(store: Store) -
         "orders", store, clock=lambda: NOW, approval="manual", approval_ttl=timedelta(minutes=5)
     )
     async with Client(server) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-    proposal_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        proposal_id = await propose(client)
     late = NOW + timedelta(minutes=10)
     with pytest.raises(NotPending):
         approved(store, proposal_id, at=late)
@@ -152,20 +157,18 @@ async def test_a_proposal_approved_after_it_expired_does_not_run(store: Store) -
 
 async def test_cancelling_under_manual_approval_is_a_proposal_until_approved(store: Store) -> None:
     async with manual(store) as client:
-        queued = await client.call_tool(CREATE, ARGS, meta=meta())
-        create_id = (queued.structured_content or {})["queued"][0]["proposal_id"]
+        create_id = await propose(client)
         approved(store, create_id)
         await client.call_tool(CREATE, ARGS, meta=meta(create_id))
         (order,) = orders(store)
-        held = await client.call_tool("orders_cancel", {"order_id": order.id}, meta=meta())
-        cancel_id = (held.structured_content or {})["queued"][0]["proposal_id"]
+        cancel_id = await propose(client, "orders_cancel", {"order_id": order.id})
         assert orders(store)[0].status == "open"
         wrong = await client.call_tool(
             "orders_cancel", {"order_id": order.id}, meta=meta(create_id)
         )
         approved(store, cancel_id)
         done = await client.call_tool("orders_cancel", {"order_id": order.id}, meta=meta(cancel_id))
-    assert (wrong.structured_content or {})["error"] == "wrong_tool"
+    assert error_of(wrong) == "wrong_tool"
     assert not done.is_error, text_of(done)
     assert orders(store)[0].status == "cancelled"
 

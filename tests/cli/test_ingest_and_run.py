@@ -124,8 +124,15 @@ def _open_orders(data: Path) -> dict[str, tuple[str, str, int, str]]:
     return {o.id: (o.sku, o.warehouse_id, o.quantity, o.status) for o in orders}
 
 
-def _run(task: str, capsys: pytest.CaptureFixture[str]) -> str:
-    code = main(["run", "--task", task, "--image", str(SAMPLES / "erp-light-wh01.png")])
+@pytest.fixture
+def seeded(tmp_path: Path) -> Path:
+    """A seeded store; its data folder."""
+    assert main(["store", "seed"]) == 0
+    return tmp_path / "data"
+
+
+def _run(task: str, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
+    code = main(["run", *flags, "--task", task, "--image", str(SAMPLES / "erp-light-wh01.png")])
     out = capsys.readouterr().out
     assert code == 0, out
     return out
@@ -135,37 +142,34 @@ def _run(task: str, capsys: pytest.CaptureFixture[str]) -> str:
     "task", ["Which SKUs are low? Do not place any orders, just tell me.", "先别下单，看看哪些缺货"]
 )
 def test_a_request_not_to_order_writes_nothing_and_names_what_is_low(
-    task: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    task: str, seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["store", "seed"]) == 0
     out = _run(task, capsys)
-    assert _open_orders(tmp_path / "data") == {}
+    assert _open_orders(seeded) == {}
     assert "task contract: report · no writes" in out
     assert "5 of 7 SKUs are low now; nothing was ordered." in out
     assert "SKU-10232 in WH-01: low now: on_hand 38 + on_order 0 < reorder_point 120" in out
 
 
 def test_order_10_units_of_one_sku_writes_exactly_that_order(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["store", "seed"]) == 0
     out = _run("Order 10 units of SKU-10232 only", capsys)
-    (order,) = _open_orders(tmp_path / "data").values()
+    (order,) = _open_orders(seeded).values()
     assert order == ("SKU-10232", "WH-01", 10, "open")
     assert "task contract: order · only SKU-10232 · SKU-10232 x10 · writes allowed" in out
 
 
 def test_cancel_order_cancels_that_order_and_writes_nothing_else(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["store", "seed"]) == 0
     _run("replenish the low items on this screen", capsys)
-    before = _open_orders(tmp_path / "data")
+    before = _open_orders(seeded)
     assert len(before) == 5 and "PO-000001" in before
 
     out = _run("Cancel order PO-000001", capsys)
 
-    after = _open_orders(tmp_path / "data")
+    after = _open_orders(seeded)
     assert after["PO-000001"][3] == "cancelled"
     assert {k: v for k, v in after.items() if k != "PO-000001"} == {
         k: v for k, v in before.items() if k != "PO-000001"
@@ -175,26 +179,19 @@ def test_cancel_order_cancels_that_order_and_writes_nothing_else(
 
 
 def test_a_request_it_cannot_do_gets_an_answer_and_no_write(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["store", "seed"]) == 0
     out = _run("write me a poem about warehouses", capsys)
-    assert _open_orders(tmp_path / "data") == {}
+    assert _open_orders(seeded) == {}
     assert "not understood: the task asks for nothing stockshot does" in out
     assert "You can ask: which SKUs are low" in out
 
 
 def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["store", "seed"]) == 0
-    code = main(
-        ["run", "--approve", "--task", "replenish the low items", "--image",
-         str(SAMPLES / "erp-light-wh01.png")]
-    )  # fmt: skip
-    out = capsys.readouterr().out
-    assert code == 0
-    assert _open_orders(tmp_path / "data") == {}
+    out = _run("replenish the low items", capsys, "--approve")
+    assert _open_orders(seeded) == {}
     assert "writes wait for approval" in out
     assert "5 write(s) wait for approval: stockshot approvals approve AP-000001 AP-000002" in out
 
@@ -209,7 +206,7 @@ def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
     assert (
         "AP-000001 approved: PO-000001 (orders_create_replenishment SKU-10232 in WH-01 x202)" in out
     )
-    assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10310"}
+    assert {o[0] for o in _open_orders(seeded).values()} == {"SKU-10232", "SKU-10310"}
 
     assert main(["approvals", "approve", "AP-000005", "AP-999999"]) == 1
     err = capsys.readouterr().err
@@ -230,7 +227,7 @@ def test_run_with_ask_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> No
     assert "--ask needs a terminal to ask at" in capsys.readouterr().err
 
 
-def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> None:
+def test_run_with_ask_asks_at_the_terminal_for_each_write(seeded: Path) -> None:
     import os
     import pty
     import select
@@ -238,8 +235,7 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
     import sys
     import time
 
-    assert main(["store", "seed"]) == 0
-    env = cli_env(data_dir=str(tmp_path / "data"))
+    env = cli_env(data_dir=str(seeded))
     leader, follower = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "pipeline.cli", "run", "--ask", "--task", "replenish the low items",
@@ -276,7 +272,7 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(tmp_path: Path) -> Non
     assert "2 x 120 - (38 on hand + 0 on order) = 202" in text
     assert "(screen 38 at 2026-11-28T10:05:00" in text
     assert "AP-000002 denied: declined at the terminal" in text
-    assert {o[0] for o in _open_orders(tmp_path / "data").values()} == {"SKU-10232", "SKU-10520"}
+    assert {o[0] for o in _open_orders(seeded).values()} == {"SKU-10232", "SKU-10520"}
 
 
 def test_multi_image_prints_one_merged_view_with_what_changed(

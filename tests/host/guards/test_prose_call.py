@@ -43,15 +43,34 @@ def test_calls_left_in_prose_are_recovered_in_every_dialect(text: str) -> None:
     assert (recovered.name, recovered.arguments) == ("inventory_query_stock", EXPECTED)
 
 
-def test_several_calls_in_one_reply_are_all_recovered_once_each() -> None:
-    text = (
-        '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-1", "warehouse_id": "WH-01", "quantity": 5}}</tool_call>\n'
-        '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-2", "warehouse_id": "WH-01", "quantity": 7}}</tool_call>\n'
-        '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-1", "warehouse_id": "WH-01", "quantity": 5}}</tool_call>'
-    )
+@pytest.mark.parametrize(
+    ("text", "field", "expected"),
+    [
+        pytest.param(
+            '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-1", "warehouse_id": "WH-01", "quantity": 5}}</tool_call>\n'
+            '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-2", "warehouse_id": "WH-01", "quantity": 7}}</tool_call>\n'
+            '<tool_call>{"name": "orders_create_replenishment", "arguments": {"sku": "SKU-1", "warehouse_id": "WH-01", "quantity": 5}}</tool_call>',
+            "sku",
+            ["SKU-1", "SKU-2"],
+            id="tagged-with-a-repeat",
+        ),
+        pytest.param(
+            "```json\n"
+            '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}}\n'
+            '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-02", "skus": ["SKU-10602"]}}\n'
+            "```",
+            "warehouse_id",
+            ["WH-01", "WH-02"],
+            id="json-objects-in-a-row",
+        ),
+    ],
+)
+def test_several_calls_in_one_reply_are_all_recovered_once_each(
+    text: str, field: str, expected: list[str]
+) -> None:
     calls = extract_calls(text, TOOLS)
     assert calls is not None
-    assert [c.arguments["sku"] for c in calls] == ["SKU-1", "SKU-2"]
+    assert [c.arguments[field] for c in calls] == expected
 
 
 def test_a_name_that_is_not_a_tool_of_this_run_is_not_run() -> None:
@@ -89,18 +108,6 @@ def test_a_reply_with_native_calls_is_left_alone() -> None:
         ).action
         == "allow"
     )
-
-
-def test_several_json_objects_in_a_row_are_several_calls() -> None:
-    text = (
-        "```json\n"
-        '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-01", "skus": ["SKU-10232"]}}\n'
-        '{"name": "inventory_query_stock", "arguments": {"warehouse_id": "WH-02", "skus": ["SKU-10602"]}}\n'
-        "```"
-    )
-    calls = extract_calls(text, TOOLS)
-    assert calls is not None
-    assert [c.arguments["warehouse_id"] for c in calls] == ["WH-01", "WH-02"]
 
 
 CATALOGUE = "\n".join(

@@ -14,6 +14,7 @@ from tests.vlm.chat_endpoint import (
     ask,
     completion,
     local_model,
+    wire_call,
 )
 
 
@@ -61,14 +62,11 @@ async def test_each_role_is_sent_in_the_chat_completions_wire_format(
             "role": "assistant",
             "content": "",
             "tool_calls": [
-                {
-                    "id": "call_1",
-                    "type": "function",
-                    "function": {
-                        "name": "inventory_query_stock",
-                        "arguments": '{"warehouse_id": "WH-01", "skus": ["SKU-10402"]}',
-                    },
-                }
+                wire_call(
+                    "call_1",
+                    "inventory_query_stock",
+                    '{"warehouse_id": "WH-01", "skus": ["SKU-10402"]}',
+                )
             ],
         },
         {

@@ -12,6 +12,7 @@ from pipeline.errors import ConfigError
 from pipeline.models import Message, ModelSettings
 from pipeline.vlm import ModelOptions, make_model
 from pipeline.vlm.scripted import EXHAUSTED, ScriptedModel
+from tests.vlm.chat_endpoint import wire_call
 
 SETTINGS = ModelSettings()
 HELLO = [Message(role="user", content="Restock what is low.")]
@@ -34,27 +35,21 @@ TURNS: list[dict[str, Any]] = [
         "role": "assistant",
         "content": None,
         "tool_calls": [
-            {
-                "id": "call_1",
-                "type": "function",
-                "function": {
-                    "name": "inventory_query_stock",
-                    "arguments": '{"warehouse_id": "WH-01", "skus": ["SKU-10402"]}',
-                },
-            }
+            wire_call(
+                "call_1",
+                "inventory_query_stock",
+                '{"warehouse_id": "WH-01", "skus": ["SKU-10402"]}',
+            )
         ],
     },
     {
         "role": "assistant",
         "tool_calls": [
-            {
-                "id": "call_2",
-                "type": "function",
-                "function": {
-                    "name": "orders_create_replenishment",
-                    "arguments": {"sku": "SKU-10402", "warehouse_id": "WH-01", "quantity": 140},
-                },
-            }
+            wire_call(
+                "call_2",
+                "orders_create_replenishment",
+                {"sku": "SKU-10402", "warehouse_id": "WH-01", "quantity": 140},
+            )
         ],
     },
     {"role": "assistant", "content": "Ordered 140 of SKU-10402 for WH-01."},

@@ -10,35 +10,31 @@ from pipeline.models import Message, ModelResponse, ToolCall, ToolSpec
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
-TOOLS = {
-    "warehouses_list": ToolSpec(
-        name="warehouses_list",
-        group="warehouses",
-        read_only=True,
-        input_schema={"type": "object", "properties": {}},
-    ),
-    "inventory_query_stock": ToolSpec(
-        name="inventory_query_stock",
-        group="inventory",
-        read_only=True,
-        input_schema={
-            "type": "object",
-            "properties": {
-                "warehouse_id": {"type": "string"},
-                "skus": {
-                    "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
-                },
-            },
-            "required": ["warehouse_id"],
-        },
-    ),
-    "orders_create_replenishment": ToolSpec(
-        name="orders_create_replenishment",
-        group="orders",
-        read_only=False,
-        input_schema={
-            "type": "object",
-            "properties": {
+
+def _tool(
+    name: str, properties: dict[str, Any], *required: str, read_only: bool = False
+) -> tuple[str, ToolSpec]:
+    """A tool as its server lists it, keyed by its name (whose first word is its group)."""
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    spec = ToolSpec(name=name, group=name.split("_")[0], read_only=read_only, input_schema=schema)
+    return name, spec
+
+
+_STRINGS_OR_NULL = {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+TOOLS = dict(
+    [
+        _tool("warehouses_list", {}, read_only=True),
+        _tool(
+            "inventory_query_stock",
+            {"warehouse_id": {"type": "string"}, "skus": _STRINGS_OR_NULL},
+            "warehouse_id",
+            read_only=True,
+        ),
+        _tool(
+            "orders_create_replenishment",
+            {
                 "sku": {"type": "string"},
                 "warehouse_id": {"type": "string"},
                 "quantity": {"type": "integer"},
@@ -47,33 +43,22 @@ TOOLS = {
                     "anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]
                 },
             },
-            "required": ["sku", "warehouse_id", "quantity"],
-        },
-    ),
-    "orders_cancel": ToolSpec(
-        name="orders_cancel",
-        group="orders",
-        read_only=False,
-        input_schema={
-            "type": "object",
-            "properties": {"order_id": {"type": "string"}},
-            "required": ["order_id"],
-        },
-    ),
-    "orders_list": ToolSpec(
-        name="orders_list",
-        group="orders",
-        read_only=True,
-        input_schema={
-            "type": "object",
-            "properties": {
+            "sku",
+            "warehouse_id",
+            "quantity",
+        ),
+        _tool("orders_cancel", {"order_id": {"type": "string"}}, "order_id"),
+        _tool(
+            "orders_list",
+            {
                 "status": {
                     "anyOf": [{"enum": ["open", "cancelled"], "type": "string"}, {"type": "null"}]
                 }
             },
-        },
-    ),
-}
+            read_only=True,
+        ),
+    ]
+)
 
 
 def call(name: str, **arguments: Any) -> ToolCall:

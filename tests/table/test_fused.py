@@ -1,6 +1,8 @@
 """Two columns the reader took for one (a right-aligned quantity one space from a left-aligned
 code or name) are cut apart by what their header and cells hold; a column of one kind is not."""
 
+import pytest
+
 from pipeline.models import Table
 from pipeline.table.fused import split_fused
 from pipeline.table.rows import to_rows
@@ -57,27 +59,46 @@ def test_a_price_one_space_from_a_name_is_cut_and_the_name_keeps_its_words() -> 
     assert cut[2][1:3] == ["527.62", "Heat-shrink tube kit"]
 
 
-def test_names_that_open_with_a_size_and_quantities_with_their_unit_stay_one_column() -> None:
-    texts, confs = grid(
-        ["Product name", "On hand"],
-        ["10 mm hex bolt", "120 pcs"],
-        ["12 mm hex bolt", "80 pcs"],
-        ["8 mm washer", "1,450 pcs"],
-        ["6 mm wall plug", "96 bags"],
-        ["20 mm cable tie", "5 bags"],
-    )
-    assert split_fused(texts, confs) == (texts, confs)
-
-
-def test_a_header_of_two_names_over_cells_of_one_kind_is_not_cut() -> None:
-    texts, confs = grid(
-        ["Stock Product", "Min"],
-        ["1,204", "300"],
-        ["260", "80"],
-        ["520", "60"],
-        ["75", "100"],
-        ["2", "25"],
-    )
+@pytest.mark.parametrize(
+    ("header", "rows"),
+    [
+        pytest.param(
+            ["Product name", "On hand"],
+            [
+                ["10 mm hex bolt", "120 pcs"],
+                ["12 mm hex bolt", "80 pcs"],
+                ["8 mm washer", "1,450 pcs"],
+                ["6 mm wall plug", "96 bags"],
+                ["20 mm cable tie", "5 bags"],
+            ],
+            id="names-opening-with-a-size-beside-quantities-with-their-unit",
+        ),
+        pytest.param(
+            ["Stock Product", "Min"],
+            [
+                ["1,204", "300"],
+                ["260", "80"],
+                ["520", "60"],
+                ["75", "100"],
+                ["2", "25"],
+            ],
+            id="a-header-of-two-names-over-cells-of-one-kind",
+        ),
+        pytest.param(
+            ["Qty", "Price Name"],
+            [
+                ["130", "S12 bolt pack"],
+                ["31", "S8 hex nuts"],
+                ["88", "S10 washers"],
+                ["240", "S4 screws"],
+                ["14", "S6 anchors"],
+            ],
+            id="names-opening-with-an-s-and-a-number-are-no-prices",
+        ),
+    ],
+)
+def test_a_column_of_one_kind_is_not_cut(header: list[str], rows: list[list[str]]) -> None:
+    texts, confs = grid(header, *rows)
     assert split_fused(texts, confs) == (texts, confs)
 
 
@@ -136,15 +157,3 @@ def test_a_price_run_into_its_name_or_read_with_an_s_for_its_dollar_is_still_cut
         "Extension cord 10 m",
     ]
     assert [row[1] for row in cut[1:3]] == ["$18.10", "S27.62"]
-
-
-def test_a_name_that_opens_with_an_s_and_a_number_is_no_price() -> None:
-    texts, confs = grid(
-        ["Qty", "Price Name"],
-        ["130", "S12 bolt pack"],
-        ["31", "S8 hex nuts"],
-        ["88", "S10 washers"],
-        ["240", "S4 screws"],
-        ["14", "S6 anchors"],
-    )
-    assert split_fused(texts, confs) == (texts, confs)

@@ -52,6 +52,13 @@ async def propose(client: Client, tool: str = CREATE, arguments: dict[str, Any] 
     return str((queued.structured_content or {})["queued"][0]["proposal_id"])
 
 
+async def approved_proposal(client: Client, store: Store) -> str:
+    """A proposal of the write `ARGS`, approved by a person: its id."""
+    proposal_id = await propose(client)
+    approved(store, proposal_id)
+    return proposal_id
+
+
 def error_of(result: CallToolResult) -> Any:
     return (result.structured_content or {})["error"]
 
@@ -93,8 +100,7 @@ async def test_a_call_naming_an_unknown_sku_is_refused_before_it_is_proposed(sto
 
 async def test_an_approved_proposal_runs_once_with_its_own_idempotency_key(store: Store) -> None:
     async with manual(store) as client:
-        proposal_id = await propose(client)
-        approved(store, proposal_id)
+        proposal_id = await approved_proposal(client, store)
         first = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
         again = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
     assert not first.is_error, text_of(first)
@@ -114,8 +120,7 @@ async def test_a_proposal_nobody_approved_does_not_run(store: Store) -> None:
 
 async def test_an_approved_proposal_does_not_run_other_arguments(store: Store) -> None:
     async with manual(store) as client:
-        proposal_id = await propose(client)
-        approved(store, proposal_id)
+        proposal_id = await approved_proposal(client, store)
         more = await client.call_tool(CREATE, {**ARGS, "quantity": 900}, meta=meta(proposal_id))
         other = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-10318"}, meta=meta(proposal_id))
     for result in (more, other):
@@ -126,8 +131,7 @@ async def test_an_approved_proposal_does_not_run_other_arguments(store: Store) -
 
 async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
     async with manual(store) as client:
-        proposal_id = await propose(client)
-        approved(store, proposal_id)
+        proposal_id = await approved_proposal(client, store)
         await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
         (order,) = orders(store)
         claimed = approvals.get_proposal(store, proposal_id, now=NOW)
@@ -157,8 +161,7 @@ async def test_a_proposal_approved_after_it_expired_does_not_run(store: Store) -
 
 async def test_cancelling_under_manual_approval_is_a_proposal_until_approved(store: Store) -> None:
     async with manual(store) as client:
-        create_id = await propose(client)
-        approved(store, create_id)
+        create_id = await approved_proposal(client, store)
         await client.call_tool(CREATE, ARGS, meta=meta(create_id))
         (order,) = orders(store)
         cancel_id = await propose(client, "orders_cancel", {"order_id": order.id})

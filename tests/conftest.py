@@ -129,6 +129,13 @@ def disk_cache(tmp_path: Path) -> Iterator[IngestCache]:
         yield cache
 
 
+@pytest.fixture(scope="session")
+def shared_cache() -> Iterator[IngestCache]:
+    """One memory cache for the session: each distinct image is read once."""
+    with IngestCache(None) as cache:
+        yield cache
+
+
 def stop_process(process: subprocess.Popen[str], timeout_s: float = 30) -> None:
     """SIGTERM, then SIGKILL after `timeout_s`; waits for the end either way."""
     if process.poll() is not None:

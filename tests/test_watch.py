@@ -58,15 +58,9 @@ class Counting:
         return self.inner.ingest_bytes(data, name=name, mtime=mtime)
 
 
-@pytest.fixture(scope="module")
-def cache() -> Iterator[IngestCache]:
-    with IngestCache(None) as shared:
-        yield shared
-
-
 @pytest.fixture
-def ingestor(rapidocr: OcrEngine, cache: IngestCache) -> Counting:
-    return Counting(make_ingestor(rapidocr, cache))
+def ingestor(rapidocr: OcrEngine, shared_cache: IngestCache) -> Counting:
+    return Counting(make_ingestor(rapidocr, shared_cache))
 
 
 def drop(folder: Path, name: str, data: bytes, at: float = START - 60) -> Path:

@@ -32,13 +32,6 @@ SAMPLE = SAMPLES / "erp-light-wh01.png"
 TASK = "find the SKUs that are low and raise replenishment orders"
 
 
-@pytest.fixture(scope="session")
-def shared_cache() -> Iterator[IngestCache]:
-    """One memory cache for the API tests: each distinct image is read once per session."""
-    with IngestCache(None) as cache:
-        yield cache
-
-
 @pytest.fixture
 def ingestor(rapidocr: OcrEngine, shared_cache: IngestCache) -> Ingestor:
     return make_ingestor(rapidocr, shared_cache)

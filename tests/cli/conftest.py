@@ -1,5 +1,5 @@
 """Fixtures shared with the API tests: `stockshot serve` as a real process, and an ingestor."""
 
-from tests.api.conftest import ingestor, served, shared_cache
+from tests.api.conftest import ingestor, served
 
-__all__ = ["ingestor", "served", "shared_cache"]
+__all__ = ["ingestor", "served"]

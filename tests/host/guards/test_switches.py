@@ -30,6 +30,8 @@ SCREEN = Attachment(
     skus=frozenset({"SKU-10232", "SKU-10402"}),
 )
 ORDER = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
+ORDERED = {("SKU-10232", "WH-01"): 202}
+"""The open orders once ORDER has run."""
 NOT_LOW = {"sku": "SKU-10402", "warehouse_id": "WH-01", "quantity": 140}
 READ = {"warehouse_id": "WH-01", "skus": ["SKU-10232", "SKU-10402"]}
 
@@ -90,7 +92,7 @@ async def test_stall_bounces_an_announcement_so_the_order_still_happens(
         say("Ordered SKU-10232."),
     ]
     await run(turns, targets, off=None)
-    assert open_orders(store) == {("SKU-10232", "WH-01"): 202}
+    assert open_orders(store) == ORDERED
 
 
 async def test_without_stall_the_announcement_ends_the_run_with_nothing_ordered(
@@ -107,8 +109,7 @@ async def test_prose_call_runs_a_call_left_in_the_text(
 ) -> None:
     text = f'<tool_call>{{"name": "orders_create_replenishment", "arguments": {json.dumps(ORDER)}}}</tool_call>'
     await run([calls(("inventory_query_stock", READ)), say(text), say("done")], targets, off)
-    expected = {("SKU-10232", "WH-01"): 202} if off is None else {}
-    assert open_orders(store) == expected
+    assert open_orders(store) == (ORDERED if off is None else {})
 
 
 @pytest.mark.parametrize("off", [None, "arg_repair"])
@@ -125,8 +126,7 @@ async def test_arg_repair_reads_full_width_digits(
         targets,
         off,
     )
-    expected = {("SKU-10232", "WH-01"): 202} if off is None else {}
-    assert open_orders(store) == expected
+    assert open_orders(store) == (ORDERED if off is None else {})
 
 
 @pytest.mark.parametrize("off", [None, "truncation"])
@@ -212,7 +212,7 @@ async def test_freshness_requires_a_live_read_before_a_write_from_an_old_screens
         assert executed[0] == "orders_create_replenishment"
 
 
-@pytest.mark.parametrize(("off", "ordered"), [(None, {}), ("scope", {("SKU-10232", "WH-01"): 202})])
+@pytest.mark.parametrize(("off", "ordered"), [(None, {}), ("scope", ORDERED)])
 async def test_scope_keeps_a_write_out_of_a_task_that_excludes_it(
     off: str | None,
     ordered: dict[tuple[str, str], int],

@@ -60,6 +60,10 @@ def fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
         if profile.prices >= 0.5 or profile.dates >= 0.5:
             return 0.0, "values are prices or dates"
         fit = profile.quantities if profile.quantities >= 0.7 else 0.0
+        if profile.quantities > 0.5 and not fit:
+            # Most are numbers, some misread (`44 pcs` as `u pes` on a blurred photo): they
+            # fit, but less, and not at all where nothing else says so (see type_columns).
+            fit = profile.quantities / 2
         unit = f" with unit {profile.unit}" if profile.unit else ""
         return fit, f"{round(profile.quantities * n)}/{n} quantities{unit}"
     if field == "sku":

@@ -212,3 +212,17 @@ def test_headers_clipped_with_an_ellipsis_map_by_the_words_they_begin() -> None:
     # A word cut too short to tell, or a header that is not clipped, is not expanded.
     assert "on_hand" not in map_columns(["SKU", "Name", "Ba…"], values[:3])
     assert "on_hand" not in map_columns(["SKU", "Name", "Balan"], values[:3])
+
+
+def test_a_quantity_column_with_a_few_misread_cells_is_still_on_hand_but_a_column_of_words_is_not() -> (
+    None
+):
+    blurred = ["205 boxes", "130 bags", "u pes", "240 rolls", "pc8", "152 packs"]
+    words = ["In stock", "Low", "Out of stock", "12 left", "In stock", "Low"]
+    header = ["SKU", "Product", "QTY ON HING"]
+    skus = [f"SKU-1023{i}" for i in range(6)]
+    names = [f"Cable tie {i}00 mm" for i in range(1, 7)]
+    typed = {r.maps_to: r for r in type_columns(header, [skus, names, blurred])}
+    assert typed["on_hand"].header == "QTY ON HING"
+    assert typed["on_hand"].confidence < 0.8  # less sure than over clean numbers
+    assert "on_hand" not in roles(header, [skus, names, words])

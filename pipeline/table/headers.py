@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 __all__ = [
+    "COMMITTED",
     "FIELDS",
     "SYNONYMS",
     "header_evidence",
@@ -234,6 +235,8 @@ _RULES_OUT_QUANTITY = (
 )  # fmt: skip
 """Words in a header that rule out on hand and the reorder point (`On order`, `Allocated`,
 `Unit price`, `Last count`, `在途`, `单位`)."""
+COMMITTED = frozenset(("allocated", "alloc", "reserved", "committed", "分配", "预留", "占用"))
+"""Header words of stock held for orders: on hand is what is free of it plus it."""
 _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
 _THERE = frozenset(

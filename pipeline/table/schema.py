@@ -22,7 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.models import NONE_MARKS
+from pipeline.table.cells import quantity_and_unit
 from pipeline.table.headers import (
+    COMMITTED,
     FIELDS,
     header_evidence,
     header_words,
@@ -154,6 +157,8 @@ def type_columns(
             index, header[index], field, confidence, why, profiles[index].unit
         )
         taken.add(field)
+    if not headers_only:
+        _total_of_parts(roles, header, columns)
     return [
         roles.get(i)
         or ColumnRole(
@@ -161,6 +166,59 @@ def type_columns(
         )
         for i in range(len(header))
     ]
+
+
+def _total_of_parts(
+    roles: dict[int, ColumnRole], header: Sequence[str], columns: Sequence[Sequence[str]]
+) -> None:
+    """On hand is what is free plus what is allocated: when the column taken for on hand plus
+    an `Allocated` (`Reserved`, `预留`) column gives another unmapped column row by row (`Free
+    stock` 412 = `Avail.` 330 + `Alloc.` 82), that total is on hand, whatever its header says."""
+    free = next((i for i, r in roles.items() if r.maps_to == "on_hand"), None)
+    if free is None:
+        return
+    held = [
+        i for i in range(len(header)) if i not in roles and COMMITTED & {*header_words(header[i])}
+    ]
+    for part in held:
+        for total in (i for i in range(len(header)) if i not in roles and i != part):
+            if _sums(columns, total, free, part):
+                role = roles.pop(free)
+                roles[total] = ColumnRole(
+                    total,
+                    header[total],
+                    "on_hand",
+                    role.confidence,
+                    f"values: each is {header[free]!r} + {header[part]!r} (on hand is what is "
+                    f"free plus what is allocated)",
+                    role.unit,
+                )
+                roles[free] = ColumnRole(
+                    free,
+                    header[free],
+                    None,
+                    0.0,
+                    f"header {header[free]!r}: what is free of {header[part]!r}, not on hand",
+                    role.unit,
+                )
+                return
+
+
+def _sums(columns: Sequence[Sequence[str]], total: int, free: int, part: int) -> bool:
+    """Whether column `total` is `free` + `part` on at least 80% of the rows where all three
+    are read, three rows or more, one of them with something allocated (`-` is none)."""
+    if max(total, free, part) >= len(columns):
+        return False
+    checked = agree = allocated = 0
+    for whole, left, held in zip(columns[total], columns[free], columns[part], strict=False):
+        a, b = quantity_and_unit(whole)[0], quantity_and_unit(left)[0]
+        c = 0 if held.strip() in NONE_MARKS else quantity_and_unit(held)[0]
+        if a is None or b is None or c is None:
+            continue
+        checked += 1
+        agree += a == b + c
+        allocated += c > 0
+    return checked >= 3 and allocated > 0 and agree >= 0.8 * checked
 
 
 def _unmapped_why(header: str, profile: ValuesProfile) -> str:

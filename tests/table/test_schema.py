@@ -226,3 +226,18 @@ def test_a_quantity_column_with_a_few_misread_cells_is_still_on_hand_but_a_colum
     assert typed["on_hand"].header == "QTY ON HING"
     assert typed["on_hand"].confidence < 0.8  # less sure than over clean numbers
     assert "on_hand" not in roles(header, [skus, names, words])
+
+
+def test_a_column_that_is_available_plus_allocated_on_every_row_is_on_hand_whatever_its_header() -> (
+    None
+):
+    header = ["Code", "Article", "Free stock", "Alloc.", "Avail.", "Min"]
+    columns = [SKUS, NAMES, ["412", "38", "1,204"], ["82", "-", "240"], ["330", "38", "964"],
+               ["150", "120", "300"]]  # fmt: skip
+    typed = {r.header: r for r in type_columns(header, columns)}
+    assert typed["Free stock"].maps_to == "on_hand"
+    assert "'Avail.' + 'Alloc.'" in typed["Free stock"].why
+    assert typed["Avail."].maps_to is None
+    # Where the sums do not hold, the header decides as before.
+    columns[2] = ["500", "40", "1,300"]
+    assert roles(header, columns)["on_hand"] == "Avail."

@@ -13,8 +13,9 @@ A column's role comes from evidence of two kinds, combined (`type_columns`):
 
 A field is given to the column with the best combined score, each column serving at most one
 field; when two quantity columns compete the header decides (`on hand` over `available` over
-a bare `qty`); an `On order` column is never on hand. Every mapping carries its evidence and a
-confidence (`ColumnRole`).
+a bare `qty`), unless the values say otherwise: a column that is another plus an `Allocated`
+column row by row is on hand; an `On order` column is never on hand. Every mapping carries its
+evidence and a confidence (`ColumnRole`).
 """
 
 from __future__ import annotations

@@ -322,18 +322,23 @@ class Reader:
         texts = deepest_header([table.header, *table.cells])
         confs = [[mean for _ in row] for row in texts]
         region_box = (x0, y0, x1, y1)
-        context = [
-            t
-            for t in context_texts(
-                [b for b in boxes if b[3] <= y0], [ln.text for ln in lines if ln.box[3] <= y0]
-            )
-        ][-8:]
+        context = context_over(lines, layout, y0)
         annotations = [
             TextLine(text=line.text, box=to_original(line.box, norm), confidence=line.confidence)
             for line in lines
             if line.box[3] > y0
         ]
         return finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
+
+
+def context_over(lines: Sequence[TextLine], layout: TableLayout, region_top: int) -> list[str]:
+    """The page's text over a table the structure model reads (the nearest 8): every line above
+    the header found, not only above the model's region, since a filter bar the region takes
+    in as a group header over the columns holds the page's warehouse chip."""
+    head = [lines[i].box[1] for cell in layout.header for i in cell]
+    top = max(region_top, min(head, default=region_top))
+    over = [line for line in lines if line.box[3] <= top]
+    return context_texts([line.box for line in over], [line.text for line in over])[-8:]
 
 
 def _between(columns: Sequence[tuple[int, int]], c: int, text_height: float) -> tuple[int, int]:

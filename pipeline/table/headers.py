@@ -225,18 +225,19 @@ _HEADER_WORDS: dict[str, dict[str, float]] = {
         "仓库": 1.0, "库房": 0.95, "仓": 0.8,
     },
 }  # fmt: skip
+COMMITTED = frozenset(("allocated", "alloc", "reserved", "committed", "分配", "预留", "占用"))
+"""Header words of stock held for orders: on hand is what is free of it plus it."""
 _RULES_OUT_QUANTITY = (
-    "order", "ordered", "allocated", "alloc", "reserved", "committed", "transit", "incoming",
+    *COMMITTED,
+    "order", "ordered", "transit", "incoming",
     "inbound", "outbound", "backorder", "backordered", "sold", "demand", "forecast", "price",
     "cost", "value", "amount", "total", "uom", "unit", "status", "date", "updated", "last",
     "count", "index", "supplier", "vendor", "category", "lead", "days",
-    "在途", "已订", "订单", "分配", "预留", "占用", "单价", "价格", "金额", "单位", "状态",
+    "在途", "已订", "订单", "单价", "价格", "金额", "单位", "状态",
     "日期", "库位", "序号", "供应商", "类别", "在单",
 )  # fmt: skip
 """Words in a header that rule out on hand and the reorder point (`On order`, `Allocated`,
 `Unit price`, `Last count`, `在途`, `单位`)."""
-COMMITTED = frozenset(("allocated", "alloc", "reserved", "committed", "分配", "预留", "占用"))
-"""Header words of stock held for orders: on hand is what is free of it plus it."""
 _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
 _THERE = frozenset(

@@ -159,7 +159,7 @@ def type_columns(
         )
         taken.add(field)
     if not headers_only:
-        _total_of_parts(roles, header, columns)
+        _total_of_parts(roles, header, columns, profiles)
     return [
         roles.get(i)
         or ColumnRole(
@@ -170,7 +170,10 @@ def type_columns(
 
 
 def _total_of_parts(
-    roles: dict[int, ColumnRole], header: Sequence[str], columns: Sequence[Sequence[str]]
+    roles: dict[int, ColumnRole],
+    header: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    profiles: Sequence[ValuesProfile],
 ) -> None:
     """On hand is what is free plus what is allocated: when the column taken for on hand plus
     an `Allocated` (`Reserved`, `预留`) column gives another unmapped column row by row (`Free
@@ -192,7 +195,7 @@ def _total_of_parts(
                     role.confidence,
                     f"values: each is {header[free]!r} + {header[part]!r} (on hand is what is "
                     f"free plus what is allocated)",
-                    role.unit,
+                    profiles[total].unit,
                 )
                 roles[free] = ColumnRole(
                     free,

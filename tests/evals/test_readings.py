@@ -1,14 +1,11 @@
 """The reader alone, and a model's reading met with it, on requests with a hand-written
 meaning. The model here is a replay of answers, not a model."""
 
-import json
-from collections.abc import Sequence
 from typing import Any
 
 from pipeline.contract import parse_task
 from pipeline.evals.readings import Meaning, ReadingCase, model_readings, score_readings, verdict
-from pipeline.models import Message, ModelResponse, ModelSettings
-from tests.contract.answers import answer
+from tests.contract.answers import Reading, ReadingReplay, answer
 
 NAMES = {"North hub": "WH-02"}
 
@@ -47,22 +44,15 @@ def test_the_score_counts_each_verdict_by_language() -> None:
     assert score.by_lang == {"en": {"right": 1, "safe miss": 1}}
 
 
-class Replay:
+class Replay(ReadingReplay):
     """Recorded answers to the schema request, by task (a replay, not a model)."""
 
-    def __init__(self, answers: dict[str, dict[str, Any] | str]) -> None:
+    def __init__(self, answers: dict[str, Reading]) -> None:
+        super().__init__()
         self.answers = answers
 
-    async def answer_schema(
-        self,
-        messages: Sequence[Message],
-        schema: dict[str, Any],
-        settings: ModelSettings,
-        *,
-        name: str,
-    ) -> ModelResponse:
-        found = self.answers[messages[-1].content]
-        return ModelResponse(content=found if isinstance(found, str) else json.dumps(found))
+    def read(self, task: str) -> Reading:
+        return self.answers[task]
 
 
 async def test_a_models_reading_is_counted_as_recovered_blocked_or_missing() -> None:

@@ -3,7 +3,6 @@ can answer under a schema, met so that the model can narrow and never widen. The
 a replay of answers, not a model."""
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -12,43 +11,27 @@ from pipeline.contract import ContractAnswer
 from pipeline.errors import VlmError
 from pipeline.host.reading import CONTRACT_SCHEMA, contract_schema, settle_task, warehouse_names
 from pipeline.host.toolbox import MemoryTarget, Toolbox
-from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec, Usage
+from pipeline.models import Usage
 from pipeline.vlm.rules import RulesModel
 from servers.sql.store import SqlStore
-from tests.contract.answers import answer
+from tests.contract.answers import Reading, ReadingReplay, answer
 from tests.host.conftest import open_orders, run_host
 from tests.host.test_loop import TABLE
 
 
-class ReplayReader(RulesModel):
+class ReplayReader(ReadingReplay, RulesModel):
     """The rules planner for the run, and a recorded reading of the task (a replay, not a
     model): `reading` is the JSON text it answers the schema request with, or an error."""
+
+    usage = Usage(prompt_tokens=90, completion_tokens=40)
 
     def __init__(self, reading: str | Exception) -> None:
         super().__init__()
         self.name = "replay-reader"
         self.reading = reading
-        self.asked: list[tuple[list[Message], dict[str, Any], str]] = []
 
-    async def answer_schema(
-        self,
-        messages: Sequence[Message],
-        schema: dict[str, Any],
-        settings: ModelSettings,
-        *,
-        name: str,
-    ) -> ModelResponse:
-        self.asked.append((list(messages), schema, name))
-        if isinstance(self.reading, Exception):
-            raise self.reading
-        return ModelResponse(
-            content=self.reading, usage=Usage(prompt_tokens=90, completion_tokens=40)
-        )
-
-    async def request(
-        self, messages: Sequence[Message], tools: Sequence[ToolSpec], settings: ModelSettings
-    ) -> ModelResponse:
-        return await super().request(messages, tools, settings)
+    def read(self, task: str) -> Reading:
+        return self.reading
 
 
 LEAVE_ALONE = "Replenish the low rows, leave SKU-10232 alone."

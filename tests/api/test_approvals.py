@@ -64,8 +64,18 @@ def served_store(request: pytest.FixtureRequest) -> str | None:
     return url
 
 
-def deliver(settings: Settings, sku: str, *, name: str, on_hand: int, reorder_point: int) -> None:
-    """A delivery to WH-01 after the proposals: the live row of `sku` now says `on_hand`."""
+async def delivered_after_proposal(
+    client: httpx.AsyncClient,
+    settings: Settings,
+    sku: str,
+    *,
+    name: str,
+    on_hand: int,
+    reorder_point: int,
+) -> str:
+    """The id of the demo run's proposal for `sku`, after which a delivery to WH-01 made the
+    live row of `sku` say `on_hand`."""
+    chosen = by_sku(await propose(client), sku)
     row = StockRecord(
         sku=sku,
         name=name,
@@ -76,6 +86,7 @@ def deliver(settings: Settings, sku: str, *, name: str, on_hand: int, reorder_po
     )
     with open_settings_store(settings) as store:
         domain.import_records(store, [row], now=datetime.now(UTC), source="a delivery")
+    return chosen
 
 
 def by_sku(proposals: list[dict[str, Any]], sku: str) -> str:
@@ -140,9 +151,9 @@ async def test_approving_writes_exactly_the_stored_call_once_and_says_who_decide
 async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_recorded(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
-    proposals = await propose(client)
-    chosen = by_sku(proposals, "SKU-10310")
-    deliver(settings, "SKU-10310", name="x", on_hand=900, reorder_point=100)
+    chosen = await delivered_after_proposal(
+        client, settings, "SKU-10310", name="x", on_hand=900, reorder_point=100
+    )
 
     refused = await client.post(f"/v1/approvals/{chosen}/approve")
 
@@ -178,9 +189,9 @@ async def test_a_pending_proposal_shows_the_quantity_and_the_item_an_approval_wo
 async def test_an_approval_after_a_partial_restock_orders_less_and_says_why(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
-    proposals = await propose(client)
-    chosen = by_sku(proposals, "SKU-10232")
-    deliver(settings, "SKU-10232", name="Hex nut M8 (box of 200)", on_hand=60, reorder_point=120)
+    chosen = await delivered_after_proposal(
+        client, settings, "SKU-10232", name="Hex nut M8 (box of 200)", on_hand=60, reorder_point=120
+    )
     shown = (await client.get(f"/v1/approvals/{chosen}")).json()["planned"]
     approved = await client.post(f"/v1/approvals/{chosen}/approve")
 

@@ -48,6 +48,12 @@ function status(selector, text, isError = false) {
   node.classList.toggle("error", isError);
 }
 
+function fillTable(selector, items, row) {
+  // A table shown only when it has rows: one row per item in its body.
+  $(selector).hidden = items.length === 0;
+  $(`${selector} tbody`).replaceChildren(...items.map(row));
+}
+
 // ---- 1. upload
 
 async function upload(file, columns = null, save = null) {
@@ -509,12 +515,10 @@ async function loadApprovals() {
     return;
   }
   const { proposals } = await response.json();
-  const table = $("#approvals");
-  table.hidden = proposals.length === 0;
   $("#approvals-note").textContent = proposals.length
     ? `${proposals.length} proposal(s)${filter ? ` ${filter}` : ""}.`
     : `No ${filter || ""} proposals.`.replace("  ", " ");
-  $("#approvals tbody").replaceChildren(...proposals.map(approvalRow));
+  fillTable("#approvals", proposals, approvalRow);
 }
 
 async function decideOne(id, action) {
@@ -571,24 +575,20 @@ async function showOrders(runId) {
     return;
   }
   const { orders } = await response.json();
-  const table = $("#orders");
-  table.hidden = orders.length === 0;
   $("#orders-note").textContent = orders.length
     ? `${orders.length} order(s) raised by run ${runId}.`
     : `Run ${runId} raised no orders${$("#dry-run").checked ? " (dry run)" : ""}.`;
-  $("#orders tbody").replaceChildren(
-    ...orders.map((o) =>
-      el(
-        "tr",
-        {},
-        el("td", {}, o.id),
-        el("td", {}, o.sku),
-        el("td", {}, o.warehouse_id),
-        el("td", { class: "num" }, String(o.quantity)),
-        el("td", { class: "num" }, o.observed_on_hand === null ? "" : String(o.observed_on_hand)),
-        el("td", {}, new Date(o.created_at).toLocaleString()),
-        orderStatus(o),
-      ),
+  fillTable("#orders", orders, (o) =>
+    el(
+      "tr",
+      {},
+      el("td", {}, o.id),
+      el("td", {}, o.sku),
+      el("td", {}, o.warehouse_id),
+      el("td", { class: "num" }, String(o.quantity)),
+      el("td", { class: "num" }, o.observed_on_hand === null ? "" : String(o.observed_on_hand)),
+      el("td", {}, new Date(o.created_at).toLocaleString()),
+      orderStatus(o),
     ),
   );
 }

@@ -1,5 +1,6 @@
 // The dashboard's run history and run detail, and cancelling an order (an approver's key).
-// Loaded after app.js, whose helpers ($, el, headers, failure, brief, writeOf) it uses.
+// Loaded after app.js, whose helpers ($, el, headers, failure, brief, writeOf, fillTable) it
+// uses.
 "use strict";
 
 async function getJson(path) {
@@ -44,25 +45,22 @@ async function loadHistory() {
     return;
   }
   const { runs } = found;
-  $("#runs").hidden = runs.length === 0;
   $("#history-note").textContent = runs.length ? `${runs.length} latest run(s).` : "No runs yet.";
-  $("#runs tbody").replaceChildren(
-    ...runs.map((run) => {
-      const open = el("button", { type: "button", class: "secondary" }, "Details");
-      open.addEventListener("click", () => showRun(run.id));
-      const by = run.final_by === "host" ? " (answer written by the host)" : "";
-      return el(
-        "tr",
-        { "data-id": run.id },
-        el("td", {}, run.id),
-        el("td", {}, new Date(run.started_at).toLocaleString()),
-        el("td", {}, brief(run.task, 80)),
-        el("td", { class: run.status }, `${run.status}${by}`),
-        el("td", { class: "num" }, String(run.proposals.length)),
-        el("td", {}, open),
-      );
-    }),
-  );
+  fillTable("#runs", runs, (run) => {
+    const open = el("button", { type: "button", class: "secondary" }, "Details");
+    open.addEventListener("click", () => showRun(run.id));
+    const by = run.final_by === "host" ? " (answer written by the host)" : "";
+    return el(
+      "tr",
+      { "data-id": run.id },
+      el("td", {}, run.id),
+      el("td", {}, new Date(run.started_at).toLocaleString()),
+      el("td", {}, brief(run.task, 80)),
+      el("td", { class: run.status }, `${run.status}${by}`),
+      el("td", { class: "num" }, String(run.proposals.length)),
+      el("td", {}, open),
+    );
+  });
 }
 
 function fact(term, value) {
@@ -105,33 +103,27 @@ async function showRun(id) {
       ),
     ),
   );
-  $("#run-proposals").hidden = proposals.length === 0;
-  $("#run-proposals tbody").replaceChildren(
-    ...proposals.map((p) =>
-      el(
-        "tr",
-        {},
-        el("td", {}, p.id),
-        el("td", {}, writeOf(p)),
-        el("td", { class: p.status }, p.status),
-        el("td", {}, p.requested_by || "—"),
-        el("td", {}, p.decided_by || "—"),
-        el("td", {}, p.order_id || ""),
-      ),
+  fillTable("#run-proposals", proposals, (p) =>
+    el(
+      "tr",
+      {},
+      el("td", {}, p.id),
+      el("td", {}, writeOf(p)),
+      el("td", { class: p.status }, p.status),
+      el("td", {}, p.requested_by || "—"),
+      el("td", {}, p.decided_by || "—"),
+      el("td", {}, p.order_id || ""),
     ),
   );
-  $("#run-orders").hidden = orders.length === 0;
-  $("#run-orders tbody").replaceChildren(
-    ...orders.map((o) =>
-      el(
-        "tr",
-        { "data-id": o.id },
-        el("td", {}, o.id),
-        el("td", {}, o.sku),
-        el("td", {}, o.warehouse_id),
-        el("td", { class: "num" }, String(o.quantity)),
-        orderStatus(o),
-      ),
+  fillTable("#run-orders", orders, (o) =>
+    el(
+      "tr",
+      { "data-id": o.id },
+      el("td", {}, o.id),
+      el("td", {}, o.sku),
+      el("td", {}, o.warehouse_id),
+      el("td", { class: "num" }, String(o.quantity)),
+      orderStatus(o),
     ),
   );
   $("#run-detail").hidden = false;

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -70,6 +71,23 @@ _WAREHOUSE = re.compile(r"\b(WH-\d{1,3})\b")
 _SEPARATOR = " · "
 
 
+class InventoryFields(Protocol):
+    """A row with the inventory fields: a mapped screen row or a merged view's row."""
+
+    @property
+    def sku(self) -> str | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def on_hand(self) -> int | None: ...
+    @property
+    def reorder_point(self) -> int | None: ...
+    @property
+    def warehouse_id(self) -> str | None: ...
+    @property
+    def is_low(self) -> bool: ...
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -87,6 +105,22 @@ class ScreenRow(_Frozen):
     """In a merged view: the capture this row comes from."""
     change: str | None = None
     """In a merged view: what differs from the capture before (`on_hand 60 -> 310`)."""
+
+    @classmethod
+    def of(
+        cls, row: InventoryFields, seen_at: datetime | None = None, change: str | None = None
+    ) -> ScreenRow:
+        """`row`'s inventory fields as the screen showed them."""
+        return cls(
+            sku=row.sku,
+            name=row.name,
+            on_hand=row.on_hand,
+            reorder_point=row.reorder_point,
+            warehouse_id=row.warehouse_id,
+            low=row.is_low,
+            seen_at=seen_at,
+            change=change,
+        )
 
 
 class TextBox(_Frozen):

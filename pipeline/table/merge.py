@@ -154,16 +154,7 @@ def merged_screen(view: MergedView) -> ScreenText:
         merged=tuple(c.captured_at for c in view.captures),
         columns=tuple(fields),
         rows=tuple(
-            ScreenRow(
-                sku=r.sku,
-                name=r.name,
-                on_hand=r.on_hand,
-                reorder_point=r.reorder_point,
-                warehouse_id=r.warehouse_id,
-                low=r.is_low,
-                seen_at=r.captured_at,
-                change=_change_text(r) or None,
-            )
+            ScreenRow.of(r, seen_at=r.captured_at, change=_change_text(r) or None)
             for r in view.rows
         ),
     )

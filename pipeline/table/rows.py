@@ -345,17 +345,7 @@ def screen_text(
     omitted = [
         clean_text(h) for i, h in enumerate(table.header) if i not in mapped.mapping.values() and h
     ]
-    rows = [
-        ScreenRow(
-            sku=row.sku,
-            name=row.name,
-            on_hand=row.on_hand,
-            reorder_point=row.reorder_point,
-            warehouse_id=row.warehouse_id,
-            low=row.is_low,
-        )
-        for row in mapped.rows
-    ]
+    rows = [ScreenRow.of(row) for row in mapped.rows]
     return ScreenText.model_validate(
         {**common, "omitted": tuple(omitted), "columns": tuple(fields), "rows": tuple(rows)}
     )

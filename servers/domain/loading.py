@@ -8,6 +8,7 @@ from datetime import datetime
 from servers.domain.base import IMPORT, SEED, _all_orders
 from servers.models import (
     ImportSummary,
+    JsonObject,
     NewAuditEntry,
     OrderQuery,
     StockRecord,
@@ -24,15 +25,7 @@ def import_records(
     """Upsert stock rows by SKU and warehouse, creating unknown warehouses, in one write."""
     with store.writing() as tx:
         summary = _put_records(tx, records, now=now)
-        tx.append_audit(
-            NewAuditEntry(
-                at=now,
-                action=IMPORT,
-                outcome="accepted",
-                reason=_describe(summary),
-                arguments={"source": source, "rows": len(records)},
-            )
-        )
+        _audit(tx, IMPORT, summary, {"source": source, "rows": len(records)}, now=now)
     return summary
 
 
@@ -58,16 +51,23 @@ def seed(
             if (order.sku, order.warehouse_id) in seeded
         ]
         summary = summary.model_copy(update={"cancelled_orders": sorted(cancelled)})
-        tx.append_audit(
-            NewAuditEntry(
-                at=now,
-                action=SEED,
-                outcome="accepted",
-                reason=_describe(summary),
-                arguments={"warehouses": len(warehouses), "rows": len(records)},
-            )
-        )
+        _audit(tx, SEED, summary, {"warehouses": len(warehouses), "rows": len(records)}, now=now)
     return summary
+
+
+def _audit(
+    tx: StoreWriter, action: str, summary: ImportSummary, arguments: JsonObject, *, now: datetime
+) -> None:
+    """The audit entry of a bulk load, in the load's own write."""
+    tx.append_audit(
+        NewAuditEntry(
+            at=now,
+            action=action,
+            outcome="accepted",
+            reason=_describe(summary),
+            arguments=arguments,
+        )
+    )
 
 
 def _put_records(

@@ -65,23 +65,16 @@ def _load(det_dir: Path, rec_dir: Path, engine_config: dict[str, Any]) -> tuple[
         import paddleocr
     except ImportError as exc:
         raise EngineNotInstalledError(f"{_INSTALL_HINT} ({exc})") from exc
+    on_cpu = {"device": "cpu", "engine": "paddle_static", "engine_config": engine_config}
     try:
         det = paddleocr.TextDetection(
             model_name=DET_MODEL_NAME,
             model_dir=str(det_dir),
-            device="cpu",
-            engine="paddle_static",
-            engine_config=engine_config,
             limit_side_len=_DET_LIMIT_SIDE,
             limit_type="max",
+            **on_cpu,
         )
-        rec = paddleocr.TextRecognition(
-            model_name=REC_MODEL_NAME,
-            model_dir=str(rec_dir),
-            device="cpu",
-            engine="paddle_static",
-            engine_config=engine_config,
-        )
+        rec = paddleocr.TextRecognition(model_name=REC_MODEL_NAME, model_dir=str(rec_dir), **on_cpu)
     except Exception as exc:
         raise EngineError(
             f"paddleocr could not load the models in {det_dir.parent}: {exc}"

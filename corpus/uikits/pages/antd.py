@@ -218,16 +218,14 @@ PHONE = """
 
 def phone(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
-    cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        tag = ctx.status_badge(r, status, BADGE)
-        meta = " · ".join(ctx.meta_parts(r))
-        cards.append(
-            f'<div class="ant-card ant-card-bordered ant-card-small"{ctx.item_box(r)}>'
-            f'<div class="ant-card-body"><div class="n"><span{title_attrs}>{title}</span>'
-            f"{tag}</div>"
-            f'<div class="c"{code_attrs}>{code}</div><div class="m">{meta}</div></div></div>'
-        )
+    cards = [
+        f'<div class="ant-card ant-card-bordered ant-card-small"{c.box}>'
+        f'<div class="ant-card-body"><div class="n"><span{c.title_attrs}>{c.title}</span>'
+        f"{c.badge}</div>"
+        f'<div class="c"{c.code_attrs}>{c.code}</div><div class="m">{c.meta_line}</div>'
+        "</div></div>"
+        for c in ctx.cards(BADGE)
+    ]
     fg = "rgba(255,255,255,.85)" if dark else "#000"
     wh = ctx.cue_text()
     seg = ""

@@ -50,6 +50,26 @@ class Badge(NamedTuple):
     ok: str
 
 
+class Card(NamedTuple):
+    """An item as a card or list row shows it: its index and box attributes, its name and its
+    code (attributes, escaped text), its status badge ("" where the screen shows no status) and
+    its other fields (`meta_parts`)."""
+
+    r: int
+    box: str
+    title_attrs: str
+    title: str
+    code_attrs: str
+    code: str
+    badge: str
+    meta: list[str]
+
+    @property
+    def meta_line(self) -> str:
+        """The other fields on one line, `·` between them."""
+        return " · ".join(self.meta)
+
+
 @dataclass(frozen=True)
 class Body:
     """A design's page: the body markup, its own CSS (after the kit's) and root attributes."""
@@ -211,13 +231,21 @@ class Ctx:
             out.append(f"<span{self.slot(r, c, text)}>{escape(text)}</span>")
         return out
 
-    def card_items(
-        self,
-    ) -> Iterator[tuple[int, tuple[str, str], tuple[str, str], tuple[str, str] | None]]:
-        """Each item a card or list row shows: its index, its name and its code (attributes,
-        escaped text), and its status where the screen shows one."""
+    def cards(self, badge: Badge) -> Iterator[Card]:
+        """Each item as a card or list row shows it, its status in the kit's `badge`."""
         for r in range(self.n):
-            yield r, self.card_title(r), self.card_code(r), self.status_text(r)
+            (title_attrs, title), (code_attrs, code) = self.card_title(r), self.card_code(r)
+            status = self.status_badge(r, self.status_text(r), badge)
+            yield Card(
+                r,
+                self.item_box(r),
+                title_attrs,
+                title,
+                code_attrs,
+                code,
+                status,
+                self.meta_parts(r),
+            )
 
     def status_badge(self, r: int, status: tuple[str, str] | None, badge: Badge) -> str:
         """Item `r`'s status (attributes, escaped text) in the kit's `badge`; "" where the screen
@@ -316,6 +344,7 @@ __all__ = [
     "PHONE_CSS",
     "Badge",
     "Body",
+    "Card",
     "Ctx",
     "esc",
     "icon",

@@ -118,17 +118,14 @@ def admin(ctx: Ctx) -> Body:
 
 def phone(ctx: Ctx) -> Body:
     dark = ctx.dark
-    cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        badge = ctx.status_badge(r, status, BADGE)
-        parts = " · ".join(ctx.meta_parts(r))
-        cards.append(
-            f'<div class="card stock-card"{ctx.item_box(r)}><div class="card-body">'
-            '<div class="d-flex justify-content-between align-items-start">'
-            f'<h6 class="card-title"{title_attrs}>{title}</h6>{badge}</div>'
-            f'<div class="text-body-secondary small"{code_attrs}>{code}</div>'
-            f'<div class="small">{parts}</div></div></div>'
-        )
+    cards = [
+        f'<div class="card stock-card"{c.box}><div class="card-body">'
+        '<div class="d-flex justify-content-between align-items-start">'
+        f'<h6 class="card-title"{c.title_attrs}>{c.title}</h6>{c.badge}</div>'
+        f'<div class="text-body-secondary small"{c.code_attrs}>{c.code}</div>'
+        f'<div class="small">{c.meta_line}</div></div></div>'
+        for c in ctx.cards(BADGE)
+    ]
     bar_color = "#fff" if dark else "#000"
     tabs = "".join(
         f'<a href="#" class="nav-link flex-fill text-center'

@@ -281,15 +281,13 @@ PHONE = """
 
 def phone(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
-    cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        tag = ctx.status_badge(r, status, TAG)
-        meta = " · ".join(ctx.meta_parts(r))
-        cards.append(
-            f'<div class="el-card is-never-shadow"{ctx.item_box(r)}><div class="el-card__body">'
-            f'<div class="name"><span{title_attrs}>{title}</span>{tag}</div>'
-            f'<div class="code"{code_attrs}>{code}</div><div class="meta">{meta}</div></div></div>'
-        )
+    cards = [
+        f'<div class="el-card is-never-shadow"{c.box}><div class="el-card__body">'
+        f'<div class="name"><span{c.title_attrs}>{c.title}</span>{c.badge}</div>'
+        f'<div class="code"{c.code_attrs}>{c.code}</div><div class="meta">{c.meta_line}</div>'
+        "</div></div>"
+        for c in ctx.cards(TAG)
+    ]
     fg = "#e5eaf3" if dark else "#000"
     wh = ctx.cue_text()
     chip = ""

@@ -78,15 +78,14 @@ def admin(ctx: Ctx) -> Body:
 def tiles(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        label = ctx.status_badge(r, status, TILE_LABEL)
-        meta = "".join(f"<div>{p}</div>" for p in ctx.meta_parts(r))
+    for c in ctx.cards(TILE_LABEL):
+        meta = "".join(f"<div>{p}</div>" for p in c.meta)
         cards.append(
-            f'<div class="{"inverted " if dark else ""}card"{ctx.item_box(r)}><div class="content">'
-            f'<div class="header"{title_attrs}>{title}</div>'
-            f'<div class="meta"{code_attrs}>{code}</div>'
+            f'<div class="{"inverted " if dark else ""}card"{c.box}><div class="content">'
+            f'<div class="header"{c.title_attrs}>{c.title}</div>'
+            f'<div class="meta"{c.code_attrs}>{c.code}</div>'
             f'<div class="description">{meta}</div></div>'
-            f'<div class="extra content">{label}</div></div>'
+            f'<div class="extra content">{c.badge}</div></div>'
         )
     html = (
         f'{_menu(ctx)}<div class="page" data-scroll>{_top(ctx)}'

@@ -85,15 +85,13 @@ PHONE = """
 
 def phone(ctx: Ctx) -> Body:
     items = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        badge = ctx.status_badge(r, status, BADGE)
-        meta = " · ".join(ctx.meta_parts(r))
-        color = "red lighten-4" if ctx.low(r) else "teal lighten-4"
+    for c in ctx.cards(BADGE):
+        color = "red lighten-4" if ctx.low(c.r) else "teal lighten-4"
         items.append(
-            f'<li class="collection-item avatar"{ctx.item_box(r)}>'
+            f'<li class="collection-item avatar"{c.box}>'
             f'<span class="circle {color}">{icon("box", 20)}</span>'
-            f'<span class="title"{title_attrs}>{title}</span>'
-            f"<p><span{code_attrs}>{code}</span><br>{meta}</p>{badge}</li>"
+            f'<span class="title"{c.title_attrs}>{c.title}</span>'
+            f"<p><span{c.code_attrs}>{c.code}</span><br>{c.meta_line}</p>{c.badge}</li>"
         )
     wh = ctx.cue_text()
     chips = f'<div class="chip">{wh}</div>' if ctx.spec.cue == "chip" else ""

@@ -27,16 +27,14 @@ def item_list(ctx: Ctx) -> Body:
         for w in WAREHOUSES
     )
     rows = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        label = ctx.status_badge(r, status, BADGE)
-        meta = " · ".join(ctx.meta_parts(r))
+    for c in ctx.cards(BADGE):
         rows.append(
-            f'<div class="Box-row d-flex flex-items-center"{ctx.item_box(r)}>'
+            f'<div class="Box-row d-flex flex-items-center"{c.box}>'
             f'<span class="color-fg-muted mr-3">{icon("box", 16)}</span>'
             '<div class="flex-auto">'
-            f'<a href="#" class="Link--primary text-bold"{title_attrs}>{title}</a>{label}'
-            f'<div class="text-small color-fg-muted mt-1"><span{code_attrs}>{code}</span> · {meta}'
-            "</div></div>"
+            f'<a href="#" class="Link--primary text-bold"{c.title_attrs}>{c.title}</a>{c.badge}'
+            f'<div class="text-small color-fg-muted mt-1"><span{c.code_attrs}>{c.code}</span> · '
+            f"{c.meta_line}</div></div>"
             '<span class="color-fg-muted">'
             f"{icon('more', 16)}</span></div>"
         )

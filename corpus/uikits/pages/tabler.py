@@ -98,18 +98,17 @@ def admin(ctx: Ctx) -> Body:
 
 def tiles(ctx: Ctx) -> Body:
     cards = []
-    for r, (title_attrs, title), (code_attrs, code), status in ctx.card_items():
-        color = "red" if ctx.low(r) else "green"
-        badge = ctx.status_badge(r, status, BADGE)
-        meta = "".join(f'<div class="text-secondary">{p}</div>' for p in ctx.meta_parts(r))
+    for c in ctx.cards(BADGE):
+        color = "red" if ctx.low(c.r) else "green"
+        meta = "".join(f'<div class="text-secondary">{p}</div>' for p in c.meta)
         cards.append(
-            f'<div class="col-sm-6 col-lg-3"><div class="card card-sm"{ctx.item_box(r)}>'
+            f'<div class="col-sm-6 col-lg-3"><div class="card card-sm"{c.box}>'
             '<div class="card-body"><div class="row align-items-center">'
             f'<div class="col-auto"><span class="bg-{color} text-white avatar">'
             f'{icon("box", 20)}</span></div><div class="col">'
-            f'<div class="font-weight-medium"{title_attrs}>{title}</div>'
-            f'<div class="text-secondary"{code_attrs}>{code}</div></div>'
-            f'<div class="col-auto">{badge}</div></div>'
+            f'<div class="font-weight-medium"{c.title_attrs}>{c.title}</div>'
+            f'<div class="text-secondary"{c.code_attrs}>{c.code}</div></div>'
+            f'<div class="col-auto">{c.badge}</div></div>'
             f'<div class="mt-2 d-flex gap-3">{meta}</div></div></div></div>'
         )
     html = (

@@ -169,7 +169,7 @@ def erp(ctx: Ctx) -> Body:
         f'<span>{query}</span></button> <button type="button" class="ant-btn">'
         f"<span>{reset}</span></button></div>"
     )
-    heading = esc(ctx.spec.title) + (f" — {wh}" if cue == "heading" else "")
+    heading = ctx.heading(" — ")
     tools = ("新建", "导入", "导出") if zh else ("New", "Import", "Export")
     total = ctx.n + ctx.spec.first_index + 58
     html = (

@@ -274,6 +274,12 @@ class Ctx:
         text = self.grid.texts[r][c]
         return self.slot(r, c, text), escape(text)
 
+    def heading(self, sep: str) -> str:
+        """The page's title, the warehouse after `sep` where the page states it in its heading."""
+        return esc(self.spec.title) + (
+            f"{sep}{self.cue_text()}" if self.spec.cue == "heading" else ""
+        )
+
     def cue_text(self) -> str:
         """The page's warehouse where the page states it (a heading, chip, breadcrumb or tab),
         marked `data-cue`: the renderer checks that it is visible and readable."""

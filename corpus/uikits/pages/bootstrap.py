@@ -46,11 +46,10 @@ def _sidebar(ctx: Ctx) -> str:
     )
 
 
-def _cue(ctx: Ctx) -> tuple[str, str, str]:
-    """(title suffix, breadcrumb item, chip) that give the page's warehouse."""
+def _cue(ctx: Ctx) -> tuple[str, str]:
+    """(breadcrumb item, chip) that give the page's warehouse where the heading does not."""
     wh = ctx.cue_text()
     cue = ctx.spec.cue
-    suffix = f" — {wh}" if cue == "heading" else ""
     crumb = f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
     chip = ""
     if cue == "chip":
@@ -58,7 +57,7 @@ def _cue(ctx: Ctx) -> tuple[str, str, str]:
             '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
             f'{ctx.warehouse_label()}: {wh} <span class="ms-1">×</span></span>'
         )
-    return suffix, crumb, chip
+    return crumb, chip
 
 
 def _surface(ctx: Ctx) -> str:
@@ -67,7 +66,7 @@ def _surface(ctx: Ctx) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    suffix, crumb, chip = _cue(ctx)
+    crumb, chip = _cue(ctx)
     classes = ctx.switched(
         "table table-hover align-middle mb-0", striped=" table-striped", small=" table-sm"
     )
@@ -100,7 +99,7 @@ def admin(ctx: Ctx) -> Body:
         f'<li class="breadcrumb-item"><a href="#">Inventory</a></li>{crumb}'
         '<li class="breadcrumb-item active" aria-current="page">Stock levels</li></ol></nav>'
         '<div class="d-flex justify-content-between align-items-center mb-3">'
-        f'<h1 class="h3 mb-0">{esc(ctx.spec.title)}{suffix}</h1>'
+        f'<h1 class="h3 mb-0">{ctx.heading(" — ")}</h1>'
         '<div class="d-flex gap-2"><button class="btn btn-outline-secondary btn-sm">'
         f'{icon("download", 14)} Export</button><button class="btn btn-primary btn-sm">'
         f"{icon('plus', 14)} New item</button></div></div>"

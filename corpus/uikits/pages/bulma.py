@@ -24,7 +24,7 @@ def admin(ctx: Ctx) -> Body:
     )
     more = "".join(f'<li><a href="#">{esc(label)}</a></li>' for _, label in labels[4:])
     crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
-    title = esc(ctx.spec.title) + (f" – {wh}" if cue == "heading" else "")
+    title = ctx.heading(" – ")
     chip = ""
     if cue == "chip":
         chip = (

@@ -49,7 +49,7 @@ def _top(ctx: Ctx) -> tuple[str, str]:
         f'<div class="bx--breadcrumb-item"><a href="#" class="bx--link">{c}</a></div>'
         for c in crumbs
     )
-    title = esc(ctx.spec.title) + (f": {wh}" if cue == "heading" else "")
+    title = ctx.heading(": ")
     tags = ""
     if cue == "chip":
         tags = (

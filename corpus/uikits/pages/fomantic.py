@@ -36,7 +36,7 @@ def _top(ctx: Ctx) -> str:
     crumb = (
         f'<a class="section">{wh}</a><span class="divider">/</span>' if cue == "breadcrumb" else ""
     )
-    title = esc(ctx.spec.title) + (f" — {wh}" if cue == "heading" else "")
+    title = ctx.heading(" — ")
     chip = f'<a class="ui blue label">{ctx.warehouse_label()}: {wh} ×</a>' if cue == "chip" else ""
     return (
         f'<div class="ui top attached{inv} menu"><div class="item">{icon("menu", 16)}</div>'

@@ -43,7 +43,7 @@ def admin(ctx: Ctx) -> Body:
     )
     crumbs = ["Inventory"] + ([wh] if cue == "breadcrumb" else []) + ["Stock"]
     crumb = "".join(f'<a href="#" class="breadcrumb">{c}</a>' for c in crumbs)
-    title = esc(ctx.spec.title) + (f" – {wh}" if cue == "heading" else "")
+    title = ctx.heading(" – ")
     chip = f'<div class="chip">{ctx.warehouse_label()}: {wh} ×</div>' if cue == "chip" else ""
     markup = ctx.table(
         classes="striped highlight",

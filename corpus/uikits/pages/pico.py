@@ -33,7 +33,7 @@ def admin(ctx: Ctx) -> Body:
         for _, label in ctx.nav()
     )
     crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
-    title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
+    title = ctx.heading(" · ")
     chip = ""
     if cue == "chip":
         chip = (

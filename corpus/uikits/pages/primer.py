@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import Badge, Body, Ctx, esc, icon
+from .base import Badge, Body, Ctx, icon
 
 BADGE = Badge(' <span class="Label {kind}"{attrs}>{text}</span>', "Label--danger", "Label--success")
 
@@ -38,7 +38,7 @@ def item_list(ctx: Ctx) -> Body:
             '<span class="color-fg-muted">'
             f"{icon('more', 16)}</span></div>"
         )
-    heading = esc(ctx.spec.title) + (f" · {ctx.cue_text()}" if ctx.spec.cue == "heading" else "")
+    heading = ctx.heading(" · ")
     html = (
         '<div class="Header"><div class="Header-item"><a href="#" class="Header-link f4 d-flex '
         f'flex-items-center">{icon("box", 24)}<span class="ml-2">StockShot</span></a></div>'

@@ -31,7 +31,7 @@ def _sidebar(ctx: Ctx) -> str:
 def _header(ctx: Ctx, pretitle: str) -> str:
     wh = ctx.cue_text()
     cue = ctx.spec.cue
-    title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
+    title = ctx.heading(" · ")
     pre = f"{pretitle} / {wh}" if cue == "breadcrumb" else pretitle
     return (
         '<div class="page-header d-print-none"><div class="container-xl">'

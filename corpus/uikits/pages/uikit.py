@@ -29,7 +29,7 @@ def admin(ctx: Ctx) -> Body:
         f'<li{on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in ctx.nav()
     )
     crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
-    title = esc(ctx.spec.title) + (f" · {wh}" if cue == "heading" else "")
+    title = ctx.heading(" · ")
     chip = (
         f'<span class="uk-label uk-margin-small-right">{ctx.warehouse_label()}: {wh} ×</span>'
         if cue == "chip"

@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from html import escape
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from PIL import Image
 from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
-from webcorpus.browser import Captured, ColorScheme, RenderError, screen_image
-from webcorpus.fonts import Face, faces, font_face_css, stack
-from webcorpus.model import Photo, Screen
+from webcorpus.browser import Chromium, RenderError, screen_image
+from webcorpus.fonts import faces, font_face_css, stack
+from webcorpus.model import Photo
 from webcorpus.photo import photograph
 from webcorpus.truth import image_box
 
@@ -35,22 +35,6 @@ BASE_CSS = (
 )
 """Before the kit's CSS: no motion, and form controls in the page's font as normalize.css has it
 (an app's own stylesheet sets that where the kit does not)."""
-
-
-class Renderer(Protocol):
-    version: str
-
-    def capture(
-        self,
-        html: str,
-        screen: Screen,
-        faces: tuple[Face, ...],
-        script: str,
-        *,
-        screenshot: bool = True,
-        locale: str = "en-US",
-        color_scheme: ColorScheme = "light",
-    ) -> Captured: ...
 
 
 @dataclass(frozen=True)
@@ -164,7 +148,7 @@ def _data_source(grid: Grid) -> str:
 
 
 def render_spec(
-    spec: UiSpec, split: str, seed: Seed, renderer: Renderer, split_seed: int
+    spec: UiSpec, split: str, seed: Seed, renderer: Chromium, split_seed: int
 ) -> Rendered:
     grid = build_grid(spec, seed, random.Random(entry_seed(split_seed, spec.file)))
     ctx = Ctx(spec, grid)
@@ -262,7 +246,7 @@ def render_split(
     specs: tuple[UiSpec, ...],
     photos: tuple[Photo, ...],
     seed: Seed,
-    renderer: Renderer,
+    renderer: Chromium,
     split_seed: int,
 ) -> list[Entry]:
     """Every render, then every photo, in the order the specs list them."""

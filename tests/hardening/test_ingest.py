@@ -158,8 +158,14 @@ def measured(
     return Growth(first, repeat)
 
 
-def _seeded(test: Callable[..., None]) -> Callable[..., None]:
-    return seed(SEED)(test) if LONG else test
+def _profiled(max_examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The run's Hypothesis profile with `max_examples`; on a long run, the fixed seed too."""
+
+    def apply(test: Callable[..., None]) -> Callable[..., None]:
+        test = settings(settings.get_profile(PROFILE), max_examples=max_examples)(test)
+        return seed(SEED)(test) if LONG else test
+
+    return apply
 
 
 def fuzz_mutations(
@@ -168,8 +174,7 @@ def fuzz_mutations(
     """The property that every mutation of a seed in `pool`, under any name, is read or
     refused (as `tally` checks it)."""
 
-    @_seeded
-    @settings(settings.get_profile(PROFILE), max_examples=max_examples)
+    @_profiled(max_examples)
     @given(case=mutated(pool), name=st.sampled_from(NAMES))
     def fuzz(case: tuple[Seed, bytes], name: str) -> None:
         tally.check(ingestor, case[1], name, case[0].format)
@@ -200,8 +205,7 @@ def test_mutated_and_truncated_samples_are_read_or_refused(
     pool = sample_seeds()
     fuzz = fuzz_mutations(ingestor, tally, pool, examples(40, 600))
 
-    @_seeded
-    @settings(settings.get_profile(PROFILE), max_examples=examples(60, 1000))
+    @_profiled(examples(60, 1000))
     @given(sample=st.sampled_from(pool), fraction=st.floats(0.0, 1.0, exclude_max=True))
     def cut(sample: Seed, fraction: float) -> None:
         data = sample.data[: int(len(sample.data) * fraction)]
@@ -221,8 +225,7 @@ def test_bytes_that_are_no_image_under_an_image_name_are_refused_naming_the_file
 ) -> None:
     tally = Tally("ingest fuzz: non-image bytes")
 
-    @_seeded
-    @settings(settings.get_profile(PROFILE), max_examples=examples(200, 3000))
+    @_profiled(examples(200, 3000))
     @given(data=not_images(), name=st.sampled_from(NAMES))
     def fuzz(data: bytes, name: str) -> None:
         assert tally.check(ingestor, data, name) != "read"

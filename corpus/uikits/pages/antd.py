@@ -230,7 +230,7 @@ def phone(ctx: Ctx) -> Body:
     wh = ctx.cue_text()
     seg = ""
     if ctx.spec.cue == "chip":
-        seg = f'<span class="ant-tag ant-tag-blue">{"仓库" if ctx.zh else "Warehouse"}: {wh}</span>'
+        seg = f'<span class="ant-tag ant-tag-blue">{ctx.warehouse_label()}: {wh}</span>'
     labels = ("工作台", "库存", "消息", "我的") if ctx.zh else ("Home", "Stock", "Inbox", "Me")
     tabs = base.phone_tabs(("home", "box", "bell", "user"), labels)
     html = (

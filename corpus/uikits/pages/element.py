@@ -294,7 +294,7 @@ def phone(ctx: Ctx) -> Body:
     if ctx.spec.cue == "chip":
         chip = (
             '<span class="el-tag el-tag--primary el-tag--light is-closable">'
-            f'<span class="el-tag__content">{"仓库" if ctx.zh else "Warehouse"}：{wh}</span></span>'
+            f'<span class="el-tag__content">{ctx.warehouse_label()}：{wh}</span></span>'
         )
     tab_labels = ("首页", "库存", "单据", "我的") if ctx.zh else ("Home", "Stock", "Orders", "Me")
     tabs = base.phone_tabs(("home", "box", "doc", "user"), tab_labels)

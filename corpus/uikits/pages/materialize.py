@@ -3,7 +3,18 @@
 
 from __future__ import annotations
 
-from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on, phone_home, phone_status_bar
+from .base import (
+    PHONE_CSS,
+    Badge,
+    Body,
+    Ctx,
+    esc,
+    icon,
+    on,
+    phone_home,
+    phone_status_bar,
+    phone_tabs,
+)
 
 BADGE = Badge(
     '<span class="secondary-content {kind}"{attrs}>{text}</span>', "red-text", "teal-text"
@@ -95,12 +106,7 @@ def phone(ctx: Ctx) -> Body:
         )
     wh = ctx.cue_text()
     chips = f'<div class="chip">{wh}</div>' if ctx.spec.cue == "chip" else ""
-    tabs = "".join(
-        f'<span class="{"on" if i == 1 else ""}">{icon(n, 22)}<br>{t}</span>'
-        for i, (n, t) in enumerate(
-            (("home", "Home"), ("list", "Stock"), ("truck", "Receive"), ("user", "Profile"))
-        )
-    )
+    tabs = phone_tabs(("home", "list", "truck", "user"), ("Home", "Stock", "Receive", "Profile"))
     html = (
         '<div class="app">'
         f"{phone_status_bar('8:15', '#fff', '#00796b')}"

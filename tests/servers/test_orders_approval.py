@@ -109,23 +109,22 @@ async def test_an_approved_proposal_runs_once_with_its_own_idempotency_key(store
     assert (again.structured_content or {})["created"] is False  # the same order came back
 
 
-async def test_a_proposal_nobody_approved_does_not_run(store: Store) -> None:
+@pytest.mark.parametrize(
+    ("approve", "arguments", "error"),
+    [
+        pytest.param(False, ARGS, "not_approved", id="nobody-approved-it"),
+        pytest.param(True, {**ARGS, "quantity": 900}, "other_arguments", id="another-quantity"),
+        pytest.param(True, {**ARGS, "sku": "SKU-10318"}, "other_arguments", id="another-sku"),
+    ],
+)
+async def test_a_proposal_does_not_run_unless_approved_and_only_with_its_own_arguments(
+    store: Store, approve: bool, arguments: dict[str, Any], error: str
+) -> None:
     async with manual(store) as client:
-        proposal_id = await propose(client)
-        result = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+        proposal_id = await (approved_proposal(client, store) if approve else propose(client))
+        result = await client.call_tool(CREATE, arguments, meta=meta(proposal_id))
     assert result.is_error
-    assert error_of(result) == "not_approved"
-    assert orders(store) == []
-
-
-async def test_an_approved_proposal_does_not_run_other_arguments(store: Store) -> None:
-    async with manual(store) as client:
-        proposal_id = await approved_proposal(client, store)
-        more = await client.call_tool(CREATE, {**ARGS, "quantity": 900}, meta=meta(proposal_id))
-        other = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-10318"}, meta=meta(proposal_id))
-    for result in (more, other):
-        assert result.is_error
-        assert error_of(result) == "other_arguments"
+    assert error_of(result) == error
     assert orders(store) == []
 
 

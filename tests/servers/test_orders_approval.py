@@ -59,6 +59,14 @@ async def approved_proposal(client: Client, store: Store) -> str:
     return proposal_id
 
 
+async def ordered(client: Client, store: Store) -> tuple[str, Any]:
+    """The approved proposal of the write `ARGS`, run: its id and the one order it wrote."""
+    proposal_id = await approved_proposal(client, store)
+    await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    (order,) = orders(store)
+    return proposal_id, order
+
+
 def error_of(result: CallToolResult) -> Any:
     return (result.structured_content or {})["error"]
 
@@ -130,9 +138,7 @@ async def test_a_proposal_does_not_run_unless_approved_and_only_with_its_own_arg
 
 async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
     async with manual(store) as client:
-        proposal_id = await approved_proposal(client, store)
-        await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
-        (order,) = orders(store)
+        proposal_id, order = await ordered(client, store)
         claimed = approvals.get_proposal(store, proposal_id, now=NOW)
         approvals.settle(
             store, claimed, ran=True, message="ok", result={}, order_id=order.id, now=NOW
@@ -160,9 +166,7 @@ async def test_a_proposal_approved_after_it_expired_does_not_run(store: Store) -
 
 async def test_cancelling_under_manual_approval_is_a_proposal_until_approved(store: Store) -> None:
     async with manual(store) as client:
-        create_id = await approved_proposal(client, store)
-        await client.call_tool(CREATE, ARGS, meta=meta(create_id))
-        (order,) = orders(store)
+        create_id, order = await ordered(client, store)
         cancel_id = await propose(client, "orders_cancel", {"order_id": order.id})
         assert orders(store)[0].status == "open"
         wrong = await client.call_tool(

@@ -21,11 +21,11 @@ from tests.host.test_loop import TABLE
 
 class ReplayReader(ReadingReplay, RulesModel):
     """The rules planner for the run, and a recorded reading of the task (a replay, not a
-    model): `reading` is the JSON text it answers the schema request with, or an error."""
+    model): `reading` is the answer to the schema request, its JSON text as it came, or an error."""
 
     usage = Usage(prompt_tokens=90, completion_tokens=40)
 
-    def __init__(self, reading: str | Exception) -> None:
+    def __init__(self, reading: Reading) -> None:
         super().__init__()
         self.name = "replay-reader"
         self.reading = reading
@@ -68,7 +68,7 @@ async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for
 async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the_excluded_sku(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
-    model = ReplayReader(json.dumps(answer(exclude_skus=["SKU-10232"])))
+    model = ReplayReader(answer(exclude_skus=["SKU-10232"]))
     record = await read_and_run(targets, model)
     final = record.contract_readings[-1]
     assert (final.source, final.contract.action, final.contract.writes_allowed) == (
@@ -89,7 +89,7 @@ async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the
 async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by_the_meet(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:
-    model = ReplayReader(json.dumps(answer(skus=["SKU-10232"])))
+    model = ReplayReader(answer(skus=["SKU-10232"]))
     record = await read_and_run(targets, model)
     final = record.contract_readings[-1]
     assert "blocked" in final.note and "SKU-10232" in final.note
@@ -115,7 +115,7 @@ async def test_a_deferral_stays_a_report_whatever_the_model_reads(
 ) -> None:
     record = await read_and_run(
         targets,
-        ReplayReader(json.dumps(answer())),
+        ReplayReader(answer()),
         task="List the low SKUs; I will order them myself later.",
     )
     assert record.task_contract.writes_allowed is False

@@ -138,26 +138,56 @@ def _run(task: str, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
     return out
 
 
-@pytest.mark.parametrize(
-    "task", ["Which SKUs are low? Do not place any orders, just tell me.", "先别下单，看看哪些缺货"]
+LOW_REPORT = (
+    "task contract: report · no writes",
+    "5 of 7 SKUs are low now; nothing was ordered.",
+    "SKU-10232 in WH-01: low now: on_hand 38 + on_order 0 < reorder_point 120",
 )
-def test_a_request_not_to_order_writes_nothing_and_names_what_is_low(
-    task: str, seeded: Path, capsys: pytest.CaptureFixture[str]
+
+
+@pytest.mark.parametrize(
+    ("task", "written", "said"),
+    [
+        pytest.param(
+            "Which SKUs are low? Do not place any orders, just tell me.",
+            [],
+            LOW_REPORT,
+            id="a-request-not-to-order-writes-nothing-and-names-what-is-low",
+        ),
+        pytest.param(
+            "先别下单，看看哪些缺货",
+            [],
+            LOW_REPORT,
+            id="a-request-not-to-order-in-chinese-writes-nothing-and-names-what-is-low",
+        ),
+        pytest.param(
+            "Order 10 units of SKU-10232 only",
+            [("SKU-10232", "WH-01", 10, "open")],
+            ("task contract: order · only SKU-10232 · SKU-10232 x10 · writes allowed",),
+            id="order-10-units-of-one-sku-writes-exactly-that-order",
+        ),
+        pytest.param(
+            "write me a poem about warehouses",
+            [],
+            (
+                "not understood: the task asks for nothing stockshot does",
+                "You can ask: which SKUs are low",
+            ),
+            id="a-request-it-cannot-do-gets-an-answer-and-no-write",
+        ),
+    ],
+)
+def test_a_run_writes_exactly_what_its_task_allows_and_says_what_it_did(
+    task: str,
+    written: list[tuple[str, str, int, str]],
+    said: tuple[str, ...],
+    seeded: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = _run(task, capsys)
-    assert _open_orders(seeded) == {}
-    assert "task contract: report · no writes" in out
-    assert "5 of 7 SKUs are low now; nothing was ordered." in out
-    assert "SKU-10232 in WH-01: low now: on_hand 38 + on_order 0 < reorder_point 120" in out
-
-
-def test_order_10_units_of_one_sku_writes_exactly_that_order(
-    seeded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out = _run("Order 10 units of SKU-10232 only", capsys)
-    (order,) = _open_orders(seeded).values()
-    assert order == ("SKU-10232", "WH-01", 10, "open")
-    assert "task contract: order · only SKU-10232 · SKU-10232 x10 · writes allowed" in out
+    assert list(_open_orders(seeded).values()) == written
+    for line in said:
+        assert line in out, line
 
 
 def test_cancel_order_cancels_that_order_and_writes_nothing_else(
@@ -176,15 +206,6 @@ def test_cancel_order_cancels_that_order_and_writes_nothing_else(
     }
     assert "task contract: cancel · PO-000001 · writes allowed" in out
     assert "- cancelled PO-000001 (SKU-10232 in WH-01" in out
-
-
-def test_a_request_it_cannot_do_gets_an_answer_and_no_write(
-    seeded: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out = _run("write me a poem about warehouses", capsys)
-    assert _open_orders(seeded) == {}
-    assert "not understood: the task asks for nothing stockshot does" in out
-    assert "You can ask: which SKUs are low" in out
 
 
 def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(

@@ -59,12 +59,9 @@ def build(out: Path) -> tuple[list[str], str]:
     with chromium() as renderer:
         entries = render_all(SPECS, PHOTOS, seed, renderer, SEED)
         version = renderer.version
-    names = []
+    names: list[str] = []
     for entry in entries:
-        (out / entry.file).write_bytes(entry.data)
-        truth = entry.manifest["truth"]
-        (out / truth).write_text(json_text(entry.truth), encoding="utf-8")
-        names += [entry.file, truth]
+        names += entry.write(out)
     (out / MANIFEST).write_text(json_text(manifest(entries, version)), encoding="utf-8")
     return [*names, MANIFEST], version
 

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from screengen.capture import Entry, json_text
 from screengen.seed import load_seed
-from uikits.build import Rendered, photo_entry, render_spec, truth_name
+from uikits.build import Rendered, photo_entry, render_spec
 from uikits.model import Col, UiSpec
 from uikits.specs import SPLITS
 from webcorpus.browser import RenderError, chromium
@@ -243,11 +243,10 @@ def _write(out: Path, k: int, entry: Entry, photo_of: str | None) -> dict[str, o
     """The variant's image and truth under `out/v<k>/`, and its manifest line."""
     folder = out / f"v{k}"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / entry.file).write_bytes(entry.data)
-    (folder / truth_name(entry.file)).write_text(json_text(entry.truth), encoding="utf-8")
+    image, truth = entry.write(folder)
     return {
-        "file": f"v{k}/{entry.file}",
-        "truth": f"v{k}/{truth_name(entry.file)}",
+        "file": f"v{k}/{image}",
+        "truth": f"v{k}/{truth}",
         "kit": entry.manifest["kit"],
         "photo_of": photo_of,
     }

@@ -71,10 +71,7 @@ def build(out: Path) -> tuple[list[str], str]:
             folder = out / split
             folder.mkdir(parents=True, exist_ok=True)
             for entry in entries:
-                (folder / entry.file).write_bytes(entry.data)
-                truth = entry.manifest["truth"]
-                (folder / truth).write_text(json_text(entry.truth), encoding="utf-8")
-                names += [f"{split}/{entry.file}", f"{split}/{truth}"]
+                names += [f"{split}/{name}" for name in entry.write(folder)]
             text = json_text(manifest(split, split_seed, entries, version))
             (folder / MANIFEST).write_text(text, encoding="utf-8")
             names.append(f"{split}/{MANIFEST}")

@@ -142,3 +142,10 @@ class Entry:
     data: bytes
     truth: dict[str, Any]
     manifest: dict[str, Any]
+
+    def write(self, folder: Path) -> tuple[str, str]:
+        """The image and its truth written into `folder`; returns their names there."""
+        truth: str = self.manifest["truth"]
+        (folder / self.file).write_bytes(self.data)
+        (folder / truth).write_text(json_text(self.truth), encoding="utf-8")
+        return self.file, truth

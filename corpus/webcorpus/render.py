@@ -1,11 +1,10 @@
 """Turn the specs into corpus files: render each page, check the DOM against the truth, photograph
-some renders. The browser comes in as a `Renderer`; everything else here is computation."""
+some renders. The browser comes in as a `Chromium`; everything else here is computation."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 from PIL import Image
@@ -13,22 +12,16 @@ from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
 from screengen.geometry import Pixels
 from screengen.seed import Seed, entry_seed
 
-from .browser import RenderError, Shot, screen_image
+from .browser import Chromium, RenderError, screen_image
 from .data import TableData, stock_table
 from .designs import DESIGNS, KINDS
-from .fonts import Face, faces
+from .fonts import faces
 from .markup import plain_table
-from .model import Photo, Screen, Spec
+from .model import Photo, Spec
 from .photo import photograph
 from .truth import dom_mismatches, image_box, truth_record
 
 PHOTO_KIND = "photo"
-
-
-class Renderer(Protocol):
-    version: str
-
-    def render(self, html: str, screen: Screen, faces: tuple[Face, ...]) -> Shot: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +33,7 @@ class Rendered:
     table_html: str | None
 
 
-def render_spec(spec: Spec, seed: Seed, renderer: Renderer, corpus_seed: int) -> Rendered:
+def render_spec(spec: Spec, seed: Seed, renderer: Chromium, corpus_seed: int) -> Rendered:
     table = stock_table(spec, seed, random.Random(entry_seed(corpus_seed, spec.file)))
     page = DESIGNS[spec.design](spec, table)
     shot = renderer.render(page.html, spec.screen, faces(page.fonts))
@@ -125,7 +118,7 @@ def render_all(
     specs: tuple[Spec, ...],
     photos: tuple[Photo, ...],
     seed: Seed,
-    renderer: Renderer,
+    renderer: Chromium,
     corpus_seed: int,
 ) -> list[Entry]:
     """Every render, then every photo, in the order the specs list them."""

@@ -31,7 +31,7 @@ from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
 
-__all__ = ["COMMANDS", "Commands", "build_parser", "main"]
+__all__ = ["COMMANDS", "Commands", "build_parser", "main", "positive"]
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What a command module's `register` adds its parsers to."""
@@ -57,6 +57,17 @@ COMMANDS: dict[str, str] = {
     "eval": "pipeline.cli.evaluation",
     "bench": "pipeline.cli.bench",
 }
+
+
+def positive(text: str) -> int:
+    """An argument's whole number of 1 or more (an argparse `type`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return value
 
 
 class _Parser(argparse.ArgumentParser):

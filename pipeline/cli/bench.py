@@ -5,20 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, positive
 from pipeline.settings import Settings
 
 __all__ = ["register"]
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 BENCH_HELP = "measure ingest, cache, tokens, batch and host side by side"
@@ -51,7 +41,7 @@ def register(sub: Commands) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=_positive,
+        type=positive,
         default=None,
         help="timed rounds on every image, of the batch and of the stdio runs (default 2; "
         "the headline image, cache and host get at least 5, cold starts at least 3)",

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from pipeline.bootstrap import host_limits
-from pipeline.cli import Commands
+from pipeline.cli import Commands, positive
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
@@ -87,7 +87,7 @@ def register(sub: Commands) -> None:
         "without reading), and no narrowings-off row for an endpoint model",
     )
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint")
-    parser.add_argument("--k", type=_positive, default=4, help="seeds per case (default 4)")
+    parser.add_argument("--k", type=positive, default=4, help="seeds per case (default 4)")
     parser.add_argument(
         "--cases",
         choices=("core", "all"),
@@ -133,16 +133,6 @@ def register(sub: Commands) -> None:
         "the tuning and sealed requests; writes reports/eval-readings.json (no runs)",
     )
     parser.set_defaults(handler=_eval)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return value
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:

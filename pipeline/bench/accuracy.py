@@ -8,9 +8,8 @@ boxes), so the full-page baseline is scored on the same cells as the pipeline.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from statistics import median
-from typing import Any
 
 from pipeline.models import Row, Table, TextLine
 from pipeline.table.cells import clean_text
@@ -58,7 +57,8 @@ def grid_from_lines(lines: Sequence[TextLine]) -> Table:
     return Table(header=texts[0], cells=texts[1:])
 
 
-_TEDS: Any = None
+_TEDS: Callable[[str, str], float] | None = None
+"""`table-recognition-metric`'s scorer, built on first use: TEDS of predicted HTML against true."""
 
 
 def teds(table: Table, truth: Truth) -> float | None:

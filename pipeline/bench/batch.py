@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from pipeline.bench.context import BenchContext
+from pipeline.bench.document import CpuScaling
 from pipeline.bench.profile import profiling
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
@@ -246,7 +247,7 @@ def _loop(count: int) -> float:
     return time.perf_counter() - started
 
 
-def cpu_scaling(cores: int | None = None, loops: int = 12_000_000) -> dict[str, float]:
+def cpu_scaling(cores: int | None = None, loops: int = 12_000_000) -> CpuScaling:
     """What N plain Python loops at once get from the machine right now, against one alone:
     the most any pool can scale by while other work shares the cores."""
     cores = cores or os.cpu_count() or 1

@@ -1,27 +1,52 @@
 """The bench document (`bench.json`): what `pipeline.bench.run` assembles section by section
-and the report, the targets and the misses read. Its small, fixed shapes are typed here; a
-section as a whole is a `Doc`, JSON whose shape its own measuring module gives."""
+and the report, the targets and the misses read. Each section's shape is typed here, down to
+the figures of one image and one tool; `BenchDoc` is the whole document."""
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, final
 
 __all__ = [
+    "ApiMemoryDoc",
+    "BatchConfigDoc",
+    "BatchDoc",
+    "BenchDoc",
     "Breakdown",
-    "Doc",
+    "CacheDoc",
+    "ColdDoc",
+    "CpuScaling",
+    "HostDoc",
+    "HostRunsDoc",
     "ImageRead",
+    "IngestDoc",
+    "IngestImage",
+    "Measurements",
+    "MemoryDoc",
+    "MetaDoc",
+    "MissDoc",
+    "NotMeasured",
+    "Peer",
+    "PeerReads",
+    "ProfileDoc",
     "RatioDoc",
     "Reading",
+    "RoundsDoc",
     "RungCost",
+    "SetTotals",
+    "StdioRunsDoc",
     "SummaryDoc",
+    "TableSetDoc",
+    "TablesDoc",
     "Target",
     "TextRead",
     "TextTotal",
+    "TextsDoc",
+    "TierTokensDoc",
+    "TokensDoc",
     "ToolRead",
+    "ToolTotal",
+    "VariantDoc",
 ]
-
-Doc = dict[str, Any]
-"""A section of the bench document, as its measuring module writes it."""
 
 
 class SummaryDoc(TypedDict):
@@ -41,18 +66,138 @@ class RatioDoc(TypedDict):
     max: float
 
 
-class Target(TypedDict):
-    """A target judged: the measured value against its threshold, and the margin in words."""
+@final
+class NotMeasured(TypedDict):
+    """A section that could not be measured, and why."""
+
+    error: str
+
+
+class RoundsDoc(TypedDict):
+    """Timed rounds per section (`pipeline.bench.context.Rounds`)."""
+
+    images: int
+    headline: int
+    cheap: int
+    cold: int
+    stdio: int
+    batch: int
+    warm_up_processes: bool
+
+
+class MetaDoc(TypedDict):
+    """The run itself: when, the command, the machine and its load, the packages, the rounds;
+    the seconds of each section, the load at the end and the duration once it is over."""
+
+    started_at: str
+    command: str
+    cpu_count: int | None
+    platform: str
+    python: str
+    versions: dict[str, str]
+    load_avg_start: list[float]
+    repeat: int
+    rounds: RoundsDoc
+    quick: bool
+    ocr_threads_setting: int
+    images: list[str]
+    section_s: NotRequired[dict[str, float]]
+    load_avg_end: NotRequired[list[float]]
+    duration_s: NotRequired[float]
+
+
+class VariantDoc(TypedDict):
+    """An ingest variant: its key, its label, and whether it runs on the headline image only."""
 
     key: str
-    statement: str
-    value: float | None
-    op: str
-    threshold: float
-    unit: str
-    met: bool | None
-    margin: str
-    detail: str
+    label: str
+    headline_only: bool
+
+
+class IngestImage(TypedDict):
+    """One image of the ingest section: per variant its samples (ms), their summary, its ratio
+    to the baseline and its cells right (hits, total)."""
+
+    name: str
+    size: str
+    headline: bool
+    samples_ms: dict[str, list[float]]
+    summary: dict[str, SummaryDoc]
+    vs_baseline: dict[str, RatioDoc | None]
+    accuracy: dict[str, list[int]]
+
+
+class IngestDoc(TypedDict):
+    """The baseline against the pipeline and its engines, image by image."""
+
+    headline: str
+    rounds: int
+    headline_rounds: int
+    baseline: str
+    ours: str
+    baseline_code: str
+    variants: list[VariantDoc]
+    images: list[IngestImage]
+    accuracy_overall: dict[str, list[int]]
+    skipped_engines: dict[str, str]
+    errors: dict[str, str]
+
+
+@final
+class CacheDoc(TypedDict):
+    """A miss against hits from memory and from disk: samples and summaries by path (`miss`,
+    `memory`, `disk`), the ratios, and the cache states seen."""
+
+    image: str
+    samples_ms: dict[str, list[float]]
+    summary: dict[str, SummaryDoc]
+    miss_vs_memory: RatioDoc | None
+    miss_vs_disk: RatioDoc | None
+    states: list[str]
+
+
+class ColdDoc(TypedDict):
+    """A fresh process against a warm one: samples and summaries (`cold`, `warm`), their ratio,
+    the ingest's own time inside each cold run, and the runs that failed."""
+
+    image: str
+    command: str
+    samples_ms: dict[str, list[float]]
+    summary: dict[str, SummaryDoc]
+    cold_vs_warm: RatioDoc | None
+    ingest_ms_inside_cold: list[float | None]
+    errors: list[str]
+
+
+class TierTokensDoc(TypedDict):
+    """Tokens one image costs: the full-page estimate, what each tier sent and as what strategy
+    (`pipeline.bench.tokens.TierTokens`), and each tier's share of the estimate."""
+
+    image: str
+    full_page_image: int
+    sent: dict[str, int]
+    strategy: dict[str, str]
+    table_screen: bool
+    share: dict[str, float]
+
+
+class TokensDoc(TypedDict):
+    """How the full-page estimate is made, and every image's tokens per tier."""
+
+    formula: str
+    images: list[TierTokensDoc]
+
+
+Peer = Literal[
+    "stockshot",
+    "rapidocr+rows",
+    "rapidocr+rows@threads",
+    "rapid_table",
+    "rapid_table@our-crop",
+    "rapid_table@truth-box",
+    "img2table",
+]
+"""A tool of the table sets: this pipeline or one of its peers (`pipeline.bench.peers`)."""
 
 
 class ToolRead(TypedDict):
@@ -75,6 +220,21 @@ class ToolRead(TypedDict):
     chosen: NotRequired[str]
 
 
+PeerReads = TypedDict(
+    "PeerReads",
+    {
+        "stockshot": NotRequired[ToolRead],
+        "rapidocr+rows": NotRequired[ToolRead],
+        "rapidocr+rows@threads": NotRequired[ToolRead],
+        "rapid_table": NotRequired[ToolRead],
+        "rapid_table@our-crop": NotRequired[ToolRead],
+        "rapid_table@truth-box": NotRequired[ToolRead],
+        "img2table": NotRequired[ToolRead],
+    },
+)
+"""Every tool's reading of one image, by tool; a tool that did not read it is left out."""
+
+
 class ImageRead(TypedDict):
     """An image of a table set, what its truth says it is, and every tool's reading."""
 
@@ -84,7 +244,7 @@ class ImageRead(TypedDict):
     layout: str | None
     photo: bool
     truth_rows: int
-    tools: dict[str, ToolRead]
+    tools: PeerReads
 
 
 class RungCost(TypedDict):
@@ -93,6 +253,55 @@ class RungCost(TypedDict):
     ran: int
     kept: int
     median_ms: float
+
+
+class ToolTotal(TypedDict):
+    """A tool over a set: the images it read, cells and fields right (hits, total), mean TEDS,
+    the median and the slowest of its images' medians, and which images had page text."""
+
+    images: int
+    cells: list[int]
+    fields: list[int]
+    teds: float | None
+    median_ms: float | None
+    max_ms: float | None
+    texts: list[bool]
+
+
+SetTotals = TypedDict(
+    "SetTotals",
+    {
+        "stockshot": NotRequired[ToolTotal],
+        "rapidocr+rows": NotRequired[ToolTotal],
+        "rapidocr+rows@threads": NotRequired[ToolTotal],
+        "rapid_table": NotRequired[ToolTotal],
+        "rapid_table@our-crop": NotRequired[ToolTotal],
+        "rapid_table@truth-box": NotRequired[ToolTotal],
+        "img2table": NotRequired[ToolTotal],
+        "rungs": NotRequired[dict[str, RungCost]],
+        "token_shares": NotRequired[list[tuple[str, float]]],
+    },
+)
+"""A set's totals: each tool's by its name, then this pipeline's cost per rung (`rungs`) and
+the share of the full-page estimate its tokens were on each table screen (`token_shares`)."""
+
+
+class TableSetDoc(TypedDict):
+    """An image set read by every tool: its images and its totals."""
+
+    key: str
+    label: str
+    images: list[ImageRead]
+    totals: SetTotals
+
+
+class TablesDoc(TypedDict):
+    """The pipeline against its peers on every image set; a peer that failed, with its error."""
+
+    tools: list[Peer]
+    sets: list[TableSetDoc]
+    errors: dict[str, str]
+    rounds: int
 
 
 class Breakdown(TypedDict):
@@ -126,3 +335,163 @@ class TextTotal(TypedDict):
     right: int
     images: int
     mean_cer: float | None
+
+
+class TextsDoc(TypedDict):
+    """Text judged by content: every text image and each tool's totals, or no image and the
+    reason."""
+
+    images: list[TextRead]
+    totals: NotRequired[dict[str, TextTotal]]
+    error: NotRequired[str]
+
+
+class CpuScaling(TypedDict):
+    """One plain loop per core at once against one alone: seconds each, and the scaling."""
+
+    alone_s: float
+    together_s: float
+    scaling: float
+
+
+class BatchConfigDoc(TypedDict):
+    """A batch configuration over its rounds: images per minute, wall and busy ms, each
+    worker's peak RSS, ms per image by stage, and its error if it failed."""
+
+    key: str
+    label: str
+    processes: int
+    threads: int
+    per_minute: list[float]
+    wall_ms: list[float]
+    busy_ms: list[float]
+    peak_rss_mb: list[float]
+    stage_ms_per_image: dict[str, float]
+    summary: SummaryDoc
+    error: str | None
+
+
+class BatchDoc(TypedDict):
+    """The pool against one process: every configuration, the ratios, the bound one-thread
+    workers can reach, and what the machine gave a plain loop before and after the rounds."""
+
+    images_per_round: int
+    strategy: str
+    configs: list[BatchConfigDoc]
+    pool_vs_single_all_cores: RatioDoc | None
+    pool_vs_single_one_thread: RatioDoc | None
+    one_thread_bound: float | None
+    cpu_scaling: list[CpuScaling]
+
+
+class HostRunsDoc(TypedDict):
+    """Host runs over in-memory servers (`pipeline.bench.host.HostRuns`) and the summaries of
+    `per_hop_ms`, `host_ms` and `total_ms`."""
+
+    per_hop_ms: list[float]
+    host_ms: list[float]
+    total_ms: list[float]
+    hops: list[int]
+    tool_calls: list[int]
+    statuses: list[str]
+    summary: dict[str, SummaryDoc]
+
+
+class StdioRunsDoc(TypedDict):
+    """Runs over stdio servers (`pipeline.bench.host.StdioRuns`), the summaries of
+    `spawn_and_run_ms` and `run_ms`, and the ratio of the one to the other."""
+
+    spawn_and_run_ms: list[float]
+    run_ms: list[float]
+    hops: list[int]
+    tool_calls: list[int]
+    statuses: list[str]
+    error: str | None
+    summary: dict[str, SummaryDoc]
+    spawn_and_run_vs_run: RatioDoc | None
+
+
+class HostDoc(TypedDict):
+    """The task the host ran, over in-memory servers and over stdio."""
+
+    task: str
+    memory: HostRunsDoc
+    stdio: StdioRunsDoc
+
+
+class ApiMemoryDoc(TypedDict):
+    """The API process's memory (`pipeline.bench.memory.ApiMemory`); only whether it was
+    measured and why not when it was not."""
+
+    measured: bool
+    note: str
+    after_ready_mb: NotRequired[float | None]
+    after_ingest_mb: NotRequired[float | None]
+    ingest_ms: NotRequired[float | None]
+
+
+class MemoryDoc(TypedDict):
+    """Peak RSS of the ingest process, of each batch configuration's workers, and the API's."""
+
+    ingest_process_peak_rss_mb: float | None
+    batch_worker_peak_rss_mb: dict[str, list[float]]
+    api: ApiMemoryDoc
+
+
+class Target(TypedDict):
+    """A target judged: the measured value against its threshold, and the margin in words."""
+
+    key: str
+    statement: str
+    value: float | None
+    op: str
+    threshold: float
+    unit: str
+    met: bool | None
+    margin: str
+    detail: str
+
+
+class ProfileDoc(TypedDict):
+    """A profile of what missed (`pipeline.bench.profile.Profile`): its subject and seconds,
+    the functions with the most own time, the call tree, a note, the stages' seconds."""
+
+    subject: str
+    seconds: float
+    top: list[tuple[str, float]]
+    tree: str
+    note: str
+    stages: dict[str, float]
+
+
+class MissDoc(TypedDict):
+    """A missed target: what the figures show, the profile of the thing that missed where
+    there is one, and the next step."""
+
+    target: str
+    finding: str
+    profile: ProfileDoc | None
+    next_step: str
+
+
+class Measurements(TypedDict):
+    """The document's measured sections, in the order they are measured."""
+
+    meta: MetaDoc
+    ingest: IngestDoc
+    cache: CacheDoc | NotMeasured
+    cold_start: ColdDoc
+    tokens: TokensDoc
+    tables: TablesDoc
+    texts: TextsDoc
+    batch: BatchDoc
+    host: HostDoc
+    memory: MemoryDoc
+
+
+class BenchDoc(Measurements):
+    """The whole bench document: the measurements, the targets judged from them, and a
+    profile and next step for each missed one."""
+
+    targets: list[Target]
+    profiles: list[MissDoc]

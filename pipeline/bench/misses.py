@@ -3,15 +3,14 @@ what the profile shows, and the next step it points to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict
+from collections.abc import Callable, Sequence
 
 from pipeline.bench.context import BenchContext
-from pipeline.bench.document import Doc
+from pipeline.bench.document import Measurements, MissDoc, ProfileDoc, Target
 from pipeline.bench.host import measure_host, measure_stdio
 from pipeline.bench.profile import Profile, profiling
 from pipeline.bench.speed import BASELINE, OURS
-from pipeline.bench.targets import headline_of
+from pipeline.bench.targets import headline_of, median_of
 from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult
 
@@ -121,10 +120,12 @@ NEXT_STEPS: dict[str, str] = {
 }
 
 
-def explain_misses(ctx: BenchContext, doc: Doc) -> list[Doc]:
+def explain_misses(
+    ctx: BenchContext, doc: Measurements, targets: Sequence[Target]
+) -> list[MissDoc]:
     """A profile and a next step for each missed target; the same profile serves related ones."""
-    missed = [t["key"] for t in doc["targets"] if t["met"] is False]
-    found: list[Doc] = []
+    missed = [t["key"] for t in targets if t["met"] is False]
+    found: list[MissDoc] = []
     made: dict[str, Profile] = {}
     for key in missed:
         maker = _PROFILES.get(key)
@@ -141,13 +142,24 @@ def explain_misses(ctx: BenchContext, doc: Doc) -> list[Doc]:
             {
                 "target": key,
                 "finding": _finding(key, doc),
-                "profile": asdict(profile) if profile else None,
+                "profile": _profile_doc(profile) if profile else None,
                 "next_step": NEXT_STEPS.get(
                     key.split(":")[0].removesuffix("_worst"), NEXT_STEPS["fields_corpus"]
                 ),
             }
         )
     return found
+
+
+def _profile_doc(profile: Profile) -> ProfileDoc:
+    return {
+        "subject": profile.subject,
+        "seconds": profile.seconds,
+        "top": list(profile.top),
+        "tree": profile.tree,
+        "note": profile.note,
+        "stages": dict(profile.stages),
+    }
 
 
 def _ingestor(ctx: BenchContext) -> Ingestor:
@@ -157,7 +169,7 @@ def _ingestor(ctx: BenchContext) -> Ingestor:
     return Ingestor(engine, config=ctx.config(), cache=None)
 
 
-def _profile_ingest(ctx: BenchContext, doc: Doc) -> Profile:
+def _profile_ingest(ctx: BenchContext, doc: Measurements) -> Profile:
     ingestor = _ingestor(ctx)
     path = ctx.options.headline.path
     with profiling(f"3 warm `table_ocr` ingests of {path.name}") as profile:
@@ -166,7 +178,7 @@ def _profile_ingest(ctx: BenchContext, doc: Doc) -> Profile:
     return profile
 
 
-def _profile_hits(ctx: BenchContext, doc: Doc) -> Profile:
+def _profile_hits(ctx: BenchContext, doc: Measurements) -> Profile:
     from pipeline.cache import IngestCache
 
     data = ctx.options.headline.path.read_bytes()
@@ -179,7 +191,7 @@ def _profile_hits(ctx: BenchContext, doc: Doc) -> Profile:
     return profile
 
 
-def _profile_host(ctx: BenchContext, doc: Doc) -> Profile:
+def _profile_host(ctx: BenchContext, doc: Measurements) -> Profile:
     results = _results(ctx)
     with profiling(
         "2 `rules` runs over in-memory servers (one warm-up)", interval=0.0005
@@ -188,7 +200,7 @@ def _profile_host(ctx: BenchContext, doc: Doc) -> Profile:
     return profile
 
 
-def _profile_stdio(ctx: BenchContext, doc: Doc) -> Profile:
+def _profile_stdio(ctx: BenchContext, doc: Measurements) -> Profile:
     results = _results(ctx)
     with profiling("one `rules` run over stdio servers (host process side)") as profile:
         measure_stdio(ctx.scratch, results, rounds=0)
@@ -199,7 +211,7 @@ def _results(ctx: BenchContext) -> list[IngestResult]:
     return [_ingestor(ctx).ingest_path(ctx.options.headline.path, strategy="table_ocr")]
 
 
-_PROFILES: dict[str, tuple[str, Callable[[BenchContext, Doc], Profile]]] = {
+_PROFILES: dict[str, tuple[str, Callable[[BenchContext, Measurements], Profile]]] = {
     "ingest_speedup": ("ingest", _profile_ingest),
     "ingest_latency": ("ingest", _profile_ingest),
     "cache_memory": ("hits", _profile_hits),
@@ -209,12 +221,11 @@ _PROFILES: dict[str, tuple[str, Callable[[BenchContext, Doc], Profile]]] = {
 }
 
 
-def _finding(key: str, doc: Doc) -> str:
+def _finding(key: str, doc: Measurements) -> str:
     head = headline_of(doc)
     if key in ("ingest_speedup", "ingest_latency"):
-        head_ms = head["summary"]
-        base = head_ms.get(BASELINE, {}).get("median", 0.0)
-        ours = head_ms.get(OURS, {}).get("median", 0.0)
+        base = median_of(head["summary"], BASELINE) or 0.0
+        ours = median_of(head["summary"], OURS) or 0.0
         return (
             f"baseline {base:.0f} ms vs pipeline {ours:.0f} ms on {head['name']}; load average "
             f"{doc['meta']['load_avg_start'][0]:.2f} at the start on {doc['meta']['cpu_count']} "

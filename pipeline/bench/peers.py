@@ -37,7 +37,17 @@ from PIL import Image
 
 from pipeline.bench.accuracy import cell_matches, field_matches, grid_from_lines, teds
 from pipeline.bench.context import BenchContext, quiet_info
-from pipeline.bench.document import Breakdown, Doc, ImageRead, RungCost, ToolRead
+from pipeline.bench.document import (
+    Breakdown,
+    ImageRead,
+    Peer,
+    PeerReads,
+    RungCost,
+    SetTotals,
+    TablesDoc,
+    TableSetDoc,
+    ToolRead,
+)
 from pipeline.bench.images import BenchImage
 from pipeline.bench.sets import TableSet
 from pipeline.bench.speed import baseline_lines
@@ -52,8 +62,8 @@ if TYPE_CHECKING:
 
 __all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "rung_costs"]
 
-OURS = "stockshot"
-PEERS = (
+OURS: Peer = "stockshot"
+PEERS: tuple[Peer, ...] = (
     OURS,
     "rapidocr+rows",
     "rapidocr+rows@threads",
@@ -95,10 +105,10 @@ def _truth_box(image: BenchImage) -> Sequence[int]:
 
 
 def _readers(
-    ctx: BenchContext, errors: dict[str, str], prepare: dict[str, Callable[[BenchImage], None]]
-) -> dict[str, Reader]:
+    ctx: BenchContext, errors: dict[str, str], prepare: dict[Peer, Callable[[BenchImage], None]]
+) -> dict[Peer, Reader]:
     """Each tool's reader by name; `prepare` gets the untimed step a reader needs first."""
-    readers: dict[str, Reader] = {}
+    readers: dict[Peer, Reader] = {}
     engine = ctx.engine("rapidocr")
     if engine is None:
         errors[OURS] = ctx.skipped.get("rapidocr", "rapidocr unavailable")
@@ -187,11 +197,11 @@ class PeerResult:
     text: bool | None = None
 
 
-def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -> Doc:
+def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -> TablesDoc:
     """Per set, image and tool: accuracy of the last read, warm times of `rounds` reads after
     one warm-up read per tool."""
     errors: dict[str, str] = {}
-    prepare: dict[str, Callable[[BenchImage], None]] = {}
+    prepare: dict[Peer, Callable[[BenchImage], None]] = {}
     readers = _readers(ctx, errors, prepare)
     first = next((s.images[0] for s in sets if s.images), None)
     for key, reader in list(readers.items()):
@@ -207,13 +217,13 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
             errors[key] = f"{type(exc).__name__}: {exc}"
             del readers[key]
     tools = list(readers)
-    out_sets: list[Doc] = []
+    out_sets: list[TableSetDoc] = []
     for table_set in sets:
         images: list[ImageRead] = []
         for image in table_set.images:
-            read: dict[str, tuple[Table, IngestResult | None]] = {}
-            timed: dict[str, list[float]] = {key: [] for key in tools}
-            skipped: set[str] = set()
+            read: dict[Peer, tuple[Table, IngestResult | None]] = {}
+            timed: dict[Peer, list[float]] = {key: [] for key in tools}
+            skipped: set[Peer] = set()
             for r in range(rounds):
                 # The order rotates from round to round, so load from elsewhere on the
                 # machine does not land on one tool.
@@ -235,7 +245,7 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
                         skipped.add(key)
                         continue
                     timed[key].append(round((time.perf_counter() - started) * 1000, 1))
-            per: dict[str, ToolRead] = {}
+            per: PeerReads = {}
             for key in tools:
                 if key not in read:
                     continue
@@ -282,8 +292,12 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
             )
         ctx.note(f"tables: {table_set.label} done")
         out_sets.append(
-            {"key": table_set.key, "label": table_set.label, "images": images}
-            | {"totals": _totals(images, list(readers))}
+            {
+                "key": table_set.key,
+                "label": table_set.label,
+                "images": images,
+                "totals": _totals(images, list(readers)),
+            }
         )
     return {"tools": list(readers), "sets": out_sets, "errors": errors, "rounds": rounds}
 
@@ -316,8 +330,8 @@ def rung_costs(images: Sequence[ImageRead]) -> dict[str, RungCost]:
     }
 
 
-def _totals(images: Sequence[ImageRead], tools: Sequence[str]) -> Doc:
-    totals: Doc = {}
+def _totals(images: Sequence[ImageRead], tools: Sequence[Peer]) -> SetTotals:
+    totals: SetTotals = {}
     for key in tools:
         rows = [i["tools"][key] for i in images if key in i["tools"]]
         cells = [sum(r["cells"][0] for r in rows), sum(r["cells"][1] for r in rows)]
@@ -346,7 +360,7 @@ def _totals(images: Sequence[ImageRead], tools: Sequence[str]) -> Doc:
     return totals
 
 
-def breakdown(table_set: Doc, tool: str = OURS) -> Breakdown:
+def breakdown(table_set: TableSetDoc, tool: Peer = OURS) -> Breakdown:
     """A set's inventory fields for `tool` by kit and by layout (photos apart), and the
     screens it read no row from."""
     by_kit: dict[str, list[int]] = {}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
-from pipeline.bench.document import Doc
+from pipeline.bench.document import BenchDoc
 from pipeline.bench.report_accuracy import tables_section, texts_section
 from pipeline.bench.report_cells import md_table, value_cell, verdict_cell
 from pipeline.bench.report_speed import (
@@ -36,7 +36,7 @@ SECTIONS = (
 )
 
 
-def summary_table(doc: Doc) -> list[str]:
+def summary_table(doc: BenchDoc) -> list[str]:
     """The targets table: what a reader needs first."""
     rows = [
         [
@@ -52,7 +52,7 @@ def summary_table(doc: Doc) -> list[str]:
     return md_table(["target", "measured", "threshold", "verdict", "margin", "detail"], rows)
 
 
-def _profiles(doc: Doc) -> list[str]:
+def _profiles(doc: BenchDoc) -> list[str]:
     out = ["## Profiles and next steps", ""]
     if not doc["profiles"]:
         return [*out, "Every measured target was met; nothing to profile."]
@@ -89,7 +89,7 @@ def _profiles(doc: Doc) -> list[str]:
     return out
 
 
-def _method(doc: Doc) -> list[str]:
+def _method(doc: BenchDoc) -> list[str]:
     return [
         "## Method",
         "",
@@ -105,7 +105,7 @@ def _method(doc: Doc) -> list[str]:
     ]
 
 
-def render_markdown(doc: Doc) -> str:
+def render_markdown(doc: BenchDoc) -> str:
     meta = doc["meta"]
     load0 = ", ".join(f"{x:.2f}" for x in meta["load_avg_start"])
     load1 = ", ".join(f"{x:.2f}" for x in meta.get("load_avg_end", meta["load_avg_start"]))
@@ -145,7 +145,7 @@ def render_markdown(doc: Doc) -> str:
     return "\n".join(lines)
 
 
-def write_reports(doc: Doc, out: Path) -> tuple[Path, Path]:
+def write_reports(doc: BenchDoc, out: Path) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     md, js = out / "bench.md", out / "bench.json"
     md.write_text(render_markdown(doc), encoding="utf-8")

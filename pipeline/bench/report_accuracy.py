@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pipeline.bench.document import Doc
+from pipeline.bench.document import BenchDoc
 from pipeline.bench.peers import breakdown
 from pipeline.bench.report_cells import fraction, md_table, median_cell
 from pipeline.bench.sets import HELD_OUT
@@ -26,7 +26,7 @@ def _teds(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def tables_section(doc: Doc) -> list[str]:
+def tables_section(doc: BenchDoc) -> list[str]:
     tables = doc.get("tables")
     out = ["## Tables side by side", ""]
     if not tables:
@@ -58,8 +58,8 @@ def tables_section(doc: Doc) -> list[str]:
                     fraction(total.get("cells")),
                     fraction(total.get("fields")),
                     _teds(total.get("teds")),
-                    median_cell({"median": total["median_ms"], "min": 0, "max": 0, "n": 1})
-                    if total.get("median_ms") is not None
+                    median_cell({"median": ms, "min": 0, "max": 0, "n": 1})
+                    if (ms := total.get("median_ms")) is not None
                     else "–",
                 ]
             )
@@ -121,7 +121,7 @@ def tables_section(doc: Doc) -> list[str]:
             header += [f"{key} cells", f"{key} TEDS", f"{key} ms"]
         rows = []
         for image in table_set["images"]:
-            row = [image["name"], image["size"]]
+            row: list[object] = [image["name"], image["size"]]
             for key in tools:
                 found = image["tools"].get(key, {})
                 ms = found.get("median_ms")
@@ -132,12 +132,12 @@ def tables_section(doc: Doc) -> list[str]:
                 ]
             rows.append(row)
         out += md_table(header, rows)
-    for key, error in tables["errors"].items():
-        out.append(f"\n- `{key}`: {error}")
+    for failed, error in tables["errors"].items():
+        out.append(f"\n- `{failed}`: {error}")
     return out
 
 
-def texts_section(doc: Doc) -> list[str]:
+def texts_section(doc: BenchDoc) -> list[str]:
     texts = doc.get("texts") or {}
     out = ["## Text by content", ""]
     if not texts.get("images"):

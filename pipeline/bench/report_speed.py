@@ -3,7 +3,7 @@ cache, tokens, the batch, the host and peak memory."""
 
 from __future__ import annotations
 
-from pipeline.bench.document import Doc
+from pipeline.bench.document import BenchDoc
 from pipeline.bench.report_cells import fraction, md_table, median_cell, ratio_cell
 
 __all__ = [
@@ -17,7 +17,7 @@ __all__ = [
 ]
 
 
-def ingest_section(doc: Doc) -> list[str]:
+def ingest_section(doc: BenchDoc) -> list[str]:
     ingest = doc["ingest"]
     labels = {v["key"]: v["label"] for v in ingest["variants"]}
     head = next(i for i in ingest["images"] if i["headline"])
@@ -27,7 +27,7 @@ def ingest_section(doc: Doc) -> list[str]:
         f"### {head['name']} ({head['size']}), {ingest['headline_rounds']} rounds after a warm-up",
         "",
     ]
-    rows = []
+    rows: list[list[object]] = []
     for key, label in labels.items():
         if key not in head["summary"]:
             continue
@@ -81,7 +81,7 @@ def ingest_section(doc: Doc) -> list[str]:
     return out
 
 
-def cold_section(doc: Doc) -> list[str]:
+def cold_section(doc: BenchDoc) -> list[str]:
     cold = doc["cold_start"]
     out = ["## Cold process start vs warm", ""]
     out += md_table(
@@ -101,7 +101,7 @@ def cold_section(doc: Doc) -> list[str]:
     return out
 
 
-def cache_section(doc: Doc) -> list[str]:
+def cache_section(doc: BenchDoc) -> list[str]:
     cache = doc["cache"]
     out = ["## Cache", ""]
     if "error" in cache:
@@ -126,7 +126,7 @@ def cache_section(doc: Doc) -> list[str]:
     return out
 
 
-def tokens_section(doc: Doc) -> list[str]:
+def tokens_section(doc: BenchDoc) -> list[str]:
     tokens = doc["tokens"]
     out = ["## Tokens", "", f"Full-page estimate: {tokens['formula']}", ""]
     rows = []
@@ -157,7 +157,7 @@ def tokens_section(doc: Doc) -> list[str]:
     return out
 
 
-def batch_section(doc: Doc) -> list[str]:
+def batch_section(doc: BenchDoc) -> list[str]:
     batch = doc["batch"]
     out = [
         "## Batch",
@@ -232,7 +232,7 @@ def batch_section(doc: Doc) -> list[str]:
     return out
 
 
-def host_section(doc: Doc) -> list[str]:
+def host_section(doc: BenchDoc) -> list[str]:
     host = doc["host"]
     memory, stdio = host["memory"], host["stdio"]
     out = ["## Host", "", f'Task: "{host["task"]}", `rules` model, guards on.', ""]
@@ -275,7 +275,7 @@ def host_section(doc: Doc) -> list[str]:
     return out
 
 
-def memory_section(doc: Doc) -> list[str]:
+def memory_section(doc: BenchDoc) -> list[str]:
     memory = doc["memory"]
     api = memory["api"]
     out = ["## Peak memory", ""]

@@ -12,26 +12,45 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
 from pipeline.bench.batch import BatchResult, cpu_scaling, measure_batch
-from pipeline.bench.cache import measure_cache
+from pipeline.bench.cache import CacheTimings, measure_cache
 from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
-from pipeline.bench.context import BenchContext, BenchOptions
-from pipeline.bench.document import Doc, RatioDoc, SummaryDoc
-from pipeline.bench.host import measure_host, measure_stdio
-from pipeline.bench.memory import measure_api
+from pipeline.bench.context import BenchContext, BenchOptions, Rounds
+from pipeline.bench.document import (
+    ApiMemoryDoc,
+    BatchConfigDoc,
+    BatchDoc,
+    BenchDoc,
+    CacheDoc,
+    ColdDoc,
+    CpuScaling,
+    HostDoc,
+    IngestDoc,
+    IngestImage,
+    Measurements,
+    MemoryDoc,
+    MetaDoc,
+    NotMeasured,
+    RatioDoc,
+    RoundsDoc,
+    SummaryDoc,
+    TierTokensDoc,
+    TokensDoc,
+)
+from pipeline.bench.host import HostRuns, StdioRuns, measure_host, measure_stdio
+from pipeline.bench.memory import ApiMemory, measure_api
 from pipeline.bench.misses import explain_misses
 from pipeline.bench.peers import measure_peers
 from pipeline.bench.sets import collect_sets
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
-from pipeline.bench.targets import evaluate
+from pipeline.bench.targets import evaluate, median_of
 from pipeline.bench.texts import measure_texts
-from pipeline.bench.tokens import FORMULA, measure_tokens
+from pipeline.bench.tokens import FORMULA, TierTokens, measure_tokens
 
 __all__ = ["run_bench"]
 
@@ -64,8 +83,8 @@ def _ratio(numerator: Sequence[float], denominator: Sequence[float]) -> RatioDoc
     return found.as_dict() if found else None
 
 
-def _ingest_doc(ctx: BenchContext, sweep: Sweep, rounds: int, headline_rounds: int) -> Doc:
-    images = []
+def _ingest_doc(ctx: BenchContext, sweep: Sweep, rounds: int, headline_rounds: int) -> IngestDoc:
+    images: list[IngestImage] = []
     overall: dict[str, list[int]] = {}
     everywhere = {v.key for v in sweep.variants if not v.headline_only}
     for image in ctx.options.images:
@@ -109,30 +128,110 @@ def _ingest_doc(ctx: BenchContext, sweep: Sweep, rounds: int, headline_rounds: i
     }
 
 
-def _headline_samples(doc: Doc, key: str) -> list[float]:
-    for image in doc["ingest"]["images"]:
+def _headline_samples(ingest: IngestDoc, key: str) -> list[float]:
+    for image in ingest["images"]:
         if image["headline"]:
             return list(image["samples_ms"].get(key, []))
     return []
 
 
-def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool = True) -> Doc:
+def _rounds_doc(rounds: Rounds) -> RoundsDoc:
+    return {
+        "images": rounds.images,
+        "headline": rounds.headline,
+        "cheap": rounds.cheap,
+        "cold": rounds.cold,
+        "stdio": rounds.stdio,
+        "batch": rounds.batch,
+        "warm_up_processes": rounds.warm_up_processes,
+    }
+
+
+def _cache_doc(image: str, cache: CacheTimings) -> CacheDoc:
+    return {
+        "image": image,
+        "samples_ms": {"miss": cache.miss, "memory": cache.memory, "disk": cache.disk},
+        "summary": {
+            "miss": _summary(cache.miss),
+            "memory": _summary(cache.memory),
+            "disk": _summary(cache.disk),
+        },
+        "miss_vs_memory": _ratio(cache.miss, cache.memory),
+        "miss_vs_disk": _ratio(cache.miss, cache.disk),
+        "states": cache.states,
+    }
+
+
+def _tokens_doc(tokens: TierTokens) -> TierTokensDoc:
+    return {
+        "image": tokens.image,
+        "full_page_image": tokens.full_page_image,
+        "sent": dict(tokens.sent),
+        "strategy": dict(tokens.strategy),
+        "table_screen": tokens.table_screen,
+        "share": {k: v / tokens.full_page_image for k, v in tokens.sent.items()},
+    }
+
+
+def _host_doc(host: HostRuns, stdio: StdioRuns) -> HostDoc:
+    return {
+        "task": "find the SKUs that are low and raise replenishment orders",
+        "memory": {
+            "per_hop_ms": list(host.per_hop_ms),
+            "host_ms": list(host.host_ms),
+            "total_ms": list(host.total_ms),
+            "hops": list(host.hops),
+            "tool_calls": list(host.tool_calls),
+            "statuses": list(host.statuses),
+            "summary": {
+                "per_hop_ms": _summary(host.per_hop_ms),
+                "host_ms": _summary(host.host_ms),
+                "total_ms": _summary(host.total_ms),
+            },
+        },
+        "stdio": {
+            "spawn_and_run_ms": list(stdio.spawn_and_run_ms),
+            "run_ms": list(stdio.run_ms),
+            "hops": list(stdio.hops),
+            "tool_calls": list(stdio.tool_calls),
+            "statuses": list(stdio.statuses),
+            "error": stdio.error,
+            "summary": {
+                "spawn_and_run_ms": _summary(stdio.spawn_and_run_ms),
+                "run_ms": _summary(stdio.run_ms),
+            },
+            "spawn_and_run_vs_run": _ratio(stdio.spawn_and_run_ms, stdio.run_ms),
+        },
+    }
+
+
+def _api_doc(api: ApiMemory | None) -> ApiMemoryDoc:
+    if api is None:
+        return {"measured": False, "note": "not measured with --quick"}
+    return {
+        "measured": api.measured,
+        "note": api.note,
+        "after_ready_mb": api.after_ready_mb,
+        "after_ingest_mb": api.after_ingest_mb,
+        "ingest_ms": api.ingest_ms,
+    }
+
+
+def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool = True) -> BenchDoc:
     started = time.perf_counter()
-    doc: Doc = {
-        "meta": {
-            "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "command": " ".join(["stockshot", "bench", *argv]),
-            "cpu_count": os.cpu_count(),
-            "platform": platform.platform(),
-            "python": sys.version.split()[0],
-            "versions": _versions(),
-            "load_avg_start": list(os.getloadavg()),
-            "repeat": options.repeat,
-            "rounds": asdict(options.rounds),
-            "quick": options.quick,
-            "ocr_threads_setting": options.settings.ocr_threads,
-            "images": [i.name for i in options.images],
-        }
+    meta: MetaDoc = {
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": " ".join(["stockshot", "bench", *argv]),
+        "cpu_count": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": sys.version.split()[0],
+        "versions": _versions(),
+        "load_avg_start": list(os.getloadavg()),
+        "repeat": options.repeat,
+        "rounds": _rounds_doc(options.rounds),
+        "quick": options.quick,
+        "ocr_threads_setting": options.settings.ocr_threads,
+        "images": [i.name for i in options.images],
     }
     rounds = options.rounds
     with tempfile.TemporaryDirectory(prefix="stockshot-bench-") as scratch:
@@ -142,24 +241,13 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             sweep = run_sweep(
                 ctx, variants, options.images, rounds=rounds.images, headline_rounds=rounds.headline
             )
-        doc["ingest"] = _ingest_doc(ctx, sweep, rounds.images, rounds.headline)
-        warm = _headline_samples(doc, OURS)
+        ingest = _ingest_doc(ctx, sweep, rounds.images, rounds.headline)
+        warm = _headline_samples(ingest, OURS)
 
         with ctx.step("cache: hits vs a miss"):
             cache = measure_cache(ctx, rounds=rounds.cheap)
-        doc["cache"] = (
-            {
-                "image": options.headline.name,
-                "samples_ms": {"miss": cache.miss, "memory": cache.memory, "disk": cache.disk},
-                "summary": {
-                    "miss": _summary(cache.miss),
-                    "memory": _summary(cache.memory),
-                    "disk": _summary(cache.disk),
-                },
-                "miss_vs_memory": _ratio(cache.miss, cache.memory),
-                "miss_vs_disk": _ratio(cache.miss, cache.disk),
-                "states": cache.states,
-            }
+        cache_doc: CacheDoc | NotMeasured = (
+            _cache_doc(options.headline.name, cache)
             if cache
             else {"error": ctx.skipped.get("rapidocr", "rapidocr unavailable")}
         )
@@ -167,7 +255,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         with ctx.step("cold process start vs warm"):
             cold = measure_cold(ctx, rounds=rounds.cold, warm_up=rounds.warm_up_processes)
         failed = [r for r in cold.runs if r.returncode != 0]
-        doc["cold_start"] = {
+        cold_doc: ColdDoc = {
             "image": options.headline.name,
             "command": " ".join(cold.command),
             "samples_ms": {"cold": cold.wall_ms, "warm": warm},
@@ -179,36 +267,23 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
 
         with ctx.step("tokens per tier"):
             tokens = measure_tokens(ctx, list(options.images), sweep.results)
-        doc["tokens"] = {
-            "formula": FORMULA,
-            "images": [
-                {
-                    **asdict(t),
-                    "share": {k: v / t.full_page_image for k, v in t.sent.items()},
-                }
-                for t in tokens
-            ],
-        }
+        tokens_doc: TokensDoc = {"formula": FORMULA, "images": [_tokens_doc(t) for t in tokens]}
 
         with ctx.step("tables: the pipeline vs its peers on every image set"):
             sets = collect_sets(options.images, options.tables, quick=options.quick)
-            doc["tables"] = measure_peers(ctx, sets, rounds=rounds.images)
+            tables = measure_peers(ctx, sets, rounds=rounds.images)
 
         with ctx.step("texts: known text read by content"):
-            doc["texts"] = measure_texts(ctx, ctx.scratch / "texts")
+            texts = measure_texts(ctx, ctx.scratch / "texts")
 
         with ctx.step("batch: pool vs one process"):
-            costs = {
-                i["name"]: i["summary"].get(OURS, {}).get("median", 0.0)
-                for i in doc["ingest"]["images"]
-            }
+            costs = {i["name"]: median_of(i["summary"], OURS) or 0.0 for i in ingest["images"]}
             ordered = sorted(options.images, key=lambda i: costs.get(i.name, 0.0), reverse=True)
             loops = 3_000_000 if options.quick else 12_000_000
             probes = [cpu_scaling(loops=loops)]
             batch = measure_batch(ctx, [i.path for i in ordered], rounds=rounds.batch)
             probes.append(cpu_scaling(loops=loops))
-        doc["batch"] = _batch_doc(batch, len(ordered))
-        doc["batch"]["cpu_scaling"] = probes
+        batch_doc = _batch_doc(batch, len(ordered), probes)
 
         results = [sweep.results[n] for n in (options.headline.name,) if n in sweep.results]
         with ctx.step("host: overhead per hop, rules run over stdio"):
@@ -216,49 +291,41 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             stdio = measure_stdio(
                 ctx.scratch, results, rounds=rounds.stdio, warm_up=rounds.warm_up_processes
             )
-        doc["host"] = {
-            "task": "find the SKUs that are low and raise replenishment orders",
-            "memory": {
-                **asdict(host),
-                "summary": {
-                    "per_hop_ms": _summary(host.per_hop_ms),
-                    "host_ms": _summary(host.host_ms),
-                    "total_ms": _summary(host.total_ms),
-                },
-            },
-            "stdio": {
-                **asdict(stdio),
-                "summary": {
-                    "spawn_and_run_ms": _summary(stdio.spawn_and_run_ms),
-                    "run_ms": _summary(stdio.run_ms),
-                },
-                "spawn_and_run_vs_run": _ratio(stdio.spawn_and_run_ms, stdio.run_ms),
-            },
-        }
+        host_doc = _host_doc(host, stdio)
 
         with ctx.step("memory: ingest and API processes"):
             ingest_rss = peak_rss_of(cold_command(options.headline.path))
             api = measure_api(ctx.scratch, options.headline.path) if not options.quick else None
-        doc["memory"] = {
+        memory: MemoryDoc = {
             "ingest_process_peak_rss_mb": ingest_rss,
-            "batch_worker_peak_rss_mb": {
-                b["key"]: b["peak_rss_mb"] for b in doc["batch"]["configs"]
-            },
-            "api": asdict(api) if api else {"measured": False, "note": "not measured with --quick"},
+            "batch_worker_peak_rss_mb": {b["key"]: b["peak_rss_mb"] for b in batch_doc["configs"]},
+            "api": _api_doc(api),
         }
 
-        doc["targets"] = evaluate(doc)
+        measured: Measurements = {
+            "meta": meta,
+            "ingest": ingest,
+            "cache": cache_doc,
+            "cold_start": cold_doc,
+            "tokens": tokens_doc,
+            "tables": tables,
+            "texts": texts,
+            "batch": batch_doc,
+            "host": host_doc,
+            "memory": memory,
+        }
+        targets = evaluate(measured)
         with ctx.step("profiles of missed targets"):
-            doc["profiles"] = explain_misses(ctx, doc)
-        doc["meta"]["section_s"] = dict(ctx.seconds)
-    doc["meta"]["load_avg_end"] = list(os.getloadavg())
-    doc["meta"]["duration_s"] = round(time.perf_counter() - started, 1)
-    return doc
+            profiles = explain_misses(ctx, measured, targets)
+        meta["section_s"] = dict(ctx.seconds)
+    meta["load_avg_end"] = list(os.getloadavg())
+    meta["duration_s"] = round(time.perf_counter() - started, 1)
+    return {**measured, "targets": targets, "profiles": profiles}
 
 
-def _batch_doc(batch: Sequence[BatchResult], images: int) -> Doc:
+def _batch_doc(batch: Sequence[BatchResult], images: int, probes: list[CpuScaling]) -> BatchDoc:
     by_key = {b.config.key: b for b in batch}
-    configs = [
+    configs: list[BatchConfigDoc] = [
         {
             "key": b.config.key,
             "label": b.config.label,
@@ -288,4 +355,5 @@ def _batch_doc(batch: Sequence[BatchResult], images: int) -> Doc:
         "pool_vs_single_all_cores": _ratio(pool, single),
         "pool_vs_single_one_thread": _ratio(pool, one),
         "one_thread_bound": bound,
+        "cpu_scaling": probes,
     }

@@ -6,13 +6,22 @@ profile of the thing that missed and the next step it points to (`pipeline.bench
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from statistics import median
 
-from pipeline.bench.document import Doc, Target
+from pipeline.bench.document import (
+    IngestImage,
+    Measurements,
+    Peer,
+    RatioDoc,
+    SummaryDoc,
+    Target,
+    ToolTotal,
+)
 from pipeline.bench.peers import breakdown
 from pipeline.bench.speed import BASELINE, BASELINE_THREADS, OURS
 
-__all__ = ["evaluate", "headline_of", "margin"]
+__all__ = ["evaluate", "headline_of", "margin", "median_of"]
 
 
 def margin(value: float, threshold: float, op: str) -> str:
@@ -25,8 +34,12 @@ def margin(value: float, threshold: float, op: str) -> str:
     return f"{1 - share:.0%} under the limit" if value <= threshold else f"over by {share - 1:.0%}"
 
 
-def headline_of(doc: Doc) -> Doc:
+def headline_of(doc: Measurements) -> IngestImage:
     return next(i for i in doc["ingest"]["images"] if i["headline"])
+
+
+_TEDS_PEERS: tuple[Peer, ...] = ("rapid_table", "img2table")
+"""The peers whose TEDS ours is judged against."""
 
 
 def _share(pair: list[int] | None) -> float | None:
@@ -62,15 +75,14 @@ def _target(
     }
 
 
-def _set_total(doc: Doc, key: str, tool: str) -> Doc:
-    for table_set in (doc.get("tables") or {}).get("sets", []):
+def _set_total(doc: Measurements, key: str, tool: Peer) -> ToolTotal | None:
+    for table_set in doc["tables"]["sets"]:
         if table_set["key"] == key:
-            found: Doc = table_set["totals"].get(tool, {})
-            return found
-    return {}
+            return table_set["totals"].get(tool)
+    return None
 
 
-def _table_targets(doc: Doc) -> list[Target]:
+def _table_targets(doc: Measurements) -> list[Target]:
     """Accuracy on the corpus, TEDS against the peers, photo latency, text for every image."""
     if not doc.get("tables"):
         return []
@@ -80,7 +92,8 @@ def _table_targets(doc: Doc) -> list[Target]:
         ("photos", "browser corpus photos", 98.0),
     ):
         total = _set_total(doc, key, "stockshot")
-        share = _share(total.get("fields"))
+        fields, cells = (total["fields"], total["cells"]) if total else (None, None)
+        share = _share(fields)
         found.append(
             _target(
                 f"fields_{key}",
@@ -89,18 +102,17 @@ def _table_targets(doc: Doc) -> list[Target]:
                 ">=",
                 threshold,
                 "%",
-                f"{_pair(total.get('fields'))} fields; cells {_pair(total.get('cells'))}",
+                f"{_pair(fields)} fields; cells {_pair(cells)}",
             )
         )
     found += _uikit_targets(doc)
     for table_set in doc["tables"]["sets"]:
         if not table_set["key"].startswith("tables:"):
             continue
-        ours = table_set["totals"].get("stockshot", {}).get("teds")
+        totals = table_set["totals"]
+        ours = totals.get("stockshot", {}).get("teds")
         peers = {
-            k: v.get("teds")
-            for k, v in table_set["totals"].items()
-            if k in ("rapid_table", "img2table") and v.get("teds") is not None
+            k: score for k in _TEDS_PEERS if (score := totals.get(k, {}).get("teds")) is not None
         }
         best = max(peers.values(), default=None)
         found.append(
@@ -143,21 +155,21 @@ def _table_targets(doc: Doc) -> list[Target]:
         _target(
             "photo_latency",
             "warm ingest of a photo at most 1.5 s (the slowest photo's median)",
-            photos.get("max_ms"),
+            photos["max_ms"] if photos else None,
             "<=",
             1500.0,
             "ms",
-            f"median over the photos {ms_of(photos.get('median_ms'))}",
+            f"median over the photos {ms_of(photos['median_ms'] if photos else None)}",
         )
     )
     return found
 
 
-def _text_targets(doc: Doc) -> list[Target]:
+def _text_targets(doc: Measurements) -> list[Target]:
     """Text judged by content: every image of known text read right, character for
     character (whitespace aside)."""
-    texts = doc.get("texts") or {}
-    images = texts.get("images") or []
+    texts = doc["texts"]
+    images = texts["images"]
     if not images:
         return []
     wrong = [i for i in images if i["tools"]["stockshot"]["cer"] > 0]
@@ -183,7 +195,7 @@ def _text_targets(doc: Doc) -> list[Target]:
     ]
 
 
-def _per_image_targets(doc: Doc) -> list[Target]:
+def _per_image_targets(doc: Measurements) -> list[Target]:
     """The speed-up and the latency judged on every image, not the headline alone: the
     median over the images and the worst image; the speed-up also against the baseline
     given our thread settings."""
@@ -194,12 +206,10 @@ def _per_image_targets(doc: Doc) -> list[Target]:
     fair = [
         (i["name"], base / ours)
         for i in images
-        if (base := i["summary"].get(BASELINE_THREADS, {}).get("median"))
-        and (ours := i["summary"].get(OURS, {}).get("median"))
+        if (base := median_of(i["summary"], BASELINE_THREADS))
+        and (ours := median_of(i["summary"], OURS))
     ]
-    latencies = [
-        (i["name"], ms) for i in images if (ms := i["summary"].get(OURS, {}).get("median"))
-    ]
+    latencies = [(i["name"], ms) for i in images if (ms := median_of(i["summary"], OURS))]
     found = []
     for key, label, pairs in (
         ("ingest_speedup_images", "the full-page baseline", speedups),
@@ -249,7 +259,7 @@ def _pair(pair: list[int] | None) -> str:
     return f"{pair[0]}/{pair[1]}" if pair and pair[1] else "–"
 
 
-def _uikit_targets(doc: Doc) -> list[Target]:
+def _uikit_targets(doc: Measurements) -> list[Target]:
     """The UI-kit corpus's held-out split: fields overall, on card layouts and on photos, and
     no screen without a row."""
     sealed = next(
@@ -258,7 +268,8 @@ def _uikit_targets(doc: Doc) -> list[Target]:
     if sealed is None:
         return []
     parts = breakdown(sealed)
-    total = _set_total(doc, "uikits-sealed", "stockshot").get("fields")
+    sealed_total = _set_total(doc, "uikits-sealed", "stockshot")
+    total = sealed_total["fields"] if sealed_total else None
     blocks = [parts["by_layout"][k] for k in ("cards", "list") if k in parts["by_layout"]]
     cards = [sum(p[0] for p in blocks), sum(p[1] for p in blocks)] if blocks else None
     found = []
@@ -295,15 +306,18 @@ def _uikit_targets(doc: Doc) -> list[Target]:
     return found
 
 
-def evaluate(doc: Doc) -> list[Target]:
+def evaluate(doc: Measurements) -> list[Target]:
     head = headline_of(doc)
     name = f"{head['name']} ({head['size']})"
-    speedup = (head["vs_baseline"].get(OURS) or {}).get("value")
-    base_ms = head["summary"].get(BASELINE, {}).get("median")
-    ours_ms = head["summary"].get(OURS, {}).get("median")
+    speedup = _value(head["vs_baseline"].get(OURS))
+    base_ms = median_of(head["summary"], BASELINE)
+    ours_ms = median_of(head["summary"], OURS)
+    ours_runs = head["summary"].get(OURS)
     ours_acc = _share(head["accuracy"].get(OURS))
     base_acc = _share(head["accuracy"].get(BASELINE))
     cache = doc["cache"]
+    hits = cache if "error" not in cache else None
+    cache_summary = hits["summary"] if hits else {}
     tokens = [t for t in doc["tokens"]["images"] if t["table_screen"]]
     worst = max(tokens, key=lambda t: t["share"]["table_ocr"], default=None)
     within = sum(t["share"]["table_ocr"] <= 0.30 for t in tokens)
@@ -338,25 +352,27 @@ def evaluate(doc: Doc) -> list[Target]:
             "<=",
             1500.0,
             "ms",
-            f"median of {head['summary'].get(OURS, {}).get('n', 0)} runs after a warm-up",
+            f"median of {ours_runs['n'] if ours_runs else 0} runs after a warm-up",
         ),
         _target(
             "cache_memory",
             "a cache hit from memory at least 100x faster than a miss",
-            (cache.get("miss_vs_memory") or {}).get("value"),
+            _value(hits["miss_vs_memory"] if hits else None),
             ">=",
             100.0,
             "x",
-            f"miss {ms_of(median_of(cache, 'miss'))} vs hit {ms_of(median_of(cache, 'memory'), 3)}",
+            f"miss {ms_of(median_of(cache_summary, 'miss'))} vs hit "
+            f"{ms_of(median_of(cache_summary, 'memory'), 3)}",
         ),
         _target(
             "cache_disk",
             "a cache hit from disk at least 100x faster than a miss",
-            (cache.get("miss_vs_disk") or {}).get("value"),
+            _value(hits["miss_vs_disk"] if hits else None),
             ">=",
             100.0,
             "x",
-            f"miss {ms_of(median_of(cache, 'miss'))} vs hit {ms_of(median_of(cache, 'disk'), 3)}",
+            f"miss {ms_of(median_of(cache_summary, 'miss'))} vs hit "
+            f"{ms_of(median_of(cache_summary, 'disk'), 3)}",
         ),
         _target(
             "tokens",
@@ -428,9 +444,14 @@ def evaluate(doc: Doc) -> list[Target]:
     ]
 
 
-def median_of(section: Doc, key: str) -> float | None:
-    summary = section.get("summary", {}).get(key)
-    return summary["median"] if summary and summary.get("n") else None
+def median_of(summaries: Mapping[str, SummaryDoc], key: str) -> float | None:
+    """The median of `key`'s samples, or None when it has none."""
+    summary = summaries.get(key)
+    return summary["median"] if summary and summary["n"] else None
+
+
+def _value(found: RatioDoc | None) -> float | None:
+    return found["value"] if found else None
 
 
 def ms_of(value: float | None, digits: int = 0) -> str:

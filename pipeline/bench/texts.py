@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.bench.context import BenchContext, quiet_info
-from pipeline.bench.document import Doc, TextRead, TextTotal
+from pipeline.bench.document import TextRead, TextsDoc, TextTotal
 from pipeline.ingest import Ingestor
 from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.screentext import parse_screens
@@ -114,7 +114,7 @@ def _ours(ingestor: Ingestor, path: Path) -> str:
     return " ".join(cells)
 
 
-def measure_texts(ctx: BenchContext, folder: Path) -> Doc:
+def measure_texts(ctx: BenchContext, folder: Path) -> TextsDoc:
     """Each text image read by the pipeline (auto) and by plain `RapidOCR()`: the text read,
     its CER, and whether it was read right (CER 0)."""
     engine = ctx.engine("rapidocr")

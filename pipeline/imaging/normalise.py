@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from pipeline.imaging.cuts import cuts_text
-from pipeline.imaging.planes import choose_plane, quad_by_lines
+from pipeline.imaging.planes import choose_plane, quad_by_lines, refine_plane
 from pipeline.imaging.rectify import Quad, find_quad, warp_quad
 
 __all__ = [
@@ -148,8 +148,9 @@ def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np
 def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
     A photo is rectified first (its screen or page warped to a rectangle, or, without a frame,
-    the plane its content's lines give), then deskewed. An outline the table's text goes on
-    past is refused: the content's lines are tried instead, else the photo is only deskewed."""
+    the plane its content's lines give; either looked at again once warped), then deskewed. An
+    outline the table's text goes on past is refused: the content's lines are tried instead,
+    else the photo is only deskewed."""
     quad, refused, to_photo = None, None, None
     original = np.asarray(image.convert("RGB"), dtype=np.uint8)
     clean = is_clean_render(original)
@@ -165,6 +166,10 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
             lines = quad_by_lines(gray) if quad.kind != "lines" else None
             quad = lines if lines is not None and not cuts_text(gray, lines) else None
         if quad is not None:
+            # A second look once warped: the rows, nearly parallel now, show what perspective
+            # the first estimate left.
+            better = refine_plane(gray, quad)
+            quad = quad if better is quad or cuts_text(gray, better) else better
             flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)
     scale = working_scale(*image.size)

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.imaging.rectify import Quad
+from pipeline.imaging.rectify import Quad, warp_quad
 from pipeline.imaging.textrows import MIN_LENGTH, text_rows, working_gray
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "choose_plane",
     "find_segments",
     "quad_by_lines",
+    "refine_plane",
     "straightness",
     "vanishing_point",
 ]
@@ -264,7 +265,7 @@ def quad_by_lines(gray: Gray, *, seed: int = 0) -> Quad | None:
     photo's pixels) of the rectangle around the content; None without two clear families."""
     small, factor = working_gray(gray)
     segments, words = find_segments(small)
-    return _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
+    return _plausible(_quad_from(segments, words, factor, np.random.default_rng(seed)), gray)
 
 
 def choose_plane(gray: Gray, outline: Quad | None, *, seed: int = 0) -> Quad | None:
@@ -273,7 +274,7 @@ def choose_plane(gray: Gray, outline: Quad | None, *, seed: int = 0) -> Quad | N
     outline."""
     small, factor = working_gray(gray)
     segments, words = find_segments(small)
-    by_lines = _quad_from(segments, words, gray.shape, factor, np.random.default_rng(seed))
+    by_lines = _plausible(_quad_from(segments, words, factor, np.random.default_rng(seed)), gray)
     if by_lines is None or outline is None:
         return by_lines or outline
     if len(words) >= _MIN_SUPPORT:
@@ -309,11 +310,13 @@ def straightness(quad: Quad, segments: Segments, factor: float) -> float:
 def _quad_from(
     segments: Segments,
     words: Floats,
-    shape: tuple[int, ...],
     factor: float,
     rng: np.random.Generator,
+    *,
+    holds: Floats | None = None,
 ) -> Quad | None:
-    height, width = shape[:2]
+    """The quad of the plane the segments give, around the content, or around every point of
+    `holds` (working pixels) when given."""
     if len(segments) < _MIN_SUPPORT:
         return None
     if len(words) >= _MIN_SUPPORT:
@@ -352,35 +355,73 @@ def _quad_from(
         return None
     # The rectangle holds the lines and every word: rows of text too short or faint to give
     # a segment (a list's lower items under glare) are content as well.
-    extent = np.vstack([content, words.reshape(-1, 2)])
-    flat = cv2.perspectiveTransform(extent.reshape(-1, 1, 2), matrix).reshape(-1, 2)
-    lo = np.percentile(flat, 1, axis=0)
-    hi = np.percentile(flat, 99, axis=0)
-    margin = 0.03 * (hi - lo)
-    lo, hi = lo - margin, hi + margin
+    if holds is not None:
+        flat = cv2.perspectiveTransform(holds.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        lo, hi = flat.min(axis=0), flat.max(axis=0)
+    else:
+        extent = np.vstack([content, words.reshape(-1, 2)])
+        flat = cv2.perspectiveTransform(extent.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+        lo = np.percentile(flat, 1, axis=0)
+        hi = np.percentile(flat, 99, axis=0)
+        margin = 0.03 * (hi - lo)
+        lo, hi = lo - margin, hi + margin
     rectangle = np.array(
         [[[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]]], dtype=np.float64
     )
     corners = cv2.perspectiveTransform(rectangle, np.linalg.inv(matrix))[0] / factor
     c = [(float(x), float(y)) for x, y in corners]
-    quad = Quad(points=(c[0], c[1], c[2], c[3]), kind="lines")
-    if not _plausible(quad, width, height):
+    return Quad(points=(c[0], c[1], c[2], c[3]), kind="lines")
+
+
+def _plausible(quad: Quad | None, photo: Gray) -> Quad | None:
+    """`quad` when it is convex, covers a fair share of the photo, and lies mostly inside it."""
+    if quad is None:
         return None
-    return quad
-
-
-def _plausible(quad: Quad, width: int, height: int) -> bool:
-    """Convex, covering a fair share of the photo, and mostly inside it."""
+    height, width = photo.shape[:2]
     p = np.array(quad.points, dtype=np.float32)
     if len(cv2.convexHull(p)) != 4:
-        return False
+        return None
     area = float(cv2.contourArea(p))
     if area < 0.1 * width * height:
-        return False
+        return None
     slack = 0.25
-    return bool(
+    inside = bool(
         np.all(p[:, 0] >= -slack * width)
         and np.all(p[:, 0] <= (1 + slack) * width)
         and np.all(p[:, 1] >= -slack * height)
         and np.all(p[:, 1] <= (1 + slack) * height)
     )
+    return quad if inside else None
+
+
+_REFINE_GAIN = 0.03
+"""The share of the warped content's segment length a second look must straighten beyond the
+first warp for its correction to be kept."""
+
+
+def refine_plane(gray: Gray, quad: Quad, *, seed: int = 0) -> Quad:
+    """`quad` corrected by the content's lines as they lie once it is warped, when that makes
+    them clearly straighter.
+
+    A frame's corner found in a silver bezel, or rows measured faintly under glare, leave the
+    warped rows still converging. Warped, they are nearly parallel, the text rows close along
+    their length, and their vanishing point is found far better than in the tilted photo.
+    The correction is composed with the first warp, so `quad` stays the photo's corners."""
+    flat, to_photo = warp_quad(gray, quad)
+    small, factor = working_gray(flat)
+    segments, words = find_segments(small)
+    height, width = flat.shape[:2]
+    # Everything the first warp kept stays in: the corrected rectangle holds its corners.
+    kept = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    found = _quad_from(segments, words, factor, rng, holds=kept * factor)
+    if found is None:
+        return quad
+    whole = Quad(points=((0.0, 0.0), (width, 0.0), (width, height), (0.0, height)), kind="lines")
+    gain = straightness(found, segments, factor) - straightness(whole, segments, factor)
+    if gain < _REFINE_GAIN:
+        return quad
+    corners = cv2.perspectiveTransform(np.array([found.points], dtype=np.float64), to_photo)[0]
+    c = [(float(x), float(y)) for x, y in corners]
+    composed = _plausible(Quad(points=(c[0], c[1], c[2], c[3]), kind=quad.kind), gray)
+    return composed or quad

@@ -7,7 +7,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.normalise import normalise
-from pipeline.imaging.planes import quad_by_lines
+from pipeline.imaging.planes import quad_by_lines, refine_plane
+from pipeline.imaging.rectify import Quad
 from tests.imaging.photos import gray, page, photographed, worst_edge_degrees
 
 KEYSTONE: list[list[float]] = [[230, 120], [1660, 200], [1620, 1010], [270, 1080]]
@@ -137,3 +138,25 @@ def test_a_list_with_no_column_edges_comes_out_with_straight_rows_and_every_row_
     for a, b in ((flat[0], flat[1]), (flat[2], flat[3])):
         assert abs(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0]))) <= 1.0
     assert flat[:, 1].min() >= 0 and flat[:, 1].max() <= h
+
+
+def frame(corners: list[list[float]]) -> Quad:
+    (a, b), (c, d), (e, f), (g, h) = corners
+    return Quad(points=((a, b), (c, d), (e, f), (g, h)), kind="frame")
+
+
+def test_a_frame_whose_corner_was_found_in_the_bezel_is_corrected_by_the_warped_rows() -> None:
+    # The frame's far corners found 45 px off in the bezel: the warped rows still converge.
+    off: list[list[float]] = [[230, 120], [1660, 200 - 45], [1620 + 40, 1010], [270, 1080]]
+    first = frame(off)
+    photo = gray(photographed(page(), KEYSTONE, bezel=214, wall=200))
+    assert worst_edge_degrees(first, KEYSTONE) > 2.0
+    better = refine_plane(photo, first)
+    assert better.kind == "frame"
+    assert worst_edge_degrees(better, KEYSTONE) <= 1.0
+
+
+def test_a_quad_that_already_makes_the_rows_straight_is_kept_as_it_is() -> None:
+    photo = gray(photographed(page(), KEYSTONE, bezel=214, wall=200))
+    true = frame(KEYSTONE)
+    assert refine_plane(photo, true) is true

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import numpy as np
 from PIL import Image
@@ -63,15 +63,8 @@ if TYPE_CHECKING:
 __all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "rung_costs"]
 
 OURS: Peer = "stockshot"
-PEERS: tuple[Peer, ...] = (
-    OURS,
-    "rapidocr+rows",
-    "rapidocr+rows@threads",
-    "rapid_table",
-    "rapid_table@our-crop",
-    "rapid_table@truth-box",
-    "img2table",
-)
+PEERS: tuple[Peer, ...] = get_args(Peer)
+"""Every tool of the table sets, this pipeline first, in the order the report lists them."""
 Reader = Callable[[BenchImage], tuple[Table, IngestResult | None]]
 
 

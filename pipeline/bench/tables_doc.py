@@ -31,7 +31,8 @@ Peer = Literal[
     "rapid_table@truth-box",
     "img2table",
 ]
-"""A tool of the table sets: this pipeline or one of its peers (`pipeline.bench.peers`)."""
+"""A tool of the table sets: this pipeline or one of its peers (`pipeline.bench.peers`), in
+the order the report lists them."""
 
 
 class ToolRead(TypedDict):

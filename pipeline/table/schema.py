@@ -14,8 +14,10 @@ A column's role comes from evidence of two kinds, combined (`type_columns`):
 A field is given to the column with the best combined score, each column serving at most one
 field; when two quantity columns compete the header decides (`on hand` over `available` over
 a bare `qty`), unless the values say otherwise: a column that is another plus an `Allocated`
-column row by row is on hand; an `On order` column is never on hand. Every mapping carries its
-evidence and a confidence (`ColumnRole`).
+column row by row is on hand; an `On order` column is never on hand. Values alone speak under
+a header that names nothing, and, where no header names the field, for surely coded SKUs under
+a header read together with its neighbour's, and for quantities with a unit in a table of
+codes (on hand, unsure). Every mapping carries its evidence and a confidence (`ColumnRole`).
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ def type_columns(
         for text in header
         for field in ("on_hand", "reorder_point")
     )
+    named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
+    coded = any(p.codes >= 0.85 for p in profiles)
     for index, text in enumerate(header):
         profile = profiles[index]
         # Values alone speak for a column only as far as it is filled: a menu that shares a
@@ -126,12 +130,23 @@ def type_columns(
                     said_why += f" (and {lead[1]!r} beside it, read as one column)"
             if said > 0:
                 score = said * (0.35 + 0.65 * fit) if profile.filled else said
-            elif headers_only or not silent:
+            elif headers_only:
+                continue
+            elif field == "sku" and "sku" not in named and profile.codes >= 0.85 and not silent:
+                # `ON ORDER SKU` read as one header over an empty column and the codes: codes
+                # this sure are the SKU when no header names it, whatever else the header says.
+                score = 0.7 * profile.codes * coverage
+                said_why = f"no header names it; {text!r} names another field"
+            elif not silent:
                 continue  # values alone decide only under a header that names nothing
             elif field == "sku" and profile.codes >= 0.85:
                 score, said_why = 0.85 * profile.codes * coverage, "no header names it"
             elif field == "warehouse_id" and profile.warehouses >= 0.6:
                 score, said_why = 0.85 * profile.warehouses * coverage, "no header names it"
+            elif field == "on_hand" and "on_hand" not in named and profile.unit and coded:
+                # Quantities with their unit (`96 boxes`) under a header glare left unread, in
+                # a table of codes, where no header names what is on hand: stock counted.
+                score, said_why = 0.6 * fit * coverage, "no header names it"
             elif field == "name" and fit == 1.0 and counted:
                 # Under a misread header (`Description` read as `B`), words are the name
                 # unless a column whose header says so holds them.

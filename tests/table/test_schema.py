@@ -241,3 +241,38 @@ def test_a_column_that_is_available_plus_allocated_on_every_row_is_on_hand_whate
     # Where the sums do not hold, the header decides as before.
     columns[2] = ["500", "40", "1,300"]
     assert roles(header, columns)["on_hand"] == "Avail."
+
+
+def test_sure_codes_under_a_header_read_with_its_neighbours_are_the_sku_when_none_names_it() -> (
+    None
+):
+    # `On order` (all dashes) and `SKU` read as one header, its last word misread.
+    header = ["Safety stock", "ON ORDER SAU", "Description", "Qty on hand"]
+    column_values = [
+        ["150", "120", "100"],
+        ["SKU-10231", "SKU-10232", "SKU-10310"],
+        ["Hex bolt M8x40", "Hex nut M8", "Cable tie 200 mm"],
+        ["96", "205", "130"],
+    ]
+    assert map_columns(header, column_values)["sku"] == 1
+    # A header that does name the SKU keeps it, codes elsewhere or not.
+    named = ["Bin", "SKU", "Qty on hand"]
+    values = [["E-07-01", "E-01-01", "E-11-02"], ["K", "1", "R"], ["96", "205", "130"]]
+    assert map_columns(named, values).get("sku") == 1
+
+
+def test_quantities_with_their_unit_under_an_unread_header_are_on_hand_in_a_table_of_codes() -> (
+    None
+):
+    header = ["Item", "Description", ""]
+    codes = ["SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318"]
+    names = ["Hex bolt M8x40", "Hex nut M8", "Cable tie 200 mm", "Heat-shrink tube kit"]
+    counts = ["96 boxes", "205 boxes", "130 bags", "31 pcs"]
+    roles = type_columns(header, [codes, names, counts])
+    assert roles[2].maps_to == "on_hand" and roles[2].unit is not None
+    assert roles[2].confidence < 0.7  # taken by its values alone: unsure, for a person to confirm
+    # Where a header names what is on hand, a silent column of quantities does not take it.
+    named = type_columns(["Item", "On hand", ""], [codes, ["1", "2", "3", "4"], counts])
+    assert named[1].maps_to == "on_hand" and named[2].maps_to != "on_hand"
+    # Nor in a grid with no codes: counted things are not yet a table of stock.
+    assert "on_hand" not in map_columns(["Description", ""], [names, counts])

@@ -64,7 +64,8 @@ photo's two readings weighed, merged headers, the selected tab, menus left out o
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
 outlines and planes, coloured text on dark pages; 7: headers joined to a unit column, spaces
 by ink height, a sidebar is no frame, the readings' third key, mostly-numeric quantity
-columns; 8: a photo's quad looked at again once warped)."""
+columns; 8: a photo's quad looked at again once warped, codes and quantities with a unit
+typed where no header names them)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

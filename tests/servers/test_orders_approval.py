@@ -136,6 +136,20 @@ async def test_a_proposal_does_not_run_unless_approved_and_only_with_its_own_arg
     assert orders(store) == []
 
 
+async def test_a_call_refused_for_other_arguments_leaves_the_proposal_to_run_as_approved(
+    store: Store,
+) -> None:
+    async with manual(store) as client:
+        proposal_id = await approved_proposal(client, store)
+        more = await client.call_tool(CREATE, {**ARGS, "quantity": 900}, meta=meta(proposal_id))
+        other = await client.call_tool(CREATE, {**ARGS, "sku": "SKU-10318"}, meta=meta(proposal_id))
+        own = await client.call_tool(CREATE, ARGS, meta=meta(proposal_id))
+    assert [error_of(r) for r in (more, other)] == ["other_arguments", "other_arguments"]
+    assert not own.is_error, text_of(own)
+    (order,) = orders(store)
+    assert (order.sku, order.quantity) == (ARGS["sku"], ARGS["quantity"])
+
+
 async def test_a_settled_proposal_cannot_be_run_again(store: Store) -> None:
     async with manual(store) as client:
         proposal_id, order = await ordered(client, store)

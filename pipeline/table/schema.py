@@ -100,14 +100,10 @@ def type_columns(
         for i in range(len(header))
     ]
     scored: list[tuple[float, int, str, int, str]] = []
-    # Only where a header names a stock quantity is a silent column of words taken for the
-    # name: a grid of other text is no table of stock.
-    counted = any(
-        header_evidence(text, field)[0] >= 0.5
-        for text in header
-        for field in ("on_hand", "reorder_point")
-    )
+    # The fields some header names. Only where one names a stock quantity is a silent column
+    # of words taken for the name: a grid of other text is no table of stock.
     named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
+    counted = bool(named & {"on_hand", "reorder_point"})
     coded = any(p.codes >= 0.85 for p in profiles)
     for index, text in enumerate(header):
         profile = profiles[index]

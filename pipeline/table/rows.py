@@ -28,12 +28,12 @@ __all__ = [
 ]
 
 _WAREHOUSE_IN_TEXT = re.compile(
-    r"(?<![A-Za-z0-9])(?:WH[-\u2010-\u2015+·.\s]?|W\+)(\d{1,3})(?![A-Za-z0-9])", re.IGNORECASE
+    r"(?<![A-Za-z0-9])(?:WH[-\u2010-\u2015+·.:\s]?|W\+)(\d{1,3})(?![A-Za-z0-9])", re.IGNORECASE
 )
 """A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
 would not split from it; its hyphen lost (`WH01`), or misread in small text: as a space (`WH 01`,
-a thin hyphen), a dash or dot (`WH—01`, `WH·01`), a plus (`WH+01`), or merged with the H into
-one (`W+01`)."""
+a thin hyphen), a dash, dot or colon (`WH—01`, `WH·01`, `WH:01`), a plus (`WH+01`), or merged
+with the H into one (`W+01`)."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 

@@ -16,8 +16,11 @@ field; when two quantity columns compete the header decides (`on hand` over `ava
 a bare `qty`), unless the values say otherwise: a column that is another plus an `Allocated`
 column row by row is on hand; an `On order` column is never on hand. Values alone speak under
 a header that names nothing, and, where no header names the field, for surely coded SKUs under
-a header read together with its neighbour's, and for quantities with a unit in a table of
-codes (on hand, unsure). Every mapping carries its evidence and a confidence (`ColumnRole`).
+a header read together with its neighbour's, for quantities with a unit in a table of codes
+(on hand, unsure), and for the one column of quantities left under a header that names nothing
+when only one of the two counts is mapped (the other, unsure). Two headers read as one map by
+the first over numbers (`Safety stock Status` over `150`). Every mapping carries its evidence
+and a confidence (`ColumnRole`).
 """
 
 from __future__ import annotations
@@ -113,7 +116,10 @@ def type_columns(
         coverage = profile.filled / cells if cells else 0.0
         words = header_words(text)
         rank = on_hand_rank(words)
-        lead = None if headers_only or not profile.unit else leading_phrase(text)
+        # Two headers read as one: only over numbers (with or without a unit) are the values
+        # the first one's; a status or unit column's own values are words.
+        numeric = profile.unit is not None or profile.quantities >= 0.7
+        lead = None if headers_only or not numeric else leading_phrase(text)
         silent = not names_something(words)
         for field in FIELDS:
             said, said_why = header_evidence(text, field)
@@ -171,6 +177,7 @@ def type_columns(
         taken.add(field)
     if not headers_only:
         _total_of_parts(roles, header, columns, profiles)
+        _count_left_over(roles, header, columns, profiles)
     return [
         roles.get(i)
         or ColumnRole(
@@ -217,6 +224,44 @@ def _total_of_parts(
                     role.unit,
                 )
                 return
+
+
+def _count_left_over(
+    roles: dict[int, ColumnRole],
+    header: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    profiles: Sequence[ValuesProfile],
+) -> None:
+    """A table of codes with one of its two counts mapped (on hand, the reorder point) and
+    exactly one other column of whole quantities under a header that names nothing (read as
+    `qtyal.`, or lost to glare): that column is the other count, unsure, for a person to
+    confirm. A header that names anything else (`On order`, `Price`) keeps its column out."""
+    taken = {r.maps_to for r in roles.values()}
+    counts = [f for f in ("on_hand", "reorder_point") if f not in taken]
+    if "sku" not in taken or len(counts) != 1:
+        return
+    loose = [
+        i
+        for i in range(len(header))
+        if i not in roles
+        and not names_something(header_words(header[i]))
+        and profiles[i].filled >= 3
+        and fits(counts[0], profiles[i])[0] >= 0.7
+        and profiles[i].filled >= 0.8 * len(columns[i])
+    ]
+    if len(loose) != 1:
+        return
+    index = loose[0]
+    other = "the reorder point" if counts[0] == "on_hand" else "on hand"
+    roles[index] = ColumnRole(
+        index,
+        header[index],
+        counts[0],
+        0.3,
+        f"no header names it; the one other column of quantities beside {other}; values: "
+        f"{fits(counts[0], profiles[index])[1]}",
+        profiles[index].unit,
+    )
 
 
 def _sums(columns: Sequence[Sequence[str]], total: int, free: int, part: int) -> bool:

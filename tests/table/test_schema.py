@@ -276,3 +276,41 @@ def test_quantities_with_their_unit_under_an_unread_header_are_on_hand_in_a_tabl
     assert named[1].maps_to == "on_hand" and named[2].maps_to != "on_hand"
     # Nor in a grid with no codes: counted things are not yet a table of stock.
     assert "on_hand" not in map_columns(["Description", ""], [names, counts])
+
+
+def test_the_one_other_column_of_quantities_under_an_unread_header_is_the_count_left_over() -> None:
+    codes = ["SKU-10402", "SKU-10403", "SKU-10410", "SKU-10415"]
+    names = ["Safety gloves L", "Safety gloves M", "Dust mask FFP2", "Safety glasses"]
+    counts = ["310", "95", "48", "180"]
+    minimums = ["200", "200", "40", "120"]
+    # `Qty avail.` read as `qtyal.` beside a named reorder point: on hand, unsure.
+    roles = type_columns(["Code", "Name", "qtyal.", "Min"], [codes, names, counts, minimums])
+    assert roles[2].maps_to == "on_hand" and roles[2].confidence < 0.5
+    assert "no header names it" in roles[2].why
+    # The reorder point's header lost beside a named on-hand column: the reorder point.
+    lost = type_columns(["Item", "Name", "Qty", ""], [codes, names, counts, minimums])
+    assert lost[3].maps_to == "reorder_point" and lost[3].confidence < 0.5
+    # Two such columns: which is which is not for values to say, so neither is taken.
+    two = map_columns(["Item", "Name", "", ""], [codes, names, counts, minimums])
+    assert "on_hand" not in two and "reorder_point" not in two
+    # A header that names another column keeps it out; so does a grid with no codes.
+    assert "on_hand" not in map_columns(
+        ["Code", "Name", "On order", "Min"], [codes, names, counts, minimums]
+    )
+    assert "reorder_point" not in map_columns(["Name", "Qty", ""], [names, counts, minimums])
+
+
+def test_plain_numbers_under_two_headers_read_as_one_are_the_first_ones() -> None:
+    # `Safety stock` and `Status` read as one header over the stock's numbers (badges unread).
+    header = ["SAFETY STOCK STATUS", "SKU", "Description", "Qty on hand"]
+    values = [
+        ["150", "120", "100"],
+        ["SKU-10231", "SKU-10232", "SKU-10310"],
+        ["Hex bolt M8x40", "Hex nut M8", "Cable tie 200 mm"],
+        ["96", "205", "130"],
+    ]
+    roles = type_columns(header, values)
+    assert roles[0].maps_to == "reorder_point" and "read as one column" in roles[0].why
+    # Words under it (the status column's own values) are no count.
+    values[0] = ["OK", "Low", "OK"]
+    assert "reorder_point" not in map_columns(header, values)

@@ -76,9 +76,16 @@ def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     engine's lines can take two close columns for one (`1,204 boxes Flat washer`), losing a
     field in every row."""
     boxes = next((a for a in attempts if a.rung.method == "lines" and a.mapped.rows), None)
-    if boxes is not None and well_formed(boxes.mapped.rows) > well_formed(chosen.mapped.rows):
+    if boxes is not None and _formed(boxes, attempts) > _formed(chosen, attempts):
         return boxes
     return chosen
+
+
+def _formed(attempt: Attempt, attempts: Sequence[Attempt]) -> int:
+    """`well_formed` over an attempt's rows as the page completes them: the warehouse a title
+    names is the page's, whichever reading of it found the title (see `warehouse_of_others`),
+    so it does not weigh for one reading over another."""
+    return well_formed(warehouse_of_others(attempt, attempts).mapped.rows)
 
 
 def mapped_confidence(attempt: Attempt) -> float:
@@ -92,11 +99,14 @@ def mapped_confidence(attempt: Attempt) -> float:
     return sum(cells) / len(cells) if cells else 0.0
 
 
-def kind_and_sureness(attempt: Attempt) -> tuple[int, float, float]:
-    """How two readings of one photo compare: the fields read as values of their kind, then
-    the confidence in the cells they came from, then (a table of no inventory, where neither
-    says anything) how much text its cells read, weighed by the confidence in each."""
-    return well_formed(attempt.mapped.rows), mapped_confidence(attempt), _cells_read(attempt)
+def kind_and_sureness(
+    attempt: Attempt, attempts: Sequence[Attempt] = ()
+) -> tuple[int, float, float]:
+    """How two readings of one photo compare: the fields read as values of their kind (with
+    the page's warehouse that any of `attempts` found), then the confidence in the cells they
+    came from, then (a table of no inventory, where neither says anything) how much text its
+    cells read, weighed by the confidence in each."""
+    return _formed(attempt, attempts), mapped_confidence(attempt), _cells_read(attempt)
 
 
 def _cells_read(attempt: Attempt) -> float:

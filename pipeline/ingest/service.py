@@ -320,7 +320,7 @@ class Ingestor:
         if chosen is None and norm.photographed:
             # No reading passed: a photo's readings differ in what they misread, so the one
             # that reads more fields as values of their kind, then more surely, is taken.
-            chosen = max(attempts, key=kind_and_sureness)
+            chosen = max(attempts, key=lambda a: kind_and_sureness(a, attempts))
         elif chosen is None:
             chosen = max(attempts, key=lambda a: a.score)
         elif norm.photographed and chosen.rung.method == "lines" and "detect" in methods:
@@ -423,4 +423,5 @@ class Ingestor:
         attempts.append(other)
         if not verdict.ok:
             return chosen
-        return other if kind_and_sureness(other) > kind_and_sureness(chosen) else chosen
+        better = kind_and_sureness(other, attempts) > kind_and_sureness(chosen, attempts)
+        return other if better else chosen

@@ -108,3 +108,32 @@ def test_a_grid_with_no_inventory_rows_does_not_end_the_climb_after_a_reading_th
     assert rowless_after_rows(grid, [unsure, grid])
     assert not rowless_after_rows(grid, [reading("lines", []), grid])
     assert not rowless_after_rows(unsure, [unsure])
+
+
+def test_a_reading_that_missed_the_pages_title_is_weighed_with_the_warehouse_the_page_names() -> (
+    None
+):
+    # The boxes read every reorder point but not the title; the detection read the title
+    # (`WH-02`, which its rows took) but lost the reorder points under an unread header.
+    def unplaced(method: Method, reorder: int | None, context: list[str]) -> Attempt:
+        titled = "WH-02" if "WH-02" in context[0] else None
+        rows = [
+            stock(412).model_copy(update={"warehouse_id": titled, "reorder_point": reorder})
+            for _ in range(3)
+        ]
+        mapped = MappedRows(rows=rows, mapping={"sku": 0}, sources=[0, 1, 2])
+        return Attempt(
+            Rung("table_ocr", method),
+            mapped=mapped,
+            context=context,
+            confidences=[[0.97] * 5 for _ in rows],
+        )
+
+    boxes = unplaced("lines", 300, ["Stock levels"])
+    boxes.mapped.rows[1] = boxes.mapped.rows[1].model_copy(update={"on_hand": None})  # `240 roils`
+    detection = unplaced("detect", None, ["Inventory / WH-02 / Stock levels"])
+    readings = [boxes, detection]
+    assert max(readings, key=lambda a: kind_and_sureness(a, readings)) is boxes
+    assert boxes_if_fuller(detection, readings) is boxes
+    # Weighed alone, the title the detection read tips it.
+    assert max(readings, key=kind_and_sureness) is detection

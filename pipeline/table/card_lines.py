@@ -17,6 +17,8 @@ from pipeline.table.headers import header_evidence
 __all__ = ["Part", "labelled", "line_parts", "stacked", "warehouse"]
 
 _PARTS = re.compile(r"\s*[·•|｜]\s*|\s{3,}")
+_DASH = re.compile(r"\s*[-\u2010-\u2015]\s+")
+"""A dash with a space after it: inside a code or a number there is none (`BX-310-K`)."""
 _LABELLED = re.compile(
     r"^(?P<label>[^\d:：]*?[A-Za-z\u4e00-\u9fff][^\d:：]*?)\s*[:：]?\s*"
     r"(?P<value>\d[\d,.\s']*(?:\s*[A-Za-z\u4e00-\u9fff]{1,8})?)$"
@@ -84,7 +86,7 @@ def line_parts(lines: Sequence[TextLine]) -> list[Part]:
     """Each line, cut at `·` and wide gaps into the parts a record line is made of."""
     found: list[Part] = []
     for n, line in enumerate(_phrases(lines)):
-        text = clean_text(line.text)
+        text = _dots_misread(clean_text(line.text))
         pieces = [s for p in _PARTS.split(text) if p.strip() for s in _segments(p)]
         if len(pieces) <= 1:
             found.append(Part(text, line.box, line.confidence, n))
@@ -99,6 +101,18 @@ def line_parts(lines: Sequence[TextLine]) -> list[Part]:
             )
             at += width
     return found
+
+
+def _dots_misread(text: str) -> str:
+    """A `·` between a record's parts misread as a dash in small text (`BX-420-K- On hand 36
+    pcs`, `EN-C5-P - On hand 64`): a dash before a space is a cut where what follows it is a
+    labelled value or a warehouse; elsewhere (`Bolt - large`) it stays."""
+
+    def cut(match: re.Match[str]) -> str:
+        following = _DASH.split(_PARTS.split(text[match.end() :])[0])[0]
+        return " · " if labelled(following) or warehouse(following) else match[0]
+
+    return _DASH.sub(cut, text)
 
 
 def _segments(text: str) -> list[str]:

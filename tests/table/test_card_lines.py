@@ -20,6 +20,22 @@ def test_a_line_of_several_values_is_cut_into_its_parts() -> None:
     assert [p.text for p in line_parts([line])] == ["On hand 12", "Min 40", "WH-02"]
 
 
+def test_a_dot_misread_as_a_dash_still_cuts_a_code_from_the_value_after_it() -> None:
+    def parts(text: str) -> list[str]:
+        return [
+            p.text for p in line_parts([TextLine(text=text, box=(0, 0, 300, 20), confidence=0.9)])
+        ]
+
+    assert parts("BX-420-K- On hand 36 pcs· Reorder at 30") == [
+        "BX-420-K",
+        "On hand 36 pcs",
+        "Reorder at 30",
+    ]
+    assert parts("EN-C5-P - On hand 64 packs - WH-02") == ["EN-C5-P", "On hand 64 packs", "WH-02"]
+    # A dash before words that are no labelled value is the text's own.
+    assert parts("Hex bolt - large · On hand 4") == ["Hex bolt - large", "On hand 4"]
+
+
 def test_a_label_over_its_value_is_read_as_one_part_and_an_unrelated_line_is_not() -> None:
     anchor = Part("BX-310-K", (0, 0, 80, 20), 0.99, 0)
     label = Part("Units in stock", (0, 30, 120, 50), 0.95, 1)

@@ -4,7 +4,8 @@ SKU-10233`, `500  01.02.0035`, `$18.10  Cable tie`) comes out of the reader as o
 under both headers (`On hand Part no.`, `在途 物料编码`, `Price Name`). Such a column is cut
 in two where its header splits into two names the header vocabulary knows and most of its
 cells into a quantity (with its unit, or a dash for none) or a price, and something that is
-neither.
+neither. An on-order column is mostly empty, its dashes often lost on a photo: under a header
+whose quantity is no stock (`在途`), fewer of its cells need to split.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ __all__ = ["split_fused"]
 
 _LEADING_QUANTITY = re.compile(
     r"^(?P<quantity>(?P<number>\d{1,3}(?:[,.']\d{3})+|\d+)"
-    r"(?:\s?(?P<unit>[A-Za-z\u4e00-\u9fff]{1,8})(?=\s))?|[-—–])\s+(?P<rest>\S.*)$"
+    r"(?:\s?(?P<unit>[A-Za-z]{1,8}|[\u4e00-\u9fff]{1,2})(?=\s))?|[-—–])\s+(?P<rest>\S.*)$"
 )
-"""A cell that opens with a quantity (and its unit, a word after it) or a dash, then more."""
+"""A cell that opens with a quantity (and its unit, a word after it: a Chinese unit is one or
+two characters, `件`, `千克`, not a name's first word, `六角螺栓`) or a dash, then more."""
 _FEW_UNITS = 0.5
 """A column's words after its numbers are units when they are this few for the cells that
 have one (at most one distinct word in two): `pcs`, `boxes`, `pcs` … and not a name's first
@@ -34,6 +36,11 @@ _OTHERS = ("sku", "name", "warehouse_id")
 _LEAST_ROWS = 4
 _LEAST_SHARE = 0.7
 """The share of a column's filled cells that must split for the column to be cut."""
+_LEAST_CUTS = 3
+_SPARSE_SHARE = 0.3
+"""The share for a column whose header's quantity is no stock (`On order`, `在途`): few items
+are on order, and a photo loses the dash the others show, so most cells are the other
+column's alone."""
 
 
 def _header_cut(header: str) -> tuple[str, str] | None:
@@ -115,8 +122,9 @@ def _words(text: str) -> bool:
     return has_letters(first) and not is_code(first)
 
 
-def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
-    """Each cell's two parts, when most filled cells split and the rest are one side's."""
+def _cut_cells(cells: Sequence[str], share: float) -> list[tuple[str, str]] | None:
+    """Each cell's two parts, when `share` of the filled cells split (three at least) and the
+    rest are one side's."""
     values = [clean_text(c) for c in cells]
     filled = sum(v not in _EMPTY for v in values)
     if filled < _LEAST_ROWS:
@@ -139,7 +147,7 @@ def _cut_cells(cells: Sequence[str]) -> list[tuple[str, str]] | None:
         else:
             number = cut[0][: -len(cut[1])].rstrip()
             parts.append((number, f"{cut[1]} {cut[2]}"))
-    return parts if len(cuts) >= _LEAST_SHARE * filled else None
+    return parts if len(cuts) >= max(_LEAST_CUTS, share * filled) else None
 
 
 def split_fused(
@@ -153,9 +161,14 @@ def split_fused(
     cuts: dict[int, tuple[tuple[str, str], list[tuple[str, str]]]] = {}
     for c in range(width):
         # The cells first: they rarely split, and a header's names take fuzzy matching.
-        body = _cut_cells([row[c] if c < len(row) else "" for row in texts[1:]])
+        column = [row[c] if c < len(row) else "" for row in texts[1:]]
+        body = _cut_cells(column, _SPARSE_SHARE)
         header = None if body is None else _header_cut(texts[0][c])
-        if body is not None and header is not None:
+        if body is None or header is None:
+            continue
+        if not ruled_out(header[0]):
+            body = _cut_cells(column, _LEAST_SHARE)
+        if body is not None:
             cuts[c] = (header, body)
     if not cuts:
         return texts, confs

@@ -157,3 +157,24 @@ def test_a_price_run_into_its_name_or_read_with_an_s_for_its_dollar_is_still_cut
         "Extension cord 10 m",
     ]
     assert [row[1] for row in cut[1:3]] == ["$18.10", "S27.62"]
+
+
+def test_a_sparse_on_order_column_read_with_the_names_is_cut_where_its_header_says_so() -> None:
+    # Few items are on order and the photo lost the others' dashes: most cells are names alone.
+    # A name's first word is no unit (`六角螺栓`), where `件` would be.
+    texts, confs = grid(
+        ["现存量", "在途 商品名称", "货号"],
+        ["1,450 件", "500 六角螺栓 M10x50", "01.02.0035"],
+        ["2,380 件", "六角螺母 M10", "01.02.0036"],
+        ["960 件", "弹簧垫圈 M10", "01.02.0041"],
+        ["318 件", "1,000 平垫圈 M12", "01.03.0112"],
+        ["75 件", "200 膨胀螺栓 M8x80", "01.03.0120"],
+        ["420 个", "五层瓦楞纸箱 600x400x400", "02.01.0008"],
+        ["88 卷", "缠绕膜 500mm", "02.01.0011"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert cut[0] == ["现存量", "在途", "商品名称", "货号"]
+    assert [row[1:3] for row in cut[1:3]] == [["500", "六角螺栓 M10x50"], ["", "六角螺母 M10"]]
+    # Under a stock quantity's header, as few cut cells leave the column whole.
+    texts[0][1] = "现存量 商品名称"
+    assert split_fused(texts, confs)[0][0] == texts[0]

@@ -9,6 +9,17 @@ def test_two_readings_of_one_table_compare_by_the_fields_that_hold_a_value_of_th
     assert well_formed(cut_short) == 3
 
 
+def test_a_sku_read_on_several_rows_of_one_warehouse_counts_once() -> None:
+    def row(sku: str, warehouse: str | None = None) -> Row:
+        return Row(sku=sku, name="Hex bolt", on_hand=96, warehouse_id=warehouse)
+
+    # A column edge through the codes leaves `SKU-10` on every row.
+    assert well_formed([row("SKU-10"), row("SKU-10"), row("SKU-10")]) == 7
+    assert well_formed([row("SKU-10231"), row("SKU-10232"), row("SKU-10310")]) == 9
+    # The same SKU in two warehouses is two rows.
+    assert well_formed([row("SKU-10231", "WH-01"), row("SKU-10231", "WH-02")]) == 8
+
+
 def test_quantities_with_units_keep_the_unit_the_column_shares() -> None:
     profile = values_profile(["120 pcs", "1,450 pcs", "8 pcs", "-"])
     assert profile.filled == 3

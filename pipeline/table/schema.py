@@ -108,6 +108,12 @@ def type_columns(
     named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
     counted = bool(named & {"on_hand", "reorder_point"})
     coded = any(p.codes >= 0.85 for p in profiles)
+    # Columns of words whose header says, if only weakly, that they hold the name (`Article`).
+    worded = {
+        i
+        for i, text in enumerate(header)
+        if header_evidence(text, "name")[0] > 0 and fits("name", profiles[i])[0] == 1.0
+    }
     for index, text in enumerate(header):
         profile = profiles[index]
         # Values alone speak for a column only as far as it is filled: a menu that shares a
@@ -121,6 +127,7 @@ def type_columns(
         numeric = profile.unit is not None or profile.quantities >= 0.7
         lead = None if headers_only or not numeric else leading_phrase(text)
         silent = not names_something(words)
+        varied = profile.distinct >= 0.7 * profile.filled
         for field in FIELDS:
             said, said_why = header_evidence(text, field)
             fit, fit_why = fits(field, profile)
@@ -149,9 +156,10 @@ def type_columns(
                 # Quantities with their unit (`96 boxes`) under a header glare left unread, in
                 # a table of codes, where no header names what is on hand: stock counted.
                 score, said_why = 0.6 * fit * coverage, "no header names it"
-            elif field == "name" and fit == 1.0 and counted:
+            elif field == "name" and fit == 1.0 and counted and not worded and varied:
                 # Under a misread header (`Description` read as `B`), words are the name
-                # unless a column whose header says so holds them.
+                # unless a column whose header says so holds them; words that repeat down
+                # the column (`OK`, `Reorder`) are a status.
                 score, said_why = 0.6 * profile.text * coverage, "no header names it"
             else:
                 continue

@@ -314,3 +314,18 @@ def test_plain_numbers_under_two_headers_read_as_one_are_the_first_ones() -> Non
     # Words under it (the status column's own values) are no count.
     values[0] = ["OK", "Low", "OK"]
     assert "reorder_point" not in map_columns(header, values)
+
+
+def test_status_words_under_an_unread_header_do_not_take_the_name_from_an_article_column() -> None:
+    # `Reorder pt.` and `Status` read as one header; the badges landed in a column of their own.
+    header = ["Ref.", "Article", "Available", "Reorder pt. Status", ""]
+    values = [
+        ["SKU-10402", "SKU-10403", "SKU-10410", "SKU-10415"],
+        ["Safety gloves L", "Safety gloves M", "Dust mask FFP2", "Safety glasses"],
+        ["310", "95", "48", "180"],
+        ["200", "200", "40", "120"],
+        ["OK", "Reorder", "OK", "OK"],
+    ]
+    assert map_columns(header, values)["name"] == 1
+    # Nor do they where no header names the name at all: they repeat, names do not.
+    assert "name" not in map_columns(header[:1] + header[2:], values[:1] + values[2:])

@@ -50,6 +50,17 @@ def test_a_dotted_code_with_a_misread_separator_takes_the_separators_its_column_
     ]  # fmt: skip
 
 
+def test_a_code_with_a_dot_for_its_hyphen_takes_the_hyphen_the_codes_read_share() -> None:
+    # A blurred photo: some codes not read at all, the others agree on their hyphen.
+    read = ["SKU-10231", "", "SKU·10233", "SKU-10240", "", "", "SKU-10244", "", "SKU-10310"]
+    table = Table(
+        header=["Product code", "Title", "Current stock"],
+        cells=[[code, "Hex bolt", "12"] for code in read],
+    )
+    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
+    assert [row.sku for row in rows if row.sku and "10233" in row.sku] == ["SKU-10233"]
+
+
 def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> None:
     codes = ["2101.02.0035", "2201.02.0036", "2301.02.0041", "2401.03.0112"]
     table = Table(

@@ -44,10 +44,14 @@ def sent(request: httpx.Request) -> Any:
     return json.loads(request.content)
 
 
-async def test_an_on_hand_column_the_typing_cannot_name_is_taken_from_the_model_s_answer() -> None:
+async def test_an_on_hand_column_the_typing_only_guesses_is_settled_by_the_model_s_answer() -> None:
     unsure = typed(HEADER, CELLS)
-    assert [r.on_hand for r in unsure.rows] == [None] * 4
+    # The one other column of quantities beside the reorder point, under a header that names
+    # nothing: a guess, not a mapping to act on unconfirmed.
+    guessed = next(c for c in unsure.table.columns if c.header == "qtyal.")
+    assert guessed.maps_to == "on_hand" and guessed.source == "typed"
     assert unsure_fields(unsure.table.columns) == ["on_hand"]
+    assert any(w.startswith(UNSURE) for w in unsure.warnings)
     model, seen, _ = mocked(answers('{"on_hand": "qtyal."}'))
     done = await ask_columns(model, unsure, model_name="openai:m", budget_s=10)
     assert [r.on_hand for r in done.result.rows] == [120, 1450, 36, 31]
@@ -55,7 +59,7 @@ async def test_an_on_hand_column_the_typing_cannot_name_is_taken_from_the_model_
     assert done.asked and done.usage.prompt_tokens == 180
     assert not any(w.startswith(UNSURE) for w in done.result.warnings)
     assert any("columns mapped by the model: on_hand=qtyal." in w for w in done.result.warnings)
-    assert done.note.startswith("asked openai:m because no column holds on hand")
+    assert done.note.startswith("asked openai:m because on_hand is 'qtyal.'")
     column = next(c for c in done.result.table.columns if c.header == "qtyal.")
     assert (column.maps_to, column.source) == ("on_hand", "model")
     # One request: the headers and three sample rows, an enum of the columns it may name.

@@ -122,9 +122,9 @@ def _words(text: str) -> bool:
     return has_letters(first) and not is_code(first)
 
 
-def _cut_cells(cells: Sequence[str], share: float) -> list[tuple[str, str]] | None:
-    """Each cell's two parts, when `share` of the filled cells split (three at least) and the
-    rest are one side's."""
+def _cut_cells(cells: Sequence[str]) -> tuple[list[tuple[str, str]], float] | None:
+    """Each cell's two parts (the rest are one side's) and the share of the filled cells that
+    split, when three at least do."""
     values = [clean_text(c) for c in cells]
     filled = sum(v not in _EMPTY for v in values)
     if filled < _LEAST_ROWS:
@@ -147,7 +147,7 @@ def _cut_cells(cells: Sequence[str], share: float) -> list[tuple[str, str]] | No
         else:
             number = cut[0][: -len(cut[1])].rstrip()
             parts.append((number, f"{cut[1]} {cut[2]}"))
-    return parts if len(cuts) >= max(_LEAST_CUTS, share * filled) else None
+    return (parts, len(cuts) / filled) if len(cuts) >= _LEAST_CUTS else None
 
 
 def split_fused(
@@ -161,14 +161,12 @@ def split_fused(
     cuts: dict[int, tuple[tuple[str, str], list[tuple[str, str]]]] = {}
     for c in range(width):
         # The cells first: they rarely split, and a header's names take fuzzy matching.
-        column = [row[c] if c < len(row) else "" for row in texts[1:]]
-        body = _cut_cells(column, _SPARSE_SHARE)
-        header = None if body is None else _header_cut(texts[0][c])
-        if body is None or header is None:
+        found = _cut_cells([row[c] if c < len(row) else "" for row in texts[1:]])
+        if found is None or found[1] < _SPARSE_SHARE:
             continue
-        if not ruled_out(header[0]):
-            body = _cut_cells(column, _LEAST_SHARE)
-        if body is not None:
+        body, share = found
+        header = _header_cut(texts[0][c])
+        if header is not None and (share >= _LEAST_SHARE or ruled_out(header[0])):
             cuts[c] = (header, body)
     if not cuts:
         return texts, confs

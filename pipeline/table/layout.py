@@ -260,6 +260,7 @@ def find_table(
         if len(aligned) >= need and centres[first] - centres[above] <= pitch * 1.9:
             body.insert(0, above)
     grid = [_assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
+    grid, columns = _names_apart(boxes, grid, columns, text_height)
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
     context = _context(boxes, table_box, text_height)
     assigned = {i for row in grid for cell in row for i in cell}
@@ -367,6 +368,47 @@ def _assign(boxes: Sequence[Box], members: list[int], columns: list[tuple[int, i
                 found[c].append(i)
                 break
     return found
+
+
+_APART = 2.0
+"""Text heights between a header name and its column's values for the name to stand over a
+column of its own."""
+
+
+def _names_apart(
+    boxes: Sequence[Box], grid: list[list[Cell]], columns: list[tuple[int, int]], text_height: float
+) -> tuple[list[list[Cell]], list[tuple[int, int]]]:
+    """A header name over a gap beside a column, away from its values, while another name
+    stands over them, heads a column of its own whose values were not read (a status column
+    of coloured chips a photo loses): `STATUS` and `CURRENT STOCK` are two columns, not one
+    header over the stock."""
+    header = grid[0]
+    added: list[tuple[int, list[int], tuple[int, int]]] = []
+    kept: list[Cell] = []
+    for c, cell in enumerate(header):
+        x0, x1 = columns[c]
+        over = [i for i in cell if boxes[i][2] > x0 and boxes[i][0] < x1]
+        left = [i for i in cell if boxes[i][2] <= x0 - _APART * text_height]
+        right = [i for i in cell if boxes[i][0] >= x1 + _APART * text_height]
+        if not over or not (left or right) or len(over) + len(left) + len(right) != len(cell):
+            kept.append(cell)
+            continue
+        for side, at in ((left, c), (right, c + 1)):
+            if side:
+                span = (min(boxes[i][0] for i in side), max(boxes[i][2] for i in side))
+                added.append((at, side, span))
+        kept.append(over)
+    if not added:
+        return grid, columns
+    new_columns = list(columns)
+    new_header = list(kept)
+    new_rows = [list(row) for row in grid[1:]]
+    for at, side, span in sorted(added, key=lambda a: (a[0], a[2]), reverse=True):
+        new_columns.insert(at, span)
+        new_header.insert(at, side)
+        for row in new_rows:
+            row.insert(at, [])
+    return [new_header, *new_rows], new_columns
 
 
 _NEAREST = 12

@@ -109,3 +109,38 @@ def test_a_breadcrumb_set_left_of_a_right_aligned_first_column_is_context() -> N
     found = find_table([crumb, *boxes], text_height=12.0)
     assert found is not None
     assert [0] in found.context
+
+
+def test_a_header_name_over_a_column_of_unread_values_heads_a_column_of_its_own() -> None:
+    # `STATUS` stands over the gap left of the stock's values (its coloured chips lost on a
+    # photo), `CURRENT STOCK` over the values: two columns, the status one empty.
+    header = [(100, 200, 260, 214), (520, 200, 580, 214), (700, 200, 820, 214)]
+    header += [(1000, 200, 1080, 214)]
+    body = [
+        box
+        for r in range(1, 13)
+        for box in (
+            (100, 200 + r * 30, 300, 214 + r * 30),
+            (760, 200 + r * 30, 820, 214 + r * 30),
+            (1000, 200 + r * 30, 1080, 214 + r * 30),
+        )
+    ]
+    found = find_table(header + body, text_height=12.0)
+    assert found is not None
+    assert len(found.columns) == 4
+    assert [len(cell) for cell in found.header] == [1, 1, 1, 1]
+    assert all(row[1] == [] and row[2] for row in found.rows)
+
+
+def test_a_header_name_over_its_values_and_a_neighbour_close_by_stay_one_cell() -> None:
+    # `Qty` a little left of its right-aligned numbers, `on hand` over them: one name.
+    header = [(100, 200, 260, 214), (700, 200, 736, 214), (742, 200, 820, 214)]
+    body = [
+        box
+        for r in range(1, 13)
+        for box in ((100, 200 + r * 30, 300, 214 + r * 30), (780, 200 + r * 30, 820, 214 + r * 30))
+    ]
+    found = find_table(header + body, text_height=12.0)
+    assert found is not None
+    assert len(found.columns) == 2
+    assert len(found.header[1]) == 2

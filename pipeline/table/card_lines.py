@@ -52,6 +52,15 @@ def _icon(line: TextLine) -> bool:
     return len(line.text.strip()) == 1 and line.confidence < _UNSURE
 
 
+def _icon_before(line: TextLine) -> bool:
+    """An icon before a phrase read as a letter or digit the engine is sure of (`8` for a cube
+    left of `TP-50-F`): a Latin character is narrower than it is tall, the icon's box is not.
+    (After a label a lone digit is its value: `Min` `8`.)"""
+    text = line.text.strip()
+    width, height = line.box[2] - line.box[0], line.box[3] - line.box[1]
+    return len(text) == 1 and text.isascii() and width >= height > 0
+
+
 def _phrases(lines: Sequence[TextLine]) -> list[TextLine]:
     """Words on one visual line with word-sized gaps between them, joined into one phrase (a
     name found as one box a word); wide gaps keep phrases apart (`On hand 12`   `Min 40`)."""
@@ -65,7 +74,7 @@ def _phrases(lines: Sequence[TextLine]) -> list[TextLine]:
                 abs((last.box[1] + last.box[3]) - (line.box[1] + line.box[3])) / 2 <= 0.4 * height
             )
             gap = line.box[0] - last.box[2]
-            icon = _icon(last) or _icon(line)
+            icon = _icon(last) or _icon(line) or _icon_before(last)
             if same_line and not icon and -0.2 * height <= gap <= 0.9 * height:
                 out[-1] = TextLine(
                     text=f"{last.text} {line.text}",

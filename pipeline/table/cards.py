@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from statistics import median
 from typing import Literal
 
@@ -247,21 +248,34 @@ def _record(anchor: Part, members: Sequence[Part], badges: set[str]) -> CardReco
 
 
 def _badges(anchors: Sequence[Part], members: dict[int, list[Part]]) -> set[str]:
-    """A short text that several blocks repeat word for word (`Low`, `Healthy`, `库存不足`): a
-    status badge, not part of a name."""
+    """A short text that several blocks repeat (`Low`, `Healthy`, `库存不足`), or that says a
+    status word: a status badge, not part of a name. Small text on a photo loses a letter here
+    and there (`Heathy`, `Heaithy`), so a text repeats another when it is one of its near
+    spellings."""
     seen: Counter[str] = Counter()
     for anchor in anchors:
         seen.update({p.text for p in members[id(anchor)]})
-    return {
+    short = {
         text
-        for text, n in seen.items()
-        if n >= 2
-        and len(text) <= 12
+        for text in seen
+        if len(text) <= 12
         and len(text.split()) <= 2
         and not labelled(text)
         and not warehouse(text)
         and not any(ch.isdigit() for ch in text)
     }
+    return {
+        text
+        for text in short
+        if sum(n for other, n in seen.items() if other in short and _near(text, other)) >= 2
+        or any(_near(text, word) for word in _STATUS)
+    }
+
+
+def _near(a: str, b: str) -> bool:
+    """The same word read with a letter lost, added or changed (`Healthy`, `Heaithy`)."""
+    a, b = a.lower(), b.lower()
+    return a == b or (min(len(a), len(b)) >= 4 and SequenceMatcher(None, a, b).ratio() >= 0.8)
 
 
 def _reading_order(records: Sequence[CardRecord], height: float) -> list[CardRecord]:

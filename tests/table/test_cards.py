@@ -48,6 +48,41 @@ def test_a_tile_icon_read_as_a_character_beside_its_code_does_not_hide_the_code(
     assert [r.sku for r in found.records] == ["BX-310-K", "BX-250-K", "EN-C5-P", "TP-50-F"]
 
 
+def test_an_icon_read_as_a_sure_digit_before_the_code_does_not_hide_the_code() -> None:
+    # The engine is sure of the `8` it reads for the cube icon, as wide as it is tall, a
+    # word's gap left of the code: the code still heads its tile.
+    icon = TextLine(text="8", box=(620, 317, 648, 343), confidence=0.73)
+    found = read_cards([*TILES, icon])
+    assert found is not None
+    assert [r.sku for r in found.records] == ["BX-310-K", "BX-250-K", "EN-C5-P", "TP-50-F"]
+    assert found.records[3].on_hand == "22 rolls"
+
+
+def test_a_value_after_its_label_is_no_icon_however_wide_its_box() -> None:
+    lines = [*TILES[:-3], line("SKU-20001", 1000, 150, 90), line("On hand 5", 1000, 180, 90)]
+    lines += [line("Reorder at", 1000, 205, 90), line("8", 1094, 203, 20, 20)]
+    found = read_cards(lines)
+    assert found is not None
+    assert [r.reorder_point for r in found.records if r.sku == "SKU-20001"] == ["8"]
+
+
+def test_a_badge_misspelt_on_a_photo_is_still_left_out_of_the_name() -> None:
+    # The badge sits level with the name's second line; each tile's reading of it lost a
+    # different letter, so no two tiles repeat it word for word.
+    lines = [
+        *tile(300, 150, "Kraft mailer box", "BX-310-K", ["On hand 12 pcs", "Min 40", "WH-02"], "Heathy"),
+        *tile(660, 150, "Double-wall carton", "BX-600-D", ["On hand 1,450 pcs", "Min 400", "WH-02"], "Heaithy"),
+        *tile(300, 300, "Padded envelope C5", "EN-C5-P", ["On hand 64 packs", "Min 20", "WH-02"], "Healthy"),
+    ]  # fmt: skip
+    found = read_cards(lines)
+    assert found is not None
+    assert [r.name for r in found.records] == [
+        "Kraft mailer box",
+        "Double-wall carton",
+        "Padded envelope C5",
+    ]
+
+
 def test_a_phone_list_with_labelled_values_on_one_line_and_a_filter_chip() -> None:
     lines = [line("仓库: WH-03", 20, 100, 120)]
     for k, (name, code, values) in enumerate(

@@ -19,7 +19,7 @@ from pipeline.models import (
     TextLine,
 )
 from pipeline.ocr.base import OcrEngine
-from pipeline.table.cells import clean_text
+from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.fused import split_fused
 from pipeline.table.grid import sheet_chrome, strip_icons
 from pipeline.table.layout import (
@@ -93,7 +93,7 @@ def finish(
     body_confs = confs[1:]
     mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))
     table = table.model_copy(update={"columns": mapped.columns()})
-    doubts = [*strays, *_blank_headers(table)]
+    doubts = [*strays, *_blank_headers(table), *_values_for_header(table)]
     return Attempt(
         rung,
         table=table,
@@ -123,7 +123,7 @@ def deepest_header(rows: list[list[str]]) -> list[list[str]]:
 def _names_columns_better(texts: list[list[str]]) -> bool:
     """Whether the second row names the table's columns better than the first: more schema
     fields recognised from its texts, while the first leaves columns blank."""
-    if len(texts) < 3 or all(t.strip() for t in texts[0]):
+    if len(texts) < 3 or all(t.strip() for t in texts[0]) or _reads_as_values(texts[1]):
         return False
     body = texts[2:]
     columns = [[row[c] if c < len(row) else "" for row in body] for c in range(len(texts[0]))]
@@ -150,6 +150,22 @@ def _blank_headers(table: Table) -> list[str]:
         and sum(bool(row[c].strip()) for row in table.cells if c < len(row)) >= 0.5 * rows
     ]
     return [f"{len(blank)} filled columns without a header (a multi-row header?)"] if blank else []
+
+
+def _values_for_header(table: Table) -> list[str]:
+    """A header that reads as a row of values, a code beside a number: the reading lost the
+    table's header line (faint small capitals on a photo) and took its first row for it."""
+    if _reads_as_values(table.header):
+        return ["the header reads as values (a code and a number): its line was not read"]
+    return []
+
+
+def _reads_as_values(texts: Sequence[str]) -> bool:
+    """A line of a table that holds a code beside a number is a row of values, no header."""
+    cells = [t.strip() for t in texts if t.strip()]
+    return any(is_code(t) for t in cells) and any(
+        quantity_and_unit(t)[0] is not None for t in cells
+    )
 
 
 def _navigation(column: Sequence[str]) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.headers import header_evidence, header_words, names_something, ruled_out
-from pipeline.table.values import NONE_MARKS, has_letters, is_code, is_price
+from pipeline.table.values import NONE_MARKS, has_letters, is_code, is_price, is_warehouse_code
 
 __all__ = ["split_fused"]
 
@@ -150,6 +150,12 @@ def _cut_cells(cells: Sequence[str]) -> tuple[list[tuple[str, str]], float] | No
     return (parts, len(cuts) / filled) if len(cuts) >= _LEAST_CUTS else None
 
 
+def _codes_after(body: Sequence[tuple[str, str]]) -> bool:
+    """Whether every cell's second part is a code or a warehouse's, none of them words."""
+    rests = [rest for _, rest in body if rest]
+    return bool(rests) and all(is_code(r) or is_warehouse_code(r) for r in rests)
+
+
 def split_fused(
     texts: list[list[str]], confs: list[list[float]]
 ) -> tuple[list[list[str]], list[list[float]]]:
@@ -168,6 +174,10 @@ def split_fused(
         header = _header_cut(texts[0][c])
         if header is not None and (share >= _LEAST_SHARE or ruled_out(header[0])):
             cuts[c] = (header, body)
+        elif not texts[0][c].strip() and share >= _LEAST_SHARE and _codes_after(body):
+            # Its header lost (faint on a photo): the values alone tell the two columns
+            # apart where each number is followed by a code (`310 WH-01`), no name's words.
+            cuts[c] = (("", ""), body)
     if not cuts:
         return texts, confs
     out_texts: list[list[str]] = []

@@ -113,6 +113,12 @@ def is_code(text: str) -> bool:
     return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
 
 
+def is_warehouse_code(text: str) -> bool:
+    """A warehouse's code (`WH-02`, `DC1`)."""
+    value = re.sub(r"\s*-\s*", "-", unicodedata.normalize("NFKC", text).upper().strip())
+    return bool(_WAREHOUSE_CODE.match(value))
+
+
 def is_price(text: str) -> bool:
     """An amount of money (`$18.10`, `¥ 1,200`, `23.39`, `18.50元`)."""
     return bool(_PRICE.match(unicodedata.normalize("NFKC", text).strip()))

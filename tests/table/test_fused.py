@@ -178,3 +178,36 @@ def test_a_sparse_on_order_column_read_with_the_names_is_cut_where_its_header_sa
     # Under a stock quantity's header, as few cut cells leave the column whole.
     texts[0][1] = "现存量 商品名称"
     assert split_fused(texts, confs)[0][0] == texts[0]
+
+
+def test_a_headerless_column_of_quantities_each_before_a_warehouse_code_is_cut() -> None:
+    # The header line over the two columns lost to glare: the values alone say where.
+    texts, confs = grid(
+        ["", "Par level", "Item"],
+        ["310 WH-01", "200", "SKU-10402"],
+        ["95 WH-01", "200", "SKU-10403"],
+        ["48WH-01", "40", "SKU-10410"],
+        ["180 WH-01", "60", "SKU-10415"],
+        ["1,200 WH-02", "300", "SKU-10420"],
+    )
+    cut, _ = split_fused(texts, confs)
+    assert cut[0] == ["", "", "Par level", "Item"]
+    assert [row[:2] for row in cut[1:]] == [
+        ["310", "WH-01"],
+        ["95", "WH-01"],
+        ["", "48WH-01"],
+        ["180", "WH-01"],
+        ["1,200", "WH-02"],
+    ]
+
+
+def test_a_headerless_column_of_names_that_open_with_a_number_is_not_cut() -> None:
+    texts, confs = grid(
+        ["", "Item"],
+        ["5 m extension cord", "SKU-1"],
+        ["48 mm packing tape", "SKU-2"],
+        ["20 W work light", "SKU-3"],
+        ["100 pcs cable ties", "SKU-4"],
+        ["6-way power strip", "SKU-5"],
+    )
+    assert split_fused(texts, confs)[0] == texts

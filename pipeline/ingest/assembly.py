@@ -219,9 +219,6 @@ def pad(box: Box, pad: int) -> Box:
     return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
 
 
-CLEARLY_MORE = 1.25
-
-
 def said(lines: Sequence[TextLine]) -> float:
     """How much text the lines read, weighed by the engine's confidence in each."""
     return sum(len(line.text.strip()) * line.confidence for line in lines)

@@ -81,6 +81,23 @@ def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     return chosen
 
 
+CLEARLY_MORE = 1.25
+"""How much more one reading must read than another to count as clearly more."""
+
+
+def detection_if_better(
+    chosen: Attempt, detection: Attempt, attempts: Sequence[Attempt], *, passed: bool
+) -> Attempt:
+    """A photo's reading by its own text boxes, or the engine's detection when that reads
+    more fields as values of their kind, or as many more surely. A detection that did not pass
+    its checks (a header name it joined to its neighbour's) must read clearly more (a quarter
+    more): the boxes may have cut a column through its words (`SKU-` | `10231`)."""
+    ours, theirs = kind_and_sureness(chosen, attempts), kind_and_sureness(detection, attempts)
+    if not passed:
+        return detection if theirs[0] >= CLEARLY_MORE * ours[0] > 0 else chosen
+    return detection if theirs > ours else chosen
+
+
 def _formed(attempt: Attempt, attempts: Sequence[Attempt]) -> int:
     """`well_formed` over an attempt's rows as the page completes them: the warehouse a title
     names is the page's, whichever reading of it found the title (see `warehouse_of_others`),

@@ -17,7 +17,6 @@ from pipeline.imaging.text import (
     restore_spaces,
 )
 from pipeline.ingest.assembly import (
-    CLEARLY_MORE,
     FEW_LINES,
     box_crop,
     context_texts,
@@ -30,7 +29,7 @@ from pipeline.ingest.assembly import (
     strays,
     to_original,
 )
-from pipeline.ingest.attempts import Attempt, Page
+from pipeline.ingest.attempts import CLEARLY_MORE, Attempt, Page
 from pipeline.models import (
     TextLine,
 )

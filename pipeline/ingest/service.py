@@ -24,6 +24,7 @@ from pipeline.ingest.attempts import (
     Attempt,
     Page,
     boxes_if_fuller,
+    detection_if_better,
     kind_and_sureness,
     rowless_after_rows,
     warehouse_of_others,
@@ -422,7 +423,4 @@ class Ingestor:
         verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
         other.reasons = verdict.reasons
         attempts.append(other)
-        if not verdict.ok:
-            return chosen
-        better = kind_and_sureness(other, attempts) > kind_and_sureness(chosen, attempts)
-        return other if better else chosen
+        return detection_if_better(chosen, other, attempts, passed=verdict.ok)

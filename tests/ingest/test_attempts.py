@@ -5,6 +5,7 @@ reading of a page lacks that another read (its warehouse in a title)."""
 from pipeline.ingest.attempts import (
     Attempt,
     boxes_if_fuller,
+    detection_if_better,
     kind_and_sureness,
     rowless_after_rows,
     warehouse_of_others,
@@ -137,3 +138,20 @@ def test_a_reading_that_missed_the_pages_title_is_weighed_with_the_warehouse_the
     assert boxes_if_fuller(detection, readings) is boxes
     # Weighed alone, the title the detection read tips it.
     assert max(readings, key=kind_and_sureness) is detection
+
+
+def test_a_detection_in_doubt_that_reads_clearly_more_replaces_boxes_that_cut_a_column() -> None:
+    # The boxes cut the code column through its words (`SKU-` | `10231`): no row has a SKU.
+    def cut() -> Row:
+        return Row(sku="10231", name="Flat washer M8", on_hand=96, reorder_point=150)
+
+    boxes = confident("lines", [cut(), cut(), cut()], 0.99)
+    detection = confident("detect", [stock(96), stock(205), stock(130)], 0.9)
+    assert detection_if_better(boxes, detection, [boxes, detection], passed=False) is detection
+
+
+def test_a_detection_in_doubt_that_reads_about_as_much_leaves_the_boxes_reading() -> None:
+    boxes = confident("lines", [stock(96), stock(None), stock(130)], 0.9)
+    detection = confident("detect", [stock(96), stock(205), stock(130)], 0.99)
+    assert detection_if_better(boxes, detection, [boxes, detection], passed=False) is boxes
+    assert detection_if_better(boxes, detection, [boxes, detection], passed=True) is detection

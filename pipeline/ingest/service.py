@@ -24,6 +24,7 @@ from pipeline.ingest.attempts import (
     Attempt,
     Page,
     boxes_if_fuller,
+    clearly_fuller,
     detection_if_better,
     kind_and_sureness,
     rowless_after_rows,
@@ -329,6 +330,8 @@ class Ingestor:
             chosen = self._weighed(chosen, page, attempts, timings)
         elif norm.photographed and chosen.rung.method == "detect":
             chosen = boxes_if_fuller(chosen, attempts)
+        if norm.photographed and chosen.rung.method != "image":
+            chosen = clearly_fuller(chosen, attempts)
         chosen = warehouse_of_others(chosen, attempts)
         chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []

@@ -5,6 +5,7 @@ reading of a page lacks that another read (its warehouse in a title)."""
 from pipeline.ingest.attempts import (
     Attempt,
     boxes_if_fuller,
+    clearly_fuller,
     detection_if_better,
     kind_and_sureness,
     rowless_after_rows,
@@ -155,3 +156,15 @@ def test_a_detection_in_doubt_that_reads_about_as_much_leaves_the_boxes_reading(
     detection = confident("detect", [stock(96), stock(205), stock(130)], 0.99)
     assert detection_if_better(boxes, detection, [boxes, detection], passed=False) is boxes
     assert detection_if_better(boxes, detection, [boxes, detection], passed=True) is detection
+
+
+def test_a_reading_that_passed_on_half_the_rows_gives_way_to_one_that_read_them_all() -> None:
+    half = confident("structure", [stock(96), stock(205)], 0.95)
+    whole = confident("lines", [stock(96), stock(205), stock(130), stock(31)], 0.8)
+    assert clearly_fuller(half, [whole, half]) is whole
+
+
+def test_a_reading_that_passed_stays_when_no_other_reads_clearly_more() -> None:
+    passed = confident("structure", [stock(96), stock(205), stock(130)], 0.95)
+    other = confident("lines", [stock(96), stock(205), stock(130), stock(None)], 0.8)
+    assert clearly_fuller(passed, [other, passed]) is passed

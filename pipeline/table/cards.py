@@ -9,7 +9,7 @@ has no columns to align, so the blocks are found by what each one holds:
   hand`), the label typed by the same header vocabulary a table's columns are typed with
   (`pipeline.table.schema`), the unit after the number kept apart;
 - the other lines of the block: the name (text above the code), and status badges (a short
-  text that several records repeat word for word, left out).
+  text that several records repeat, read alike but for a letter, or a status word: left out).
 
 Records are the anchors; each line goes to the record of its column of blocks whose stretch of
 lines it falls in, records split where the gap between lines is widest. The layout is `cards`

@@ -5,7 +5,9 @@ under both headers (`On hand Part no.`, `在途 物料编码`, `Price Name`). Su
 in two where its header splits into two names the header vocabulary knows and most of its
 cells into a quantity (with its unit, or a dash for none) or a price, and something that is
 neither. An on-order column is mostly empty, its dashes often lost on a photo: under a header
-whose quantity is no stock (`在途`), fewer of its cells need to split.
+whose quantity is no stock (`在途`), fewer of its cells need to split. Under a header lost
+altogether, the values alone cut a column where each number is followed by a code
+(`310 WH-01`), never by a name's words.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ whose rows do not line up with the table's, and a navigation list beside it, who
 puts most of its lines between the table's rows. The header is the table's first row, or the
 row just above it when that row's boxes stand over the columns (a filter bar straddles them). A
 first row with a box reaching across columns is a toolbar unless its other boxes stand over
-their own columns: a header whose two names touch (cut apart by `pipeline.table.gutters`).
+their own columns: a header whose two names touch (cut apart by `pipeline.table.gutters`). A
+header name over a gap beside a column, while another name stands over the column's values,
+heads an empty column of its own (values a photo lost, such as a status column's chips).
 """
 
 from __future__ import annotations

@@ -107,16 +107,20 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     )
 
 
+def _as_code(text: str) -> str:
+    """A cell as a code is matched: upper case, no space around its separators."""
+    return re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
+
+
 def is_code(text: str) -> bool:
     """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date."""
-    value = re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
+    value = _as_code(text)
     return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
 
 
 def is_warehouse_code(text: str) -> bool:
     """A warehouse's code (`WH-02`, `DC1`)."""
-    value = re.sub(r"\s*-\s*", "-", unicodedata.normalize("NFKC", text).upper().strip())
-    return bool(_WAREHOUSE_CODE.match(value))
+    return bool(_WAREHOUSE_CODE.match(_as_code(text)))
 
 
 def is_price(text: str) -> bool:

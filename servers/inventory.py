@@ -9,16 +9,13 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from servers import domain
-from servers.errors import Refused, StoreError
 from servers.models import ItemReport, StockReport
 from servers.toolkit import (
-    READ_ONLY,
     SkuArg,
     ToolDeps,
     WarehouseIdArg,
-    failed,
-    group_meta,
-    success,
+    group_tool,
+    read_result,
 )
 
 __all__ = ["GROUP", "instructions", "register"]
@@ -48,34 +45,28 @@ def instructions(deps: ToolDeps) -> str:
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    meta = group_meta(GROUP)
-
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name="inventory_query_stock",
         title="Query live stock",
         description="Live on_hand, on_order (open orders included) and reorder_point of SKUs "
         "in one warehouse, read now (as_of), with needs_reorder. Requested SKUs that are not "
         "stocked there are listed in not_found with a hint.",
-        annotations=READ_ONLY,
-        meta=meta,
     )
     def query_stock(
         warehouse_id: WarehouseIdArg, skus: SkusArg = None
     ) -> Annotated[CallToolResult, StockReport]:
-        try:
-            return success(domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock()))
-        except (Refused, StoreError) as exc:
-            return failed(exc)
+        return read_result(
+            lambda: domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock())
+        )
 
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name="inventory_get_item",
         title="Get an item in every warehouse",
         description="One SKU's name and its live stock in every warehouse that stocks it.",
-        annotations=READ_ONLY,
-        meta=meta,
     )
     def get_item(sku: SkuArg) -> Annotated[CallToolResult, ItemReport]:
-        try:
-            return success(domain.get_item(deps.store, sku, now=deps.clock()))
-        except (Refused, StoreError) as exc:
-            return failed(exc)
+        return read_result(lambda: domain.get_item(deps.store, sku, now=deps.clock()))

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Annotated
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from servers import approvals, domain
@@ -55,15 +55,17 @@ from servers.order_args import (
 )
 from servers.store import StoreWriter
 from servers.toolkit import (
-    READ_ONLY,
+    CREATES,
+    UNDOES,
     OrderIdArg,
     ToolDeps,
     WarehouseIdArg,
     actor_of,
     caller_of,
     failed,
-    group_meta,
+    group_tool,
     proposal_id_of,
+    read_result,
     refused,
     run_id_of,
     success,
@@ -197,8 +199,6 @@ def instructions(deps: ToolDeps) -> str:
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    meta = group_meta(GROUP)
-
     def _propose_create(
         call: _CreateCall, wanted: list[str], run_id: str | None, actor: str | None
     ) -> CallToolResult:
@@ -234,7 +234,9 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         output = ReplenishmentOutput(warehouse_id=call.warehouse_id, **queued)
         return success(output, exclude_none=True)
 
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name=CREATE_TOOL,
         title="Create a replenishment order",
         description="Order more of one SKU (sku) or of several SKUs (skus) for one warehouse. "
@@ -242,13 +244,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         "unless on_hand + on_order < reorder_point. Quantity from 1 to "
         f"{deps.max_order_quantity}; {domain.POLICY}. Returns the order and the live numbers "
         "it was checked against, or for skus one result per SKU.",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
-        meta=meta,
+        annotations=CREATES,
     )
     def create_replenishment(
         warehouse_id: WarehouseIdArg,
@@ -346,13 +342,13 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             )
         return success(output, exclude_none=True)
 
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name="orders_list",
         title="List replenishment orders",
         description="Replenishment orders, newest first, filtered by SKU, warehouse, status, "
         "creation time or caller run id.",
-        annotations=READ_ONLY,
-        meta=meta,
     )
     def list_orders(
         sku: OptionalSkuArg = None,
@@ -370,23 +366,16 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             run_id=run_id,
             limit=limit,
         )
-        try:
-            return success(domain.list_orders(deps.store, query))
-        except (Refused, StoreError) as exc:
-            return failed(exc)
+        return read_result(lambda: domain.list_orders(deps.store, query))
 
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name=CANCEL_TOOL,
         title="Cancel a replenishment order",
         description="Cancel an open order; its quantity no longer counts in on_order. "
         "Cancelling an order that is already cancelled changes nothing.",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
-        meta=meta,
+        annotations=UNDOES,
     )
     def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelOutput]:
         run_id, proposal_id, actor = run_id_of(ctx), proposal_id_of(ctx), actor_of(ctx)

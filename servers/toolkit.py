@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Literal, cast
+from typing import Annotated, Literal, TypeVar, cast
 
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -30,9 +30,11 @@ from servers.store import Store
 __all__ = [
     "ACTOR_META_KEY",
     "CALLER_STATE",
+    "CREATES",
     "GROUPS_META_KEY",
     "READ_ONLY",
     "RUN_ID_META_KEY",
+    "UNDOES",
     "Caller",
     "Clock",
     "OrderIdArg",
@@ -43,7 +45,9 @@ __all__ = [
     "caller_of",
     "failed",
     "group_meta",
+    "group_tool",
     "proposal_id_of",
+    "read_result",
     "refused",
     "run_id_of",
     "run_meta",
@@ -70,6 +74,7 @@ class Caller:
 
 
 Clock = Callable[[], datetime]
+ToolFunction = TypeVar("ToolFunction", bound=Callable[..., object])
 
 
 def utc_now() -> datetime:
@@ -89,6 +94,15 @@ class ToolDeps:
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+"""A tool that reads: calling it again changes nothing."""
+CREATES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+)
+"""A tool that adds a record: each call adds one more."""
+UNDOES = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
+"""A tool that takes back a record: calling it again on the same record changes nothing."""
 
 WarehouseIdArg = Annotated[
     str,
@@ -115,6 +129,25 @@ OrderIdArg = Annotated[
 
 def group_meta(group: str) -> JsonObject:
     return {GROUPS_META_KEY: [group]}
+
+
+def group_tool(
+    server: MCPServer,
+    group: str,
+    *,
+    name: str,
+    title: str,
+    description: str,
+    annotations: ToolAnnotations = READ_ONLY,
+) -> Callable[[ToolFunction], ToolFunction]:
+    """Register a tool of `group` on `server`, tagged with its group in the tool's `_meta`."""
+    return server.tool(
+        name=name,
+        title=title,
+        description=description,
+        annotations=annotations,
+        meta=group_meta(group),
+    )
 
 
 def run_meta(run_id: str) -> RequestParamsMeta:
@@ -165,6 +198,15 @@ def success(output: BaseModel, *, exclude_none: bool = False) -> CallToolResult:
         content=[TextContent(type="text", text=output.model_dump_json(exclude_none=exclude_none))],
         structured_content=output.model_dump(mode="json", exclude_none=exclude_none),
     )
+
+
+def read_result(read: Callable[[], BaseModel]) -> CallToolResult:
+    """The result of a read tool: what `read` returns, or the refusal or store failure that
+    stopped it."""
+    try:
+        return success(read())
+    except (Refused, StoreError) as exc:
+        return failed(exc)
 
 
 def refused(exc: Refused, *, write: bool = False) -> CallToolResult:

@@ -8,15 +8,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
 from servers import domain
-from servers.errors import Refused, StoreError
 from servers.models import WarehouseList, WarehouseSummary
 from servers.toolkit import (
-    READ_ONLY,
     ToolDeps,
     WarehouseIdArg,
-    failed,
-    group_meta,
-    success,
+    group_tool,
+    read_result,
 )
 
 __all__ = ["GROUP", "instructions", "register"]
@@ -33,32 +30,24 @@ def instructions(deps: ToolDeps) -> str:
 
 
 def register(server: MCPServer, deps: ToolDeps) -> None:
-    meta = group_meta(GROUP)
-
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name="warehouses_list",
         title="List warehouses",
         description="Every warehouse: id, name, city, how many SKUs it stocks and how many "
         "need reordering now.",
-        annotations=READ_ONLY,
-        meta=meta,
     )
     def list_warehouses() -> Annotated[CallToolResult, WarehouseList]:
-        try:
-            return success(domain.list_warehouses(deps.store))
-        except StoreError as exc:
-            return failed(exc)
+        return read_result(lambda: domain.list_warehouses(deps.store))
 
-    @server.tool(
+    @group_tool(
+        server,
+        GROUP,
         name="warehouses_get",
         title="Get a warehouse",
         description="One warehouse: name, city, how many SKUs it stocks and how many need "
         "reordering now.",
-        annotations=READ_ONLY,
-        meta=meta,
     )
     def get_warehouse(warehouse_id: WarehouseIdArg) -> Annotated[CallToolResult, WarehouseSummary]:
-        try:
-            return success(domain.get_warehouse(deps.store, warehouse_id))
-        except (Refused, StoreError) as exc:
-            return failed(exc)
+        return read_result(lambda: domain.get_warehouse(deps.store, warehouse_id))

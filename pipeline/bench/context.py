@@ -13,35 +13,30 @@ from datetime import UTC, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pipeline.bench.document import RoundsDoc
 from pipeline.bench.images import BenchImage
 from pipeline.errors import StockshotError
 from pipeline.ingest import IngestConfig
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
 from pipeline.settings import Settings
 
-__all__ = ["BenchContext", "BenchOptions", "Rounds", "quiet_info"]
+__all__ = ["BenchContext", "BenchOptions", "quiet_info", "rounds_of"]
 
 
-@dataclass(frozen=True)
-class Rounds:
+def rounds_of(repeat: int, *, quick: bool) -> RoundsDoc:
     """Timed rounds per section. `--repeat` sets the expensive ones (every image, the batch,
-    the stdio runs); the headline image and the cheap sections get at least five."""
-
-    images: int
-    headline: int
-    cheap: int
-    cold: int
-    stdio: int
-    batch: int
-    warm_up_processes: bool
-
-    @classmethod
-    def of(cls, repeat: int, *, quick: bool) -> Rounds:
-        if quick:
-            return cls(repeat, repeat, max(repeat, 2), 1, 1, repeat, False)
-        return cls(
-            repeat, max(repeat, 5), max(repeat, 5), max(repeat, 3), max(repeat, 3), repeat, True
-        )
+    the stdio runs); the headline image and the cheap sections get at least five (`--quick`:
+    the cheap ones two, one cold start and one stdio run, and no process warm-up)."""
+    processes = 1 if quick else max(repeat, 3)
+    return {
+        "images": repeat,
+        "headline": repeat if quick else max(repeat, 5),
+        "cheap": max(repeat, 2 if quick else 5),
+        "cold": processes,
+        "stdio": processes,
+        "batch": repeat,
+        "warm_up_processes": not quick,
+    }
 
 
 @dataclass(frozen=True)
@@ -56,8 +51,8 @@ class BenchOptions:
     """Folders of table pictures with a CSV of each beside it, read beside the corpus."""
 
     @property
-    def rounds(self) -> Rounds:
-        return Rounds.of(self.repeat, quick=self.quick)
+    def rounds(self) -> RoundsDoc:
+        return rounds_of(self.repeat, quick=self.quick)
 
 
 @dataclass

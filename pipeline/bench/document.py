@@ -92,7 +92,7 @@ class NotMeasured(TypedDict):
 
 
 class RoundsDoc(TypedDict):
-    """Timed rounds per section (`pipeline.bench.context.Rounds`)."""
+    """Timed rounds per section (`pipeline.bench.context.rounds_of`)."""
 
     images: int
     headline: int

@@ -34,22 +34,30 @@ TASK = "find the SKUs that are low and raise replenishment orders"
 
 
 @dataclass
-class HostRuns:
-    per_hop_ms: list[float] = field(default_factory=list)
-    host_ms: list[float] = field(default_factory=list)
-    total_ms: list[float] = field(default_factory=list)
+class _Runs:
+    """What every timed run keeps of its record: the hops, the tool calls and the status."""
+
     hops: list[int] = field(default_factory=list)
     tool_calls: list[int] = field(default_factory=list)
     statuses: list[str] = field(default_factory=list)
+
+    def count(self, record: RunRecord) -> None:
+        self.hops.append(record.hops)
+        self.tool_calls.append(len(record.tool_calls))
+        self.statuses.append(record.status)
 
 
 @dataclass
-class StdioRuns:
+class HostRuns(_Runs):
+    per_hop_ms: list[float] = field(default_factory=list)
+    host_ms: list[float] = field(default_factory=list)
+    total_ms: list[float] = field(default_factory=list)
+
+
+@dataclass
+class StdioRuns(_Runs):
     spawn_and_run_ms: list[float] = field(default_factory=list)
     run_ms: list[float] = field(default_factory=list)
-    hops: list[int] = field(default_factory=list)
-    tool_calls: list[int] = field(default_factory=list)
-    statuses: list[str] = field(default_factory=list)
     error: str | None = None
 
 
@@ -100,9 +108,7 @@ def measure_host(scratch: Path, results: Sequence[IngestResult], rounds: int) ->
         runs.per_hop_ms.append(record.timings_ms["host"] / hops)
         runs.host_ms.append(record.timings_ms["host"])
         runs.total_ms.append(record.timings_ms["total"])
-        runs.hops.append(record.hops)
-        runs.tool_calls.append(len(record.tool_calls))
-        runs.statuses.append(record.status)
+        runs.count(record)
     return runs
 
 
@@ -121,9 +127,7 @@ async def _stdio_runs(
         if r:
             runs.spawn_and_run_ms.append(whole)
             runs.run_ms.append(record.timings_ms["total"])
-            runs.hops.append(record.hops)
-            runs.tool_calls.append(len(record.tool_calls))
-            runs.statuses.append(record.status)
+            runs.count(record)
     return runs
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from pipeline.bench.batch import BatchResult, cpu_scaling, measure_batch
 from pipeline.bench.cache import CacheTimings, measure_cache
 from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
-from pipeline.bench.context import BenchContext, BenchOptions, Rounds
+from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.document import (
     ApiMemoryDoc,
     BatchConfigDoc,
@@ -36,7 +36,6 @@ from pipeline.bench.document import (
     MetaDoc,
     NotMeasured,
     RatioDoc,
-    RoundsDoc,
     SummaryDoc,
     TierTokensDoc,
     TokensDoc,
@@ -135,18 +134,6 @@ def _headline_samples(ingest: IngestDoc, key: str) -> list[float]:
     return []
 
 
-def _rounds_doc(rounds: Rounds) -> RoundsDoc:
-    return {
-        "images": rounds.images,
-        "headline": rounds.headline,
-        "cheap": rounds.cheap,
-        "cold": rounds.cold,
-        "stdio": rounds.stdio,
-        "batch": rounds.batch,
-        "warm_up_processes": rounds.warm_up_processes,
-    }
-
-
 def _cache_doc(image: str, cache: CacheTimings) -> CacheDoc:
     return {
         "image": image,
@@ -228,7 +215,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         "versions": _versions(),
         "load_avg_start": list(os.getloadavg()),
         "repeat": options.repeat,
-        "rounds": _rounds_doc(options.rounds),
+        "rounds": options.rounds,
         "quick": options.quick,
         "ocr_threads_setting": options.settings.ocr_threads,
         "images": [i.name for i in options.images],
@@ -239,13 +226,17 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         with ctx.step("ingest: baseline vs pipeline vs engines"):
             variants = build_variants(ctx)
             sweep = run_sweep(
-                ctx, variants, options.images, rounds=rounds.images, headline_rounds=rounds.headline
+                ctx,
+                variants,
+                options.images,
+                rounds=rounds["images"],
+                headline_rounds=rounds["headline"],
             )
-        ingest = _ingest_doc(ctx, sweep, rounds.images, rounds.headline)
+        ingest = _ingest_doc(ctx, sweep, rounds["images"], rounds["headline"])
         warm = _headline_samples(ingest, OURS)
 
         with ctx.step("cache: hits vs a miss"):
-            cache = measure_cache(ctx, rounds=rounds.cheap)
+            cache = measure_cache(ctx, rounds=rounds["cheap"])
         cache_doc: CacheDoc | NotMeasured = (
             _cache_doc(options.headline.name, cache)
             if cache
@@ -253,7 +244,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         )
 
         with ctx.step("cold process start vs warm"):
-            cold = measure_cold(ctx, rounds=rounds.cold, warm_up=rounds.warm_up_processes)
+            cold = measure_cold(ctx, rounds=rounds["cold"], warm_up=rounds["warm_up_processes"])
         failed = [r for r in cold.runs if r.returncode != 0]
         cold_doc: ColdDoc = {
             "image": options.headline.name,
@@ -271,7 +262,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
 
         with ctx.step("tables: the pipeline vs its peers on every image set"):
             sets = collect_sets(options.images, options.tables, quick=options.quick)
-            tables = measure_peers(ctx, sets, rounds=rounds.images)
+            tables = measure_peers(ctx, sets, rounds=rounds["images"])
 
         with ctx.step("texts: known text read by content"):
             texts = measure_texts(ctx, ctx.scratch / "texts")
@@ -281,15 +272,15 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             ordered = sorted(options.images, key=lambda i: costs.get(i.name, 0.0), reverse=True)
             loops = 3_000_000 if options.quick else 12_000_000
             probes = [cpu_scaling(loops=loops)]
-            batch = measure_batch(ctx, [i.path for i in ordered], rounds=rounds.batch)
+            batch = measure_batch(ctx, [i.path for i in ordered], rounds=rounds["batch"])
             probes.append(cpu_scaling(loops=loops))
         batch_doc = _batch_doc(batch, len(ordered), probes)
 
         results = [sweep.results[n] for n in (options.headline.name,) if n in sweep.results]
         with ctx.step("host: overhead per hop, rules run over stdio"):
-            host = measure_host(ctx.scratch, results, rounds=rounds.cheap)
+            host = measure_host(ctx.scratch, results, rounds=rounds["cheap"])
             stdio = measure_stdio(
-                ctx.scratch, results, rounds=rounds.stdio, warm_up=rounds.warm_up_processes
+                ctx.scratch, results, rounds=rounds["stdio"], warm_up=rounds["warm_up_processes"]
             )
         host_doc = _host_doc(host, stdio)
 

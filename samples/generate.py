@@ -18,6 +18,7 @@ from typing import Any
 # The screens are data, read by the browser corpora's loader.
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "corpus"))
 
+from screengen.capture import truth_name
 from screengen.command import Generator, main
 from screengen.seed import load_seed
 from synth.fonts import MissingFontsError, check_fonts
@@ -29,10 +30,6 @@ from synth.specs import SPECS
 HERE = Path(__file__).resolve().parent
 SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
 MANIFEST = "manifest.json"
-
-
-def truth_name(spec: Spec) -> str:
-    return f"{spec.file}.truth.json"
 
 
 def fonts_used(specs: tuple[Spec, ...]) -> set[str]:
@@ -62,17 +59,17 @@ def build(out: Path) -> list[str]:
             table.rows,
             table.differs,
         )
-        dump_json(record, out / truth_name(spec))
+        dump_json(record, out / truth_name(spec.file))
         manifest.append(
             {
                 "file": spec.file,
                 "kind": spec.kind,
                 "description": spec.description,
-                "truth": truth_name(spec),
+                "truth": truth_name(spec.file),
             }
         )
     dump_json(manifest, out / MANIFEST)
-    return [name for s in SPECS for name in (s.file, truth_name(s))] + [MANIFEST]
+    return [name for s in SPECS for name in (s.file, truth_name(s.file))] + [MANIFEST]
 
 
 def _listed(directory: Path) -> set[str]:

@@ -1,6 +1,7 @@
 """Where a screenshot's capture time lives (EXIF, a PNG text chunk, the file name or only the
-file's modification time), and the encoders that write an image with it, with fixed options so
-that a corpus regenerates byte for byte."""
+file's modification time), the encoders that write an image with it, with fixed options so
+that a corpus regenerates byte for byte, and an `Entry`: an image written with its truth file
+beside it."""
 
 from __future__ import annotations
 
@@ -127,6 +128,11 @@ def jpeg_bytes(
     out = io.BytesIO()
     image.save(out, "JPEG", **options)
     return out.getvalue()
+
+
+def truth_name(file: str) -> str:
+    """The name of the truth file beside the image `file`."""
+    return f"{file}.truth.json"
 
 
 def json_text(data: Any) -> str:

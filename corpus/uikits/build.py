@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
-from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes, truth_name
 from screengen.geometry import Pixels
 from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
 from webcorpus.browser import Chromium, RenderError, screen_image
@@ -235,10 +235,6 @@ def photo_entry(photo: Photo, rendered: Rendered, split_seed: int) -> Entry:
     )
     data = jpeg_bytes(Image.fromarray(shot.image, "RGB"), photo.capture, photo.quality)
     return Entry(photo.file, data, truth, line)
-
-
-def truth_name(file: str) -> str:
-    return f"{file}.truth.json"
 
 
 def render_split(

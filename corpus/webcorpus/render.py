@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
-from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes
+from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes, truth_name
 from screengen.geometry import Pixels
 from screengen.seed import Seed, entry_seed
 
@@ -108,10 +108,6 @@ def photo_entry(photo: Photo, source: Spec, rendered: Rendered, corpus_seed: int
     }
     data = jpeg_bytes(Image.fromarray(shot.image, "RGB"), photo.capture, photo.quality)
     return Entry(photo.file, data, truth, line)
-
-
-def truth_name(file: str) -> str:
-    return f"{file}.truth.json"
 
 
 def render_all(

@@ -7,9 +7,10 @@ from __future__ import annotations
 from html import escape
 
 from . import base
-from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon
+from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on
 
 BADGE = Badge('<span class="ant-tag ant-tag-{kind}"{attrs}>{text}</span>', "red", "green")
+WRAPS = {"sku": "<a>{text}</a>", "action": "<a>{text}</a>"}
 
 CSS = """
 .logo{height:48px;display:flex;align-items:center;gap:10px;padding:0 20px;color:#fff;
@@ -26,11 +27,6 @@ CSS = """
 """
 
 
-def _tag(ctx: Ctx, r: int, c: int) -> str:
-    color = "red" if ctx.low(r) else "green"
-    return f'<span class="ant-tag ant-tag-{color}">{ctx.text(r, c)}</span>'
-
-
 def _table(ctx: Ctx) -> str:
     def style(c: int) -> str:
         if ctx.field(c) == "index":
@@ -43,15 +39,11 @@ def _table(ctx: Ctx) -> str:
     )
     rows = []
     for r in range(ctx.n):
-        cells = []
-        for c in range(len(ctx.grid.columns)):
-            f = ctx.field(c)
-            inner = ctx.text(r, c)
-            if f == "status":
-                inner = _tag(ctx, r, c)
-            elif f in ("sku", "action"):
-                inner = f"<a>{inner}</a>"
-            cells.append(f'<td class="ant-table-cell"{style(c)}{ctx.cell(r, c)}>{inner}</td>')
+        cells = [
+            f'<td class="ant-table-cell"{style(c)}{ctx.cell(r, c)}>'
+            f"{ctx.marked(r, c, BADGE, WRAPS)}</td>"
+            for c in range(len(ctx.grid.columns))
+        ]
         rows.append(
             f'<tr class="ant-table-row ant-table-row-level-0" data-row-key="{r}">'
             f"{''.join(cells)}</tr>"
@@ -70,10 +62,9 @@ def _table(ctx: Ctx) -> str:
 
 
 def _pagination(ctx: Ctx, total: int) -> str:
-    page = (ctx.spec.first_index - 1) // 20 + 1
     items = "".join(
         f'<li class="ant-pagination-item ant-pagination-item-{p}'
-        f'{" ant-pagination-item-active" if p == page else ""}"><a rel="nofollow">{p}</a></li>'
+        f'{" ant-pagination-item-active" if p == ctx.page else ""}"><a rel="nofollow">{p}</a></li>'
         for p in range(1, 6)
     )
     total_text = f"共 {total} 条" if ctx.zh else f"Total {total} items"
@@ -89,19 +80,18 @@ def _pagination(ctx: Ctx, total: int) -> str:
 
 
 def _menu(ctx: Ctx) -> str:
-    labels = ctx.nav()
+    menu = ctx.menu()
     sub = "".join(
-        f'<li class="ant-menu-item{" ant-menu-item-selected" if label in ACTIVE else ""}" '
+        f'<li class="ant-menu-item{on(label, " ant-menu-item-selected")}" '
         f'style="padding-left:48px"><span class="ant-menu-title-content">{esc(label)}</span></li>'
-        for _, label in labels[1:4]
+        for _, label in menu.grouped
     )
     rest = "".join(
         '<li class="ant-menu-item" style="padding-left:24px"><span class="ant-menu-item-icon">'
         f'{icon(name, 14)}</span><span class="ant-menu-title-content">{esc(label)}</span></li>'
-        for name, label in labels[4:]
+        for name, label in menu.rest
     )
-    group = "库存管理" if ctx.zh else "Inventory"
-    first_icon, first = labels[0]
+    first_icon, first = menu.first
     return (
         '<aside class="ant-layout-sider ant-layout-sider-dark" style="flex:0 0 208px;'
         'max-width:208px;min-width:208px;width:208px"><div class="ant-layout-sider-children">'
@@ -113,7 +103,7 @@ def _menu(ctx: Ctx) -> str:
         '<li class="ant-menu-submenu ant-menu-submenu-inline ant-menu-submenu-open '
         'ant-menu-submenu-selected"><div class="ant-menu-submenu-title" style="padding-left:24px">'
         f'<span class="ant-menu-item-icon">{icon("box", 14)}</span>'
-        f'<span class="ant-menu-title-content">{group}</span></div>'
+        f'<span class="ant-menu-title-content">{menu.group}</span></div>'
         f'<ul class="ant-menu ant-menu-sub ant-menu-inline">{sub}</ul></li>{rest}</ul></div>'
         "</aside>"
     )
@@ -142,9 +132,9 @@ def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
     wh = ctx.cue_text()
     cue = ctx.spec.cue
-    crumbs = ["首页", "库存管理", "现存量查询"] if zh else ["Home", "Inventory", "On-hand query"]
-    if cue == "breadcrumb":
-        crumbs.insert(2, wh)
+    crumbs = ctx.crumbs(
+        ("首页", "库存管理", "现存量查询") if zh else ("Home", "Inventory", "On-hand query")
+    )
     crumb_html = (
         "<ol>"
         + "".join(
@@ -227,10 +217,7 @@ def phone(ctx: Ctx) -> Body:
         for c in ctx.cards(BADGE)
     ]
     fg = "rgba(255,255,255,.85)" if dark else "#000"
-    wh = ctx.cue_text()
-    seg = ""
-    if ctx.spec.cue == "chip":
-        seg = f'<span class="ant-tag ant-tag-blue">{ctx.warehouse_label()}: {wh}</span>'
+    seg = ctx.if_cue("chip", f'<span class="ant-tag ant-tag-blue">{ctx.chip_text()}</span>')
     labels = ("工作台", "库存", "消息", "我的") if ctx.zh else ("Home", "Stock", "Inbox", "Me")
     tabs = base.phone_tabs(("home", "box", "bell", "user"), labels)
     html = (

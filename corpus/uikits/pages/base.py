@@ -10,7 +10,7 @@ has no `data-r`): the truth's `table_box` is the union of the boxes of the visib
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import NamedTuple
@@ -18,7 +18,7 @@ from typing import NamedTuple
 from webcorpus.designs.common import icon
 
 from ..data import Grid
-from ..model import NUMERIC, UiSpec
+from ..model import NUMERIC, Cue, UiSpec
 
 NAV_EN = (
     ("home", "Dashboard"),
@@ -39,6 +39,11 @@ NAV_ZH = (
     ("gear", "系统设置"),
 )
 ACTIVE = {"Inventory", "库存查询"}
+PAGE_ROWS = 20
+"""Rows a page of a paginated table holds."""
+
+NavItem = tuple[str, str]
+"""A menu item: its icon and its label."""
 
 
 class Badge(NamedTuple):
@@ -48,6 +53,16 @@ class Badge(NamedTuple):
     template: str
     low: str
     ok: str
+
+
+class Menu(NamedTuple):
+    """An ERP sidebar: its first item, then an open group (its label and its items), then the
+    other items."""
+
+    first: NavItem
+    group: str
+    grouped: tuple[NavItem, ...]
+    rest: tuple[NavItem, ...]
 
 
 class Card(NamedTuple):
@@ -195,11 +210,33 @@ class Ctx:
             classes += small
         return classes
 
-    def nav(self) -> tuple[tuple[str, str], ...]:
+    def nav(self) -> tuple[NavItem, ...]:
         return NAV_ZH if self.zh else NAV_EN
+
+    def menu(self) -> Menu:
+        """The menu as an ERP's sidebar groups it: the stock pages in an open group."""
+        items = self.nav()
+        return Menu(items[0], "库存管理" if self.zh else "Inventory", items[1:4], items[4:])
+
+    @property
+    def page(self) -> int:
+        """The page of the table the first row is on."""
+        return (self.spec.first_index - 1) // PAGE_ROWS + 1
+
+    def crumbs(self, labels: Sequence[str]) -> list[str]:
+        """A breadcrumb trail of `labels`, the warehouse before the last one where the page
+        states it in its breadcrumb."""
+        trail = list(labels)
+        if self.spec.cue == "breadcrumb":
+            trail.insert(-1, self.cue_text())
+        return trail
 
     def warehouse_label(self) -> str:
         return "仓库" if self.zh else "Warehouse"
+
+    def chip_text(self, colon: str = ": ") -> str:
+        """A filter chip's text: the label and the page's warehouse (`Warehouse: WH-02`)."""
+        return f"{self.warehouse_label()}{colon}{self.cue_text()}"
 
     def count_text(self, total: int) -> str:
         first = self.spec.first_index
@@ -276,14 +313,17 @@ class Ctx:
 
     def heading(self, sep: str) -> str:
         """The page's title, the warehouse after `sep` where the page states it in its heading."""
-        return esc(self.spec.title) + (
-            f"{sep}{self.cue_text()}" if self.spec.cue == "heading" else ""
-        )
+        return esc(self.spec.title) + self.if_cue("heading", f"{sep}{self.cue_text()}")
 
     def cue_text(self) -> str:
         """The page's warehouse where the page states it (a heading, chip, breadcrumb or tab),
         marked `data-cue`: the renderer checks that it is visible and readable."""
         return f"<span data-cue>{escape(self.spec.page_warehouse or '')}</span>"
+
+    def if_cue(self, cue: Cue, markup: str) -> str:
+        """`markup` (a filter chip, a breadcrumb item) on a page that states its warehouse
+        there, else ""."""
+        return markup if self.spec.cue == cue else ""
 
 
 def on(label: str, active: str, other: str = "") -> str:
@@ -352,6 +392,7 @@ __all__ = [
     "Body",
     "Card",
     "Ctx",
+    "Menu",
     "esc",
     "icon",
     "on",

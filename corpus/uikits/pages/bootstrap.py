@@ -3,35 +3,25 @@
 
 from __future__ import annotations
 
-from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon, phone_home, phone_status_bar
+from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on, phone_home, phone_status_bar
 
 BADGE = Badge('<span class="badge text-bg-{kind}"{attrs}>{text}</span>', "danger", "success")
-
-
-def _badge(ctx: Ctx, r: int, c: int) -> str:
-    kind = "danger" if ctx.low(r) else "success"
-    if ctx.has("soft-badges"):
-        return (
-            f'<span class="badge bg-{kind}-subtle text-{kind}-emphasis border '
-            f'border-{kind}-subtle">{ctx.text(r, c)}</span>'
-        )
-    return f'<span class="badge text-bg-{kind}">{ctx.text(r, c)}</span>'
-
-
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    if ctx.field(c) == "status":
-        return _badge(ctx, r, c)
-    if ctx.field(c) == "sku":
-        return f'<a href="#" class="link-underline link-underline-opacity-0">{ctx.text(r, c)}</a>'
-    if ctx.field(c) == "action":
-        return f'<a href="#" class="btn btn-sm btn-outline-secondary py-0">{ctx.text(r, c)}</a>'
-    return ctx.text(r, c)
+SOFT_BADGE = Badge(
+    '<span class="badge bg-{kind}-subtle text-{kind}-emphasis border border-{kind}-subtle"'
+    "{attrs}>{text}</span>",
+    "danger",
+    "success",
+)
+WRAPS = {
+    "sku": '<a href="#" class="link-underline link-underline-opacity-0">{text}</a>',
+    "action": '<a href="#" class="btn btn-sm btn-outline-secondary py-0">{text}</a>',
+}
 
 
 def _sidebar(ctx: Ctx) -> str:
     items = "".join(
-        f'<li class="nav-item"><a href="#" class="nav-link {"active" if label in ACTIVE else ""}'
-        f'{"" if label in ACTIVE else " text-white"}">{icon(name, 16)}'
+        f'<li class="nav-item"><a href="#" class="nav-link {on(label, "active")}'
+        f'{on(label, "", " text-white")}">{icon(name, 16)}'
         f'<span class="ms-2">{esc(label)}</span></a></li>'
         for name, label in ctx.nav()
     )
@@ -49,14 +39,12 @@ def _sidebar(ctx: Ctx) -> str:
 def _cue(ctx: Ctx) -> tuple[str, str]:
     """(breadcrumb item, chip) that give the page's warehouse where the heading does not."""
     wh = ctx.cue_text()
-    cue = ctx.spec.cue
-    crumb = f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
-    chip = ""
-    if cue == "chip":
-        chip = (
-            '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
-            f'{ctx.warehouse_label()}: {wh} <span class="ms-1">×</span></span>'
-        )
+    crumb = ctx.if_cue("breadcrumb", f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>')
+    chip = ctx.if_cue(
+        "chip",
+        '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
+        f'{ctx.chip_text()} <span class="ms-1">×</span></span>',
+    )
     return crumb, chip
 
 
@@ -67,13 +55,14 @@ def _surface(ctx: Ctx) -> str:
 
 def admin(ctx: Ctx) -> Body:
     crumb, chip = _cue(ctx)
+    badge = SOFT_BADGE if ctx.has("soft-badges") else BADGE
     classes = ctx.switched(
         "table table-hover align-middle mb-0", striped=" table-striped", small=" table-sm"
     )
     markup = ctx.table(
         classes=classes,
         numeric="text-end",
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        td_inner=lambda r, c: ctx.marked(r, c, badge, WRAPS),
         thead_class="table-light" if not ctx.dark else "",
         lead_head='<th style="width:36px"><input class="form-check-input" type="checkbox"></th>',
         lead_cell=lambda r: '<td><input class="form-check-input" type="checkbox"></td>',
@@ -133,11 +122,10 @@ def phone(ctx: Ctx) -> Body:
             (("home", "Home"), ("box", "Stock"), ("truck", "Orders"), ("user", "Account"))
         )
     )
-    where = ""
-    if ctx.spec.cue == "chip":
-        where = (
-            f'<span class="badge rounded-pill text-bg-primary fw-normal">{ctx.cue_text()} ×</span>'
-        )
+    where = ctx.if_cue(
+        "chip",
+        f'<span class="badge rounded-pill text-bg-primary fw-normal">{ctx.cue_text()} ×</span>',
+    )
     html = (
         '<div class="d-flex flex-column bg-body-tertiary" style="height:100vh">'
         f"{phone_status_bar('9:41', bar_color, 'var(--bs-body-bg)')}"

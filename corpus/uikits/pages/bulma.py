@@ -14,7 +14,6 @@ WRAPS = {"sku": '<a href="#">{text}</a>'}
 
 def admin(ctx: Ctx) -> Body:
     wh = ctx.cue_text()
-    cue = ctx.spec.cue
     labels = ctx.nav()
     items = "".join(
         f'<li><a href="#"{on(label, IS_ACTIVE)}>'
@@ -23,14 +22,13 @@ def admin(ctx: Ctx) -> Body:
         for name, label in labels[:4]
     )
     more = "".join(f'<li><a href="#">{esc(label)}</a></li>' for _, label in labels[4:])
-    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
     title = ctx.heading(" – ")
-    chip = ""
-    if cue == "chip":
-        chip = (
-            f'<span class="tag is-link">{ctx.warehouse_label()}: {wh}'
-            '<button class="delete is-small"></button></span>'
-        )
+    chip = ctx.if_cue(
+        "chip",
+        f'<span class="tag is-link">{ctx.chip_text()}'
+        '<button class="delete is-small"></button></span>',
+    )
     classes = ctx.switched(
         "table is-fullwidth is-hoverable", striped=" is-striped", small=" is-narrow"
     )

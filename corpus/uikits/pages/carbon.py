@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from html import escape
 
-from .base import ACTIVE, Body, Ctx, esc, icon
+from .base import Badge, Body, Ctx, esc, icon, on
+
+TAG = Badge(
+    '<div class="bx--tag bx--tag--{kind}"><span class="bx--tag__label"{attrs}>{text}</span></div>',
+    "red",
+    "green",
+)
 
 CSS = """
 .bx--content{margin-left:256px;padding:64px 32px 0;height:100vh;overflow:hidden;
@@ -25,7 +31,7 @@ th.num{text-align:right}
 def _shell(ctx: Ctx) -> str:
     items = "".join(
         f'<li class="bx--side-nav__item"><a class="bx--side-nav__link'
-        f'{" bx--side-nav__link--current" if label in ACTIVE else ""}" href="#">'
+        f'{on(label, " bx--side-nav__link--current")}" href="#">'
         f'{icon(name, 16)}<span class="bx--side-nav__link-text">{esc(label)}</span></a></li>'
         for name, label in ctx.nav()
     )
@@ -50,13 +56,12 @@ def _top(ctx: Ctx) -> tuple[str, str]:
         for c in crumbs
     )
     title = ctx.heading(": ")
-    tags = ""
-    if cue == "chip":
-        tags = (
-            '<div class="bx--tag bx--tag--filter bx--tag--blue"><span class="bx--tag__label">'
-            f'{ctx.warehouse_label()}: {wh}</span><button class="bx--tag__close-icon" '
-            'aria-label="Clear">×</button></div>'
-        )
+    tags = ctx.if_cue(
+        "chip",
+        '<div class="bx--tag bx--tag--filter bx--tag--blue"><span class="bx--tag__label">'
+        f'{ctx.chip_text()}</span><button class="bx--tag__close-icon" '
+        'aria-label="Clear">×</button></div>',
+    )
     tags += (
         '<div class="bx--tag bx--tag--gray"><span class="bx--tag__label">Active items</span></div>'
     )
@@ -65,16 +70,6 @@ def _top(ctx: Ctx) -> tuple[str, str]:
         f'<h1 class="title">{title}</h1><div class="filters">{tags}</div>'
     )
     return head, title
-
-
-def _cell(ctx: Ctx, r: int, c: int) -> str:
-    if ctx.field(c) == "status":
-        color = "red" if ctx.low(r) else "green"
-        return (
-            f'<div class="bx--tag bx--tag--{color}">'
-            f'<span class="bx--tag__label">{ctx.text(r, c)}</span></div>'
-        )
-    return ctx.text(r, c)
 
 
 def data_table(ctx: Ctx) -> Body:
@@ -92,7 +87,7 @@ def data_table(ctx: Ctx) -> Body:
         th_inner=lambda c: (
             f'<div class="bx--table-header-label">{escape(ctx.grid.header[c])}</div>'
         ),
-        td_inner=lambda r, c: _cell(ctx, r, c),
+        td_inner=lambda r, c: ctx.marked(r, c, TAG),
     )
     total = ctx.n + 42
     html = (
@@ -133,7 +128,8 @@ def structured(ctx: Ctx) -> Body:
     rows = "".join(
         '<div class="bx--structured-list-row">'
         + "".join(
-            f'<div class="bx--structured-list-td{cls(c)}"{ctx.cell(r, c)}>{_cell(ctx, r, c)}</div>'
+            f'<div class="bx--structured-list-td{cls(c)}"{ctx.cell(r, c)}>'
+            f"{ctx.marked(r, c, TAG)}</div>"
             for c in range(len(ctx.grid.columns))
         )
         + "</div>"

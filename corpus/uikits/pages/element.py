@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 from . import base
-from .base import ACTIVE, PHONE_CSS, Badge, Body, Ctx, esc, icon
+from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on
 
 TAG = Badge(
     '<span class="el-tag el-tag--{kind} el-tag--small el-tag--light">'
@@ -16,6 +16,16 @@ TAG = Badge(
     "danger",
     "success",
 )
+TABLE_TAG = Badge(
+    '<span class="el-tag el-tag--{kind} el-tag--light">'
+    '<span class="el-tag__content"{attrs}>{text}</span></span>',
+    "danger",
+    "success",
+)
+WRAPS = {
+    "action": '<button class="el-button el-button--primary el-button--small is-link">'
+    "<span>{text}</span></button>"
+}
 
 WIDTHS = {
     "index": 64,
@@ -68,14 +78,6 @@ html.dark .el-menu.side .el-menu--inline{background:#0a0a0a}
 """
 
 
-def _tag(ctx: Ctx, r: int, c: int) -> str:
-    kind = "danger" if ctx.low(r) else "success"
-    return (
-        f'<span class="el-tag el-tag--{kind} el-tag--light">'
-        f'<span class="el-tag__content">{ctx.text(r, c)}</span></span>'
-    )
-
-
 def _colgroup(ctx: Ctx) -> str:
     narrow = ctx.has("narrow")
     cols = []
@@ -105,18 +107,12 @@ def _el_table(ctx: Ctx) -> str:
     )
     rows = []
     for r in range(ctx.n):
-        cells = []
-        for c in range(len(ctx.grid.columns)):
-            inner = _tag(ctx, r, c) if ctx.field(c) == "status" else ctx.text(r, c)
-            if ctx.field(c) == "action":
-                inner = (
-                    '<button class="el-button el-button--primary el-button--small is-link">'
-                    f"<span>{ctx.text(r, c)}</span></button>"
-                )
-            cells.append(
-                f'<td class="el-table_1_column_{c + 1} el-table__cell{align(c)}" rowspan="1" '
-                f'colspan="1"{ctx.cell(r, c)}><div class="cell">{inner}</div></td>'
-            )
+        cells = [
+            f'<td class="el-table_1_column_{c + 1} el-table__cell{align(c)}" rowspan="1" '
+            f'colspan="1"{ctx.cell(r, c)}><div class="cell">'
+            f"{ctx.marked(r, c, TABLE_TAG, WRAPS)}</div></td>"
+            for c in range(len(ctx.grid.columns))
+        ]
         striped = " el-table__row--striped" if r % 2 and ctx.has("striped") else ""
         rows.append(f'<tr class="el-table__row{striped}">{"".join(cells)}</tr>')
     border = " el-table--border" if ctx.has("border") else ""
@@ -139,19 +135,18 @@ def _el_table(ctx: Ctx) -> str:
 
 
 def _menu(ctx: Ctx) -> str:
-    labels = ctx.nav()
+    menu = ctx.menu()
     inline = "".join(
-        f'<li class="el-menu-item{" is-active" if label in ACTIVE else ""}" '
+        f'<li class="el-menu-item{on(label, " is-active")}" '
         f'style="padding-left:40px">{esc(label)}</li>'
-        for _, label in labels[1:4]
+        for _, label in menu.grouped
     )
     rest = "".join(
         f'<li class="el-menu-item" style="padding-left:20px"><i class="el-icon">{icon(name, 16)}'
         f"</i><span>{esc(label)}</span></li>"
-        for name, label in labels[4:]
+        for name, label in menu.rest
     )
-    group = "库存管理" if ctx.zh else "Inventory"
-    first_icon, first = labels[0]
+    first_icon, first = menu.first
     return (
         '<aside class="el-aside" style="width:210px">'
         f'<div class="logo">{icon("box", 22, "#409eff")}StockShot ERP</div>'
@@ -160,7 +155,7 @@ def _menu(ctx: Ctx) -> str:
         f"{icon(first_icon, 16)}</i><span>{esc(first)}</span></li>"
         '<li class="el-sub-menu is-opened is-active"><div class="el-sub-menu__title" '
         f'style="padding-left:20px"><i class="el-icon">{icon("box", 16)}</i>'
-        f"<span>{group}</span></div>"
+        f"<span>{menu.group}</span></div>"
         f'<ul class="el-menu el-menu--inline">{inline}</ul></li>{rest}</ul></aside>'
     )
 
@@ -191,9 +186,9 @@ def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
     wh = ctx.cue_text()
     cue = ctx.spec.cue
-    crumbs = ["首页", "库存管理", "库存查询"] if zh else ["Home", "Inventory", "Stock query"]
-    if cue == "breadcrumb":
-        crumbs.insert(2, wh)
+    crumbs = ctx.crumbs(
+        ("首页", "库存管理", "库存查询") if zh else ("Home", "Inventory", "Stock query")
+    )
     crumb_html = "".join(
         f'<span class="el-breadcrumb__item"><span class="el-breadcrumb__inner'
         f'{" is-link" if i < len(crumbs) - 1 else ""}">{esc(c)}</span>'
@@ -205,10 +200,7 @@ def erp(ctx: Ctx) -> Body:
     form = _field(code, placeholder + ("" if zh else "code"), True) + _field(
         name, placeholder + ("" if zh else "name"), True
     )
-    if cue == "chip":
-        form += _field(store, wh, False, select=True)
-    else:
-        form += _field(store, "全部" if zh else "All", False, select=True)
+    form += _field(store, wh if cue == "chip" else ("全部" if zh else "All"), False, select=True)
     query, reset = ("搜索", "重置") if zh else ("Search", "Reset")
     buttons = (
         f'<div class="el-form-item"><button class="el-button el-button--primary">'
@@ -223,16 +215,14 @@ def erp(ctx: Ctx) -> Body:
         "</button>"
         for t, kind in tools
     )
-    title = ""
-    if cue == "heading":
-        title = (
-            '<h3 style="margin:0 0 12px;font-size:18px;color:var(--el-text-color-primary)">'
-            f"{esc(ctx.spec.title)} · {wh}</h3>"
-        )
+    title = ctx.if_cue(
+        "heading",
+        '<h3 style="margin:0 0 12px;font-size:18px;color:var(--el-text-color-primary)">'
+        f"{ctx.heading(' · ')}</h3>",
+    )
     total = ctx.n + ctx.spec.first_index + 40
-    first_page = (ctx.spec.first_index - 1) // 20 + 1
     pager = "".join(
-        f'<li class="number{" is-active" if p == first_page else ""}">{p}</li>' for p in range(1, 6)
+        f'<li class="number{" is-active" if p == ctx.page else ""}">{p}</li>' for p in range(1, 6)
     )
     total_text = f"共 {total} 条" if zh else f"Total {total}"
     size_text = "20条/页" if zh else "20/page"
@@ -289,13 +279,11 @@ def phone(ctx: Ctx) -> Body:
         for c in ctx.cards(TAG)
     ]
     fg = "#e5eaf3" if dark else "#000"
-    wh = ctx.cue_text()
-    chip = ""
-    if ctx.spec.cue == "chip":
-        chip = (
-            '<span class="el-tag el-tag--primary el-tag--light is-closable">'
-            f'<span class="el-tag__content">{ctx.warehouse_label()}：{wh}</span></span>'
-        )
+    chip = ctx.if_cue(
+        "chip",
+        '<span class="el-tag el-tag--primary el-tag--light is-closable">'
+        f'<span class="el-tag__content">{ctx.chip_text("：")}</span></span>',
+    )
     tab_labels = ("首页", "库存", "单据", "我的") if ctx.zh else ("Home", "Stock", "Orders", "Me")
     tabs = base.phone_tabs(("home", "box", "doc", "user"), tab_labels)
     html = (

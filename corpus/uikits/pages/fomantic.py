@@ -3,7 +3,7 @@ labels`, then a `ui celled striped table` with a pagination footer, or a `ui car
 
 from __future__ import annotations
 
-from .base import ACTIVE, Badge, Body, Ctx, esc, icon
+from .base import Badge, Body, Ctx, esc, icon, on
 
 LABEL = Badge('<div class="ui {kind} mini label"{attrs}>{text}</div>', "red", "green")
 TILE_LABEL = Badge('<div class="ui {kind} tiny label"{attrs}>{text}</div>', "red", "green")
@@ -19,7 +19,7 @@ body.inverted-page{background:#1b1c1d}
 def _menu(ctx: Ctx) -> str:
     inverted = "" if ctx.has("light-menu") else " inverted"
     items = "".join(
-        f'<a class="{"active " if label in ACTIVE else ""}item">{icon(name, 16)}{esc(label)}</a>'
+        f'<a class="{on(label, "active ")}item">{icon(name, 16)}{esc(label)}</a>'
         for name, label in ctx.nav()
     )
     return (
@@ -30,14 +30,11 @@ def _menu(ctx: Ctx) -> str:
 
 def _top(ctx: Ctx) -> str:
     wh = ctx.cue_text()
-    cue = ctx.spec.cue
     dark = ctx.spec.theme == "dark"
     inv = " inverted" if dark else ""
-    crumb = (
-        f'<a class="section">{wh}</a><span class="divider">/</span>' if cue == "breadcrumb" else ""
-    )
+    crumb = ctx.if_cue("breadcrumb", f'<a class="section">{wh}</a><span class="divider">/</span>')
     title = ctx.heading(" — ")
-    chip = f'<a class="ui blue label">{ctx.warehouse_label()}: {wh} ×</a>' if cue == "chip" else ""
+    chip = ctx.if_cue("chip", f'<a class="ui blue label">{ctx.chip_text()} ×</a>')
     return (
         f'<div class="ui top attached{inv} menu"><div class="item">{icon("menu", 16)}</div>'
         '<div class="right menu"><div class="item"><div class="ui transparent input">'

@@ -45,17 +45,16 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = ctx.cue_text()
-    cue = ctx.spec.cue
     links = "".join(
         f'<li{on(label, IS_ACTIVE)}><a href="#" class="waves-effect">'
         f"{icon(name, 20)}{esc(label)}</a></li>"
         for name, label in ctx.nav()
     )
-    crumbs = ["Inventory"] + ([wh] if cue == "breadcrumb" else []) + ["Stock"]
-    crumb = "".join(f'<a href="#" class="breadcrumb">{c}</a>' for c in crumbs)
+    crumb = "".join(
+        f'<a href="#" class="breadcrumb">{c}</a>' for c in ctx.crumbs(("Inventory", "Stock"))
+    )
     title = ctx.heading(" – ")
-    chip = f'<div class="chip">{ctx.warehouse_label()}: {wh} ×</div>' if cue == "chip" else ""
+    chip = ctx.if_cue("chip", f'<div class="chip">{ctx.chip_text()} ×</div>')
     markup = ctx.table(
         classes="striped highlight",
         numeric="num",
@@ -105,7 +104,7 @@ def phone(ctx: Ctx) -> Body:
             f"<p><span{c.code_attrs}>{c.code}</span><br>{c.meta_line}</p>{c.badge}</li>"
         )
     wh = ctx.cue_text()
-    chips = f'<div class="chip">{wh}</div>' if ctx.spec.cue == "chip" else ""
+    chips = ctx.if_cue("chip", f'<div class="chip">{wh}</div>')
     tabs = phone_tabs(("home", "list", "truck", "user"), ("Home", "Stock", "Receive", "Profile"))
     html = (
         '<div class="app">'

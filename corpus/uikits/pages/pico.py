@@ -27,19 +27,16 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 def admin(ctx: Ctx) -> Body:
     wh = ctx.cue_text()
-    cue = ctx.spec.cue
     links = "".join(
         f'<li><a href="#"{on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
         for _, label in ctx.nav()
     )
-    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
     title = ctx.heading(" · ")
-    chip = ""
-    if cue == "chip":
-        chip = (
-            f'<a href="#" role="button" class="outline secondary">{ctx.warehouse_label()}: '
-            f"{wh} ×</a>"
-        )
+    chip = ctx.if_cue(
+        "chip",
+        f'<a href="#" role="button" class="outline secondary">{ctx.chip_text()} ×</a>',
+    )
     markup = ctx.table(
         classes="striped",
         numeric="num",

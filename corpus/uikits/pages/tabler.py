@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .base import ACTIVE, Badge, Body, Ctx, esc, icon
+from .base import Badge, Body, Ctx, esc, icon, on
 
 BADGE = Badge('<span class="badge bg-{kind}-lt"{attrs}>{text}</span>', "red", "green")
 
@@ -14,7 +14,7 @@ def _root(ctx: Ctx) -> str:
 
 def _sidebar(ctx: Ctx) -> str:
     items = "".join(
-        f'<li class="nav-item{" active" if label in ACTIVE else ""}"><a class="nav-link" href="#">'
+        f'<li class="nav-item{on(label, " active")}"><a class="nav-link" href="#">'
         f'<span class="nav-link-icon d-md-none d-lg-inline-block">{icon(name, 20)}</span>'
         f'<span class="nav-link-title">{esc(label)}</span></a></li>'
         for name, label in ctx.nav()
@@ -45,9 +45,10 @@ def _header(ctx: Ctx, pretitle: str) -> str:
 
 
 def _chip(ctx: Ctx) -> str:
-    if ctx.spec.cue != "chip":
-        return ""
-    return f'<span class="badge bg-blue-lt me-2">{ctx.warehouse_label()}: {ctx.cue_text()} ×</span>'
+    return ctx.if_cue(
+        "chip",
+        f'<span class="badge bg-blue-lt me-2">{ctx.chip_text()} ×</span>',
+    )
 
 
 WRAPS = {

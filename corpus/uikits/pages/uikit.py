@@ -24,16 +24,14 @@ WRAPS = {"sku": '<a class="uk-link-reset" href="#">{text}</a>'}
 def admin(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
     wh = ctx.cue_text()
-    cue = ctx.spec.cue
     links = "".join(
         f'<li{on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in ctx.nav()
     )
-    crumb = f'<li><a href="#">{wh}</a></li>' if cue == "breadcrumb" else ""
+    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
     title = ctx.heading(" · ")
-    chip = (
-        f'<span class="uk-label uk-margin-small-right">{ctx.warehouse_label()}: {wh} ×</span>'
-        if cue == "chip"
-        else ""
+    chip = ctx.if_cue(
+        "chip",
+        f'<span class="uk-label uk-margin-small-right">{ctx.chip_text()} ×</span>',
     )
     classes = ctx.switched(
         "uk-table uk-table-divider uk-table-hover uk-table-middle",

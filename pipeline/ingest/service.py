@@ -60,7 +60,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "10"
+PIPELINE_VERSION = "11"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -71,7 +71,8 @@ typed where no header names them; 9: the count left over, readings weighed with 
 warehouse, dots misread as dashes in cards, sparse on-order columns cut, repeated SKUs; 10: a
 header name over unread values heads its own column, icons and misspelt badges in cards, a
 header that reads as values, headerless quantity-and-warehouse columns cut, a photo's clearly
-fuller reading taken over one that passed)."""
+fuller reading taken over one that passed; 11: a filter chip's close mark read into its
+warehouse id)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -23,6 +23,14 @@ def test_a_breadcrumbs_warehouse_whose_hyphen_was_misread_in_small_text_is_the_p
     assert page_warehouse(["W+1200 units", "SW+02"]) is None
 
 
+def test_a_filter_chips_close_mark_read_into_its_warehouse_still_names_the_pages() -> None:
+    assert page_warehouse(["Stock levels", "WAREHOUSE: WH-02x1 COUNT DUE"]) == "WH-02"
+    assert page_warehouse(["Warehouse: WH-03X|"]) == "WH-03"
+    assert warehouse_label("WH-01x") == "WH-01"
+    # Letters or digits after the mark make another code, not a chip.
+    assert page_warehouse(["WH-01xL", "WH-2x4", "WH-03x12"]) is None
+
+
 def test_several_warehouses_on_one_page_name_none_and_a_longer_code_is_no_warehouse() -> None:
     assert page_warehouse(["WH-01", "WH-02", "WH-03"]) is None
     assert page_warehouse(["Order WH-0211X", "SKU-WH-02A"]) is None

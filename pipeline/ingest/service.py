@@ -72,7 +72,7 @@ warehouse, dots misread as dashes in cards, sparse on-order columns cut, repeate
 header name over unread values heads its own column, icons and misspelt badges in cards, a
 header that reads as values, headerless quantity-and-warehouse columns cut, a photo's clearly
 fuller reading taken over one that passed; 11: a filter chip's close mark read into its
-warehouse id)."""
+warehouse id, a code's run blurred into look-alikes of the other kind)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -1,9 +1,9 @@
-"""Turn a generic grid into inventory rows and into the compact text a model reads."""
+"""Turn a generic grid into inventory rows and into the compact text a model reads. A
+column's codes are read together (`pipeline.table.codes`)."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -11,7 +11,8 @@ from datetime import datetime
 
 from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
-from pipeline.table.cells import clean_text, most_common, quantity_and_unit, repair_id
+from pipeline.table.cells import clean_text, quantity_and_unit, repair_id
+from pipeline.table.codes import column_codes
 from pipeline.table.headers import FIELDS
 from pipeline.table.schema import ColumnRole, type_columns
 from pipeline.table.values import is_code
@@ -161,7 +162,7 @@ def to_rows(
         rows.append(Row.model_validate({**values, "confidence": confidence}))
         sources.append(r)
     rows, sources = _without_stray_edges(rows, sources, mapping)
-    return MappedRows(rows=_consensus_prefixes(rows), mapping=mapping, sources=sources, roles=found)
+    return MappedRows(rows=column_codes(rows), mapping=mapping, sources=sources, roles=found)
 
 
 _CODED = 0.8
@@ -210,108 +211,6 @@ def _without_running_index(values: Sequence[str]) -> list[str]:
         if sum(r is not None and is_code(r) for r in rest) >= 0.8 * len(texts):
             return [r if r else v for r, v in zip(rest, values, strict=True)]
     return list(values)
-
-
-_ID_PARTS = re.compile(r"^([A-Z]{1,6})-(\d+)$")
-
-
-def _consensus_prefixes(rows: list[Row]) -> list[Row]:
-    """`SKUJ-10232` among `SKU-...` ids is `SKU-10232`: one letter off the prefix most ids of
-    the column share."""
-    for field in ("sku", "warehouse_id"):
-        rows = _consensus_separators(rows, field)
-        rows = _consensus_shape(rows, field)
-        parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
-        prefixes = [m[1] for m in parts if m]
-        if len(prefixes) < 3:
-            continue
-        common = most_common(prefixes) or ""
-        share = prefixes.count(common) / len(prefixes)
-        if share <= 0.5:
-            continue
-        for k, match in enumerate(parts):
-            if not match or match[1] == common or not _one_edit(match[1], common):
-                continue
-            # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
-            # majority of the column is evidence enough for that misreading.
-            if share >= 0.6 or _stroke_before_hyphen(match[1], common):
-                rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
-    return rows
-
-
-_STROKES = frozenset("JIL1T|")
-"""Letters a blurred hyphen's stroke, read with the glyph before it, comes out as."""
-
-
-def _stroke_before_hyphen(prefix: str, common: str) -> bool:
-    """`SKUJ` for `SKU`: the common prefix and one stroke letter where the hyphen begins."""
-    return prefix[:-1] == common and prefix[-1] in _STROKES
-
-
-_LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
-
-
-def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
-    """`WH03`, `WH+-03` or `SKU·10702` among `WH-..`/`SKU-..` ids: the separator most ids of the
-    column share, in place of a lost or misread one. Rows whose id was not read at all do not
-    count against the column's agreement."""
-    values = [getattr(r, field) or "" for r in rows]
-    proper = sum(bool(_ID_PARTS.match(v)) for v in values)
-    if proper < 3 or proper < 0.6 * sum(bool(v) for v in values):
-        return rows
-    fixed = []
-    for row, value in zip(rows, values, strict=True):
-        loose = _LOOSE_ID.match(value) if not _ID_PARTS.match(value) else None
-        fixed.append(row.model_copy(update={field: f"{loose[1]}-{loose[2]}"}) if loose else row)
-    return fixed
-
-
-_RUN = re.compile(r"[A-Z]+|\d+")
-_SEPARATOR_CHARS = frozenset(" .,:;·-_/")
-
-
-def _shape(value: str) -> tuple[tuple[tuple[bool, int], ...], tuple[str, ...]] | None:
-    """A code's letter and digit runs (kind, length) and the separators between them, or None
-    when something other than separators stands before, after or between them."""
-    runs = _RUN.findall(value)
-    parts = _RUN.split(value)
-    if not runs or parts[0] or parts[-1]:
-        return None
-    between = tuple(parts[1:-1])
-    if any(len(p) > 2 or not set(p) <= _SEPARATOR_CHARS for p in between):
-        return None
-    return tuple((r.isdigit(), len(r)) for r in runs), between
-
-
-def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
-    """`01,02.0035`, `01.02:0035` or `01 02 0035` among `01.02.0035`-shaped codes: the runs
-    of letters and digits the column's codes share, with its separators in place of misread
-    ones."""
-    shapes = [_shape(getattr(r, field) or "") for r in rows]
-    known = [s for s in shapes if s is not None]
-    if len(known) < 3:
-        return rows
-    common, count = Counter(known).most_common(1)[0]
-    if count < 3 or count < 0.5 * len(rows):
-        return rows
-    fixed = []
-    for row, shape in zip(rows, shapes, strict=True):
-        if shape is None or shape == common or shape[0] != common[0]:
-            fixed.append(row)
-            continue
-        runs = _RUN.findall(getattr(row, field) or "")
-        value = runs[0] + "".join(sep + run for sep, run in zip(common[1], runs[1:], strict=True))
-        fixed.append(row.model_copy(update={field: value}))
-    return fixed
-
-
-def _one_edit(a: str, b: str) -> bool:
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
-    short, long_ = sorted((a, b), key=len)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 def screen_text(

@@ -36,39 +36,6 @@ def test_several_warehouses_on_one_page_name_none_and_a_longer_code_is_no_wareho
     assert page_warehouse(["Order WH-0211X", "SKU-WH-02A"]) is None
 
 
-def test_a_dotted_code_with_a_misread_separator_takes_the_separators_its_column_shares() -> None:
-    table = Table(
-        header=["物料编码", "物料名称", "现存量"],
-        cells=[
-            ["01.02.0035", "六角螺栓", "120"],
-            ["01.02.0036", "六角螺母", "80"],
-            ["01.02.0041", "弹簧垫圈", "300"],
-            ["01.03.0112", "平垫圈", "64"],
-            ["02.01:0011", "气泡膜", "12"],
-            ["05,01.0003", "叉车电池", "3"],
-            ["01 03 0120", "膨胀螺栓", "40"],
-            ["03.0.0021", "工业胶带", "9"],  # a digit lost: not this code's shape
-        ],
-    )
-    confidences = [[1.0] * 3 for _ in table.cells]
-    skus = [row.sku for row in to_rows(table, confidences).rows]
-    assert skus == [
-        "01.02.0035", "01.02.0036", "01.02.0041", "01.03.0112",
-        "02.01.0011", "05.01.0003", "01.03.0120", "03.0.0021",
-    ]  # fmt: skip
-
-
-def test_a_code_with_a_dot_for_its_hyphen_takes_the_hyphen_the_codes_read_share() -> None:
-    # A blurred photo: some codes not read at all, the others agree on their hyphen.
-    read = ["SKU-10231", "", "SKU·10233", "SKU-10240", "", "", "SKU-10244", "", "SKU-10310"]
-    table = Table(
-        header=["Product code", "Title", "Current stock"],
-        cells=[[code, "Hex bolt", "12"] for code in read],
-    )
-    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
-    assert [row.sku for row in rows if row.sku and "10233" in row.sku] == ["SKU-10233"]
-
-
 def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> None:
     codes = ["2101.02.0035", "2201.02.0036", "2301.02.0041", "2401.03.0112"]
     table = Table(
@@ -87,24 +54,6 @@ def test_among_several_warehouses_the_one_a_tab_bar_shows_selected_is_the_pages(
     context = ["Stock", "WH-01", "WH-02", "WH-03", selected_line("WH-02")]
     assert page_warehouse(context) == "WH-02"
     assert warehouse_label(" WH-03 ") == "WH-03" and warehouse_label("Depot WH-03") is None
-
-
-def test_a_blurred_hyphen_read_as_a_stroke_letter_is_mended_where_most_codes_have_none() -> None:
-    read = ["SKUJ·10231", "SKUJ 10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKUJ-10501",
-            "SKU-10601", "SKUI-10602", "SKU-10603"]  # fmt: skip
-    table = Table(header=["SKU", "Name", "On hand"], cells=[[s, "Hex bolt", "12"] for s in read])
-    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
-    assert [row.sku for row in rows] == [
-        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
-        "SKU-10601", "SKU-10602", "SKU-10603",
-    ]  # fmt: skip
-
-
-def test_a_prefix_one_letter_off_is_kept_when_the_column_is_split_nearly_evenly() -> None:
-    read = ["SKA-10231", "SKA-10232", "SKA-10310", "SKU-10318", "SKU-10402", "SKU-10501"]
-    table = Table(header=["SKU", "Name", "On hand"], cells=[[s, "Hex bolt", "12"] for s in read])
-    rows = to_rows(table, [[1.0] * 3 for _ in read]).rows
-    assert [row.sku for row in rows] == read
 
 
 def test_a_pager_read_as_the_table_s_last_line_is_not_a_row() -> None:

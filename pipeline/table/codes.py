@@ -1,0 +1,173 @@
+"""A column's codes read together: small text misreads one code at a time, and the column's
+other codes say what it was.
+
+A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`), a whole run of letters read as
+look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one letter off
+(`SKUJ-10232` among `SKU-...`) takes the form most of the column shares; a column split nearly
+evenly keeps what it read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pipeline.models import Row
+from pipeline.table.cells import most_common
+
+__all__ = ["column_codes"]
+
+_ID_PARTS = re.compile(r"^([A-Z]{1,6})-(\d+)$")
+
+
+def column_codes(rows: list[Row]) -> list[Row]:
+    """The rows with their SKUs and warehouse ids read together, column by column: a lost or
+    misread separator, a whole run misread as the other kind, and a prefix one letter off
+    (`SKUJ-10232` among `SKU-...` ids is `SKU-10232`) take the form most of the column shares."""
+    for field in ("sku", "warehouse_id"):
+        rows = _consensus_separators(rows, field)
+        rows = _consensus_shape(rows, field)
+        rows = _consensus_kinds(rows, field)
+        parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
+        prefixes = [m[1] for m in parts if m]
+        if len(prefixes) < 3:
+            continue
+        common = most_common(prefixes) or ""
+        share = prefixes.count(common) / len(prefixes)
+        if share <= 0.5:
+            continue
+        for k, match in enumerate(parts):
+            if not match or match[1] == common or not _one_edit(match[1], common):
+                continue
+            # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
+            # majority of the column is evidence enough for that misreading.
+            if share >= 0.6 or _stroke_before_hyphen(match[1], common):
+                rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
+    return rows
+
+
+_STROKES = frozenset("JIL1T|")
+"""Letters a blurred hyphen's stroke, read with the glyph before it, comes out as."""
+
+
+def _stroke_before_hyphen(prefix: str, common: str) -> bool:
+    """`SKUJ` for `SKU`: the common prefix and one stroke letter where the hyphen begins."""
+    return prefix[:-1] == common and prefix[-1] in _STROKES
+
+
+_LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
+
+
+def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
+    """`WH03`, `WH+-03` or `SKU·10702` among `WH-..`/`SKU-..` ids: the separator most ids of the
+    column share, in place of a lost or misread one. Rows whose id was not read at all do not
+    count against the column's agreement."""
+    values = [getattr(r, field) or "" for r in rows]
+    proper = sum(bool(_ID_PARTS.match(v)) for v in values)
+    if proper < 3 or proper < 0.6 * sum(bool(v) for v in values):
+        return rows
+    fixed = []
+    for row, value in zip(rows, values, strict=True):
+        loose = _LOOSE_ID.match(value) if not _ID_PARTS.match(value) else None
+        fixed.append(row.model_copy(update={field: f"{loose[1]}-{loose[2]}"}) if loose else row)
+    return fixed
+
+
+_RUN = re.compile(r"[A-Z]+|\d+")
+_SEPARATOR_CHARS = frozenset(" .,:;·-_/")
+
+
+def _shape(value: str) -> tuple[tuple[tuple[bool, int], ...], tuple[str, ...]] | None:
+    """A code's letter and digit runs (kind, length) and the separators between them, or None
+    when something other than separators stands before, after or between them."""
+    runs = _RUN.findall(value)
+    parts = _RUN.split(value)
+    if not runs or parts[0] or parts[-1]:
+        return None
+    between = tuple(parts[1:-1])
+    if any(len(p) > 2 or not set(p) <= _SEPARATOR_CHARS for p in between):
+        return None
+    return tuple((r.isdigit(), len(r)) for r in runs), between
+
+
+def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
+    """`01,02.0035`, `01.02:0035` or `01 02 0035` among `01.02.0035`-shaped codes: the runs
+    of letters and digits the column's codes share, with its separators in place of misread
+    ones."""
+    shapes = [_shape(getattr(r, field) or "") for r in rows]
+    known = [s for s in shapes if s is not None]
+    if len(known) < 3:
+        return rows
+    common, count = Counter(known).most_common(1)[0]
+    if count < 3 or count < 0.5 * len(rows):
+        return rows
+    fixed = []
+    for row, shape in zip(rows, shapes, strict=True):
+        if shape is None or shape == common or shape[0] != common[0]:
+            fixed.append(row)
+            continue
+        runs = _RUN.findall(getattr(row, field) or "")
+        value = runs[0] + "".join(sep + run for sep, run in zip(common[1], runs[1:], strict=True))
+        fixed.append(row.model_copy(update={field: value}))
+    return fixed
+
+
+_AS_LETTER = str.maketrans({"8": "B", "5": "S", "0": "O", "1": "I", "2": "Z", "6": "G"})
+_AS_DIGIT = str.maketrans(
+    {"B": "8", "S": "5", "O": "0", "D": "0", "Q": "0", "I": "1", "L": "1", "Z": "2", "G": "6"}
+)
+"""Glyphs small text blurs into the other kind: a letter run of a code read as digits (`8` for
+`B`, `5` for `S`), or a digit run read as letters."""
+
+
+def _kinds(value: str) -> tuple[tuple[bool, ...], tuple[str, ...]] | None:
+    """A code's runs as digits or letters, and its separators; None for no code."""
+    shape = _shape(value)
+    return (tuple(digits for digits, _ in shape[0]), shape[1]) if shape else None
+
+
+def _consensus_kinds(rows: list[Row], field: str) -> list[Row]:
+    """`TP-48-8` among `BX-310-K`, `FL-500-S`, `LB-100-T`: a run that the column's codes write
+    in letters, read as digits that look like letters, is those letters (`TP-48-B`); a run they
+    write in digits, read as look-alike letters, is those digits. Only where most of the
+    column's codes share the runs' kinds, and every glyph of the run has a look-alike."""
+    values = [getattr(r, field) or "" for r in rows]
+    kinds = [_kinds(v) for v in values]
+    known = [k for k in kinds if k is not None]
+    if len(known) < 4:
+        return rows
+    common, count = Counter(known).most_common(1)[0]
+    if count < 0.6 * len(known):
+        return rows
+    fixed = []
+    for row, value, kind in zip(rows, values, kinds, strict=True):
+        if kind is None or kind == common or kind[1] != common[1]:
+            fixed.append(row)
+            continue
+        runs = _RUN.findall(value)
+        mended = [
+            run
+            if is_digits == (run.isdigit())
+            else run.translate(_AS_DIGIT if is_digits else _AS_LETTER)
+            for run, is_digits in zip(runs, common[0], strict=True)
+        ]
+        if any(
+            m.isdigit() != is_digits or (not is_digits and not m.isalpha())
+            for m, is_digits in zip(mended, common[0], strict=True)
+        ):
+            fixed.append(row)
+            continue
+        text = mended[0] + "".join(
+            sep + run for sep, run in zip(common[1], mended[1:], strict=True)
+        )
+        fixed.append(row.model_copy(update={field: text}))
+    return fixed
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))

@@ -11,6 +11,7 @@ from pydantic import Field
 from servers import domain
 from servers.models import ItemReport, StockReport
 from servers.toolkit import (
+    READ_ONLY,
     SkuArg,
     ToolDeps,
     WarehouseIdArg,
@@ -53,6 +54,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         description="Live on_hand, on_order (open orders included) and reorder_point of SKUs "
         "in one warehouse, read now (as_of), with needs_reorder. Requested SKUs that are not "
         "stocked there are listed in not_found with a hint.",
+        annotations=READ_ONLY,
     )
     def query_stock(
         warehouse_id: WarehouseIdArg, skus: SkusArg = None
@@ -67,6 +69,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         name="inventory_get_item",
         title="Get an item in every warehouse",
         description="One SKU's name and its live stock in every warehouse that stocks it.",
+        annotations=READ_ONLY,
     )
     def get_item(sku: SkuArg) -> Annotated[CallToolResult, ItemReport]:
         return read_result(lambda: domain.get_item(deps.store, sku, now=deps.clock()))

@@ -56,6 +56,7 @@ from servers.order_args import (
 from servers.store import StoreWriter
 from servers.toolkit import (
     CREATES,
+    READ_ONLY,
     UNDOES,
     OrderIdArg,
     ToolDeps,
@@ -349,6 +350,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         title="List replenishment orders",
         description="Replenishment orders, newest first, filtered by SKU, warehouse, status, "
         "creation time or caller run id.",
+        annotations=READ_ONLY,
     )
     def list_orders(
         sku: OptionalSkuArg = None,

@@ -138,9 +138,10 @@ def group_tool(
     name: str,
     title: str,
     description: str,
-    annotations: ToolAnnotations = READ_ONLY,
+    annotations: ToolAnnotations,
 ) -> Callable[[ToolFunction], ToolFunction]:
-    """Register a tool of `group` on `server`, tagged with its group in the tool's `_meta`."""
+    """Register a tool of `group` on `server`, tagged with its group in the tool's `_meta`;
+    `annotations` says what calling it does (`READ_ONLY`, `CREATES`, `UNDOES`)."""
     return server.tool(
         name=name,
         title=title,

@@ -10,6 +10,7 @@ from mcp.types import CallToolResult
 from servers import domain
 from servers.models import WarehouseList, WarehouseSummary
 from servers.toolkit import (
+    READ_ONLY,
     ToolDeps,
     WarehouseIdArg,
     group_tool,
@@ -37,6 +38,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         title="List warehouses",
         description="Every warehouse: id, name, city, how many SKUs it stocks and how many "
         "need reordering now.",
+        annotations=READ_ONLY,
     )
     def list_warehouses() -> Annotated[CallToolResult, WarehouseList]:
         return read_result(lambda: domain.list_warehouses(deps.store))
@@ -48,6 +50,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         title="Get a warehouse",
         description="One warehouse: name, city, how many SKUs it stocks and how many need "
         "reordering now.",
+        annotations=READ_ONLY,
     )
     def get_warehouse(warehouse_id: WarehouseIdArg) -> Annotated[CallToolResult, WarehouseSummary]:
         return read_result(lambda: domain.get_warehouse(deps.store, warehouse_id))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from pipeline.models import Row
 from pipeline.table.cells import most_common
@@ -107,8 +108,7 @@ def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
             fixed.append(row)
             continue
         runs = _RUN.findall(getattr(row, field) or "")
-        value = runs[0] + "".join(sep + run for sep, run in zip(common[1], runs[1:], strict=True))
-        fixed.append(row.model_copy(update={field: value}))
+        fixed.append(row.model_copy(update={field: _joined(runs, common[1])}))
     return fixed
 
 
@@ -157,11 +157,13 @@ def _consensus_kinds(rows: list[Row], field: str) -> list[Row]:
         ):
             fixed.append(row)
             continue
-        text = mended[0] + "".join(
-            sep + run for sep, run in zip(common[1], mended[1:], strict=True)
-        )
-        fixed.append(row.model_copy(update={field: text}))
+        fixed.append(row.model_copy(update={field: _joined(mended, common[1])}))
     return fixed
+
+
+def _joined(runs: Sequence[str], separators: Sequence[str]) -> str:
+    """A code written from its runs with `separators` between them."""
+    return runs[0] + "".join(sep + run for sep, run in zip(separators, runs[1:], strict=True))
 
 
 def _one_edit(a: str, b: str) -> bool:

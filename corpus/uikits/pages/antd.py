@@ -138,7 +138,7 @@ def erp(ctx: Ctx) -> Body:
     crumb_html = (
         "<ol>"
         + "".join(
-            f'<li><span class="ant-breadcrumb-link">{esc(c)}</span>'
+            f'<li><span class="ant-breadcrumb-link">{c}</span>'
             f'<span class="ant-breadcrumb-separator">/</span></li>'
             for c in crumbs
         )

@@ -224,9 +224,9 @@ class Ctx:
         return (self.spec.first_index - 1) // PAGE_ROWS + 1
 
     def crumbs(self, labels: Sequence[str]) -> list[str]:
-        """A breadcrumb trail of `labels`, the warehouse before the last one where the page
-        states it in its breadcrumb."""
-        trail = list(labels)
+        """A breadcrumb trail of `labels` as markup (each label escaped), the warehouse before
+        the last one where the page states it in its breadcrumb."""
+        trail = [escape(label) for label in labels]
         if self.spec.cue == "breadcrumb":
             trail.insert(-1, self.cue_text())
         return trail

@@ -191,7 +191,7 @@ def erp(ctx: Ctx) -> Body:
     )
     crumb_html = "".join(
         f'<span class="el-breadcrumb__item"><span class="el-breadcrumb__inner'
-        f'{" is-link" if i < len(crumbs) - 1 else ""}">{esc(c)}</span>'
+        f'{" is-link" if i < len(crumbs) - 1 else ""}">{c}</span>'
         f'<span class="el-breadcrumb__separator">/</span></span>'
         for i, c in enumerate(crumbs)
     )

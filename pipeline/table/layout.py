@@ -320,8 +320,13 @@ def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: flo
 
 
 _NEAREST = 12
-"""Phrases above a table kept as its context: a toolbar, a filter bar, a card's title, the
-page's heading and the breadcrumb over it."""
+"""Phrases above a table kept as its context at the least: a toolbar, a filter bar, a card's
+title, the page's heading and the breadcrumb over it."""
+_NEAREST_LINES = 4
+"""Lines above a table kept whole as its context at the least, however many phrases they hold:
+a wide filter bar of labels, fields and buttons does not push out the breadcrumb above it."""
+_MOST = 24
+"""Phrases above a table kept at the most (each is recognised)."""
 
 
 def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]:
@@ -343,19 +348,36 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
         and boxes[i][2] - boxes[i][0] >= 3 * tall
     }
     near = [i for i in above if table[1] - boxes[i][3] <= reach or i in headings]
-    phrases: list[Cell] = []
+    lines: list[list[Cell]] = []
     for line in box_lines([boxes[i] for i in near], max(2.0, text_height * 0.45)):
         members = [near[k] for k in line]
         phrase = [members[0]]
+        lines.append([])
         for prev, i in pairwise(members):
             gap = boxes[i][0] - boxes[prev][2]
             if gap <= 1.5 * max(boxes[i][3] - boxes[i][1], boxes[prev][3] - boxes[prev][1]):
                 phrase.append(i)
             else:
-                phrases.append(phrase)
+                lines[-1].append(phrase)
                 phrase = [i]
-        phrases.append(phrase)
-    phrases.sort(key=lambda p: (min(boxes[i][1] for i in p), min(boxes[i][0] for i in p)))
-    nearest = phrases[-_NEAREST:]
-    titles = [p for p in phrases[:-_NEAREST] if any(i in headings for i in p)]
+        lines[-1].append(phrase)
+    lines.sort(key=lambda band: min(boxes[i][1] for p in band for i in p))
+    # Whole lines from the table upwards: at least the nearest phrases and lines, at most _MOST.
+    kept = count = 0
+    for band in reversed(lines):
+        if count >= _NEAREST and kept >= _NEAREST_LINES:
+            break
+        kept += 1
+        count += len(band)
+    split = len(lines) - kept
+
+    def reading_order(found: list[Cell]) -> list[Cell]:
+        return sorted(
+            found, key=lambda p: (min(boxes[i][1] for i in p), min(boxes[i][0] for i in p))
+        )
+
+    nearest = reading_order([p for line in lines[split:] for p in line])[-_MOST:]
+    titles = reading_order(
+        [p for line in lines[:split] for p in line if any(i in headings for i in p)]
+    )
     return titles[-2:] + nearest

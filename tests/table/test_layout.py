@@ -111,6 +111,22 @@ def test_a_breadcrumb_set_left_of_a_right_aligned_first_column_is_context() -> N
     assert [0] in found.context
 
 
+def test_a_breadcrumb_over_a_wide_filter_bar_and_a_toolbar_is_still_context() -> None:
+    boxes = stock_table()
+    # Top to bottom: a breadcrumb; a filter bar of labels, fields and buttons (eight phrases);
+    # a card title with three buttons at its right.
+    crumb = [(300, 40, 600, 54)]
+    filters = [(300 + k * 115, 90, 380 + k * 115, 104) for k in range(8)]
+    toolbar = [(300, 140, 360, 154)] + [
+        (1000 + k * 100, 140, 1060 + k * 100, 154) for k in range(3)
+    ]
+    above = crumb + filters + toolbar
+    found = find_table(above + boxes, text_height=12.0)
+    assert found is not None
+    kept = [above[i] for p in found.context for i in p]
+    assert kept == above
+
+
 def test_a_header_name_over_a_column_of_unread_values_heads_a_column_of_its_own() -> None:
     # `STATUS` stands over the gap left of the stock's values (its coloured chips lost on a
     # photo), `CURRENT STOCK` over the values: two columns, the status one empty.

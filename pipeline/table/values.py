@@ -72,10 +72,7 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     if not filled:
         return ValuesProfile(0, 0, 0, 0, False, 0, 0, 0, 0, None, ())
     n = len(filled)
-    upper = [
-        re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", v).upper().strip())
-        for v in filled
-    ]
+    upper = [_as_code(v) for v in filled]
     parsed = [quantity_and_unit(v) for v in filled]
     numbers = [q for q, _ in parsed if q is not None]
     units = tuple(u for q, u in parsed if q is not None)
@@ -86,9 +83,7 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
         and n >= 3
         and all(int(b) - int(a) == 1 for a, b in itertools.pairwise(plain))
     )
-    codes = sum(
-        bool(_CODE.match(v)) and not _WAREHOUSE_CODE.match(v) and not _DATE.match(v) for v in upper
-    )
+    codes = sum(_is_code(v) for v in upper)
     text = sum(
         bool(_LETTERS.search(v)) and not _CODE.match(u) for v, u in zip(filled, upper, strict=True)
     )
@@ -107,15 +102,26 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     )
 
 
+_SEPARATORS = str.maketrans(
+    {"—": "-", "–": "-", "‐": "-", "‑": "-", "−": "-", "·": ".", "•": ".", "・": ".", "‧": "."}
+)
+"""A code's separators as small text reads them: a hyphen as a dash, a dot as a middle dot."""
+
+
 def _as_code(text: str) -> str:
-    """A cell as a code is matched: upper case, no space around its separators."""
-    return re.sub(r"\s*([-./_])\s*", r"\1", unicodedata.normalize("NFKC", text).upper().strip())
+    """A cell as a code is matched: upper case, separators as typed, no space around them."""
+    value = unicodedata.normalize("NFKC", text).translate(_SEPARATORS).upper().strip()
+    return re.sub(r"\s*([-./_])\s*", r"\1", value)
+
+
+def _is_code(value: str) -> bool:
+    return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
 
 
 def is_code(text: str) -> bool:
-    """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date."""
-    value = _as_code(text)
-    return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
+    """A code (`SKU-10231`, `BX-310-K`, `01.02.0035`), not a warehouse code or a date; its
+    hyphen read as a dash or a middle dot (`SKU·10610`) too."""
+    return _is_code(_as_code(text))
 
 
 def is_warehouse_code(text: str) -> bool:

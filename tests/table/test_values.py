@@ -32,3 +32,11 @@ def test_a_run_of_row_numbers_is_an_index_and_dotted_codes_are_codes_not_dates()
     assert not values_profile(["21", "23", "22"]).index
     assert values_profile(["01.02.0035", "02.01.0011"]).codes == 1.0
     assert is_code("01.02.0035") and not is_code("2026.12.03") and not is_code("WH-02")
+
+
+def test_a_codes_hyphen_read_as_a_dash_or_a_middle_dot_still_makes_a_code() -> None:
+    assert is_code("SKU·10610") and is_code("SKU–10611") and is_code("BX—310—K")
+    column = ["SKU-10601", "SKU·10610", "SKU·10611", "SKU‐10620", "SKU-10621"]
+    assert values_profile(column).codes == 1.0
+    # A name with a dot between its words is still a name.
+    assert not is_code("Kraft mailer · 310") and values_profile(["Kraft mailer · 310"]).text == 1.0

@@ -10,9 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.imaging.text import (
-    TextBoxes,
     faint_extent,
-    faint_text,
     ink_bounds,
     restore_spaces,
 )
@@ -30,6 +28,7 @@ from pipeline.ingest.assembly import (
     to_original,
 )
 from pipeline.ingest.attempts import CLEARLY_MORE, Attempt, Page
+from pipeline.ingest.faint import between, faint_fragments_joined, faint_names
 from pipeline.models import (
     TextLine,
 )
@@ -37,7 +36,7 @@ from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
-from pipeline.table.gutters import headless_regions, split_merged
+from pipeline.table.gutters import split_merged
 from pipeline.table.html import table_from_html
 from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
 from pipeline.table.rows import (
@@ -113,7 +112,8 @@ class Reader:
         if split is not None and (again := find_table(split, found.text_height, norm.gray)):
             found, layout = replace(found, boxes=split), again
         if norm.photographed:
-            found, layout = _faint_names(found, layout, norm.gray)
+            found, layout = faint_names(found, layout, norm.gray)
+            layout = faint_fragments_joined(found, layout, norm.gray)
         cells = layout.grid
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []
@@ -126,7 +126,7 @@ class Reader:
                     continue
                 if norm.photographed:
                     # A blurred or washed-out name's last glyphs can fall below the ink level.
-                    reach = _between(layout.columns, c, found.text_height)
+                    reach = between(layout.columns, c, found.text_height)
                     tight = faint_extent(norm.gray, tight, reach, found.text_height)
                 crops.append(line_crop(norm.rgb, tight, found.text_height))
                 slots.append((r, c))
@@ -338,34 +338,3 @@ def context_over(lines: Sequence[TextLine], layout: TableLayout, region_top: int
     top = max(region_top, min(head, default=region_top))
     over = [line for line in lines if line.box[3] <= top]
     return context_texts([line.box for line in over], [line.text for line in over])[-8:]
-
-
-def _between(columns: Sequence[tuple[int, int]], c: int, text_height: float) -> tuple[int, int]:
-    """How far column `c`'s text may reach sideways: to half a text height short of its
-    neighbours' columns."""
-    margin = round(text_height / 2)
-    left = columns[c - 1][1] + margin if c > 0 else 0
-    right = columns[c + 1][0] - margin if c + 1 < len(columns) else 1 << 30
-    return left, right
-
-
-def _faint_names(
-    found: TextBoxes, layout: TableLayout, gray: Gray
-) -> tuple[TextBoxes, TableLayout]:
-    """The boxes and table with the header names a photo's blur faded below the page's ink
-    level (light grey names over columns that have values) found at a lower contrast, when
-    the table found again gives those columns their names."""
-    regions = headless_regions(found.boxes, layout.header, layout.columns, found.text_height)
-    faint = [b for r in regions if (b := faint_text(gray, r, found.text_height)) is not None]
-    if not faint:
-        return found, layout
-    boxes = [*found.boxes, *faint]
-    again = find_table(boxes, found.text_height, gray)
-    if again is None or len(again.columns) != len(layout.columns):
-        return found, layout
-    if sum(1 for cell in again.header if cell) <= sum(1 for cell in layout.header if cell):
-        return found, layout
-    mask = found.mask.copy()
-    for x0, y0, x1, y1 in faint:
-        mask[y0:y1, x0:x1] = 255
-    return replace(found, boxes=boxes, mask=mask), again

@@ -1,0 +1,103 @@
+"""A photo's faint text: what its blur or glare faded below the page's ink level, found at a
+lower contrast. A header name over a column of values (`faint_names`); a column of light grey
+codes whose glyphs came out as two runs of fragments, taken for two columns
+(`faint_fragments_joined`); how far a cell's faint ink may reach (`between`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.imaging.text import TextBoxes, faint_extent, faint_text
+from pipeline.table.gutters import headless_regions
+from pipeline.table.layout import TableLayout, find_table
+from pipeline.table.textlines import union_box
+
+__all__ = ["between", "faint_fragments_joined", "faint_names"]
+
+Gray = NDArray[np.uint8]
+
+_LEAST_ROWS = 3
+_BOTH_SHARE = 0.7
+"""The share of a pair's filled rows where both columns hold a box."""
+_BRIDGED_SHARE = 0.8
+"""The share of those rows where faint ink runs on from the left box to the right one."""
+
+
+def between(columns: Sequence[tuple[int, int]], c: int, text_height: float) -> tuple[int, int]:
+    """How far column `c`'s text may reach sideways: to half a text height short of its
+    neighbours' columns."""
+    margin = round(text_height / 2)
+    left = columns[c - 1][1] + margin if c > 0 else 0
+    right = columns[c + 1][0] - margin if c + 1 < len(columns) else 1 << 30
+    return left, right
+
+
+def faint_names(found: TextBoxes, layout: TableLayout, gray: Gray) -> tuple[TextBoxes, TableLayout]:
+    """The boxes and table with the header names a photo's blur faded below the page's ink
+    level (light grey names over columns that have values) found at a lower contrast, when
+    the table found again gives those columns their names."""
+    regions = headless_regions(found.boxes, layout.header, layout.columns, found.text_height)
+    faint = [b for r in regions if (b := faint_text(gray, r, found.text_height)) is not None]
+    if not faint:
+        return found, layout
+    boxes = [*found.boxes, *faint]
+    again = find_table(boxes, found.text_height, gray)
+    if again is None or len(again.columns) != len(layout.columns):
+        return found, layout
+    if sum(1 for cell in again.header if cell) <= sum(1 for cell in layout.header if cell):
+        return found, layout
+    mask = found.mask.copy()
+    for x0, y0, x1, y1 in faint:
+        mask[y0:y1, x0:x1] = 255
+    return replace(found, boxes=boxes, mask=mask), again
+
+
+def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) -> TableLayout:
+    """The table with each column that has no header name joined to the column on its left
+    where, on most rows holding both, faint ink runs on from the left box into the right one
+    within a word's gap: a light grey code (`SKU-10231`) blurred on a photo leaves two runs of
+    darker glyphs (`S`, `1023`) at the same places on every row, which line up as two columns.
+    Joined, each cell is read whole."""
+    th = found.text_height
+    boxes = found.boxes
+    columns = list(layout.columns)
+    header = list(layout.header)
+    rows = [list(row) for row in layout.rows]
+    c = 0
+    while c + 1 < len(columns):
+        if header[c + 1] or not _bridged(boxes, rows, c, gray, th):
+            c += 1
+            continue
+        columns[c : c + 2] = [(columns[c][0], columns[c + 1][1])]
+        header[c : c + 2] = [header[c]]
+        for row in rows:
+            row[c : c + 2] = [[*row[c], *row[c + 1]]]
+    if len(columns) == len(layout.columns):
+        return layout
+    return replace(layout, columns=columns, header=header, rows=rows)
+
+
+def _bridged(
+    boxes: Sequence[tuple[int, int, int, int]],
+    rows: Sequence[Sequence[Sequence[int]]],
+    c: int,
+    gray: Gray,
+    text_height: float,
+) -> bool:
+    filled = [row for row in rows if row[c] or row[c + 1]]
+    both = [row for row in filled if row[c] and row[c + 1]]
+    if len(both) < max(_LEAST_ROWS, _BOTH_SHARE * len(filled)):
+        return False
+    bridged = 0
+    for row in both:
+        left = union_box([boxes[i] for i in row[c]])
+        right = union_box([boxes[i] for i in row[c + 1]])
+        if right[0] <= left[2]:
+            continue
+        grown = faint_extent(gray, left, (left[0], right[0]), text_height)
+        bridged += grown[2] >= right[0] - max(1, round(text_height * 0.3))
+    return bridged >= _BRIDGED_SHARE * len(both)

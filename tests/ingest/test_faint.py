@@ -1,0 +1,52 @@
+"""A photo's faint text found at a lower contrast than the page's ink."""
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.imaging.text import TextBoxes
+from pipeline.ingest.faint import faint_fragments_joined
+from pipeline.models import Box
+from pipeline.table.layout import TableLayout
+
+ROWS = 8
+
+
+def code_table(faint: bool) -> tuple[TextBoxes, TableLayout, NDArray[np.uint8]]:
+    """A `Ref.` column whose codes left two runs of darker glyphs (x 100-130 and 160-200) on a
+    washed-out photo, then a name column; with `faint`, light grey ink of the rest of each code
+    runs between the two runs, else the page's white."""
+    gray = np.full((60 + ROWS * 40, 600), 235, dtype=np.uint8)
+    boxes: list[Box] = [(100, 20, 140, 34), (300, 20, 360, 34)]
+    rows = []
+    for r in range(ROWS):
+        y = 60 + r * 40
+        if faint:
+            gray[y + 2 : y + 12, 100:200] = 205
+        gray[y : y + 14, 100:130] = 90
+        gray[y : y + 14, 160:200] = 90
+        gray[y : y + 14, 300:420] = 90
+        k = len(boxes)
+        boxes += [(100, y, 130, y + 14), (160, y, 200, y + 14), (300, y, 420, y + 14)]
+        rows.append([[k], [k + 1], [k + 2]])
+    found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros_like(gray))
+    layout = TableLayout(
+        box=(100, 20, 420, 60 + ROWS * 40),
+        columns=[(100, 130), (160, 200), (300, 420)],
+        header=[[0], [], [1]],
+        rows=rows,
+        context=[],
+    )
+    return found, layout, gray
+
+
+def test_two_runs_of_a_faint_code_under_one_header_are_read_as_one_column() -> None:
+    found, layout, gray = code_table(faint=True)
+    joined = faint_fragments_joined(found, layout, gray)
+    assert joined.columns == [(100, 200), (300, 420)]
+    assert joined.header == [[0], [1]]
+    assert all(len(row[0]) == 2 for row in joined.rows)
+
+
+def test_a_column_without_a_name_set_apart_by_the_pages_background_stays_apart() -> None:
+    found, layout, gray = code_table(faint=False)
+    assert faint_fragments_joined(found, layout, gray) == layout

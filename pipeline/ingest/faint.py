@@ -58,8 +58,8 @@ def faint_names(found: TextBoxes, layout: TableLayout, gray: Gray) -> tuple[Text
 
 def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) -> TableLayout:
     """The table with each column that has no header name joined to the column on its left
-    where, on most rows holding both, faint ink runs on from the left box into the right one
-    within a word's gap: a light grey code (`SKU-10231`) blurred on a photo leaves two runs of
+    where, on most rows holding both, the two boxes stand further apart than a word's gap and
+    faint ink fills the gap: a light grey code (`SKU-10231`) blurred on a photo leaves two runs of
     darker glyphs (`S`, `1023`) at the same places on every row, which line up as two columns.
     Joined, each cell is read whole."""
     th = found.text_height
@@ -96,8 +96,8 @@ def _bridged(
     for row in both:
         left = union_box([boxes[i] for i in row[c]])
         right = union_box([boxes[i] for i in row[c + 1]])
-        if right[0] <= left[2]:
-            continue
+        if right[0] - left[2] <= text_height:
+            continue  # no wider than a word's gap: two columns set close, not a faded run
         grown = faint_extent(gray, left, (left[0], right[0]), text_height)
         bridged += grown[2] >= right[0] - max(1, round(text_height * 0.3))
     return bridged >= _BRIDGED_SHARE * len(both)

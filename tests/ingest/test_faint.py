@@ -50,3 +50,25 @@ def test_two_runs_of_a_faint_code_under_one_header_are_read_as_one_column() -> N
 def test_a_column_without_a_name_set_apart_by_the_pages_background_stays_apart() -> None:
     found, layout, gray = code_table(faint=False)
     assert faint_fragments_joined(found, layout, gray) == layout
+
+
+def test_a_quantity_set_close_to_a_name_without_its_own_header_box_stays_apart() -> None:
+    # `In stock` right-aligned against `Name`, their header read as one box over the first.
+    gray = np.full((60 + ROWS * 40, 600), 235, dtype=np.uint8)
+    boxes: list[Box] = [(200, 20, 330, 34)]
+    rows = []
+    for r in range(ROWS):
+        y = 60 + r * 40
+        gray[y : y + 14, 250:290] = 90
+        gray[y : y + 14, 300:420] = 90
+        boxes += [(250, y, 290, y + 14), (300, y, 420, y + 14)]
+        rows.append([[len(boxes) - 2], [len(boxes) - 1]])
+    found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros_like(gray))
+    layout = TableLayout(
+        box=(200, 20, 420, 60 + ROWS * 40),
+        columns=[(250, 290), (300, 420)],
+        header=[[0], []],
+        rows=rows,
+        context=[],
+    )
+    assert faint_fragments_joined(found, layout, gray) == layout

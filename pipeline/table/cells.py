@@ -28,6 +28,8 @@ _DIGIT_LOOKALIKES = str.maketrans(
     }
 )
 _QUANTITY = re.compile(r"^-?\d{1,3}(?:[,.\s']\d{3})+$|^-?\d+$")
+_SPACED_SEPARATOR = re.compile(r"(?<=\d)\s*([,.'])\s*(?=\d)")
+"""A thousands separator read with a space beside it (`1, 204`)."""
 _ID = re.compile(r"^(?P<prefix>[A-Z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$")
 
 
@@ -51,8 +53,10 @@ def clean_text(text: str) -> str:
 
 
 def parse_quantity(text: str) -> int | None:
-    """`1,204` -> 1204; `1O4` -> 104 (a quantity holds only digits); anything else -> None."""
-    value = clean_text(text).replace(" ", "")
+    """`1,204` -> 1204; `1O4` -> 104 (a quantity holds only digits); anything else -> None. A
+    space inside a number is a thousands separator (`1 204`) or nothing: `96 6` is a number
+    and a misread unit, not 966. A separator left hanging at the end (`1,450.`) is noise."""
+    value = _SPACED_SEPARATOR.sub(r"\1", clean_text(text)).rstrip(",.'")
     if not value:
         return None
     if not _QUANTITY.match(value):

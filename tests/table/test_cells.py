@@ -17,6 +17,11 @@ from pipeline.table.cells import clean_text, parse_quantity, quantity_and_unit, 
         ("n/a", None),
         ("12.5", None),
         ("Low", None),
+        ("1, 204", 1204),
+        ("1,450.", 1450),
+        # A unit read as a digit after the number (`96 卷` as `96 6`) makes no 966.
+        ("96 6", None),
+        ("210 6", None),
     ],
 )
 def test_quantities_parse_separators_full_width_and_digit_lookalikes(

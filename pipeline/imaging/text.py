@@ -80,6 +80,23 @@ def _ink(gray: Gray) -> NDArray[np.uint8]:
     return np.asarray(mask, dtype=np.uint8)
 
 
+def _without_halos(gray: Gray, mask: NDArray[np.uint8], region: Box) -> NDArray[np.uint8]:
+    """`mask` with the ink in `region` kept only where it differs from the background's own
+    level (a median) too: beside a dark shape the mean drops, and the page around the shape
+    passes for ink."""
+    height, width = gray.shape
+    x0, y0, x1, y1 = region
+    cx0, cy0 = max(0, x0 - _CONTEXT), max(0, y0 - _CONTEXT)
+    cx1, cy1 = min(width, x1 + _CONTEXT), min(height, y1 + _CONTEXT)
+    crop = np.ascontiguousarray(gray[cy0:cy1, cx0:cx1])
+    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8).astype(np.int16)
+    level = cv2.medianBlur(crop, 31).astype(np.int16)
+    off = (np.abs(smooth - level) > _INK_CONTRAST)[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
+    cleaned = mask.copy()
+    cleaned[y0:y1, x0:x1] = np.where(off, mask[y0:y1, x0:x1], 0)
+    return cleaned
+
+
 def _split_rows(
     mask: NDArray[np.uint8], x: int, y: int, w: int, h: int, text_height: float
 ) -> list[tuple[int, int, int, int, int]]:
@@ -123,8 +140,10 @@ def find_text_boxes(
     text is found by its contrast with the surroundings instead of sharp edges. On a dark
     page, `light_on_dark` (the colour image of the same pixels) gives each pixel its brightest
     channel first: coloured text (a blue link) is far brighter there than in grey."""
+    source = gray
     if photo and light_on_dark is not None:
-        raw = _ink(np.asarray(light_on_dark.max(axis=2), dtype=np.uint8))
+        source = np.asarray(light_on_dark.max(axis=2), dtype=np.uint8)
+        raw = _ink(source)
     elif light_on_dark is not None:
         # A render's coloured text on a dark page (a blue filter chip on navy) can have less
         # edge in grey than a glyph needs; its brightest channel has plenty.
@@ -147,7 +166,14 @@ def find_text_boxes(
     for x, y, w, h, area in stats[1:count]:
         if h > max_height:
             # Lines of a dense column touching through descenders: cut at the empty rows.
-            found += _split_rows(mask, int(x), int(y), int(w), int(h), text_height)
+            pieces = _split_rows(mask, int(x), int(y), int(w), int(h), text_height)
+            if photo and all(p[3] > max_height for p in pieces):
+                # Nothing of it a line's height: a column of dark status chips whose halos
+                # joined them; without the halos it is cut again.
+                region = (int(x), int(y), int(x + w), int(y + h))
+                mask = _without_halos(source, mask, region)
+                pieces = _split_rows(mask, int(x), int(y), int(w), int(h), text_height)
+            found += pieces
         else:
             found.append((int(x), int(y), int(w), int(h), int(area)))
     for x, y, w, h, area in found:

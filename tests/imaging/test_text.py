@@ -124,3 +124,22 @@ def test_a_blue_chip_on_a_dark_render_is_found_by_its_colour_though_it_has_littl
     assert [b for b in boxes if b[1] >= 130] == [b for b in grey_only if b[1] >= 130]
     chip = [b for b in boxes if b[1] < 130]
     assert len(chip) == 1 and chip[0][0] <= 302 and chip[0][2] >= 420
+
+
+def test_a_column_of_dark_status_chips_in_a_photo_gives_one_box_a_row() -> None:
+    # `100 [OK]` on every row of a light page: a number and a dark chip with white text, rows
+    # 48 px apart, blurred and noisy like a photo. The halos round the chips join them all.
+    image = Image.new("L", (700, 660), 235)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=18)
+    rows = range(40, 616, 48)
+    for y in rows:
+        draw.text((200, y), "100", fill=40, font=font)
+        draw.rounded_rectangle((236, y - 5, 282, y + 23), radius=8, fill=80)
+        draw.text((242, y), "OK", fill=250, font=font)
+    blurred = cv2.GaussianBlur(np.asarray(image, dtype=np.uint8), (0, 0), 1.2)
+    noise = np.random.default_rng(4).normal(0, 2.0, blurred.shape)
+    gray = np.asarray(np.clip(blurred + noise, 0, 255), dtype=np.uint8)
+    boxes = find_text_boxes(gray, photo=True).boxes
+    assert len(boxes) == len(rows)
+    assert all(b[0] <= 210 and b[2] >= 275 and b[3] - b[1] < 40 for b in boxes)

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.imaging.text import TextBoxes, faint_extent, faint_text
+from pipeline.models import Box
 from pipeline.table.gutters import headless_regions
 from pipeline.table.layout import TableLayout, find_table
 from pipeline.table.textlines import union_box
@@ -82,7 +83,7 @@ def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) ->
 
 
 def _bridged(
-    boxes: Sequence[tuple[int, int, int, int]],
+    boxes: Sequence[Box],
     rows: Sequence[Sequence[Sequence[int]]],
     c: int,
     gray: Gray,

@@ -84,15 +84,9 @@ def _without_halos(gray: Gray, mask: NDArray[np.uint8], region: Box) -> NDArray[
     """`mask` with the ink in `region` kept only where it differs from the background's own
     level (a median) too: beside a dark shape the mean drops, and the page around the shape
     passes for ink."""
-    height, width = gray.shape
     x0, y0, x1, y1 = region
-    cx0, cy0 = max(0, x0 - _CONTEXT), max(0, y0 - _CONTEXT)
-    cx1, cy1 = min(width, x1 + _CONTEXT), min(height, y1 + _CONTEXT)
-    crop = np.ascontiguousarray(gray[cy0:cy1, cx0:cx1])
-    smooth = cv2.GaussianBlur(crop, (0, 0), 0.8).astype(np.int16)
-    level = cv2.medianBlur(crop, 31).astype(np.int16)
-    off = (np.abs(smooth - level) > _INK_CONTRAST)[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
     cleaned = mask.copy()
+    off = _off_background(gray, region, _INK_CONTRAST)
     cleaned[y0:y1, x0:x1] = np.where(off, mask[y0:y1, x0:x1], 0)
     return cleaned
 
@@ -226,7 +220,13 @@ def faint_text(gray: Gray, region: Box, text_height: float) -> Box | None:
 
 def _faint_ink(gray: Gray, region: Box) -> NDArray[np.bool_]:
     """Pixels of `region` that differ from their background by more than a faint glyph's
-    contrast (the background taken over `_CONTEXT` pixels around the region too)."""
+    contrast."""
+    return _off_background(gray, region, _FAINT_CONTRAST)
+
+
+def _off_background(gray: Gray, region: Box, contrast: int) -> NDArray[np.bool_]:
+    """Pixels of `region` that differ from their background by more than `contrast` (the
+    background taken over `_CONTEXT` pixels around the region too)."""
     height, width = gray.shape
     x0, y0 = max(0, region[0]), max(0, region[1])
     x1, y1 = min(width, region[2]), min(height, region[3])
@@ -237,7 +237,7 @@ def _faint_ink(gray: Gray, region: Box) -> NDArray[np.bool_]:
     # The background's own level (a median), not the mean: beside a dark word the mean
     # drops, and the white around the word would pass for faint ink.
     around = cv2.medianBlur(crop, 31).astype(np.int16)
-    ink = np.abs(smooth - around) > _FAINT_CONTRAST
+    ink = np.abs(smooth - around) > contrast
     return np.asarray(ink[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0], dtype=np.bool_)
 
 

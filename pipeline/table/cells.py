@@ -7,9 +7,11 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-__all__ = ["clean_text", "parse_quantity", "quantity_and_unit", "repair_id"]
+__all__ = ["DASH_LOOKALIKES", "clean_text", "parse_quantity", "quantity_and_unit", "repair_id"]
 
-_DASHES = str.maketrans({"—": "-", "–": "-", "‐": "-", "‑": "-", "−": "-", "一": "-"})
+DASH_LOOKALIKES = "—–‐‑−"
+"""Dashes small text reads a hyphen as."""
+_DASHES = str.maketrans(dict.fromkeys(DASH_LOOKALIKES + "一", "-"))
 _DIGIT_LOOKALIKES = str.maketrans(
     {
         "O": "0",

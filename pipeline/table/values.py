@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models import NONE_MARKS, Row
-from pipeline.table.cells import most_common, quantity_and_unit
+from pipeline.table.cells import DASH_LOOKALIKES, most_common, quantity_and_unit
 
 __all__ = [
     "NONE_MARKS",
@@ -102,9 +102,7 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     )
 
 
-_SEPARATORS = str.maketrans(
-    {"—": "-", "–": "-", "‐": "-", "‑": "-", "−": "-", "·": ".", "•": ".", "・": ".", "‧": "."}
-)
+_SEPARATORS = str.maketrans({**dict.fromkeys(DASH_LOOKALIKES, "-"), **dict.fromkeys("·•・‧", ".")})
 """A code's separators as small text reads them: a hyphen as a dash, a dot as a middle dot."""
 
 

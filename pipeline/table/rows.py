@@ -29,14 +29,15 @@ __all__ = [
 ]
 
 _WAREHOUSE_IN_TEXT = re.compile(
-    r"(?<![A-Za-z0-9])(?:WH[-\u2010-\u2015+·.:\s]?|W\+)(\d{1,3})(?:[x×](?-i:[1lI|])?)?(?![A-Za-z0-9])",
+    r"(?<![A-Za-z0-9])(?:WH[-\u2010-\u2015+·.:\s]{0,2}|W\+)(\d{1,3})(?:[x×](?-i:[1lI|])?)?(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 """A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
 would not split from it; its hyphen lost (`WH01`), or misread in small text: as a space (`WH 01`,
-a thin hyphen), a dash, dot or colon (`WH—01`, `WH·01`, `WH:01`), a plus (`WH+01`), or merged
-with the H into one (`W+01`). A filter chip's close mark read into the id, as an `x` with the
-chip's edge after it (`WH-02x1` for `WH-02 ×|`), is the chip's, not the id's."""
+a thin hyphen), a dash, dot or colon (`WH—01`, `WH·01`, `WH:01`), a plus (`WH+01`), as two of
+these (`WH+-01`), or merged with the H into one (`W+01`). A filter chip's close mark read into
+the id, as an `x` with the chip's edge after it (`WH-02x1` for `WH-02 ×|`), is the chip's, not
+the id's."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 

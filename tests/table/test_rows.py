@@ -20,6 +20,7 @@ def test_a_breadcrumbs_warehouse_whose_hyphen_was_misread_in_small_text_is_the_p
     assert page_warehouse(["Stock — WH—03"]) == "WH-03"
     assert page_warehouse(["WH·01 · Stock"]) == "WH-01"
     assert page_warehouse(["Inventory / WH:01 / Stock levels"]) == "WH-01"
+    assert page_warehouse(["Warehouse: WH+-02 In stock Low stock"]) == "WH-02"
     assert page_warehouse(["W+1200 units", "SW+02"]) is None
 
 

@@ -58,11 +58,15 @@ def faint_names(found: TextBoxes, layout: TableLayout, gray: Gray) -> tuple[Text
 
 
 def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) -> TableLayout:
-    """The table with each column that has no header name joined to the column on its left
-    where, on most rows holding both, the two boxes stand further apart than a word's gap and
-    faint ink fills the gap: a light grey code (`SKU-10231`) blurred on a photo leaves two runs of
+    """The table with two neighbouring columns joined into one where they are the two runs of
+    one faint column: a light grey code (`SKU-10231`) blurred on a photo leaves two runs of
     darker glyphs (`S`, `1023`) at the same places on every row, which line up as two columns.
-    Joined, each cell is read whole."""
+    They are joined when, on most rows holding both, faint ink fills the gap between the two
+    boxes, and the headers agree: the right column has no header name, and the two boxes stand
+    further apart than a word's gap (two columns set close are not a faded run); or the right
+    column's header stands over both runs while the left column's header stands over neither
+    (it is a neighbour's name, taken for want of one), where a narrower gap is the code's own.
+    Joined, each cell is read whole under the header over it."""
     th = found.text_height
     boxes = found.boxes
     columns = list(layout.columns)
@@ -70,16 +74,42 @@ def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) ->
     rows = [list(row) for row in layout.rows]
     c = 0
     while c + 1 < len(columns):
-        if header[c + 1] or not _bridged(boxes, rows, c, gray, th):
+        named = _spans_both(boxes, header, columns, c)
+        if (header[c + 1] and not named) or not _bridged(boxes, rows, c, gray, th, named):
             c += 1
             continue
         columns[c : c + 2] = [(columns[c][0], columns[c + 1][1])]
-        header[c : c + 2] = [header[c]]
+        header[c : c + 2] = [header[c + 1] if named else header[c]]
         for row in rows:
             row[c : c + 2] = [[*row[c], *row[c + 1]]]
     if len(columns) == len(layout.columns):
         return layout
     return replace(layout, columns=columns, header=header, rows=rows)
+
+
+def _over(boxes: Sequence[Box], cell: Sequence[int], column: tuple[int, int]) -> bool:
+    """Whether the header `cell` stands over `column` (they overlap sideways)."""
+    if not cell:
+        return False
+    x0, _, x1, _ = union_box([boxes[i] for i in cell])
+    return x0 < column[1] and x1 > column[0]
+
+
+def _spans_both(
+    boxes: Sequence[Box],
+    header: Sequence[Sequence[int]],
+    columns: Sequence[tuple[int, int]],
+    c: int,
+) -> bool:
+    """Whether column `c + 1`'s header stands over columns `c` and `c + 1` while column `c`'s
+    own header stands over neither."""
+    right = header[c + 1]
+    return (
+        _over(boxes, right, columns[c])
+        and _over(boxes, right, columns[c + 1])
+        and not _over(boxes, header[c], columns[c])
+        and not _over(boxes, header[c], columns[c + 1])
+    )
 
 
 def _bridged(
@@ -88,6 +118,7 @@ def _bridged(
     c: int,
     gray: Gray,
     text_height: float,
+    named: bool,
 ) -> bool:
     filled = [row for row in rows if row[c] or row[c + 1]]
     both = [row for row in filled if row[c] and row[c + 1]]
@@ -98,7 +129,8 @@ def _bridged(
         left = union_box([boxes[i] for i in row[c]])
         right = union_box([boxes[i] for i in row[c + 1]])
         if right[0] - left[2] <= text_height:
-            continue  # no wider than a word's gap: two columns set close, not a faded run
+            bridged += named  # a word's gap: the code's own under one name, else two columns
+            continue
         grown = faint_extent(gray, left, (left[0], right[0]), text_height)
         bridged += grown[2] >= right[0] - max(1, round(text_height * 0.3))
     return bridged >= _BRIDGED_SHARE * len(both)

@@ -72,3 +72,40 @@ def test_a_quantity_set_close_to_a_name_without_its_own_header_box_stays_apart()
         context=[],
     )
     assert faint_fragments_joined(found, layout, gray) == layout
+
+
+def named_code_table(left_header: Box) -> tuple[TextBoxes, TableLayout, NDArray[np.uint8]]:
+    """`On order` | `Article` over a faint code that left two runs (x 200-215 and 222-260) a
+    word's gap apart; the `Article` name stands over both runs; `left_header` is the box the
+    left run took for its name."""
+    gray = np.full((60 + ROWS * 40, 600), 235, dtype=np.uint8)
+    boxes: list[Box] = [left_header, (198, 20, 250, 34)]
+    rows = []
+    for r in range(ROWS):
+        y = 60 + r * 40
+        gray[y : y + 14, 200:215] = 90
+        gray[y : y + 14, 222:260] = 90
+        boxes += [(200, y, 215, y + 14), (222, y, 260, y + 14)]
+        rows.append([[len(boxes) - 2], [len(boxes) - 1]])
+    found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros_like(gray))
+    layout = TableLayout(
+        box=(120, 20, 260, 60 + ROWS * 40),
+        columns=[(200, 215), (222, 260)],
+        header=[[0], [1]],
+        rows=rows,
+        context=[],
+    )
+    return found, layout, gray
+
+
+def test_two_runs_of_a_faint_code_under_one_name_are_one_column_under_that_name() -> None:
+    found, layout, gray = named_code_table(left_header=(120, 20, 180, 34))
+    joined = faint_fragments_joined(found, layout, gray)
+    assert joined.columns == [(200, 260)]
+    assert joined.header == [[1]]
+    assert all(len(row[0]) == 2 for row in joined.rows)
+
+
+def test_two_close_columns_each_under_its_own_name_stay_apart() -> None:
+    found, layout, gray = named_code_table(left_header=(195, 20, 216, 34))
+    assert faint_fragments_joined(found, layout, gray) == layout

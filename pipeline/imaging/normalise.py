@@ -15,6 +15,7 @@ from pipeline.imaging.rectify import Quad, find_quad, warp_quad
 
 __all__ = [
     "Normalised",
+    "darkest_channel",
     "estimate_skew",
     "is_clean_render",
     "is_dark",
@@ -85,6 +86,14 @@ def is_dark(gray: Gray) -> bool:
     return float(np.median(gray)) < 100.0
 
 
+def darkest_channel(rgb: Rgb) -> Gray:
+    """Each pixel's darkest channel: the grey a light page's ink is found in. Coloured text (a
+    link's light blue, a status's green) is dark in one channel, while its luminance comes
+    close to the page's white once glare or blur has washed it out; grey and black text, and
+    the page itself, keep their luminance."""
+    return np.asarray(rgb.min(axis=2), dtype=np.uint8)
+
+
 def is_clean_render(rgb: Rgb) -> bool:
     """A screen render has large areas of exactly repeated colours; a photo has none.
 
@@ -147,6 +156,7 @@ def rotate(image: NDArray[np.uint8], angle: float, *, border: int) -> NDArray[np
 
 def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     """RGB array at working size, upright; `dark` tells the text finder which polarity to expect.
+    A light picture that is not a clean render (a photo) is looked at in its darkest channel.
     A photo is rectified first (its screen or page warped to a rectangle, or, without a frame,
     the plane its content's lines give; either looked at again once warped), then deskewed. An
     outline the table's text goes on past is refused: the content's lines are tried instead,
@@ -183,6 +193,8 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
         rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
     gray = np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
     dark = is_dark(gray)
+    if not clean and not dark:
+        gray = darkest_channel(rgb)
     skew = estimate_skew(gray, dark=dark) if deskew and not clean else 0.0
     if skew:
         fill = int(np.median(gray))

@@ -22,3 +22,23 @@ def test_a_thin_strip_is_normalised_without_a_side_shrinking_to_zero(
     norm = normalise(noise(width, height))
     assert norm.rgb.shape[0] >= 1 and norm.rgb.shape[1] >= 1
     assert norm.gray.shape == norm.rgb.shape[:2]
+
+
+def washed_out_page(text: tuple[int, int, int]) -> Image.Image:
+    """A photo of a light page (noise: no clean render) with a line of `text`-coloured ink."""
+    rng = np.random.default_rng(7)
+    page = rng.normal(236, 3, (300, 400, 3)).clip(0, 255).astype(np.uint8)
+    page[140:152, 60:300] = text
+    return Image.fromarray(page)
+
+
+def test_light_blue_text_on_a_washed_out_photo_is_as_dark_as_its_darkest_channel() -> None:
+    # A link's blue after glare: luminance 197 on a 236 page, red channel 150.
+    norm = normalise(washed_out_page((150, 210, 250)), deskew=False)
+    page, ink = np.median(norm.gray[20:100, 20:380]), np.median(norm.gray[142:150, 80:280])
+    assert page - ink >= 80
+
+
+def test_grey_text_on_a_photo_keeps_its_grey() -> None:
+    norm = normalise(washed_out_page((120, 120, 120)), deskew=False)
+    assert abs(float(np.median(norm.gray[142:150, 80:280])) - 120) <= 2

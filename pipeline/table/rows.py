@@ -29,15 +29,17 @@ __all__ = [
 ]
 
 _WAREHOUSE_IN_TEXT = re.compile(
-    r"(?<![A-Za-z0-9])(?:WH[-\u2010-\u2015+·.:\s]{0,2}|W\+)(\d{1,3})(?:[x×](?-i:[1lI|])?)?(?![A-Za-z0-9])",
+    r"(?<![A-Za-z0-9])(?:WH4?[-\u2010-\u2015]|WH[-\u2010-\u2015+·.:\s]{0,2}|W\+)(\d{1,3})"
+    r"(?:[x×](?-i:[1lI|])?)?(?![A-Za-z0-9]|[-.·]\d)",
     re.IGNORECASE,
 )
 """A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
 would not split from it; its hyphen lost (`WH01`), or misread in small text: as a space (`WH 01`,
 a thin hyphen), a dash, dot or colon (`WH—01`, `WH·01`, `WH:01`), a plus (`WH+01`), as two of
-these (`WH+-01`), or merged with the H into one (`W+01`). A filter chip's close mark read into
-the id, as an `x` with the chip's edge after it (`WH-02x1` for `WH-02 ×|`), is the chip's, not
-the id's."""
+these (`WH+-01`), merged with the H into one (`W+01`), or read with the H's stem as a `4`
+before it (`WH4-01`). A filter chip's close mark read into the id, as an `x` with the chip's
+edge after it (`WH-02x1` for `WH-02 ×|`), is the chip's, not the id's. Digits followed by a
+separator and more digits are part of a longer code, not an id (`WH4-02` is no `WH-4`)."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
@@ -152,7 +154,7 @@ def to_rows(
             elif field == "sku":
                 values[field] = repair_id(unglued[r]).upper() or None
             elif field == "warehouse_id":
-                values[field] = repair_id(text).upper() or None
+                values[field] = warehouse_label(text) or repair_id(text).upper() or None
             else:
                 values[field] = clean_text(text) or None
         if not any(values.get(f) for f in ("sku", "name")):

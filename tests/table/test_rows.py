@@ -13,6 +13,7 @@ def test_a_breadcrumbs_warehouse_whose_hyphen_was_lost_or_read_as_a_space_is_the
     assert page_warehouse(["Home", "1 Inventory 1", "WH 01", "Stock"]) == "WH-01"
     assert page_warehouse(["Stock levels · WH02"]) == "WH-02"
     assert page_warehouse(["WH 1200 units"]) is None
+    assert page_warehouse(["WH 12-04 zone"]) is None and page_warehouse(["WH2.5 m"]) is None
 
 
 def test_a_breadcrumbs_warehouse_whose_hyphen_was_misread_in_small_text_is_the_pages() -> None:
@@ -21,6 +22,7 @@ def test_a_breadcrumbs_warehouse_whose_hyphen_was_misread_in_small_text_is_the_p
     assert page_warehouse(["WH·01 · Stock"]) == "WH-01"
     assert page_warehouse(["Inventory / WH:01 / Stock levels"]) == "WH-01"
     assert page_warehouse(["Warehouse: WH+-02 In stock Low stock"]) == "WH-02"
+    assert page_warehouse(["Search", "WH4-02", "Stock levels"]) == "WH-02"
     assert page_warehouse(["W+1200 units", "SW+02"]) is None
 
 
@@ -75,3 +77,17 @@ def test_a_pager_read_as_the_table_s_last_line_is_not_a_row() -> None:
     cells[3] = ["WH-02", "SKV 1062l", "20", "Thermal printer ribbon", "61"]
     mapped = to_rows(table.model_copy(update={"cells": cells}), [[1.0] * 5 for _ in cells])
     assert [r.on_hand for r in mapped.rows] == [310, 95, 23, 61]
+
+
+def test_a_warehouse_cell_whose_hyphen_most_rows_lost_reads_as_the_text_above_would() -> None:
+    # Small blurred text: most cells lost the hyphen, one read it as a plus.
+    sites = ["WH03", "WH03", "WH 03", "WH+02", "WH03"]
+    table = Table(
+        header=["SKU", "Name", "Site"],
+        cells=[[f"SKU-1023{k}", "Bolt", site] for k, site in enumerate(sites)],
+    )
+    rows = to_rows(table, [[1.0] * 3 for _ in sites]).rows
+    assert [r.warehouse_id for r in rows] == ["WH-03", "WH-03", "WH-03", "WH-02", "WH-03"]
+    # Other warehouse codes are kept as read.
+    other = Table(header=["SKU", "Name", "Site"], cells=[["SKU-10231", "Bolt", "DC-North"]])
+    assert to_rows(other, [[1.0] * 3]).rows[0].warehouse_id == "DC-NORTH"

@@ -60,7 +60,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "15"
+PIPELINE_VERSION = "16"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo

@@ -152,7 +152,7 @@ def to_rows(
             if field in ("on_hand", "reorder_point"):
                 values[field] = quantity_and_unit(text)[0]
             elif field == "sku":
-                values[field] = repair_id(unglued[r]).upper() or None
+                values[field] = repair_id(_lone_code(unglued[r])).upper() or None
             elif field == "warehouse_id":
                 values[field] = warehouse_label(text) or repair_id(text).upper() or None
             else:
@@ -214,6 +214,22 @@ def _without_running_index(values: Sequence[str]) -> list[str]:
         if sum(r is not None and is_code(r) for r in rest) >= 0.8 * len(texts):
             return [r if r else v for r, v in zip(rest, values, strict=True)]
     return list(values)
+
+
+_NEIGHBOURS_MARK = re.compile(r"^[\d,.'\-\u2010-\u2015]+$")
+"""A number or a dash (an empty cell's mark): what a neighbouring column leaves in a code cell."""
+
+
+def _lone_code(text: str) -> str:
+    """The code of a code cell that a neighbouring column's number or dash was read into
+    (`120 SKU-10403`, `- SKU-10231`): where one word is a code and every other word is a number
+    or a dash, the code; any other cell as it is."""
+    words = clean_text(text).split()
+    codes = [w for w in words if is_code(w)]
+    if len(words) < 2 or len(codes) != 1:
+        return text
+    rest = [w for w in words if w is not codes[0]]
+    return codes[0] if all(_NEIGHBOURS_MARK.match(w) for w in rest) else text
 
 
 def screen_text(

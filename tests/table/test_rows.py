@@ -91,3 +91,10 @@ def test_a_warehouse_cell_whose_hyphen_most_rows_lost_reads_as_the_text_above_wo
     # Other warehouse codes are kept as read.
     other = Table(header=["SKU", "Name", "Site"], cells=[["SKU-10231", "Bolt", "DC-North"]])
     assert to_rows(other, [[1.0] * 3]).rows[0].warehouse_id == "DC-NORTH"
+
+
+def test_a_neighbours_number_or_dash_read_into_a_code_cell_is_left_out_of_the_sku() -> None:
+    codes = ["120 SKU-10403", "- SKU-10231", "SKU-10232"]
+    table = Table(header=["Article", "Name", "On hand"], cells=[[c, "Bolt", "12"] for c in codes])
+    rows = to_rows(table, [[1.0] * 3 for _ in codes]).rows
+    assert [r.sku for r in rows] == ["SKU-10403", "SKU-10231", "SKU-10232"]

@@ -52,25 +52,35 @@ def test_a_column_without_a_name_set_apart_by_the_pages_background_stays_apart()
     assert faint_fragments_joined(found, layout, gray) == layout
 
 
-def test_a_quantity_set_close_to_a_name_without_its_own_header_box_stays_apart() -> None:
-    # `In stock` right-aligned against `Name`, their header read as one box over the first.
+def two_columns(
+    names: list[Box], header: list[list[int]], left: tuple[int, int], right: tuple[int, int]
+) -> tuple[TextBoxes, TableLayout, NDArray[np.uint8]]:
+    """Dark boxes at the sideways extents `left` and `right` on every row, on the page's white,
+    under the header name boxes `names`; `header` says which of them each column took."""
     gray = np.full((60 + ROWS * 40, 600), 235, dtype=np.uint8)
-    boxes: list[Box] = [(200, 20, 330, 34)]
+    boxes: list[Box] = list(names)
     rows = []
     for r in range(ROWS):
         y = 60 + r * 40
-        gray[y : y + 14, 250:290] = 90
-        gray[y : y + 14, 300:420] = 90
-        boxes += [(250, y, 290, y + 14), (300, y, 420, y + 14)]
+        for x0, x1 in (left, right):
+            gray[y : y + 14, x0:x1] = 90
+            boxes.append((x0, y, x1, y + 14))
         rows.append([[len(boxes) - 2], [len(boxes) - 1]])
     found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros_like(gray))
+    x0 = min(left[0], *(name[0] for name in names))
     layout = TableLayout(
-        box=(200, 20, 420, 60 + ROWS * 40),
-        columns=[(250, 290), (300, 420)],
-        header=[[0], []],
+        box=(x0, 20, right[1], 60 + ROWS * 40),
+        columns=[left, right],
+        header=header,
         rows=rows,
         context=[],
     )
+    return found, layout, gray
+
+
+def test_a_quantity_set_close_to_a_name_without_its_own_header_box_stays_apart() -> None:
+    # `In stock` right-aligned against `Name`, their header read as one box over the first.
+    found, layout, gray = two_columns([(200, 20, 330, 34)], [[0], []], (250, 290), (300, 420))
     assert faint_fragments_joined(found, layout, gray) == layout
 
 
@@ -78,24 +88,7 @@ def named_code_table(left_header: Box) -> tuple[TextBoxes, TableLayout, NDArray[
     """`On order` | `Article` over a faint code that left two runs (x 200-215 and 222-260) a
     word's gap apart; the `Article` name stands over both runs; `left_header` is the box the
     left run took for its name."""
-    gray = np.full((60 + ROWS * 40, 600), 235, dtype=np.uint8)
-    boxes: list[Box] = [left_header, (198, 20, 250, 34)]
-    rows = []
-    for r in range(ROWS):
-        y = 60 + r * 40
-        gray[y : y + 14, 200:215] = 90
-        gray[y : y + 14, 222:260] = 90
-        boxes += [(200, y, 215, y + 14), (222, y, 260, y + 14)]
-        rows.append([[len(boxes) - 2], [len(boxes) - 1]])
-    found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros_like(gray))
-    layout = TableLayout(
-        box=(120, 20, 260, 60 + ROWS * 40),
-        columns=[(200, 215), (222, 260)],
-        header=[[0], [1]],
-        rows=rows,
-        context=[],
-    )
-    return found, layout, gray
+    return two_columns([left_header, (198, 20, 250, 34)], [[0], [1]], (200, 215), (222, 260))
 
 
 def test_two_runs_of_a_faint_code_under_one_name_are_one_column_under_that_name() -> None:

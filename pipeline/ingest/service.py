@@ -72,7 +72,10 @@ warehouse, dots misread as dashes in cards, sparse on-order columns cut, repeate
 header name over unread values heads its own column, icons and misspelt badges in cards, a
 header that reads as values, headerless quantity-and-warehouse columns cut, a photo's clearly
 fuller reading taken over one that passed; 11: a filter chip's close mark read into its
-warehouse id, a code's run blurred into look-alikes of the other kind)."""
+warehouse id, a code's run blurred into look-alikes of the other kind; 12: the page context in
+whole lines, faint codes in two runs, spaced numbers, halos of dark chips; 13: a faint code's two
+runs under one header name; 14: a light photo in its darkest channel; 15: warehouse cells read
+as the page's text, `WH4-02`; 16: a neighbour's number or dash in a code cell)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -228,7 +228,7 @@ def _lone_code(text: str) -> str:
     codes = [w for w in words if is_code(w)]
     if len(words) < 2 or len(codes) != 1:
         return text
-    rest = [w for w in words if w is not codes[0]]
+    rest = [w for w in words if w != codes[0]]
     return codes[0] if all(_NEIGHBOURS_MARK.match(w) for w in rest) else text
 
 

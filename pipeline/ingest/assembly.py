@@ -25,12 +25,10 @@ from pipeline.table.grid import sheet_chrome, strip_icons
 from pipeline.table.layout import (
     TableLayout,
 )
-from pipeline.table.rows import (
-    page_warehouse,
-    to_rows,
-)
+from pipeline.table.rows import to_rows
 from pipeline.table.schema import map_columns
 from pipeline.table.values import is_code
+from pipeline.table.warehouses import page_warehouse
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]

@@ -14,8 +14,9 @@ from pipeline.models import (
     Table,
     TextLine,
 )
-from pipeline.table.rows import MappedRows, page_warehouse
+from pipeline.table.rows import MappedRows
 from pipeline.table.values import well_formed
+from pipeline.table.warehouses import page_warehouse
 from pipeline.tiers import Rung
 
 

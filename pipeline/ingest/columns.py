@@ -13,14 +13,9 @@ from pipeline.models import (
 )
 from pipeline.screentext import render_screen
 from pipeline.table.profiles import format_columns, roles_from_mapping
-from pipeline.table.rows import (
-    UNSURE,
-    MappedRows,
-    page_warehouse,
-    screen_text,
-    to_rows,
-)
+from pipeline.table.rows import UNSURE, MappedRows, screen_text, to_rows
 from pipeline.table.schema import type_columns
+from pipeline.table.warehouses import page_warehouse
 
 
 class ProfileLookup(Protocol):

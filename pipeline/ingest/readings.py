@@ -39,11 +39,9 @@ from pipeline.table.cells import clean_text
 from pipeline.table.gutters import split_merged
 from pipeline.table.html import table_from_html
 from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
-from pipeline.table.rows import (
-    page_warehouse,
-    to_rows,
-)
+from pipeline.table.rows import to_rows
 from pipeline.table.textlines import reading_order, union_box
+from pipeline.table.warehouses import page_warehouse
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]

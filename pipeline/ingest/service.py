@@ -45,22 +45,14 @@ from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.table.emphasis import emphasised
 from pipeline.table.profiles import header_signature
-from pipeline.table.rows import (
-    UNSURE,
-    MappedRows,
-    estimate_text_tokens,
-    mapping_doubts,
-    page_warehouse,
-    selected_line,
-    warehouse_ids,
-    warehouse_label,
-)
+from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens, mapping_doubts
 from pipeline.table.textlines import visual_lines
+from pipeline.table.warehouses import page_warehouse, selected_line, warehouse_ids, warehouse_label
 from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "16"
+PIPELINE_VERSION = "17"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -75,7 +67,9 @@ fuller reading taken over one that passed; 11: a filter chip's close mark read i
 warehouse id, a code's run blurred into look-alikes of the other kind; 12: the page context in
 whole lines, faint codes in two runs, spaced numbers, halos of dark chips; 13: a faint code's two
 runs under one header name; 14: a light photo in its darkest channel; 15: warehouse cells read
-as the page's text, `WH4-02`; 16: a neighbour's number or dash in a code cell)."""
+as the page's text, `WH4-02`; 16: a neighbour's number or dash in a code cell; 17: a card's
+title far left of the table and rules above it in the context, warehouse columns typed by
+the ids their cells read as)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

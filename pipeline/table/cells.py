@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["DASH_LOOKALIKES", "clean_text", "parse_quantity", "quantity_and_unit", "repair_id"]
+__all__ = [
+    "DASH_LOOKALIKES",
+    "clean_text",
+    "lone_word",
+    "parse_quantity",
+    "quantity_and_unit",
+    "repair_id",
+]
 
 DASH_LOOKALIKES = "—–‐‑−"
 """Dashes small text reads a hyphen as."""
@@ -106,3 +113,19 @@ def repair_id(text: str) -> str:
     if fixed.isdigit() and sum(ch.isdigit() for ch in number) >= len(number) - 2:
         return f"{match['prefix']}-{fixed}"
     return value
+
+
+_NEIGHBOURS_MARK = re.compile(rf"^[\d,.'\-{DASH_LOOKALIKES}]+$")
+"""A number or a dash (an empty cell's mark): what a neighbouring column leaves in a cell."""
+
+
+def lone_word(text: str, is_value: Callable[[str], object]) -> str | None:
+    """The one word of a cell that `is_value` accepts, when a neighbouring column's number or
+    dash was read into the cell beside it (`120 SKU-10403`, `- SKU-10231`, `200 WH-03`): one
+    such word and every other word a number or a dash; else None."""
+    words = clean_text(text).split()
+    found = [w for w in words if is_value(w)]
+    if len(words) < 2 or len(found) != 1:
+        return None
+    rest = [w for w in words if w != found[0]]
+    return found[0] if all(_NEIGHBOURS_MARK.match(w) for w in rest) else None

@@ -11,11 +11,12 @@ from datetime import datetime
 
 from pipeline.models import ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
-from pipeline.table.cells import clean_text, quantity_and_unit, repair_id
+from pipeline.table.cells import clean_text, lone_word, quantity_and_unit, repair_id
 from pipeline.table.codes import column_codes
 from pipeline.table.headers import FIELDS
 from pipeline.table.schema import ColumnRole, type_columns
 from pipeline.table.values import is_code
+from pipeline.table.warehouses import warehouse_ids, warehouse_in_cell
 
 __all__ = [
     "UNSURE",
@@ -23,52 +24,11 @@ __all__ = [
     "estimate_text_tokens",
     "fit_budget",
     "mapping_doubts",
-    "page_warehouse",
     "screen_text",
     "to_rows",
 ]
 
-_WAREHOUSE_IN_TEXT = re.compile(
-    r"(?<![A-Za-z0-9])(?:WH4?[-\u2010-\u2015]|WH[-\u2010-\u2015+·.:\s]{0,2}|W\+)(\d{1,3})"
-    r"(?:[x×](?-i:[1lI|])?)?(?![A-Za-z0-9]|[-.·]\d)",
-    re.IGNORECASE,
-)
-"""A warehouse id in running text; beside Chinese text too (`现存量查询一WH-03`), which `\\b`
-would not split from it; its hyphen lost (`WH01`), or misread in small text: as a space (`WH 01`,
-a thin hyphen), a dash, dot or colon (`WH—01`, `WH·01`, `WH:01`), a plus (`WH+01`), as two of
-these (`WH+-01`), merged with the H into one (`W+01`), or read with the H's stem as a `4`
-before it (`WH4-01`). A filter chip's close mark read into the id, as an `x` with the chip's
-edge after it (`WH-02x1` for `WH-02 ×|`), is the chip's, not the id's. Digits followed by a
-separator and more digits are part of a longer code, not an id (`WH4-02` is no `WH-4`)."""
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-
-
-_SELECTED = "selected: "
-"""How a context line says which of a row of tabs the page shows as chosen."""
-
-
-def selected_line(warehouse: str) -> str:
-    """The context line that records `warehouse` as the tab the page shows selected."""
-    return f"{_SELECTED}{warehouse}"
-
-
-def warehouse_ids(context: Sequence[str]) -> set[str]:
-    """Every warehouse id the page's text above its table names."""
-    return {f"WH-{digits}" for text in context for digits in _WAREHOUSE_IN_TEXT.findall(text)}
-
-
-def page_warehouse(context: Sequence[str]) -> str | None:
-    """The one warehouse id a page's title or filters name, if exactly one; among several, the
-    one a tab bar shows selected (`selected_line`)."""
-    chosen = warehouse_ids([t for t in context if t.startswith(_SELECTED)])
-    found = chosen or warehouse_ids(context)
-    return found.pop() if len(found) == 1 else None
-
-
-def warehouse_label(text: str) -> str | None:
-    """The warehouse id `text` is and nothing more (a tab's label), else None."""
-    match = _WAREHOUSE_IN_TEXT.fullmatch(clean_text(text).strip(" |·•"))
-    return f"WH-{match[1]}" if match else None
 
 
 @dataclass(frozen=True)
@@ -154,7 +114,7 @@ def to_rows(
             elif field == "sku":
                 values[field] = repair_id(_lone_code(unglued[r])).upper() or None
             elif field == "warehouse_id":
-                values[field] = warehouse_label(text) or repair_id(text).upper() or None
+                values[field] = warehouse_in_cell(text) or repair_id(text).upper() or None
             else:
                 values[field] = clean_text(text) or None
         if not any(values.get(f) for f in ("sku", "name")):
@@ -216,20 +176,10 @@ def _without_running_index(values: Sequence[str]) -> list[str]:
     return list(values)
 
 
-_NEIGHBOURS_MARK = re.compile(r"^[\d,.'\-\u2010-\u2015]+$")
-"""A number or a dash (an empty cell's mark): what a neighbouring column leaves in a code cell."""
-
-
 def _lone_code(text: str) -> str:
     """The code of a code cell that a neighbouring column's number or dash was read into
-    (`120 SKU-10403`, `- SKU-10231`): where one word is a code and every other word is a number
-    or a dash, the code; any other cell as it is."""
-    words = clean_text(text).split()
-    codes = [w for w in words if is_code(w)]
-    if len(words) < 2 or len(codes) != 1:
-        return text
-    rest = [w for w in words if w != codes[0]]
-    return codes[0] if all(_NEIGHBOURS_MARK.match(w) for w in rest) else text
+    (`120 SKU-10403`, `- SKU-10231`); any other cell as it is."""
+    return lone_word(text, is_code) or text
 
 
 def screen_text(
@@ -289,7 +239,7 @@ def fit_budget(screen: ScreenText, budget: int) -> tuple[ScreenText, list[str]]:
     if not screen.rows or estimate_text_tokens(render_screen(screen)) <= budget:
         return screen, []
     left_out: list[str] = []
-    warehouses = [t for t in screen.context if _WAREHOUSE_IN_TEXT.search(t)]
+    warehouses = [t for t in screen.context if warehouse_ids([t])]
     current = screen.model_copy(update={"context": tuple(warehouses[:1]), "omitted": ()})
     left_out.append("the page context")
     steps: list[tuple[str, ScreenText]] = []

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from pipeline.models import NONE_MARKS, Row
 from pipeline.table.cells import DASH_LOOKALIKES, most_common, quantity_and_unit
+from pipeline.table.warehouses import warehouse_in_cell
 
 __all__ = [
     "NONE_MARKS",
@@ -90,7 +91,11 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     return ValuesProfile(
         filled=n,
         codes=codes / n,
-        warehouses=sum(bool(_WAREHOUSE_CODE.match(v)) for v in upper) / n,
+        warehouses=sum(
+            bool(_WAREHOUSE_CODE.match(u) or warehouse_in_cell(v))
+            for v, u in zip(filled, upper, strict=True)
+        )
+        / n,
         quantities=len(numbers) / n,
         index=index,
         prices=sum(is_price(v) for v in filled) / n,

@@ -127,6 +127,36 @@ def test_a_breadcrumb_over_a_wide_filter_bar_and_a_toolbar_is_still_context() ->
     assert kept == above
 
 
+def test_a_card_title_far_left_of_the_table_is_context_and_a_sidebars_items_are_not() -> None:
+    boxes = stock_table()
+    # The card's title at its edge, 200 px left of the first column (right-aligned numbers);
+    # a sidebar further left whose items go on down beside the table's rows.
+    title = (100, 150, 190, 164)
+    sidebar = [(10, y, 70, y + 14) for y in range(120, 500, 40)]
+    found = find_table([title, *sidebar, *boxes], text_height=12.0)
+    assert found is not None
+    kept = {i for p in found.context for i in p}
+    assert 0 in kept
+    assert not kept & set(range(1, 1 + len(sidebar)))
+
+
+def test_rules_between_a_breadcrumb_and_the_table_do_not_push_the_breadcrumb_out() -> None:
+    boxes = stock_table()
+    # A breadcrumb; a filter bar of six phrases; two buttons; a card title with three
+    # buttons; a card's top and bottom borders read as boxes a few pixels high.
+    crumb = [(300, 20, 600, 34)]
+    filters = [(300 + k * 130, 60, 400 + k * 130, 74) for k in range(6)]
+    buttons = [(300, 100, 360, 114), (380, 100, 440, 114)]
+    rules = [(900, 125, 980, 129), (900, 170, 980, 174)]
+    toolbar = [(300, 140, 360, 154)] + [
+        (1000 + k * 100, 140, 1060 + k * 100, 154) for k in range(3)
+    ]
+    above = crumb + filters + buttons + rules + toolbar
+    found = find_table(above + boxes, text_height=12.0)
+    assert found is not None
+    assert [0] in found.context
+
+
 def test_a_header_name_over_a_column_of_unread_values_heads_a_column_of_its_own() -> None:
     # `STATUS` stands over the gap left of the stock's values (its coloured chips lost on a
     # photo), `CURRENT STOCK` over the values: two columns, the status one empty.

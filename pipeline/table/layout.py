@@ -261,7 +261,7 @@ def find_table(
     grid = [assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
     grid, columns = names_apart(boxes, grid, columns, text_height)
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
-    context = _context(boxes, table_box, text_height)
+    context = _context(boxes, _core_box(boxes, grid) or table_box, text_height)
     assigned = {i for row in grid for cell in row for i in cell}
     panel = float(median(backgrounds[i] for i in assigned)) if backgrounds is not None else None
     reach = text_height * 8
@@ -317,6 +317,22 @@ def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: flo
     # Text that starts inside and reaches out (a header wider than its column's values).
     over = [b for b in boxes if b[1] >= y0 and b[3] <= y1 and b[0] < x1 and b[2] > x0]
     return union_box([(x0, y0, x1, y1), *over])
+
+
+def _core_box(boxes: Sequence[Box], grid: list[list[Cell]]) -> Box | None:
+    """The table's box without an edge column that has no header and fills at most three rows
+    in four: a sidebar's menu the grid took in as a column (dropped once read, see
+    `pipeline.ingest.assembly`), whose items above the table are no context of it."""
+    width = len(grid[0])
+    edges = {
+        c
+        for c in {0, width - 1}
+        if width > 2
+        and not grid[0][c]
+        and sum(bool(row[c]) for row in grid[1:]) <= 0.75 * (len(grid) - 1)
+    }
+    core = [boxes[i] for row in grid for c, cell in enumerate(row) if c not in edges for i in cell]
+    return union_box(core) if edges and core else None
 
 
 _NEAREST = 12

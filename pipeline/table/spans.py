@@ -78,9 +78,10 @@ def names_apart(
     """A header name over a gap beside a column, away from its values, while another name
     stands over them, heads a column of its own whose values were not read (a status column
     of coloured chips a photo loses): `STATUS` and `CURRENT STOCK` are two columns, not one
-    header over the stock."""
+    header over the stock. Values that were read beyond the column, under the new name, are
+    the new column's (chips the grid gave to the codes beside them)."""
     header = grid[0]
-    added: list[tuple[int, list[int], tuple[int, int]]] = []
+    added: list[tuple[int, list[int], tuple[int, int], int]] = []
     kept: list[Cell] = []
     for c, cell in enumerate(header):
         x0, x1 = columns[c]
@@ -93,16 +94,30 @@ def names_apart(
         for side, at in ((left, c), (right, c + 1)):
             if side:
                 span = (min(boxes[i][0] for i in side), max(boxes[i][2] for i in side))
-                added.append((at, side, span))
+                added.append((at, side, span, c))
         kept.append(over)
     if not added:
         return grid, columns
     new_columns = list(columns)
     new_header = list(kept)
-    new_rows = [list(row) for row in grid[1:]]
-    for at, side, span in sorted(added, key=lambda a: (a[0], a[2]), reverse=True):
+    rows = [[list(cell) for cell in row] for row in grid[1:]]
+    # Values that were read under the new name (chips the grid gave its neighbour) move to it.
+    moved: dict[tuple[int, int, tuple[int, int]], Cell] = {}
+    for at, _side, (lo, hi), c in added:
+        x0, x1 = columns[c]
+        for r, row in enumerate(rows):
+            under = [
+                i
+                for i in row[c]
+                if lo - text_height <= (boxes[i][0] + boxes[i][2]) / 2 <= hi + text_height
+                and (boxes[i][0] >= x1 if at > c else boxes[i][2] <= x0)
+            ]
+            row[c] = [i for i in row[c] if i not in under]
+            moved[(r, at, (lo, hi))] = under
+    new_rows = rows
+    for at, side, span, _c in sorted(added, key=lambda a: (a[0], a[2]), reverse=True):
         new_columns.insert(at, span)
         new_header.insert(at, side)
-        for row in new_rows:
-            row.insert(at, [])
+        for r, row in enumerate(new_rows):
+            row.insert(at, moved.get((r, at, span), []))
     return [new_header, *new_rows], new_columns

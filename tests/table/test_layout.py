@@ -157,6 +157,20 @@ def test_rules_between_a_breadcrumb_and_the_table_do_not_push_the_breadcrumb_out
     assert [0] in found.context
 
 
+def test_a_sidebar_the_grid_took_as_a_column_does_not_push_the_breadcrumb_out() -> None:
+    boxes = stock_table()
+    # A sidebar menu on the table's pitch: four items level with rows, two above the table on
+    # lines of their own between a breadcrumb, a filter bar of nine phrases and a toolbar.
+    menu = [(40, 200 + r * 30, 110, 214 + r * 30) for r in range(1, 5)]
+    menu += [(40, 60, 110, 74), (40, 120, 110, 134)]
+    crumb = [(300, 20, 600, 34)]
+    filters = [(300 + k * 100, 90, 370 + k * 100, 104) for k in range(9)]
+    toolbar = [(300, 150, 360, 164), (400, 150, 460, 164)]
+    found = find_table(crumb + filters + toolbar + menu + boxes, text_height=12.0)
+    assert found is not None
+    assert [0] in found.context
+
+
 def test_a_header_name_over_a_column_of_unread_values_heads_a_column_of_its_own() -> None:
     # `STATUS` stands over the gap left of the stock's values (its coloured chips lost on a
     # photo), `CURRENT STOCK` over the values: two columns, the status one empty.

@@ -7,7 +7,8 @@ cells into a quantity (with its unit, or a dash for none) or a price, and someth
 neither. An on-order column is mostly empty, its dashes often lost on a photo: under a header
 whose quantity is no stock (`在途`), fewer of its cells need to split. Under a header lost
 altogether, the values alone cut a column where each number is followed by a code
-(`310 WH-01`), never by a name's words.
+(`310 WH-01`), never by a name's words. A date is the other column's too (`412 21/11/2026`
+under `Qty avail. Last count`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from collections.abc import Sequence
 
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.headers import header_evidence, header_words, names_something, ruled_out
-from pipeline.table.values import NONE_MARKS, has_letters, is_code, is_price, is_warehouse_code
+from pipeline.table.values import (
+    NONE_MARKS,
+    has_letters,
+    is_code,
+    is_date,
+    is_price,
+    is_warehouse_code,
+)
 
 __all__ = ["split_fused"]
 
@@ -56,8 +64,10 @@ def _header_cut(header: str) -> tuple[str, str] | None:
         quantity = max(header_evidence(left, f)[0] for f in _QUANTITIES)
         if quantity == 0 and ruled_out(left):
             quantity = 0.5  # a quantity that is no stock field: `On order`, `在途`
-        if quantity == 0 or max(header_evidence(right, f)[0] for f in _QUANTITIES) > 0:
-            continue
+        if quantity == 0 or any(
+            header_evidence(text, f)[0] > 0 for text in (right, tokens[cut]) for f in _QUANTITIES
+        ):
+            continue  # the quantity's name goes on (`Qty | avail. Last count`)
         other = max(header_evidence(right, f)[0] for f in _OTHERS)
         if other == 0 and names_something(header_words(right)):
             other = 0.5  # `Status`, `Unit price`
@@ -67,10 +77,10 @@ def _header_cut(header: str) -> tuple[str, str] | None:
 
 
 def _not_quantity(text: str) -> bool:
-    """Text that is no quantity: words, or a code (`01.02.0035`)."""
+    """Text that is no quantity: words, a code (`01.02.0035`) or a date (`21/11/2026`)."""
     if quantity_and_unit(text)[0] is not None:
         return False
-    return has_letters(text) or is_code(text)
+    return has_letters(text) or is_code(text) or is_date(text)
 
 
 _GLUED_PRICE = re.compile(r"^(?P<price>[$€£¥￥]\s?\d[\d,]*\.\d{2})(?P<rest>[^\d\s.,].*)$")

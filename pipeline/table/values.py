@@ -20,6 +20,7 @@ __all__ = [
     "ValuesProfile",
     "has_letters",
     "is_code",
+    "is_date",
     "is_price",
     "values_profile",
     "well_formed",
@@ -130,6 +131,11 @@ def is_code(text: str) -> bool:
 def is_warehouse_code(text: str) -> bool:
     """A warehouse's code (`WH-02`, `DC1`)."""
     return bool(_WAREHOUSE_CODE.match(_as_code(text)))
+
+
+def is_date(text: str) -> bool:
+    """A date (`21/11/2026`, `2026-11-21`, `21 Nov 2026`), with or without a time."""
+    return bool(_DATE.match(unicodedata.normalize("NFKC", text).strip()))
 
 
 def is_price(text: str) -> bool:

@@ -30,6 +30,22 @@ def test_a_quantity_one_space_from_a_code_is_cut_into_the_two_columns_its_header
     assert (rows[0].sku, rows[0].on_hand, rows[0].reorder_point) == ("SKU-10233", 1204, 300)
 
 
+def test_a_stock_one_space_from_a_date_is_cut_between_the_two_names_of_its_header() -> None:
+    # `Qty avail.` is one name: the cut is before `Last count`, not after `Qty`.
+    texts, confs = grid(
+        ["SKU", "Qty avail. Last count", "Min. stock"],
+        ["SKU-10231", "412 21/11/2026", "150"],
+        ["SKU-10232", "38 23/11/2026", "120"],
+        ["SKU-10233", "1,204 27/11/2026", "300"],
+        ["SKU-10240", "260 19/11/2026", "80"],
+        ["SKU-10244", "520 25/11/2026", "60"],
+    )
+    cut, cut_confs = split_fused(texts, confs)
+    assert cut[0] == ["SKU", "Qty avail.", "Last count", "Min. stock"]
+    rows = to_rows(Table(header=cut[0], cells=cut[1:]), cut_confs[1:]).rows
+    assert [r.on_hand for r in rows] == [412, 38, 1204, 260, 520]
+
+
 def test_a_chinese_on_order_column_beside_dotted_codes_is_cut_and_a_dash_is_its_none() -> None:
     texts, confs = grid(
         ["商品名称", "在途 物料编码"],

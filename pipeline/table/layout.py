@@ -350,15 +350,24 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
     above it (text much taller than the table's, e.g. a title naming the warehouse), top to
     bottom. Above it means over the table's columns or a little beside them: the table's first
     column may be numbers set to the right, under a breadcrumb or a title set to the left. A
-    phrase further left counts when nothing stands under it beside the table's rows (a card's
-    title at the card's edge), not when something does (a sidebar's items)."""
+    phrase further left counts when it stands alone there (a card's title at the card's edge,
+    a filter's label at most above it), not when it is one of a column of items (a sidebar's,
+    even one that ends above the table)."""
     reach = text_height * 30
     beside = text_height * 6
     # A rule or a border read as a box is no line of text: it would push a breadcrumb out.
     texts = [
         (i, b) for i, b in enumerate(boxes) if b[3] - b[1] >= 0.5 * text_height and b[3] <= table[1]
     ]
-    rows_beside = [b for b in boxes if b[1] >= table[1] and b[3] <= table[3] and b[2] <= table[0]]
+    left_of = [i for i, b in enumerate(boxes) if b[2] <= table[0] and b[1] < table[3]]
+
+    def alone(i: int) -> bool:
+        """Not one of a column of items left of the table: at most one other phrase there
+        starts where it starts, and none stands under it."""
+        b = boxes[i]
+        others = [boxes[j] for j in left_of if j != i and abs(boxes[j][0] - b[0]) <= text_height]
+        return len(others) <= 1 and not any(r[1] >= b[3] for r in others)
+
     above = [
         i
         for i, b in texts
@@ -366,11 +375,8 @@ def _context(boxes: Sequence[Box], table: Box, text_height: float) -> list[Cell]
         and (
             b[2] > table[0] - beside
             # Further left, a card's title set at its edge (left of a first column of
-            # right-aligned numbers) has nothing under it beside the rows; a sidebar does.
-            or (
-                b[2] > table[0] - (table[2] - table[0]) / 2
-                and not any(r[0] < b[2] and r[2] > b[0] for r in rows_beside)
-            )
+            # right-aligned numbers) stands alone; a sidebar's items stand in a column.
+            or (b[2] > table[0] - (table[2] - table[0]) / 2 and alone(i))
         )
     ]
     headings = {

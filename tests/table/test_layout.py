@@ -140,6 +140,18 @@ def test_a_card_title_far_left_of_the_table_is_context_and_a_sidebars_items_are_
     assert not kept & set(range(1, 1 + len(sidebar)))
 
 
+def test_a_short_sidebar_that_ends_above_the_table_is_no_context() -> None:
+    boxes = stock_table()
+    # Five menu items far left, all above the table's header; the card's title beside them.
+    title = (100, 150, 190, 164)
+    sidebar = [(10, y, 70, y + 14) for y in range(40, 200, 32)]
+    found = find_table([title, *sidebar, *boxes], text_height=12.0)
+    assert found is not None
+    kept = {i for p in found.context for i in p}
+    assert 0 in kept
+    assert not kept & set(range(1, 1 + len(sidebar)))
+
+
 def test_rules_between_a_breadcrumb_and_the_table_do_not_push_the_breadcrumb_out() -> None:
     boxes = stock_table()
     # A breadcrumb; a filter bar of six phrases; two buttons; a card title with three

@@ -1,6 +1,7 @@
 """Finding a table's rows and columns in text boxes."""
 
 import numpy as np
+import pytest
 
 from pipeline.models import Box
 from pipeline.table.gutters import headless_regions, split_merged
@@ -127,24 +128,21 @@ def test_a_breadcrumb_over_a_wide_filter_bar_and_a_toolbar_is_still_context() ->
     assert kept == above
 
 
-def test_a_card_title_far_left_of_the_table_is_context_and_a_sidebars_items_are_not() -> None:
+@pytest.mark.parametrize(
+    "menu_tops",
+    [
+        pytest.param(range(120, 500, 40), id="a sidebar going on down beside the rows"),
+        pytest.param(range(40, 200, 32), id="a short sidebar that ends above the table"),
+    ],
+)
+def test_a_card_title_far_left_of_the_table_is_context_and_a_sidebars_items_are_not(
+    menu_tops: range,
+) -> None:
     boxes = stock_table()
     # The card's title at its edge, 200 px left of the first column (right-aligned numbers);
-    # a sidebar further left whose items go on down beside the table's rows.
+    # a sidebar's items further left.
     title = (100, 150, 190, 164)
-    sidebar = [(10, y, 70, y + 14) for y in range(120, 500, 40)]
-    found = find_table([title, *sidebar, *boxes], text_height=12.0)
-    assert found is not None
-    kept = {i for p in found.context for i in p}
-    assert 0 in kept
-    assert not kept & set(range(1, 1 + len(sidebar)))
-
-
-def test_a_short_sidebar_that_ends_above_the_table_is_no_context() -> None:
-    boxes = stock_table()
-    # Five menu items far left, all above the table's header; the card's title beside them.
-    title = (100, 150, 190, 164)
-    sidebar = [(10, y, 70, y + 14) for y in range(40, 200, 32)]
+    sidebar = [(10, y, 70, y + 14) for y in menu_tops]
     found = find_table([title, *sidebar, *boxes], text_height=12.0)
     assert found is not None
     kept = {i for p in found.context for i in p}

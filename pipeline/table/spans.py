@@ -114,10 +114,9 @@ def names_apart(
             ]
             row[c] = [i for i in row[c] if i not in under]
             moved[(r, at, (lo, hi))] = under
-    new_rows = rows
     for at, side, span, _c in sorted(added, key=lambda a: (a[0], a[2]), reverse=True):
         new_columns.insert(at, span)
         new_header.insert(at, side)
-        for r, row in enumerate(new_rows):
+        for r, row in enumerate(rows):
             row.insert(at, moved.get((r, at, span), []))
-    return [new_header, *new_rows], new_columns
+    return [new_header, *rows], new_columns

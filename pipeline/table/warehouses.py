@@ -61,4 +61,6 @@ def warehouse_label(text: str) -> str | None:
 def warehouse_in_cell(text: str) -> str | None:
     """The warehouse id a warehouse column's cell holds: the cell is one (`WH 03`), or a
     neighbouring column's number was read into it (`200 WH-03`); else None."""
-    return warehouse_label(text) or warehouse_label(lone_word(text, warehouse_label) or "")
+    return warehouse_label(text) or (
+        (word := lone_word(text, warehouse_label)) and warehouse_label(word)
+    )

@@ -38,15 +38,19 @@ def test_a_pager_read_as_the_table_s_last_line_is_not_a_row() -> None:
     assert [r.on_hand for r in mapped.rows] == [310, 95, 23, 61]
 
 
+def warehouses_read(header: str, sites: list[str]) -> list[str | None]:
+    """The warehouse each row of a code, name and `sites` column is read with."""
+    table = Table(
+        header=["SKU", "Name", header],
+        cells=[[f"SKU-1023{k}", "Bolt", site] for k, site in enumerate(sites)],
+    )
+    return [r.warehouse_id for r in to_rows(table, [[1.0] * 3 for _ in sites]).rows]
+
+
 def test_a_warehouse_cell_whose_hyphen_most_rows_lost_reads_as_the_text_above_would() -> None:
     # Small blurred text: most cells lost the hyphen, one read it as a plus.
     sites = ["WH03", "WH03", "WH 03", "WH+02", "WH03"]
-    table = Table(
-        header=["SKU", "Name", "Site"],
-        cells=[[f"SKU-1023{k}", "Bolt", site] for k, site in enumerate(sites)],
-    )
-    rows = to_rows(table, [[1.0] * 3 for _ in sites]).rows
-    assert [r.warehouse_id for r in rows] == ["WH-03", "WH-03", "WH-03", "WH-02", "WH-03"]
+    assert warehouses_read("Site", sites) == ["WH-03", "WH-03", "WH-03", "WH-02", "WH-03"]
     # Other warehouse codes are kept as read.
     other = Table(header=["SKU", "Name", "Site"], cells=[["SKU-10231", "Bolt", "DC-North"]])
     assert to_rows(other, [[1.0] * 3]).rows[0].warehouse_id == "DC-NORTH"
@@ -62,9 +66,4 @@ def test_a_neighbours_number_or_dash_read_into_a_code_cell_is_left_out_of_the_sk
 def test_a_warehouse_cell_a_neighbours_number_was_read_into_still_names_its_warehouse() -> None:
     # Small text: the 在途 column's quantity read into the warehouse cell beside it.
     sites = ["200 WH-03", "WH-03", "- WH-01", "WH 02", "1,000 WH-03"]
-    table = Table(
-        header=["SKU", "Name", ""],
-        cells=[[f"SKU-1023{k}", "Bolt", site] for k, site in enumerate(sites)],
-    )
-    rows = to_rows(table, [[1.0] * 3 for _ in sites]).rows
-    assert [r.warehouse_id for r in rows] == ["WH-03", "WH-03", "WH-01", "WH-02", "WH-03"]
+    assert warehouses_read("", sites) == ["WH-03", "WH-03", "WH-01", "WH-02", "WH-03"]

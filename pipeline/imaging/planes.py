@@ -10,7 +10,9 @@ the photo at all.
 Segments come from OpenCV's line segment detector on a working-size copy; rows of text add
 one segment each (ink closed along the row, its axis fitted). Each family's point is the
 intersection most segments agree with (a RANSAC over pairs, weighted by length), refined by
-least squares over its agreeing segments. The scale per axis keeps the image's own size at
+least squares over its agreeing segments. Where the text lines up no column (a few rows, or
+glyphs too small to end on one line), the edges running down beside it, a screen's or a
+sidebar's, give the vertical family. The scale per axis keeps the image's own size at
 the centre of the content, so glyphs keep their height. The result is a `Quad` (kind
 `lines`): the corners in the photo of the rectangle around the content, which the frame's
 warp then treats like any other quad.
@@ -134,6 +136,16 @@ def _within(segments: Segments, rows: Floats) -> NDArray[np.bool_]:
     mid = (segments.ends[:, :2] + segments.ends[:, 2:]) / 2
     inside = [cv2.pointPolygonTest(hull, (float(mx), float(my)), True) >= -grow for mx, my in mid]
     return np.asarray(inside, dtype=np.bool_)
+
+
+def _alongside(segments: Segments, words: Floats) -> NDArray[np.bool_]:
+    """Segments that run down beside the text, over at least half its height: a screen's or
+    a sidebar's edge. A keyboard below the screen lies below the text."""
+    top, bottom = float(words[:, 1::2].min()), float(words[:, 1::2].max())
+    lo = np.minimum(segments.ends[:, 1], segments.ends[:, 3])
+    hi = np.maximum(segments.ends[:, 1], segments.ends[:, 3])
+    covered = np.minimum(hi, bottom) - np.maximum(lo, top)
+    return np.asarray(covered >= 0.5 * (bottom - top), dtype=np.bool_)
 
 
 def _agrees(segments: Segments, point: Floats) -> NDArray[np.bool_]:
@@ -319,6 +331,7 @@ def _quad_from(
     `holds` (working pixels) when given."""
     if len(segments) < _MIN_SUPPORT:
         return None
+    every = segments
     if len(words) >= _MIN_SUPPORT:
         # The screen's segments only: a laptop's keyboard below it is another plane, with
         # more edges (every key's) than the screen has rules, and the rectangle is the
@@ -334,6 +347,11 @@ def _quad_from(
     columns = Segments(_aligned_ends(words, rng))
     down = Segments(np.vstack([down.ends, columns.ends]))
     v_found = vanishing_point(down, rng)
+    if v_found is None and len(words) >= _MIN_SUPPORT:
+        # Text too small or too short to line its columns up (a far monitor, a few rows):
+        # the screen's own edges and a sidebar's run down beside the text, outside its hull.
+        beside = every.pick(_alongside(every, words) & (np.abs(every.angle - 90.0) <= _FAMILY_DEG))
+        v_found = vanishing_point(Segments(np.vstack([beside.ends, columns.ends])), rng)
     if v_found is not None:
         v_point = v_found[0]
     else:

@@ -52,7 +52,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "20"
+PIPELINE_VERSION = "21"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -72,7 +72,8 @@ title far left of the table and rules above it in the context, warehouse columns
 the ids their cells read as; 18: a sidebar taken in as a column is no part of the context's
 reach, values read under a header name set apart move to its column; 19: a quantity one space
 from a date cut from it, a quantity's name kept whole; 20: a sidebar that ends above the table
-is no context)."""
+is no context; 21: a photo's columns set upright by the edges beside its text when the text
+lines up no column)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

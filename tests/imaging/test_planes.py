@@ -140,6 +140,35 @@ def test_a_list_with_no_column_edges_comes_out_with_straight_rows_and_every_row_
     assert flat[:, 1].min() >= 0 and flat[:, 1].max() <= h
 
 
+def short_list_beside_a_sidebar() -> np.ndarray:
+    """Five centred rows of text at the top of a page with a dark sidebar down its whole
+    height: too few rows, and no edges of words, to line up a column."""
+    canvas = Image.new("RGB", (1280, 900), (250, 250, 250))
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, 220, 900), fill=(40, 48, 60))
+    font = ImageFont.load_default(size=26)
+    small = ImageFont.load_default(size=20)
+    for n in range(5):
+        y = 40 + n * 70
+        name = f"Kraft mailer box {310 + 10 * n}x{220 - 5 * n}"
+        details = f"BX-{310 + n}-K · On hand {12 + 7 * n} pcs · Reorder at {40 + n}"
+        draw.text((750, y), name, fill=(30, 30, 30), font=font, anchor="mt")
+        draw.text((750, y + 34), details, fill=(90, 90, 90), font=small, anchor="mt")
+    return np.asarray(canvas, dtype=np.uint8)
+
+
+@pytest.mark.parametrize("corners", [KEYSTONE, TURNED], ids=["keystone", "turned"])
+def test_a_sidebar_running_past_a_few_rows_of_text_sets_the_columns_upright(
+    corners: list[list[float]],
+) -> None:
+    # The rows give the horizontal; the sidebar's and the screen's edges, beside the text
+    # but outside it, give the vertical that the text's own columns cannot.
+    photo = photographed(short_list_beside_a_sidebar(), corners, bezel=228, wall=228)
+    found = quad_by_lines(gray(photo))
+    assert found is not None
+    assert worst_edge_degrees(found, corners) <= 1.0
+
+
 def frame(corners: list[list[float]]) -> Quad:
     (a, b), (c, d), (e, f), (g, h) = corners
     return Quad(points=((a, b), (c, d), (e, f), (g, h)), kind="frame")

@@ -1,7 +1,8 @@
 """A photo's faint text: what its blur or glare faded below the page's ink level, found at a
-lower contrast. A header name over a column of values (`faint_names`); a column of light grey
-codes whose glyphs came out as two runs of fragments, taken for two columns
-(`faint_fragments_joined`); how far a cell's faint ink may reach (`between`)."""
+lower contrast. A header name over a column of values (`faint_names`); the values a glare
+faded out of a named column's cells (`faint_cells`); a column of light grey codes whose glyphs
+came out as two runs of fragments, taken for two columns (`faint_fragments_joined`); how far a
+cell's faint ink may reach (`between`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from pipeline.table.gutters import headless_regions
 from pipeline.table.layout import TableLayout, find_table
 from pipeline.table.textlines import union_box
 
-__all__ = ["between", "faint_fragments_joined", "faint_names"]
+__all__ = ["between", "faint_cells", "faint_fragments_joined", "faint_names"]
 
 Gray = NDArray[np.uint8]
 
@@ -55,6 +56,48 @@ def faint_names(found: TextBoxes, layout: TableLayout, gray: Gray) -> tuple[Text
     for x0, y0, x1, y1 in faint:
         mask[y0:y1, x0:x1] = 255
     return replace(found, boxes=boxes, mask=mask), again
+
+
+_FILLED_SHARE = 0.5
+"""A column holds values when at least this share of the rows has one."""
+_BAND = 0.8
+"""Half the height (in text heights) of the band a row's faint value is looked for in."""
+
+
+def faint_cells(found: TextBoxes, layout: TableLayout, gray: Gray) -> tuple[TextBoxes, TableLayout]:
+    """The boxes and table with the values a photo's glare faded below the page's ink level
+    (a light grey number under a bright reflection) found at a lower contrast in the empty
+    cells of a named column that holds values on most rows: each is looked for on its row's
+    line, within the column's span."""
+    th = found.text_height
+    boxes = list(found.boxes)
+    rows = [list(row) for row in layout.rows]
+    margin = round(th / 2)
+    for c, (lo, hi) in enumerate(layout.columns):
+        if c >= len(layout.header) or not layout.header[c]:
+            continue
+        filled = sum(1 for row in rows if row[c])
+        if filled == len(rows) or filled < max(_LEAST_ROWS, _FILLED_SHARE * len(rows)):
+            continue
+        left, right = between(layout.columns, c, th)
+        x0, x1 = max(lo - margin, left), min(hi + margin, right)
+        for row in rows:
+            if row[c]:
+                continue
+            centres = sorted((boxes[i][1] + boxes[i][3]) / 2 for cell in row for i in cell)
+            if not centres:
+                continue
+            middle = centres[len(centres) // 2]
+            band = (x0, round(middle - _BAND * th), x1, round(middle + _BAND * th))
+            if (box := faint_text(gray, band, th)) is not None:
+                row[c] = [len(boxes)]
+                boxes.append(box)
+    if len(boxes) == len(found.boxes):
+        return found, layout
+    mask = found.mask.copy()
+    for x0, y0, x1, y1 in boxes[len(found.boxes) :]:
+        mask[y0:y1, x0:x1] = 255
+    return replace(found, boxes=boxes, mask=mask), replace(layout, rows=rows)
 
 
 def faint_fragments_joined(found: TextBoxes, layout: TableLayout, gray: Gray) -> TableLayout:

@@ -28,7 +28,7 @@ from pipeline.ingest.assembly import (
     to_original,
 )
 from pipeline.ingest.attempts import CLEARLY_MORE, Attempt, Page
-from pipeline.ingest.faint import between, faint_fragments_joined, faint_names
+from pipeline.ingest.faint import between, faint_cells, faint_fragments_joined, faint_names
 from pipeline.models import (
     TextLine,
 )
@@ -112,6 +112,7 @@ class Reader:
         if norm.photographed:
             found, layout = faint_names(found, layout, norm.gray)
             layout = faint_fragments_joined(found, layout, norm.gray)
+            found, layout = faint_cells(found, layout, norm.gray)
         cells = layout.grid
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []

@@ -1,10 +1,13 @@
 """A photo's faint text found at a lower contrast than the page's ink."""
 
+from dataclasses import replace
+
 import numpy as np
 from numpy.typing import NDArray
+from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.text import TextBoxes
-from pipeline.ingest.faint import faint_fragments_joined
+from pipeline.ingest.faint import faint_cells, faint_fragments_joined
 from pipeline.models import Box
 from pipeline.table.layout import TableLayout
 
@@ -102,3 +105,58 @@ def test_two_runs_of_a_faint_code_under_one_name_are_one_column_under_that_name(
 def test_two_close_columns_each_under_its_own_name_stay_apart() -> None:
     found, layout, gray = named_code_table(left_header=(195, 20, 216, 34))
     assert faint_fragments_joined(found, layout, gray) == layout
+
+
+def glare_table(faded: dict[int, int]) -> tuple[TextBoxes, TableLayout, NDArray[np.uint8]]:
+    """A name column and a `Min` column of numbers on a white page; the numbers of the rows
+    in `faded` are drawn in that light grey (a glare's wash) and have no box, the others
+    dark with their box."""
+    canvas = Image.new("L", (500, 60 + ROWS * 40), 240)
+    draw = ImageDraw.Draw(canvas)
+    font = ImageFont.load_default(size=18)
+    boxes: list[Box] = [(40, 20, 120, 34), (300, 20, 340, 34)]
+    rows = []
+    for r in range(ROWS):
+        y = 60 + r * 40
+        draw.text((40, y), f"Cable tie {r}", fill=40, font=font)
+        draw.text((300, y), f"{120 + r}", fill=faded.get(r, 40), font=font)
+        k = len(boxes)
+        boxes.append((40, y + 4, 140, y + 18))
+        if r in faded:
+            rows.append([[k], []])
+        else:
+            boxes.append((300, y + 4, 334, y + 18))
+            rows.append([[k], [k + 1]])
+    found = TextBoxes(boxes=boxes, text_height=14.0, mask=np.zeros((60 + ROWS * 40, 500), np.uint8))
+    layout = TableLayout(
+        box=(40, 20, 340, 60 + ROWS * 40),
+        columns=[(40, 140), (300, 334)],
+        header=[[0], [1]],
+        rows=rows,
+        context=[],
+    )
+    return found, layout, np.asarray(canvas, dtype=np.uint8)
+
+
+def test_values_a_glare_faded_out_of_a_named_column_are_found_in_their_cells() -> None:
+    found, layout, gray = glare_table({2: 218, 5: 214})
+    more, again = faint_cells(found, layout, gray)
+    for r in (2, 5):
+        (i,) = again.rows[r][1]
+        x0, y0, x1, y1 = more.boxes[i]
+        assert x0 >= 296 and x1 <= 340 and 60 + r * 40 <= y0 and y1 <= 60 + r * 40 + 22
+        assert more.mask[(y0 + y1) // 2, (x0 + x1) // 2] == 255
+    assert [row[1] for r, row in enumerate(again.rows) if r not in (2, 5)] == [
+        row[1] for r, row in enumerate(layout.rows) if r not in (2, 5)
+    ]
+
+
+def test_a_cell_left_empty_on_the_page_stays_empty() -> None:
+    found, layout, gray = glare_table({2: 240})
+    assert faint_cells(found, layout, gray) == (found, layout)
+
+
+def test_a_column_without_a_name_is_not_searched() -> None:
+    found, layout, gray = glare_table({2: 218})
+    nameless = replace(layout, header=[[0], []])
+    assert faint_cells(found, nameless, gray) == (found, nameless)

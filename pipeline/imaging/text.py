@@ -289,14 +289,34 @@ _INK_ROW = 0.2
 
 
 def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -> str:
-    """Put back the spaces a recogniser drops between Chinese and following Latin text
-    (`尼龙扎带150mm` for `尼龙扎带 150mm`) where the crop shows word-wide gaps: as many as the
-    gaps outnumber the spaces already read, at those places, in order. A photo's blur
-    spreads the ink into the gap and above and below the glyphs, so a word's gap there is a
-    smaller share of the ink's height."""
+    """Put back the spaces a recogniser drops where the crop shows word-wide gaps. Between
+    Chinese and following Latin text (`尼龙扎带150mm` for `尼龙扎带 150mm`): as many as the
+    gaps outnumber the spaces already read, at those places, in order. Elsewhere (`Cabletie`,
+    `1.2m×50m`), on a photo and in a line of several words, a gap no space read stands for
+    is placed in the text by the widths of the characters before it, and a space put where it
+    falls between two characters, never inside a number. A photo's blur spreads the ink into
+    the gap and above and below the glyphs, so a word's gap there is a smaller share of the
+    ink's height."""
     places = [m.start() for m in _CJK_THEN_LATIN.finditer(text)]
-    if not places or crop.size == 0:
+    if crop.size == 0 or not (places or (photo and " " in text.strip())):
         return text
+    found = _word_gaps(crop, photo)
+    if found is None:
+        return text
+    gaps, (first, last) = found
+    missing = len(gaps) - text.count(" ")
+    if missing <= 0:
+        return text
+    for at in reversed(places[:missing]):
+        text = text[:at] + " " + text[at:]
+    if not photo or " " not in text.strip():
+        return text  # a code, a number or a date is one word, and a render's spaces are read
+    return _spaces_by_place(text, gaps, first, last)
+
+
+def _word_gaps(crop: NDArray[np.uint8], photo: bool) -> tuple[list[float], tuple[int, int]] | None:
+    """The middles (crop pixels) of the word-wide gaps in a text line's ink, and the ink's
+    first and last columns; None without ink."""
     gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
     _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if ink.mean() > 0.5:
@@ -308,20 +328,72 @@ def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -
     cols = np.asarray(ink.any(axis=0), dtype=bool)
     filled = np.nonzero(cols)[0]
     if rows.size == 0 or filled.size == 0:
-        return text
+        return None
     height = int(rows.max() - rows.min() + 1)
-    gaps = 0
-    run = 0
-    for value in cols[filled.min() : filled.max() + 1]:
-        if value:
-            if run >= (_PHOTO_GAP if photo else _GAP) * height:
-                gaps += 1
-            run = 0
-        else:
-            run += 1
-    missing = gaps - text.count(" ")
-    if missing <= 0:
+    first, last = int(filled.min()), int(filled.max())
+    wide = (_PHOTO_GAP if photo else _GAP) * height
+    inked = np.nonzero(cols[first : last + 1])[0]
+    runs = np.diff(inked) - 1
+    ends = inked[1:][runs >= wide]
+    gaps = [
+        first + float(end) - float(run) / 2
+        for end, run in zip(ends, runs[runs >= wide], strict=True)
+    ]
+    return gaps, (first, last)
+
+
+_NARROW = frozenset("iIl1.,:;'|!()[]{}jftr-/")
+_WIDE = frozenset("mwMW@%")
+
+
+def _advance(ch: str) -> float:
+    """A character's width in a proportional font, as a share of its height (roughly)."""
+    if ch == " ":
+        return 0.3
+    if "\u3400" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
+        return 1.0
+    if ch in _NARROW:
+        return 0.33
+    if ch in _WIDE:
+        return 0.85
+    return 0.65 if ch.isupper() else 0.55
+
+
+def _may_part(left: str, right: str) -> bool:
+    """Whether a space may stand between two characters: not beside one already, and not
+    inside a number (`1.2`, `1,450`: a blurred point stands apart from its digits)."""
+    if " " in (left, right):
+        return False
+    digits = left.isdigit() or left in ".,", right.isdigit() or right in ".,"
+    return not all(digits)
+
+
+_NEAR = 0.6
+"""How far (in a character's average width) a gap may lie from a space to stand for it, or
+from a place between two characters to be put there."""
+
+
+def _spaces_by_place(text: str, gaps: list[float], first: int, last: int) -> str:
+    """`text` with a space where each gap that no space stands for falls between two
+    characters, the text laid over the ink from its first column to its last."""
+    widths = [_advance(ch) for ch in text]
+    total = sum(widths)
+    if total <= 0 or last <= first:
         return text
-    for at in reversed(places[:missing]):
-        text = text[:at] + " " + text[at:]
+    scale = (last - first) / total
+    near = _NEAR * scale * total / len(text)
+    edges = [first + scale * w for w in np.cumsum([0.0, *widths]).tolist()]
+    spaces = [(edges[i] + edges[i + 1]) / 2 for i, ch in enumerate(text) if ch == " "]
+    free = [g for g in gaps if all(abs(g - s) > near for s in spaces)]
+    inserts: set[int] = set()
+    for gap in free[: len(gaps) - len(spaces)]:
+        between = [k for k in range(1, len(text)) if _may_part(text[k - 1], text[k])]
+
+        if not between:
+            break
+        k = min(between, key=lambda k: abs(edges[k] - gap))
+        if abs(edges[k] - gap) <= near:
+            inserts.add(k)
+    for k in sorted(inserts, reverse=True):
+        text = text[:k] + " " + text[k:]
     return text

@@ -4,6 +4,7 @@ page (a blue link or chip) is found by its colour."""
 
 import cv2
 import numpy as np
+import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.text import faint_extent, faint_text, find_text_boxes, restore_spaces
@@ -67,6 +68,50 @@ def test_a_crop_whose_margins_repeat_its_edge_rows_measures_the_glyphs_not_the_c
 def test_on_a_render_a_gap_that_narrow_is_no_space() -> None:
     crop = blocks(*CJK_THEN_DIGITS)
     assert restore_spaces("工业胶带48mm", crop) == "工业胶带48mm"
+
+
+def drawn(text: str) -> np.ndarray:
+    """One line of `text` drawn dark on a light crop, as a cell's crop."""
+    image = Image.new("L", (16 + 9 * len(text), 28), 250)
+    ImageDraw.Draw(image).text((6, 5), text, fill=40, font=ImageFont.load_default(size=16))
+    return np.asarray(image, dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    ("shown", "read"),
+    [
+        ("AAA batteries (pack of 24)", "AAAbatteries (pack of 24)"),
+        ("Packing tape 48 mm x 66 m", "Packing tape 48 mm x 66m"),
+        ("Cable tie 200 mm", "Cabletie 200 mm"),
+        ("Safety gloves size L (pair)", "Safety gloves size L(pair)"),
+    ],
+)
+def test_a_space_dropped_between_latin_words_on_a_photo_is_put_back_at_its_gap(
+    shown: str, read: str
+) -> None:
+    assert restore_spaces(read, drawn(shown), photo=True) == shown
+
+
+def test_a_line_read_with_every_space_is_left_as_it_is() -> None:
+    assert restore_spaces("Hex bolt M8x40 (box", drawn("Hex bolt M8x40 (box"), photo=True) == (
+        "Hex bolt M8x40 (box"
+    )
+
+
+def test_on_a_render_spaces_between_latin_words_are_left_as_read() -> None:
+    crop = drawn("AAA batteries (pack of 24)")
+    assert restore_spaces("AAAbatteries (pack of 24)", crop) == "AAAbatteries (pack of 24)"
+
+
+def test_a_blurred_point_standing_apart_from_its_digits_parts_no_number() -> None:
+    # `Tape 1.2m`: a word's gap after `Tape`, and the point set apart on both sides.
+    crop = blocks((10, 19), (20, 29), (30, 39), (40, 49), (56, 62), (65, 67), (70, 78), (79, 90))
+    assert restore_spaces("Tape 1.2m", crop, photo=True) == "Tape 1.2m"
+
+
+def test_a_code_on_a_photo_stays_one_word() -> None:
+    crop = blocks((10, 19), (20, 29), (30, 39), (40, 46), (52, 61), (62, 71), (72, 81))
+    assert restore_spaces("SKU-102", crop, photo=True) == "SKU-102"
 
 
 def test_a_names_faint_last_glyphs_are_taken_into_its_box() -> None:

@@ -314,9 +314,11 @@ def restore_spaces(text: str, crop: NDArray[np.uint8], *, photo: bool = False) -
     return _spaces_by_place(text, gaps, first, last)
 
 
-def _word_gaps(crop: NDArray[np.uint8], photo: bool) -> tuple[list[float], tuple[int, int]] | None:
-    """The middles (crop pixels) of the word-wide gaps in a text line's ink, and the ink's
-    first and last columns; None without ink."""
+def _word_gaps(
+    crop: NDArray[np.uint8], photo: bool
+) -> tuple[list[tuple[float, int]], tuple[int, int]] | None:
+    """The word-wide gaps in a text line's ink, each its middle and width (crop pixels), and
+    the ink's first and last columns; None without ink."""
     gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
     _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if ink.mean() > 0.5:
@@ -334,10 +336,10 @@ def _word_gaps(crop: NDArray[np.uint8], photo: bool) -> tuple[list[float], tuple
     wide = (_PHOTO_GAP if photo else _GAP) * height
     inked = np.nonzero(cols[first : last + 1])[0]
     runs = np.diff(inked) - 1
-    ends = inked[1:][runs >= wide]
+    kept = runs >= wide
     gaps = [
-        first + float(end) - float(run) / 2
-        for end, run in zip(ends, runs[runs >= wide], strict=True)
+        (first + float(end) - float(run) / 2, int(run))
+        for end, run in zip(inked[1:][kept], runs[kept], strict=True)
     ]
     return gaps, (first, last)
 
@@ -360,22 +362,28 @@ def _advance(ch: str) -> float:
 
 
 def _may_part(left: str, right: str) -> bool:
-    """Whether a space may stand between two characters: not beside one already, and not
-    inside a number (`1.2`, `1,450`: a blurred point stands apart from its digits)."""
-    if " " in (left, right):
+    """Whether a space may stand between two characters: not beside one already, a hyphen
+    or slash (`Heat-shrink`), nor inside brackets (`(pair)`), and not inside a number (`1.2`, `1,450`: a blurred
+    point stands apart from its digits)."""
+    if {left, right} & {" ", "-", "/"} or left in "([{" or right in ")]}":
         return False
     digits = left.isdigit() or left in ".,", right.isdigit() or right in ".,"
     return not all(digits)
 
 
+_AS_WIDE = 0.8
+"""A gap no space was read for is a word's when at least this share of the widest gap a space
+was read for."""
 _NEAR = 0.6
 """How far (in a character's average width) a gap may lie from a space to stand for it, or
 from a place between two characters to be put there."""
 
 
-def _spaces_by_place(text: str, gaps: list[float], first: int, last: int) -> str:
+def _spaces_by_place(text: str, gaps: list[tuple[float, int]], first: int, last: int) -> str:
     """`text` with a space where each gap that no space stands for falls between two
-    characters, the text laid over the ink from its first column to its last."""
+    characters, the text laid over the ink from its first column to its last. Such a gap
+    must be about as wide as the widest one a space read stands for: a blurred pair of
+    letters (`c l`) leaves a narrower one."""
     widths = [_advance(ch) for ch in text]
     total = sum(widths)
     if total <= 0 or last <= first:
@@ -384,11 +392,14 @@ def _spaces_by_place(text: str, gaps: list[float], first: int, last: int) -> str
     near = _NEAR * scale * total / len(text)
     edges = [first + scale * w for w in np.cumsum([0.0, *widths]).tolist()]
     spaces = [(edges[i] + edges[i + 1]) / 2 for i, ch in enumerate(text) if ch == " "]
-    free = [g for g in gaps if all(abs(g - s) > near for s in spaces)]
+    read = [w for g, w in gaps if any(abs(g - s) <= near for s in spaces)]
+    if not read:
+        return text
+    least = _AS_WIDE * max(read)
+    free = [g for g, w in gaps if w >= least and all(abs(g - s) > near for s in spaces)]
+    between = [k for k in range(1, len(text)) if _may_part(text[k - 1], text[k])]
     inserts: set[int] = set()
     for gap in free[: len(gaps) - len(spaces)]:
-        between = [k for k in range(1, len(text)) if _may_part(text[k - 1], text[k])]
-
         if not between:
             break
         k = min(between, key=lambda k: abs(edges[k] - gap))

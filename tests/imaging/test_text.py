@@ -71,9 +71,15 @@ def test_on_a_render_a_gap_that_narrow_is_no_space() -> None:
 
 
 def drawn(text: str) -> np.ndarray:
-    """One line of `text` drawn dark on a light crop, as a cell's crop."""
-    image = Image.new("L", (16 + 9 * len(text), 28), 250)
-    ImageDraw.Draw(image).text((6, 5), text, fill=40, font=ImageFont.load_default(size=16))
+    """One line of `text` drawn dark on a light crop, as a cell's crop, its words set apart
+    by gaps of one width."""
+    image = Image.new("L", (16 + 10 * len(text), 28), 250)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=16)
+    x = 6.0
+    for word in text.split(" "):
+        draw.text((x, 5), word, fill=40, font=font)
+        x = draw.textbbox((x, 5), word, font=font)[2] + 6
     return np.asarray(image, dtype=np.uint8)
 
 

@@ -3,8 +3,9 @@ other codes say what it was.
 
 A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`), a whole run of letters read as
 look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one letter off
-(`SKUJ-10232` among `SKU-...`) takes the form most of the column shares; a column split nearly
-evenly keeps what it read.
+(`SKUJ-10232` among `SKU-...`), or one letter off with the hyphen's stroke read too
+(`SKLJ-10232`), takes the form most of the column shares; a column split nearly evenly keeps
+what it read.
 """
 
 from __future__ import annotations
@@ -38,7 +39,13 @@ def column_codes(rows: list[Row]) -> list[Row]:
         if share <= 0.5:
             continue
         for k, match in enumerate(parts):
-            if not match or match[1] == common or not _one_edit(match[1], common):
+            if not match or match[1] == common:
+                continue
+            if not _one_edit(match[1], common):
+                # A letter off and the hyphen's stroke too (`SKLJ-`): most of the column only.
+                stroked = match[1][-1] in _STROKES and _one_edit(match[1][:-1], common)
+                if stroked and share >= 0.6:
+                    rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
                 continue
             # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
             # majority of the column is evidence enough for that misreading.

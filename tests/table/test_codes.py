@@ -50,6 +50,18 @@ def test_a_blurred_hyphen_read_as_a_stroke_letter_is_mended_where_most_codes_hav
     ]  # fmt: skip
 
 
+def test_a_prefix_a_letter_off_with_the_hyphens_stroke_is_mended_where_most_codes_share_it() -> (
+    None
+):
+    read = ["SKLJ-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKLI-10402", "SKU-10501"]
+    assert _skus_read_from(read) == [
+        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
+    ]  # fmt: skip
+    # Two letters off (`SXA`), or a letter off and no stroke (`SKLF`): another code, kept.
+    read = ["SXAJ-10231", "SKLF-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501"]
+    assert _skus_read_from(read)[:2] == ["SXAJ-10231", "SKLF-10232"]
+
+
 def test_a_codes_letters_blurred_into_look_alike_digits_take_the_kinds_its_column_shares() -> None:
     read = [
         "BX-310-K", "BX-250-K", "TP-48-8", "TP-50-F", "FL-500-5", "FL-100-B",

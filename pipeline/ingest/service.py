@@ -73,7 +73,8 @@ the ids their cells read as; 18: a sidebar taken in as a column is no part of th
 reach, values read under a header name set apart move to its column; 19: a quantity one space
 from a date cut from it, a quantity's name kept whole; 20: a sidebar that ends above the table
 is no context; 21: a photo's columns set upright by the edges beside its text when the text
-lines up no column)."""
+lines up no column, values a glare faded out of a column's cells, spaces dropped between Latin
+words on a photo)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -17,6 +17,7 @@ from pipeline.table.headers import FIELDS
 from pipeline.table.schema import ColumnRole, type_columns
 from pipeline.table.values import is_code
 from pipeline.table.warehouses import warehouse_ids, warehouse_in_cell
+from pipeline.table.words import column_words
 
 __all__ = [
     "UNSURE",
@@ -125,7 +126,8 @@ def to_rows(
         rows.append(Row.model_validate({**values, "confidence": confidence}))
         sources.append(r)
     rows, sources = _without_stray_edges(rows, sources, mapping)
-    return MappedRows(rows=column_codes(rows), mapping=mapping, sources=sources, roles=found)
+    rows = column_words(column_codes(rows))
+    return MappedRows(rows=rows, mapping=mapping, sources=sources, roles=found)
 
 
 _CODED = 0.8

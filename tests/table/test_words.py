@@ -1,0 +1,53 @@
+"""A column's names read together: a word misread by one look-alike letter in one row takes
+the form other rows of the column read it in."""
+
+from pipeline.models import Table
+from pipeline.table.rows import to_rows
+
+
+def _names_read_from(names: list[str]) -> list[str | None]:
+    """The names rows come out with, from a column of names read as `names`."""
+    table = Table(
+        header=["SKU", "Name", "On hand"],
+        cells=[[f"SKU-{10231 + k}", name, "12"] for k, name in enumerate(names)],
+    )
+    return [row.name for row in to_rows(table, [[1.0] * 3 for _ in names]).rows]
+
+
+def test_a_word_misread_by_a_look_alike_letter_takes_the_form_other_rows_read() -> None:
+    read = [
+        "Hex bolt M8x40 (box of 100)",
+        "Flat washer M8 (bok of 500)",
+        "Wood screw 4x35 (box of 250)",
+        "Safety gloves size L (pair)",
+        "Safety gioves size M (pair)",
+        "Safety gloves size S (pair)",
+    ]
+    assert _names_read_from(read) == [
+        "Hex bolt M8x40 (box of 100)",
+        "Flat washer M8 (box of 500)",
+        "Wood screw 4x35 (box of 250)",
+        "Safety gloves size L (pair)",
+        "Safety gloves size M (pair)",
+        "Safety gloves size S (pair)",
+    ]
+
+
+def test_a_word_one_doubled_letter_short_takes_the_form_other_rows_read() -> None:
+    read = ["Wal plug 8 mm", "Wall plug 10 mm", "Wall plug 12 mm"]
+    assert _names_read_from(read) == ["Wall plug 8 mm", "Wall plug 10 mm", "Wall plug 12 mm"]
+
+
+def test_words_that_differ_otherwise_or_that_no_two_rows_share_are_kept() -> None:
+    # `Cabie` against one `Cable`: either may be the misreading. `bag` and `box` differ by
+    # more than a letter; `M8` and `M6`, `L` and `M` are no words of three letters.
+    read = [
+        "Cabie tie 200 mm",
+        "Cable tie 300 mm",
+        "Hex nut M8 (bag of 200)",
+        "Hex bolt M8 (box of 100)",
+        "Hex bolt M6 (box of 100)",
+        "Safety gloves size L",
+        "Safety gloves size M",
+    ]
+    assert _names_read_from(read) == read

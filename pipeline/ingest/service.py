@@ -74,7 +74,8 @@ reach, values read under a header name set apart move to its column; 19: a quant
 from a date cut from it, a quantity's name kept whole; 20: a sidebar that ends above the table
 is no context; 21: a photo's columns set upright by the edges beside its text when the text
 lines up no column, values a glare faded out of a column's cells, spaces dropped between Latin
-words on a photo)."""
+words on a photo, a code's prefix a letter off and its hyphen's stroke, names' words read
+together)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -25,6 +25,19 @@ def test_a_screen_in_a_silver_bezel_on_a_pale_wall_comes_out_straight(
     assert worst_edge_degrees(found, corners) <= 1.5
 
 
+@pytest.mark.parametrize("corners", [KEYSTONE, TURNED], ids=["keystone", "turned"])
+def test_a_sidebar_running_past_a_few_rows_of_text_sets_the_columns_upright(
+    corners: list[list[float]],
+) -> None:
+    # Five centred rows: too few, and no edges of words, to line up a column. The rows give
+    # the horizontal; the sidebar's and the screen's edges, beside the text but outside it,
+    # give the vertical.
+    short, _ = centred_list(rows=5, centre=750, sidebar=True)
+    found = quad_by_lines(gray(photographed(short, corners, bezel=228, wall=228)))
+    assert found is not None
+    assert worst_edge_degrees(found, corners) <= 1.0
+
+
 def test_a_screen_with_no_bezel_at_all_comes_out_straight() -> None:
     photo = photographed(page(), KEYSTONE, bezel=228, wall=228)
     found = quad_by_lines(gray(photo))
@@ -100,23 +113,28 @@ def test_keystoned_screens_come_out_straight_to_a_fraction_of_a_degree() -> None
     assert max(worst) <= 0.75, worst
 
 
-def centred_list() -> tuple[np.ndarray, list[float]]:
-    """A phone-style list on a light page: each item's name and details centred, so no
-    column edge lines up and nothing is vertical; and the heights of its first and last
-    rows of text."""
+def centred_list(
+    rows: int = 12, centre: int = 640, sidebar: bool = False
+) -> tuple[np.ndarray, list[float]]:
+    """A phone-style list on a light page: each item's name and details centred at `centre`,
+    so no column edge lines up and nothing is vertical (with `sidebar`, a dark sidebar down
+    the page's whole height on its left); and the heights of its first and last rows of
+    text."""
     canvas = Image.new("RGB", (1280, 900), (250, 250, 250))
     draw = ImageDraw.Draw(canvas)
+    if sidebar:
+        draw.rectangle((0, 0, 220, 900), fill=(40, 48, 60))
     font = ImageFont.load_default(size=26)
     small = ImageFont.load_default(size=20)
-    rows: list[float] = []
-    for n in range(12):
+    heights: list[float] = []
+    for n in range(rows):
         y = 40 + n * 70
         name = f"Kraft mailer box {310 + 10 * n}x{220 - 5 * n}"
         details = f"BX-{310 + n}-K · On hand {12 + 7 * n} pcs · Reorder at {40 + n}"
-        draw.text((640, y), name, fill=(30, 30, 30), font=font, anchor="mt")
-        draw.text((640, y + 34), details, fill=(90, 90, 90), font=small, anchor="mt")
-        rows += [y + 13, y + 44]
-    return np.asarray(canvas, dtype=np.uint8), [rows[0], rows[-1]]
+        draw.text((centre, y), name, fill=(30, 30, 30), font=font, anchor="mt")
+        draw.text((centre, y + 34), details, fill=(90, 90, 90), font=small, anchor="mt")
+        heights += [y + 13, y + 44]
+    return np.asarray(canvas, dtype=np.uint8), [heights[0], heights[-1]]
 
 
 def test_a_list_with_no_column_edges_comes_out_with_straight_rows_and_every_row_inside() -> None:
@@ -138,35 +156,6 @@ def test_a_list_with_no_column_edges_comes_out_with_straight_rows_and_every_row_
     for a, b in ((flat[0], flat[1]), (flat[2], flat[3])):
         assert abs(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0]))) <= 1.0
     assert flat[:, 1].min() >= 0 and flat[:, 1].max() <= h
-
-
-def short_list_beside_a_sidebar() -> np.ndarray:
-    """Five centred rows of text at the top of a page with a dark sidebar down its whole
-    height: too few rows, and no edges of words, to line up a column."""
-    canvas = Image.new("RGB", (1280, 900), (250, 250, 250))
-    draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, 220, 900), fill=(40, 48, 60))
-    font = ImageFont.load_default(size=26)
-    small = ImageFont.load_default(size=20)
-    for n in range(5):
-        y = 40 + n * 70
-        name = f"Kraft mailer box {310 + 10 * n}x{220 - 5 * n}"
-        details = f"BX-{310 + n}-K · On hand {12 + 7 * n} pcs · Reorder at {40 + n}"
-        draw.text((750, y), name, fill=(30, 30, 30), font=font, anchor="mt")
-        draw.text((750, y + 34), details, fill=(90, 90, 90), font=small, anchor="mt")
-    return np.asarray(canvas, dtype=np.uint8)
-
-
-@pytest.mark.parametrize("corners", [KEYSTONE, TURNED], ids=["keystone", "turned"])
-def test_a_sidebar_running_past_a_few_rows_of_text_sets_the_columns_upright(
-    corners: list[list[float]],
-) -> None:
-    # The rows give the horizontal; the sidebar's and the screen's edges, beside the text
-    # but outside it, give the vertical that the text's own columns cannot.
-    photo = photographed(short_list_beside_a_sidebar(), corners, bezel=228, wall=228)
-    found = quad_by_lines(gray(photo))
-    assert found is not None
-    assert worst_edge_degrees(found, corners) <= 1.0
 
 
 def frame(corners: list[list[float]]) -> Quad:

@@ -19,8 +19,9 @@ from pipeline.models import Row
 __all__ = ["column_words"]
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
-_LOOKALIKES = tuple(frozenset(group) for group in ("il1tfj", "kx", "oce", "bh", "nh", "vy"))
-"""Letters a recogniser reads for each other in small or blurred text."""
+_LOOKALIKES = tuple(frozenset(group) for group in ("il", "kx", "oce", "bh", "nh"))
+"""Letters a recogniser reads for each other in small or blurred text (not `f` for `l`: a
+`fine` beside two `line`s is a word of its own as often as not)."""
 
 
 def column_words(rows: list[Row]) -> list[Row]:

@@ -40,7 +40,8 @@ def test_a_word_one_doubled_letter_short_takes_the_form_other_rows_read() -> Non
 
 def test_words_that_differ_otherwise_or_that_no_two_rows_share_are_kept() -> None:
     # `Cabie` against one `Cable`: either may be the misreading. `bag` and `box` differ by
-    # more than a letter; `M8` and `M6`, `L` and `M` are no words of three letters.
+    # more than a letter, `fine` and `line` by letters told apart; `M8` and `M6`, `L` and
+    # `M` are no words of three letters.
     read = [
         "Cabie tie 200 mm",
         "Cable tie 300 mm",
@@ -49,5 +50,8 @@ def test_words_that_differ_otherwise_or_that_no_two_rows_share_are_kept() -> Non
         "Hex bolt M6 (box of 100)",
         "Safety gloves size L",
         "Safety gloves size M",
+        "Fishing line 0.3 mm",
+        "Fishing line 0.5 mm",
+        "Sand paper fine",
     ]
     assert _names_read_from(read) == read

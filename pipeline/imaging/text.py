@@ -363,8 +363,8 @@ def _advance(ch: str) -> float:
 
 def _may_part(left: str, right: str) -> bool:
     """Whether a space may stand between two characters: not beside one already, a hyphen
-    or slash (`Heat-shrink`), nor inside brackets (`(pair)`), and not inside a number (`1.2`, `1,450`: a blurred
-    point stands apart from its digits)."""
+    or slash (`Heat-shrink`), nor inside brackets (`(pair)`), and not inside a number (`1.2`,
+    `1,450`: a blurred point stands apart from its digits)."""
     if {left, right} & {" ", "-", "/"} or left in "([{" or right in ")]}":
         return False
     digits = left.isdigit() or left in ".,", right.isdigit() or right in ".,"

@@ -389,7 +389,7 @@ def _spaces_by_place(text: str, gaps: list[tuple[float, int]], first: int, last:
     if total <= 0 or last <= first:
         return text
     scale = (last - first) / total
-    near = _NEAR * scale * total / len(text)
+    near = _NEAR * (last - first) / len(text)
     edges = [first + scale * w for w in np.cumsum([0.0, *widths]).tolist()]
     spaces = [(edges[i] + edges[i + 1]) / 2 for i, ch in enumerate(text) if ch == " "]
     read = [w for g, w in gaps if any(abs(g - s) <= near for s in spaces)]

@@ -30,9 +30,9 @@ def column_words(rows: list[Row]) -> list[Row]:
     seen: Counter[str] = Counter()
     forms: dict[str, str] = {}
     for name in names:
-        for word in {w.lower() for w in _WORD.findall(name)}:
-            seen[word] += 1
-        for word in _WORD.findall(name):
+        words = _WORD.findall(name)
+        seen.update({w.lower() for w in words})
+        for word in words:
             forms.setdefault(word.lower(), word)
     common = [w for w, n in seen.items() if n >= 2]
     if not common:

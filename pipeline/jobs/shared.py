@@ -44,8 +44,10 @@ __all__ = [
     "PostgresLevel",
     "RunRow",
     "Shared",
+    "asked_to_stop",
     "error_named",
     "sharing_cache",
+    "stop",
 ]
 
 log = logging.getLogger(__name__)
@@ -303,9 +305,7 @@ class Listener:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop(self._task)
 
     @contextlib.contextmanager
     def waiting(self, payload: str) -> Iterator[asyncio.Event]:
@@ -322,7 +322,7 @@ class Listener:
 
     async def _listen(self) -> None:
         delay = 0.5
-        while True:
+        while not asked_to_stop():
             try:
                 conn = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
                 async with conn:
@@ -332,9 +332,26 @@ class Listener:
                         for event in self._waiters.get(notice.payload, ()):
                             event.set()
             except psycopg.Error as exc:
+                if asked_to_stop():
+                    return
                 log.warning("listening for finished jobs failed (%s); again in %.1f s", exc, delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
+
+
+def asked_to_stop() -> bool:
+    """Whether the running task was cancelled. A loop that carries on after an error asks
+    this: the cancellation may have reached it as a library's own error, or been lost in
+    `asyncio.wait_for`'s race on Python 3.11, and the loop would otherwise never end."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def stop(task: asyncio.Task[None]) -> None:
+    """Cancel `task` and wait until it has ended."""
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def wait_for(event: asyncio.Event, timeout_s: float) -> None:

@@ -27,7 +27,7 @@ from pipeline.host.toolbox import MemoryTarget, Target
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.runbook import FINISHED, RunState, finished_event
-from pipeline.jobs.shared import PostgresLevel, Shared, sharing_cache
+from pipeline.jobs.shared import PostgresLevel, Shared, asked_to_stop, sharing_cache, stop
 from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
 from pipeline.models import RunEvent
@@ -250,8 +250,9 @@ def register(app: App, parts: WorkerParts) -> None:
 
 
 async def _retry_stalled(app: App, every_s: float, stalled_s: float) -> None:
-    """Put the jobs of workers silent for `stalled_s` back in the queue, every `every_s`."""
-    while True:
+    """Put the jobs of workers silent for `stalled_s` back in the queue, every `every_s`,
+    until cancelled."""
+    while not asked_to_stop():
         await asyncio.sleep(every_s)
         try:
             stalled = await app.job_manager.get_stalled_jobs(seconds_since_heartbeat=stalled_s)
@@ -310,6 +311,4 @@ async def serve_worker(
                     install_signal_handlers=install_signal_handlers,
                 )
             finally:
-                watcher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watcher
+                await stop(watcher)

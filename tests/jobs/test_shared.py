@@ -1,13 +1,17 @@
-"""The tables a PostgreSQL deployment shares come from the store's schema history."""
+"""The tables a PostgreSQL deployment shares come from the store's schema history; the\nlistener for finished jobs closes when asked."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
 from pipeline.errors import ConfigError
-from pipeline.jobs.shared import Shared
+from pipeline.jobs.shared import Listener, Shared
 from servers.sql.migrate import SCHEMA_VERSION
 from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
@@ -46,3 +50,30 @@ def test_a_job_database_that_cannot_be_reached_is_a_config_error_without_its_pas
     with pytest.raises(ConfigError, match="cannot reach the job database") as caught:
         Shared("postgresql://stockshot:s3cret@127.0.0.1:1/x?connect_timeout=5")
     assert "s3cret" not in str(caught.value)
+
+
+async def test_a_listener_closes_when_its_connection_turns_the_cancellation_into_an_error(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listening = asyncio.Event()
+    turned: list[bool] = []
+    real_notifies = psycopg.AsyncConnection.notifies
+
+    async def notifies(conn: psycopg.AsyncConnection[Any], **kwargs: Any) -> AsyncIterator[Any]:
+        listening.set()
+        try:
+            async for notice in real_notifies(conn, **kwargs):
+                yield notice
+        except asyncio.CancelledError:
+            if turned:
+                raise
+            turned.append(True)  # the first cancellation comes out as the driver's own error
+            raise psycopg.OperationalError("the connection was lost") from None
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "notifies", notifies)
+    listener = Listener(postgres_url)
+    await listener.start()
+    await asyncio.wait_for(listening.wait(), timeout=30)
+    closing = asyncio.create_task(listener.close())
+    done, _ = await asyncio.wait({closing}, timeout=30)
+    assert closing in done, "the listener went on after it was closed"

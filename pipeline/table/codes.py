@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from pipeline.models import Row
-from pipeline.table.cells import most_common
 
 __all__ = ["column_codes"]
 
@@ -30,28 +29,65 @@ def column_codes(rows: list[Row]) -> list[Row]:
         rows = _consensus_separators(rows, field)
         rows = _consensus_shape(rows, field)
         rows = _consensus_kinds(rows, field)
-        parts = [_ID_PARTS.match(getattr(r, field) or "") for r in rows]
-        prefixes = [m[1] for m in parts if m]
-        if len(prefixes) < 3:
-            continue
-        common = most_common(prefixes) or ""
-        share = prefixes.count(common) / len(prefixes)
-        if share <= 0.5:
-            continue
-        for k, match in enumerate(parts):
-            if not match or match[1] == common:
-                continue
-            if not _one_edit(match[1], common):
-                # A letter off and the hyphen's stroke too (`SKLJ-`): most of the column only.
-                stroked = match[1][-1] in _STROKES and _one_edit(match[1][:-1], common)
-                if stroked and share >= 0.6:
-                    rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
-                continue
-            # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
-            # majority of the column is evidence enough for that misreading.
-            if share >= 0.6 or _stroke_before_hyphen(match[1], common):
-                rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
+        rows = _consensus_prefix(rows, field)
     return rows
+
+
+def _consensus_prefix(rows: list[Row], field: str) -> list[Row]:
+    """A prefix a letter off (`SKUJ-`, `SKLJ-`, `SKUA-` among `SKU-...`), or read with a
+    neighbour's text before it (`BAGSSKU-10310`, `95SKU-10403`), takes the prefix the column
+    shares."""
+    values = [getattr(r, field) or "" for r in rows]
+    parts = [_ID_PARTS.match(v) for v in values]
+    prefixes = [m[1] for m in parts if m]
+    if len(prefixes) < 3:
+        return rows
+    counts = Counter(prefixes).most_common()
+    common = counts[0][0]
+    share = counts[0][1] / len(prefixes)
+    strong = share >= 0.6 or _near_consensus(common, counts)
+    if share <= 0.5 and not strong:
+        return rows
+    for k, (value, match) in enumerate(zip(values, parts, strict=True)):
+        if match is None:
+            # Another cell's text read in before the prefix: the column's code follows it.
+            joined = strong and re.fullmatch(rf"[A-Z0-9]{{1,8}} ?{common}-(\d+)", value)
+            if joined:
+                rows[k] = rows[k].model_copy(update={field: f"{common}-{joined[1]}"})
+            continue
+        if match[1] == common:
+            continue
+        if not _one_edit(match[1], common):
+            # A letter off and the hyphen's stroke too (`SKLJ-`): most of the column only.
+            stroked = match[1][-1] in _STROKES and _one_edit(match[1][:-1], common)
+            if stroked and strong:
+                rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
+            continue
+        # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
+        # majority of the column is evidence enough for that misreading.
+        if strong or _stroke_before_hyphen(match[1], common):
+            rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
+    return rows
+
+
+def _near_consensus(common: str, counts: Sequence[tuple[str, int]]) -> bool:
+    """Whether a column whose codes blur their prefixes in several ways still shares
+    `common`: it is read whole at least three times and twice as often as any other
+    prefix, and three in four prefixes are it or a letter off it (a letter and the
+    hyphen's stroke, too). Short prefixes (`BX`, `TP`) are not mended this way: a letter
+    off one is often another family's."""
+    if len(common) < 3 or counts[0][1] < 3:
+        return False
+    if len(counts) > 1 and counts[0][1] < 2 * counts[1][1]:
+        return False
+    near = sum(
+        n
+        for prefix, n in counts
+        if prefix == common
+        or _one_edit(prefix, common)
+        or (prefix[-1] in _STROKES and _one_edit(prefix[:-1], common))
+    )
+    return near >= 0.75 * sum(n for _, n in counts)
 
 
 _STROKES = frozenset("JIL1T|")

@@ -62,6 +62,30 @@ def test_a_prefix_a_letter_off_with_the_hyphens_stroke_is_mended_where_most_code
     assert _skus_read_from(read)[:2] == ["SXAJ-10231", "SKLF-10232"]
 
 
+def test_a_prefix_blurred_a_different_way_in_each_row_takes_the_one_the_column_reads_whole() -> (
+    None
+):
+    # Half the column reads `SKU` whole; nearly all the rest are a letter off it.
+    read = ["SKUA-10231", "SKU-10232", "SKUF-10310", "SKU-10318", "SKL-10402", "SKU-10501",
+            "SKLU-10601", "SKU-10602"]  # fmt: skip
+    assert _skus_read_from(read) == [
+        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
+        "SKU-10601", "SKU-10602",
+    ]  # fmt: skip
+    # Short prefixes a letter apart are families of their own (`BX`, `BG`, `BT`): kept.
+    read = ["BX-310", "BX-250", "BX-420", "BG-100", "BT-200", "BXA-300", "BY-120"]
+    assert _skus_read_from(read) == read
+
+
+def test_a_neighbours_word_read_before_a_code_is_dropped_where_the_column_shares_its_prefix() -> (
+    None
+):
+    read = ["BAGSSKU-10310", "SKU-10232", "SKU-10318", "95SKU-10403", "SKU-10501"]
+    assert _skus_read_from(read) == [
+        "SKU-10310", "SKU-10232", "SKU-10318", "SKU-10403", "SKU-10501",
+    ]  # fmt: skip
+
+
 def test_a_codes_letters_blurred_into_look_alike_digits_take_the_kinds_its_column_shares() -> None:
     read = [
         "BX-310-K", "BX-250-K", "TP-48-8", "TP-50-F", "FL-500-5", "FL-100-B",

@@ -52,7 +52,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "21"
+PIPELINE_VERSION = "22"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -75,7 +75,8 @@ from a date cut from it, a quantity's name kept whole; 20: a sidebar that ends a
 is no context; 21: a photo's columns set upright by the edges beside its text when the text
 lines up no column, values a glare faded out of a column's cells, spaces dropped between Latin
 words on a photo, a code's prefix a letter off and its hyphen's stroke, names' words read
-together)."""
+together; 22: a code prefix a blurred column reads a different way in each row, a neighbour's
+word read before a code, an empty cell's dash read into a name)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -4,8 +4,10 @@ other codes say what it was.
 A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`), a whole run of letters read as
 look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one letter off
 (`SKUJ-10232` among `SKU-...`), or one letter off with the hyphen's stroke read too
-(`SKLJ-10232`), takes the form most of the column shares; a column split nearly evenly keeps
-what it read.
+(`SKLJ-10232`), takes the form most of the column shares. A blurred column may read its prefix
+a different way in each row (`SKUA-`, `SKUF-`, `SKL-`): the prefix read whole far more often
+than any other, with nearly every code a letter off it, is the column's. A neighbour's word read
+before a code (`BAGSSKU-10310`) is dropped. A column split nearly evenly keeps what it read.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ more other rows have, when the two differ by one letter that a recogniser takes 
 (`i` for `l`, `k` for `x`, `b` for `h` ...) or by one of a doubled letter (`Wal` for `Wall`).
 Words in one row only, with no such twin, are kept as read: a name's own words (`M8`, `size
 L`) are not changed by looking alike.
+
+An empty cell's dash in the column beside, read into a name as its first word (`一 弹簧垫圈
+M6`, `— Heat-shrink tube kit`), is left out where most of the column's names do not start so.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import re
 from collections import Counter
 
 from pipeline.models import Row
+from pipeline.table.cells import DASH_LOOKALIKES
 
 __all__ = ["column_words"]
 
@@ -24,8 +28,13 @@ _LOOKALIKES = tuple(frozenset(group) for group in ("il", "kx", "oce", "bh", "nh"
 `fine` beside two `line`s is a word of its own as often as not)."""
 
 
+_LEADING_MARK = re.compile(rf"^[-{DASH_LOOKALIKES}一] +(?=\S)")
+"""A lone dash (or the CJK `一` small text reads it as) and a space before a name's words."""
+
+
 def column_words(rows: list[Row]) -> list[Row]:
     """The rows with the words of their names read together (see the module)."""
+    rows = _without_neighbours_dash(rows)
     names = [row.name or "" for row in rows]
     seen: Counter[str] = Counter()
     forms: dict[str, str] = {}
@@ -67,3 +76,16 @@ def _misread(read: str, word: str) -> bool:
             word[i] == word[i - 1] and word[:i] + word[i + 1 :] == read for i in range(1, len(word))
         )
     return False
+
+
+def _without_neighbours_dash(rows: list[Row]) -> list[Row]:
+    """The names without a dash read in from the empty cell beside them (see the module)."""
+    marked = [bool(row.name and _LEADING_MARK.match(row.name)) for row in rows]
+    if not any(marked) or sum(marked) * 2 >= len(rows):
+        return rows
+    return [
+        row.model_copy(update={"name": _LEADING_MARK.sub("", row.name)})
+        if mark and row.name
+        else row
+        for row, mark in zip(rows, marked, strict=True)
+    ]

@@ -1,5 +1,5 @@
 """A column's names read together: a word misread by one look-alike letter in one row takes
-the form other rows of the column read it in."""
+the form other rows of the column read it in; a neighbour's dash is no part of a name."""
 
 from pipeline.models import Table
 from pipeline.table.rows import to_rows
@@ -54,4 +54,16 @@ def test_words_that_differ_otherwise_or_that_no_two_rows_share_are_kept() -> Non
         "Fishing line 0.5 mm",
         "Sand paper fine",
     ]
+    assert _names_read_from(read) == read
+
+
+def test_an_empty_cells_dash_read_into_the_name_beside_it_is_left_out() -> None:
+    read = ["不锈钢螺丝 M4", "一 弹簧垫圈 M6", "尼龙扎带 150mm", "— Heat-shrink tube kit",
+            "一次性手套 L码", "防尘口罩 KN95"]  # fmt: skip
+    assert _names_read_from(read) == [
+        "不锈钢螺丝 M4", "弹簧垫圈 M6", "尼龙扎带 150mm", "Heat-shrink tube kit",
+        "一次性手套 L码", "防尘口罩 KN95",
+    ]  # fmt: skip
+    # Where most names start with a dash, it is how this screen writes them: kept.
+    read = ["- Hex bolt M8x40", "- Hex nut M8", "- Wall plug 8 mm", "Cable tie 200 mm"]
     assert _names_read_from(read) == read

@@ -61,8 +61,7 @@ def _consensus_prefix(rows: list[Row], field: str) -> list[Row]:
             continue
         if not _one_edit(match[1], common):
             # A letter off and the hyphen's stroke too (`SKLJ-`): most of the column only.
-            stroked = match[1][-1] in _STROKES and _one_edit(match[1][:-1], common)
-            if stroked and strong:
+            if strong and _stroked_edit(match[1], common):
                 rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
             continue
         # A blurred hyphen reads as a stroke letter stuck to the prefix (`SKUJ-`): a
@@ -85,9 +84,7 @@ def _near_consensus(common: str, counts: Sequence[tuple[str, int]]) -> bool:
     near = sum(
         n
         for prefix, n in counts
-        if prefix == common
-        or _one_edit(prefix, common)
-        or (prefix[-1] in _STROKES and _one_edit(prefix[:-1], common))
+        if prefix == common or _one_edit(prefix, common) or _stroked_edit(prefix, common)
     )
     return near >= 0.75 * sum(n for _, n in counts)
 
@@ -99,6 +96,12 @@ _STROKES = frozenset("JIL1T|")
 def _stroke_before_hyphen(prefix: str, common: str) -> bool:
     """`SKUJ` for `SKU`: the common prefix and one stroke letter where the hyphen begins."""
     return prefix[:-1] == common and prefix[-1] in _STROKES
+
+
+def _stroked_edit(prefix: str, common: str) -> bool:
+    """`SKLJ` for `SKU`: a letter off the common prefix, and a stroke letter where the hyphen
+    begins."""
+    return prefix[-1] in _STROKES and _one_edit(prefix[:-1], common)
 
 
 _LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")

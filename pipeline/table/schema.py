@@ -17,8 +17,9 @@ a bare `qty`), unless the values say otherwise: a column that is another plus an
 column row by row is on hand; an `On order` column is never on hand. Values alone speak under
 a header that names nothing, and, where no header names the field, for surely coded SKUs under
 a header read together with its neighbour's, for quantities with a unit in a table of codes
-(on hand, unsure), and for the one column of quantities left under a header that names nothing
-when only one of the two counts is mapped (the other, unsure). Two headers read as one map by
+(on hand, unsure), for the one column of quantities left under a header that names nothing
+when only one of the two counts is mapped (the other, unsure), and for a column of varied
+words in a table that counts stock (the name, unsure). Two headers read as one map by
 the first over numbers (`Safety stock Status` over `150`). Every mapping carries its evidence
 and a confidence (`ColumnRole`).
 """
@@ -103,11 +104,23 @@ def type_columns(
         for i in range(len(header))
     ]
     scored: list[tuple[float, int, str, int, str]] = []
-    # The fields some header names. Only where one names a stock quantity is a silent column
-    # of words taken for the name: a grid of other text is no table of stock.
+    # The fields some header names. Only in a table that counts stock is a silent column of
+    # words taken for the name: one where a header names a stock quantity, or where surely
+    # coded SKUs under their own header stand beside quantities under headers glare left
+    # unread (`库存数量` read as `成行 R量`). A grid of other text is no table of stock.
     named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
-    counted = bool(named & {"on_hand", "reorder_point"})
     coded = any(p.codes >= 0.85 for p in profiles)
+    itemised = any(
+        header_evidence(text, "sku")[0] >= 0.5 and profiles[i].codes >= 0.85
+        for i, text in enumerate(header)
+    )
+    counted = bool(named & {"on_hand", "reorder_point"}) or (
+        itemised
+        and any(
+            not names_something(header_words(text)) and fits("on_hand", profiles[i])[0] >= 0.7
+            for i, text in enumerate(header)
+        )
+    )
     # Columns of words whose header says, if only weakly, that they hold the name (`Article`).
     worded = {
         i

@@ -173,6 +173,26 @@ def test_words_under_a_misread_header_are_the_name_of_a_stock_table() -> None:
     assert "name" not in map_columns(["Part no.", "B"], [["SKU-1"], ["Hex bolt M8"]])
 
 
+def test_words_beside_named_codes_and_counts_under_unread_headers_are_the_name() -> None:
+    # `库存数量`, `警戒库存` and `存货名称` blurred into nothing the vocabulary knows; `货号`
+    # read right over its codes: a table of items that counts them, so its words are names.
+    header = ["8号", "成行 R量", "货号", "BNN", "作营书称"]
+    values = [
+        ["21", "22", "23", "24"],
+        ["880", "120", "45", "700"],
+        ["SKU-20101", "SKU-20102", "SKU-20103", "SKU-20110"],
+        ["300", "300", "200", "250"],
+        ["不锈钢螺丝 M4", "不锈钢螺母 M4", "弹簧垫圈 M6", "尼龙扎带 150mm"],
+    ]
+    roles = type_columns(header, values)
+    assert roles[4].maps_to == "name" and roles[4].confidence < 0.7
+    # Which count is which is not for values to say: neither is taken.
+    assert {r.maps_to for r in roles} == {"sku", "name", None}
+    # Codes that no header names, or no column of counts, leave the words unnamed.
+    assert "name" not in map_columns(["8号", "成行 R量", "", "BNN", "作营书称"], values)
+    assert "name" not in map_columns(header[2:3] + header[4:], values[2:3] + values[4:])
+
+
 def test_current_stock_beside_available_is_on_hand() -> None:
     header = ["Stock code", "Avail.", "Item description", "Current stock", "Reorder level"]
     values = [["SKU-1", "SKU-2"], ["10", "3"], ["Bolt", "Nut"], ["12", "5"], ["4", "4"]]

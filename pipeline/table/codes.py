@@ -1,9 +1,9 @@
 """A column's codes read together: small text misreads one code at a time, and the column's
 other codes say what it was.
 
-A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`), a whole run of letters read as
-look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one letter off
-(`SKUJ-10232` among `SKU-...`), or one letter off with the hyphen's stroke read too
+A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`, `01.020035`), a whole run of
+letters read as look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one
+letter off (`SKUJ-10232` among `SKU-...`), or one letter off with the hyphen's stroke read too
 (`SKLJ-10232`), takes the form most of the column shares. A blurred column may read its prefix
 a different way in each row (`SKUA-`, `SKUF-`, `SKL-`): the prefix read whole far more often
 than any other, with nearly every code a letter off it, is the column's. A neighbour's word read
@@ -152,12 +152,32 @@ def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
         return rows
     fixed = []
     for row, shape in zip(rows, shapes, strict=True):
-        if shape is None or shape == common or shape[0] != common[0]:
+        if shape is None or shape == common:
             fixed.append(row)
             continue
         runs = _RUN.findall(getattr(row, field) or "")
+        if shape[0] != common[0]:
+            runs = _split_as(runs, common[0])
+            if runs is None:
+                fixed.append(row)
+                continue
         fixed.append(row.model_copy(update={field: _joined(runs, common[1])}))
     return fixed
+
+
+def _split_as(runs: Sequence[str], common: Sequence[tuple[bool, int]]) -> list[str] | None:
+    """Runs read with a separator lost between two of them (`02.010011` among `02.01.0011`):
+    cut where the column's runs end, when every cut the read code has is one of theirs and each
+    part is of its run's kind; else None."""
+    ends = [sum(n for _, n in common[: k + 1]) for k in range(len(common))]
+    cuts = [sum(len(r) for r in runs[: k + 1]) for k in range(len(runs))]
+    if len(runs) >= len(common) or cuts[-1] != ends[-1] or not set(cuts) <= set(ends):
+        return None
+    text = "".join(runs)
+    parts = [text[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    if any(part.isdigit() != digits for part, (digits, _) in zip(parts, common, strict=True)):
+        return None
+    return parts
 
 
 _AS_LETTER = str.maketrans({"8": "B", "5": "S", "0": "O", "1": "I", "2": "Z", "6": "G"})

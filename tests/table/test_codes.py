@@ -34,6 +34,16 @@ def test_a_dotted_code_with_a_misread_separator_takes_the_separators_its_column_
     ]  # fmt: skip
 
 
+def test_a_dotted_code_with_a_separator_lost_is_cut_where_its_column_cuts() -> None:
+    codes = ["01.02.0035", "01.02.0036", "01.03.0112", "02.010011", "01.020036", "0102.0041"]
+    assert _skus_read_from(codes) == [
+        "01.02.0035", "01.02.0036", "01.03.0112", "02.01.0011", "01.02.0036", "01.02.0041",
+    ]  # fmt: skip
+    # A digit lost as well, or a cut where the column has none, is not this code's shape.
+    kept = ["01.02.0035", "01.02.0036", "01.03.0112", "0102005", "010.20036"]
+    assert _skus_read_from(kept)[3:] == ["0102005", "010.20036"]
+
+
 def test_a_code_with_a_dot_for_its_hyphen_takes_the_hyphen_the_codes_read_share() -> None:
     # A blurred photo: some codes not read at all, the others agree on their hyphen.
     read = ["SKU-10231", "", "SKU·10233", "SKU-10240", "", "", "SKU-10244", "", "SKU-10310"]

@@ -8,6 +8,11 @@ more other rows have, when the two differ by one letter that a recogniser takes 
 Words in one row only, with no such twin, are kept as read: a name's own words (`M8`, `size
 L`) are not changed by looking alike.
 
+A dimension sign spaced on one side only (`100 cm x50 m`, `110mmx 300m`) is spaced on both:
+a recogniser that measures the gap on one side of a narrow `x` misses it on the other as often
+as not, and writers space such a sign alike on both sides or on neither (`100x150` is kept),
+as the name's other signs are (`40x 30x30` is `40x30x30`).
+
 An empty cell's dash in the column beside, read into a name as its first word (`一 弹簧垫圈
 M6`, `— Heat-shrink tube kit`), is left out where most of the column's names do not start so.
 """
@@ -32,9 +37,16 @@ _LEADING_MARK = re.compile(rf"^[-{DASH_LOOKALIKES}一] +(?=\S)")
 """A lone dash (or the CJK `一` small text reads it as) and a space before a name's words."""
 
 
+_ONE_SIDED_SIGN = re.compile(
+    r"(\d(?: ?(?:mm|cm|km|m|in|ft|kg|g|ml|l|L|V|W))?)(?: ([x×])(?=\d)|([x×]) (?=\d))"
+)
+"""A dimension sign after a quantity (`100 cm`, `1.2m`, `48`) with a space on one side only
+(not the `x` that ends a word: `100 box 5`)."""
+
+
 def column_words(rows: list[Row]) -> list[Row]:
     """The rows with the words of their names read together (see the module)."""
-    rows = _without_neighbours_dash(rows)
+    rows = [_spaced_signs(row) for row in _without_neighbours_dash(rows)]
     names = [row.name or "" for row in rows]
     seen: Counter[str] = Counter()
     forms: dict[str, str] = {}
@@ -89,3 +101,15 @@ def _without_neighbours_dash(rows: list[Row]) -> list[Row]:
         else row
         for row, mark in zip(rows, marked, strict=True)
     ]
+
+
+def _spaced_signs(row: Row) -> Row:
+    """The row with a dimension sign in its name spaced on both sides (see the module)."""
+    if not row.name:
+        return row
+    # Spaced as the name's other signs are: `40x 30x30` is `40x30x30`.
+    tight = re.search(r"\d[x×]\d", row.name) is not None
+    name = _ONE_SIDED_SIGN.sub(
+        lambda m: f"{m[1]}{m[2] or m[3]}" if tight else f"{m[1]} {m[2] or m[3]} ", row.name
+    )
+    return row if name == row.name else row.model_copy(update={"name": name})

@@ -1,5 +1,6 @@
 """A column's names read together: a word misread by one look-alike letter in one row takes
-the form other rows of the column read it in; a neighbour's dash is no part of a name."""
+the form other rows of the column read it in; a neighbour's dash is no part of a name; a
+dimension sign is spaced alike on both sides."""
 
 from pipeline.models import Table
 from pipeline.table.rows import to_rows
@@ -67,3 +68,22 @@ def test_an_empty_cells_dash_read_into_the_name_beside_it_is_left_out() -> None:
     # Where most names start with a dash, it is how this screen writes them: kept.
     read = ["- Hex bolt M8x40", "- Hex nut M8", "- Wall plug 8 mm", "Cable tie 200 mm"]
     assert _names_read_from(read) == read
+
+
+def test_a_dimension_sign_spaced_on_one_side_is_spaced_as_the_names_other_signs_are() -> None:
+    read = [
+        "Bubble wrap 100 cm x50 m",
+        "气泡膜 1.2mx 50m",
+        "Carton 40x 30x30",
+        "Barcode labels 100x150 (roll)",
+        "Packing tape 48 mm x 66 m",
+        "Pack of 100 box 5",
+    ]
+    assert _names_read_from(read) == [
+        "Bubble wrap 100 cm x 50 m",
+        "气泡膜 1.2m x 50m",
+        "Carton 40x30x30",
+        "Barcode labels 100x150 (roll)",
+        "Packing tape 48 mm x 66 m",
+        "Pack of 100 box 5",
+    ]

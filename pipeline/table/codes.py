@@ -155,12 +155,11 @@ def _consensus_shape(rows: list[Row], field: str) -> list[Row]:
         if shape is None or shape == common:
             fixed.append(row)
             continue
-        runs = _RUN.findall(getattr(row, field) or "")
-        if shape[0] != common[0]:
-            runs = _split_as(runs, common[0])
-            if runs is None:
-                fixed.append(row)
-                continue
+        read: list[str] = _RUN.findall(getattr(row, field) or "")
+        runs = read if shape[0] == common[0] else _split_as(read, common[0])
+        if runs is None:
+            fixed.append(row)
+            continue
         fixed.append(row.model_copy(update={field: _joined(runs, common[1])}))
     return fixed
 

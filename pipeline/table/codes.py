@@ -4,10 +4,11 @@ other codes say what it was.
 A separator lost or misread (`WH03`, `SKU·10702`, `01,02.0035`, `01.020035`), a whole run of
 letters read as look-alike digits or the reverse (`TP-48-8` among `BX-310-K`), or a prefix one
 letter off (`SKUJ-10232` among `SKU-...`), or one letter off with the hyphen's stroke read too
-(`SKLJ-10232`), takes the form most of the column shares. A blurred column may read its prefix
-a different way in each row (`SKUA-`, `SKUF-`, `SKL-`): the prefix read whole far more often
-than any other, with nearly every code a letter off it, is the column's. A neighbour's word read
-before a code (`BAGSSKU-10310`) is dropped. A column split nearly evenly keeps what it read.
+(`SKLJ-10232`), or a letter read as a look-alike digit (`5KU-10910`, `5KUJ-10310`), takes the
+form most of the column shares. A blurred column may read its prefix a different way in each
+row (`SKUA-`, `SKUF-`, `SKL-`): the prefix read whole far more often than any other, with
+nearly every code a letter off it, is the column's. A neighbour's word read before a code
+(`BAGSSKU-10310`) is dropped. A column split nearly evenly keeps what it read.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _consensus_prefix(rows: list[Row], field: str) -> list[Row]:
     """A prefix a letter off (`SKUJ-`, `SKLJ-`, `SKUA-` among `SKU-...`), or read with a
     neighbour's text before it (`BAGSSKU-10310`, `95SKU-10403`), takes the prefix the column
     shares."""
-    values = [getattr(r, field) or "" for r in rows]
+    values = [_lettered_prefix(getattr(r, field) or "") for r in rows]
     parts = [_ID_PARTS.match(v) for v in values]
     prefixes = [m[1] for m in parts if m]
     if len(prefixes) < 3:
@@ -58,6 +59,8 @@ def _consensus_prefix(rows: list[Row], field: str) -> list[Row]:
                 rows[k] = rows[k].model_copy(update={field: f"{common}-{joined[1]}"})
             continue
         if match[1] == common:
+            if value != getattr(rows[k], field):  # read with a look-alike digit (`5KU-`)
+                rows[k] = rows[k].model_copy(update={field: value})
             continue
         if not _one_edit(match[1], common):
             # A letter off and the hyphen's stroke too (`SKLJ-`): most of the column only.
@@ -69,6 +72,20 @@ def _consensus_prefix(rows: list[Row], field: str) -> list[Row]:
         if strong or _stroke_before_hyphen(match[1], common):
             rows[k] = rows[k].model_copy(update={field: f"{common}-{match[2]}"})
     return rows
+
+
+_DIGITS_IN_PREFIX = re.compile(r"^([A-Z0-9]*[0-9][A-Z0-9]*)(-\d+)$")
+
+
+def _lettered_prefix(value: str) -> str:
+    """`5KU-10910` as `SKU-10910`: a prefix with digits that look like letters, read as those
+    letters (only to compare it with the column's; a code that is not mended keeps its
+    digits)."""
+    match = _DIGITS_IN_PREFIX.match(value)
+    if match is None or len(match[1]) > 6:
+        return value
+    letters = match[1].translate(_AS_LETTER)
+    return letters + match[2] if letters.isalpha() else value
 
 
 def _near_consensus(common: str, counts: Sequence[tuple[str, int]]) -> bool:

@@ -44,6 +44,13 @@ def test_a_dotted_code_with_a_separator_lost_is_cut_where_its_column_cuts() -> N
     assert _skus_read_from(kept)[3:] == ["0102005", "010.20036"]
 
 
+def test_a_prefix_letter_read_as_a_look_alike_digit_takes_the_prefix_its_column_shares() -> None:
+    codes = ["SKU-10231", "SKU-10232", "SKU-10310", "5KU-10311", "5KUJ-10318", "2B-10402"]
+    assert _skus_read_from(codes) == [
+        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10311", "SKU-10318", "2B-10402",
+    ]  # fmt: skip
+
+
 def test_a_code_with_a_dot_for_its_hyphen_takes_the_hyphen_the_codes_read_share() -> None:
     # A blurred photo: some codes not read at all, the others agree on their hyphen.
     read = ["SKU-10231", "", "SKU·10233", "SKU-10240", "", "", "SKU-10244", "", "SKU-10310"]

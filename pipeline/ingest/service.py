@@ -52,7 +52,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "22"
+PIPELINE_VERSION = "23"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -76,7 +76,10 @@ is no context; 21: a photo's columns set upright by the edges beside its text wh
 lines up no column, values a glare faded out of a column's cells, spaces dropped between Latin
 words on a photo, a code's prefix a letter off and its hyphen's stroke, names' words read
 together; 22: a code prefix a blurred column reads a different way in each row, a neighbour's
-word read before a code, an empty cell's dash read into a name)."""
+word read before a code, an empty cell's dash read into a name; 23: words beside surely coded
+SKUs and counts under unread headers as the name, a dotted code's lost separator, a prefix
+letter read as a digit, a dimension sign spaced on one side, an unsure name's word one glyph
+off a common English word)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -42,6 +42,7 @@ from pipeline.table.layout import TableLayout, find_table, structure_region, tab
 from pipeline.table.rows import to_rows
 from pipeline.table.textlines import reading_order, union_box
 from pipeline.table.warehouses import page_warehouse
+from pipeline.table.words import known_words
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]
@@ -74,6 +75,9 @@ class Reader:
         if found is None:
             return Attempt(rung, reasons=("no records in cards or a list",))
         table, confidences, roles = cards_table(found)
+        if norm.photographed:
+            cells = [[known_words(c) for c in row] for row in table.cells]
+            table = table.model_copy(update={"cells": cells})
         mapped = to_rows(
             table,
             confidences,

@@ -78,8 +78,8 @@ words on a photo, a code's prefix a letter off and its hyphen's stroke, names' w
 together; 22: a code prefix a blurred column reads a different way in each row, a neighbour's
 word read before a code, an empty cell's dash read into a name; 23: words beside surely coded
 SKUs and counts under unread headers as the name, a dotted code's lost separator, a prefix
-letter read as a digit, a dimension sign spaced on one side, an unsure name's word one glyph
-off a common English word)."""
+letter read as a digit, a dimension sign spaced on one side, a photo's word one glyph off a
+common English word)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

@@ -5,12 +5,15 @@ what it was.
 A word of three or more Latin letters that only one row has takes the form of a word two or
 more other rows have, when the two differ by one letter that a recogniser takes for the other
 (`i` for `l`, `k` for `x`, `b` for `h` ...) or by one of a doubled letter (`Wal` for `Wall`).
-A word no English dictionary knows (`tle`, `labeis`, `ribon`, `strp`), in a row the
-recogniser was not sure of, is the common English word it is one such letter off, one of a
-doubled letter short or one thin letter (`i`, `l`) short of, where that word is far more used
-than any other it could be (`tie`, `labels`, `ribbon`, `strip`). Other words in one row only
-are kept as read: a name's own words (`M8`, `size L`) are not changed by looking alike, nor a
-sure row's brand (`Wago`, not `wage`).
+Words in one row only, with no such twin, are kept as read: a name's own words (`M8`, `size
+L`) are not changed by looking alike.
+
+On a photo (`known_words`, applied to every cell a photo's reading returns): a word no English
+dictionary knows (`tle`, `labeis`, `ribon`, `strp`) is the common English word it is one such
+letter off, one of a doubled letter short or one thin letter (`i`, `l`) short of, where that
+word is far more used than any other it could be (`tie`, `labels`, `ribbon`, `strip`). Words
+in capitals (`LED`, `AAA`) are codes. A clean render keeps every word it reads: there a word
+no dictionary knows is a brand (`Wago`, one glyph off `wage`), not a misreading.
 
 A dimension sign spaced on one side only (`100 cm x50 m`, `110mmx 300m`) is spaced on both:
 a recogniser that measures the gap on one side of a narrow `x` misses it on the other as often
@@ -30,7 +33,7 @@ from pipeline.models import Row
 from pipeline.table.cells import DASH_LOOKALIKES
 from pipeline.table.lexicon import english
 
-__all__ = ["column_words"]
+__all__ = ["column_words", "known_words"]
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LOOKALIKES = tuple(frozenset(group) for group in ("il", "kx", "oce", "bh", "nh", "ao"))
@@ -61,11 +64,11 @@ def column_words(rows: list[Row]) -> list[Row]:
         for word in words:
             forms.setdefault(word.lower(), word)
     common = [w for w, n in seen.items() if n >= 2]
+    if not common:
+        return rows
     mended = list(rows)
     for k, name in enumerate(names):
         fixed = _WORD.sub(lambda m: _twin(m.group(0), seen, common, forms), name)
-        if rows[k].confidence < _SURE:
-            fixed = _WORD.sub(lambda m: _known(m.group(0)), fixed)
         if fixed != name:
             mended[k] = rows[k].model_copy(update={"name": fixed})
     return mended
@@ -82,17 +85,20 @@ def _twin(word: str, seen: Counter[str], common: list[str], forms: dict[str, str
     return twin.capitalize() if word[0].isupper() and twin[0].islower() else twin
 
 
-_SURE = 0.95
-"""A row read with at least this confidence keeps its words (a brand: `Wago`, not `wage`)."""
-
 _COMMON = 500
 """How often (in the dictionary's counts) a word is used to count as common: `tie` 62,083,
 `ribbon` 5,226, `kraft` 74."""
 
 
+def known_words(text: str) -> str:
+    """A photo's cell with each word no dictionary knows as the common English word it is one
+    glyph off (see the module)."""
+    return _WORD.sub(lambda m: _known(m.group(0)), text)
+
+
 def _known(word: str) -> str:
     """`word` as the one common English word it is a misreading of (see the module), else as
-    read. Words in capitals (`LED`, `AAA`) are codes and names of their own."""
+    read."""
     lower = word.lower()
     lexicon = english()
     if word.isupper() or lower in lexicon:

@@ -1,12 +1,16 @@
 """A reading's grid put together: its header line found or found missing, its doubts said."""
 
+from dataclasses import replace
+
 from PIL import Image
 
 from pipeline.imaging.normalise import normalise
+from pipeline.imaging.rectify import Quad
 from pipeline.ingest.assembly import finish
 from pipeline.tiers import Rung
 
 NORM = normalise(Image.new("RGB", (400, 300), "white"))
+REGION = (0, 0, 400, 300)
 
 
 def read(texts: list[list[str]]) -> tuple[list[str], list[str], tuple[str, ...]]:
@@ -62,3 +66,21 @@ def test_a_header_of_names_raises_no_doubt() -> None:
         ]
     )
     assert doubts == ()
+
+
+def test_a_photos_cells_take_the_common_word_a_blurred_word_is_one_glyph_off() -> None:
+    texts = [
+        ["SKU", "Name", "On hand"],
+        ["SKU-10310", "Cable tle 200 mm", "130"],
+        ["SKU-10611", "Wago connector 221", "12"],
+    ]
+    confidences = [[0.97] * 3 for _ in texts]
+    photo = replace(NORM, refused=Quad(((0, 0), (400, 0), (400, 300), (0, 300)), "screen"))
+    on_photo = finish(Rung("table_ocr", "lines"), texts, confidences, [], REGION, photo, [], ())
+    assert on_photo.table is not None
+    assert on_photo.table.cells[0][1] == "Cable tie 200 mm"
+    # A render keeps what it reads: there a word no dictionary knows is a brand (`Wago` is one
+    # glyph off `wage`).
+    on_render = finish(Rung("table_ocr", "lines"), texts, confidences, [], REGION, NORM, [], ())
+    assert on_render.table is not None
+    assert on_render.table.cells[1][1] == "Wago connector 221"

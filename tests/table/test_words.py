@@ -4,16 +4,16 @@ dimension sign is spaced alike on both sides."""
 
 from pipeline.models import Table
 from pipeline.table.rows import to_rows
+from pipeline.table.words import known_words
 
 
-def _names_read_from(names: list[str], confidence: float = 1.0) -> list[str | None]:
-    """The names rows come out with, from a column of names read as `names` with
-    `confidence`."""
+def _names_read_from(names: list[str]) -> list[str | None]:
+    """The names rows come out with, from a column of names read as `names`."""
     table = Table(
         header=["SKU", "Name", "On hand"],
         cells=[[f"SKU-{10231 + k}", name, "12"] for k, name in enumerate(names)],
     )
-    return [row.name for row in to_rows(table, [[confidence] * 3 for _ in names]).rows]
+    return [row.name for row in to_rows(table, [[1.0] * 3 for _ in names]).rows]
 
 
 def test_a_word_misread_by_a_look_alike_letter_takes_the_form_other_rows_read() -> None:
@@ -90,7 +90,7 @@ def test_a_dimension_sign_spaced_on_one_side_is_spaced_as_the_names_other_signs_
     ]
 
 
-def test_an_unsure_word_no_dictionary_knows_takes_the_common_word_one_glyph_off() -> None:
+def test_a_photos_word_no_dictionary_knows_takes_the_common_word_one_glyph_off() -> None:
     read = [
         "Cable tle 200 mm (bag of 100)",
         "Thermal labeis 100x150",
@@ -99,7 +99,7 @@ def test_an_unsure_word_no_dictionary_knows_takes_the_common_word_one_glyph_off(
         "AAA batterles (pack of 24)",
         "Wali plug 8 mm",
     ]
-    assert _names_read_from(read, confidence=0.8) == [
+    assert [known_words(t) for t in read] == [
         "Cable tie 200 mm (bag of 100)",
         "Thermal labels 100x150",
         "Thermal printer ribbon",
@@ -109,9 +109,7 @@ def test_an_unsure_word_no_dictionary_knows_takes_the_common_word_one_glyph_off(
     ]
 
 
-def test_words_a_dictionary_knows_capitals_and_sure_rows_are_kept() -> None:
+def test_words_a_dictionary_knows_capitals_and_words_two_glyphs_off_are_kept() -> None:
     # `par` and `whee` are words; `LED` and `AAA` are capitals; `fiam` is two glyphs off.
-    kept = ["Golf par kit", "Whee toy", "LED lamp", "AAA cell", "Stretch fiam"]
-    assert _names_read_from(kept, confidence=0.8) == kept
-    # A brand read for sure is not a misread word (`Wago` is one glyph off `wage`).
-    assert _names_read_from(["Wago connector 221"], confidence=0.99) == ["Wago connector 221"]
+    kept = ["Golf par kit", "Whee toy", "LED lamp", "AAA cell", "Stretch fiam", "SKU-10231"]
+    assert [known_words(t) for t in kept] == kept

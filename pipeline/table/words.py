@@ -37,8 +37,8 @@ __all__ = ["column_words", "known_words"]
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LOOKALIKES = tuple(frozenset(group) for group in ("il", "kx", "oce", "bh", "nh", "ao"))
-"""Letters a recogniser reads for each other in small or blurred text (not `f` for `l`: a
-`fine` beside two `line`s is a word of its own as often as not)."""
+"""Letters a recogniser reads for each other in small or blurred text (`a` for `o` too; not
+`f` for `l`: a `fine` beside two `line`s is a word of its own as often as not)."""
 
 
 _LEADING_MARK = re.compile(rf"^[-{DASH_LOOKALIKES}一] +(?=\S)")
@@ -104,12 +104,10 @@ def _known(word: str) -> str:
     if word.isupper() or lower in lexicon:
         return word
     found = {c: lexicon.get(c, 0) for c in _one_glyph_off(lower)}
-    likely = sorted((n, c) for c, n in found.items() if n >= _COMMON)
-    if len(likely) > 1 and likely[-1][0] < 10 * likely[-2][0]:
-        return word
-    if not likely:
-        return word
-    best = likely[-1][1]
+    likely = sorted(((n, c) for c, n in found.items() if n >= _COMMON), reverse=True)
+    if not likely or (len(likely) > 1 and likely[0][0] < 10 * likely[1][0]):
+        return word  # no common word it could be, or two alike
+    best = likely[0][1]
     return best.capitalize() if word[0].isupper() else best
 
 

@@ -114,13 +114,17 @@ def type_columns(
         header_evidence(text, "sku")[0] >= 0.5 and profiles[i].codes >= 0.85
         for i, text in enumerate(header)
     )
-    counted = bool(named & {"on_hand", "reorder_point"}) or (
+    # Words named by no header are the name: sure enough where a header names a count, unsure
+    # (for a person or a model to confirm) where only the values say the table counts.
+    said_counted = bool(named & {"on_hand", "reorder_point"})
+    counted = said_counted or (
         itemised
         and any(
             not names_something(header_words(text)) and fits("on_hand", profiles[i])[0] >= 0.7
             for i, text in enumerate(header)
         )
     )
+    named_by_words = 0.6 if said_counted else 0.45
     # Columns of words whose header says, if only weakly, that they hold the name (`Article`).
     worded = {
         i
@@ -173,7 +177,7 @@ def type_columns(
                 # Under a misread header (`Description` read as `B`), words are the name
                 # unless a column whose header says so holds them; words that repeat down
                 # the column (`OK`, `Reorder`) are a status.
-                score, said_why = 0.6 * profile.text * coverage, "no header names it"
+                score, said_why = named_by_words * profile.text * coverage, "no header names it"
             else:
                 continue
             if score < 0.3:

@@ -123,7 +123,7 @@ async def test_each_screenshot_is_asked_only_when_its_mapping_is_unsure() -> Non
 async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it_is_unsure_of() -> (
     None
 ):
-    header = ["Art.-Nr.", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
+    header = ["Kennung", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
     cells = [
         ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
         ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
@@ -139,8 +139,8 @@ async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it
     model, seen, _ = mocked(answers(json.dumps(answer)))
     done = await ask_columns(model, grid, model_name="openai:m", budget_s=10)
     (request,) = seen
-    # The codes under `Art.-Nr.` are surely the SKU, and `Lager` surely the warehouse: the
-    # rest is asked, among the other columns.
+    # The codes under `Kennung` are surely the SKU by their values, and `Lager` surely the
+    # warehouse: the rest is asked, among the other columns.
     schema = sent(request)["response_format"]["json_schema"]["schema"]
     assert list(schema["properties"]) == ["name", "on_hand", "reorder_point"]
     assert schema["properties"]["name"]["enum"] == [
@@ -150,6 +150,37 @@ async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it
         ("A-1001", 120, 150), ("A-1002", 1450, 400), ("A-1003", 36, 100)
     ]  # fmt: skip
     assert done.note.startswith("asked openai:m because no inventory columns recognised")
+
+
+async def test_words_beside_codes_a_header_names_are_an_unsure_name_the_model_is_asked_about() -> (
+    None
+):
+    # `Art.-Nr.` names the SKU over its codes, and the table counts something under headers
+    # the vocabulary does not know: its words are the name, unsure, and no count is mapped.
+    header = ["Art.-Nr.", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
+    cells = [
+        ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
+        ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
+        ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
+    ]
+    typed_rows = typed(header, cells)
+    assert [(r.sku, r.name, r.on_hand) for r in typed_rows.rows] == [
+        ("A-1001", "Sechskantschraube M8", None),
+        ("A-1002", "Mutter M8", None),
+        ("A-1003", "Kabelbinder 200 mm", None),
+    ]
+    (warning,) = typed_rows.warnings
+    assert warning.startswith(UNSURE) and "no column holds on hand" in warning
+    answer = {"name": "Bezeichnung", "on_hand": "Bestand", "reorder_point": "Meldebestand"}
+    model, seen, _ = mocked(answers(json.dumps(answer)))
+    done = await ask_columns(model, typed_rows, model_name="openai:m", budget_s=10)
+    (request,) = seen
+    schema = sent(request)["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == ["name", "on_hand", "reorder_point"]
+    assert [(r.sku, r.on_hand, r.reorder_point) for r in done.result.rows] == [
+        ("A-1001", 120, 150), ("A-1002", 1450, 400), ("A-1003", 36, 100)
+    ]  # fmt: skip
+    assert done.note.startswith("asked openai:m because name is 'Bezeichnung'")
 
 
 async def test_a_field_given_a_column_whose_values_are_not_of_its_kind_is_refused() -> None:

@@ -185,7 +185,7 @@ def test_words_beside_named_codes_and_counts_under_unread_headers_are_the_name()
         ["不锈钢螺丝 M4", "不锈钢螺母 M4", "弹簧垫圈 M6", "尼龙扎带 150mm"],
     ]
     roles = type_columns(header, values)
-    assert roles[4].maps_to == "name" and roles[4].confidence < 0.7
+    assert roles[4].maps_to == "name" and roles[4].confidence < 0.5  # unsure: to confirm
     # Which count is which is not for values to say: neither is taken.
     assert {r.maps_to for r in roles} == {"sku", "name", None}
     # Codes that no header names, or no column of counts, leave the words unnamed.

@@ -12,7 +12,8 @@ On a photo (`known_words`, applied to every cell a photo's reading returns): a w
 dictionary knows (`tle`, `labeis`, `ribon`, `strp`) is the common English word it is one such
 letter off, one of a doubled letter short or one thin letter (`i`, `l`) short of, where that
 word is far more used than any other it could be (`tie`, `labels`, `ribbon`, `strip`). Words
-in capitals (`LED`, `AAA`) are codes. A clean render keeps every word it reads: there a word
+in capitals (`LED`, `AAA`), a word right after a number (`31 pcs`) and a cell of one word
+are units, codes or statuses, kept as read. A clean render keeps every word it reads: there a word
 no dictionary knows is a brand (`Wago`, one glyph off `wage`), not a misreading.
 
 A dimension sign spaced on one side only (`100 cm x50 m`, `110mmx 300m`) is spaced on both:
@@ -90,10 +91,18 @@ _COMMON = 500
 `ribbon` 5,226, `kraft` 74."""
 
 
+_AFTER_NUMBER = re.compile(r"\d ?$")
+
+
 def known_words(text: str) -> str:
     """A photo's cell with each word no dictionary knows as the common English word it is one
-    glyph off (see the module)."""
-    return _WORD.sub(lambda m: _known(m.group(0)), text)
+    glyph off (see the module). A cell of one word (a unit, a status, a code) and a word right
+    after a number (a unit: `31 pcs`, not `pics`) are kept as read."""
+    if len(text.split()) < 2:
+        return text
+    return _WORD.sub(
+        lambda m: m[0] if _AFTER_NUMBER.search(text, 0, m.start()) else _known(m[0]), text
+    )
 
 
 def _known(word: str) -> str:

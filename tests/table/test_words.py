@@ -109,7 +109,9 @@ def test_a_photos_word_no_dictionary_knows_takes_the_common_word_one_glyph_off()
     ]
 
 
-def test_words_a_dictionary_knows_capitals_and_words_two_glyphs_off_are_kept() -> None:
+def test_known_words_capitals_units_and_words_two_glyphs_off_are_kept() -> None:
     # `par` and `whee` are words; `LED` and `AAA` are capitals; `fiam` is two glyphs off.
     kept = ["Golf par kit", "Whee toy", "LED lamp", "AAA cell", "Stretch fiam", "SKU-10231"]
+    # Units after a number, and a cell of one word, are abbreviations of their own.
+    kept += ["31 pcs", "1,180 pcs", "pcs", "12 ctn"]
     assert [known_words(t) for t in kept] == kept

@@ -106,8 +106,9 @@ def type_columns(
     scored: list[tuple[float, int, str, int, str]] = []
     # The fields some header names. Only in a table that counts stock is a silent column of
     # words taken for the name: one where a header names a stock quantity, or where surely
-    # coded SKUs under their own header stand beside quantities under headers glare left
-    # unread (`库存数量` read as `成行 R量`). A grid of other text is no table of stock.
+    # coded SKUs under their own header stand beside quantities under headers the vocabulary
+    # does not know (blurred: `库存数量` read as `成行 R量`; another language: `Bestand`). A
+    # grid of other text is no table of stock.
     named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
     coded = any(p.codes >= 0.85 for p in profiles)
     itemised = any(

@@ -120,23 +120,22 @@ async def test_each_screenshot_is_asked_only_when_its_mapping_is_unsure() -> Non
     assert usage.completion_tokens == 12
 
 
+GERMAN = [
+    ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
+    ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
+    ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
+]
+"""A stock table whose headers (in German) the vocabulary does not know."""
+GERMAN_ANSWER = {"name": "Bezeichnung", "on_hand": "Bestand", "reorder_point": "Meldebestand"}
+
+
 async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it_is_unsure_of() -> (
     None
 ):
     header = ["Kennung", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
-    cells = [
-        ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
-        ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
-        ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
-    ]
-    grid = typed(header, cells)
+    grid = typed(header, GERMAN)
     assert grid.rows == [] and not grid.warnings
-    answer = {
-        "name": "Bezeichnung",
-        "on_hand": "Bestand",
-        "reorder_point": "Meldebestand",
-    }
-    model, seen, _ = mocked(answers(json.dumps(answer)))
+    model, seen, _ = mocked(answers(json.dumps(GERMAN_ANSWER)))
     done = await ask_columns(model, grid, model_name="openai:m", budget_s=10)
     (request,) = seen
     # The codes under `Kennung` are surely the SKU by their values, and `Lager` surely the
@@ -158,12 +157,7 @@ async def test_words_beside_codes_a_header_names_are_an_unsure_name_the_model_is
     # `Art.-Nr.` names the SKU over its codes, and the table counts something under headers
     # the vocabulary does not know: its words are the name, unsure, and no count is mapped.
     header = ["Art.-Nr.", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
-    cells = [
-        ["A-1001", "Sechskantschraube M8", "120", "150", "WH-01"],
-        ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
-        ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
-    ]
-    typed_rows = typed(header, cells)
+    typed_rows = typed(header, GERMAN)
     assert [(r.sku, r.name, r.on_hand) for r in typed_rows.rows] == [
         ("A-1001", "Sechskantschraube M8", None),
         ("A-1002", "Mutter M8", None),
@@ -171,8 +165,7 @@ async def test_words_beside_codes_a_header_names_are_an_unsure_name_the_model_is
     ]
     (warning,) = typed_rows.warnings
     assert warning.startswith(UNSURE) and "no column holds on hand" in warning
-    answer = {"name": "Bezeichnung", "on_hand": "Bestand", "reorder_point": "Meldebestand"}
-    model, seen, _ = mocked(answers(json.dumps(answer)))
+    model, seen, _ = mocked(answers(json.dumps(GERMAN_ANSWER)))
     done = await ask_columns(model, typed_rows, model_name="openai:m", budget_s=10)
     (request,) = seen
     schema = sent(request)["response_format"]["json_schema"]["schema"]

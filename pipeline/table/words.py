@@ -92,6 +92,8 @@ _COMMON = 500
 
 
 _AFTER_NUMBER = re.compile(r"\d ?$")
+_WHOLE_WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])")
+"""A Latin word of three letters or more, not part of a longer word (`rth` in `Würth`)."""
 
 
 def known_words(text: str) -> str:
@@ -100,7 +102,7 @@ def known_words(text: str) -> str:
     after a number (a unit: `31 pcs`, not `pics`) are kept as read."""
     if len(text.split()) < 2:
         return text
-    return _WORD.sub(
+    return _WHOLE_WORD.sub(
         lambda m: m[0] if _AFTER_NUMBER.search(text, 0, m.start()) else _known(m[0]), text
     )
 

@@ -114,4 +114,6 @@ def test_known_words_capitals_units_and_words_two_glyphs_off_are_kept() -> None:
     kept = ["Golf par kit", "Whee toy", "LED lamp", "AAA cell", "Stretch fiam", "SKU-10231"]
     # Units after a number, and a cell of one word, are abbreviations of their own.
     kept += ["31 pcs", "1,180 pcs", "pcs", "12 ctn"]
+    # Part of a word with letters beyond ASCII is no word of its own (`rcher` in `Kärcher`).
+    kept += ["Würth café set", "Kärcher hose"]
     assert [known_words(t) for t in kept] == kept

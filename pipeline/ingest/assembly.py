@@ -29,7 +29,7 @@ from pipeline.table.rows import to_rows
 from pipeline.table.schema import map_columns
 from pipeline.table.values import is_code
 from pipeline.table.warehouses import page_warehouse
-from pipeline.table.words import known_words
+from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]
@@ -88,7 +88,7 @@ def finish(
         texts, confs = texts[1:], confs[1:]
     texts, confs = split_fused(texts, confs)
     header = [strip_icons(h) for h in texts[0]]
-    body = [[known_words(c) for c in row] for row in texts[1:]] if norm.photographed else texts[1:]
+    body = known_cells(texts[1:]) if norm.photographed else texts[1:]
     table = Table(header=header, cells=body, html=html)
     body_confs = confs[1:]
     mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))

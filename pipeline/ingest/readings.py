@@ -42,7 +42,7 @@ from pipeline.table.layout import TableLayout, find_table, structure_region, tab
 from pipeline.table.rows import to_rows
 from pipeline.table.textlines import reading_order, union_box
 from pipeline.table.warehouses import page_warehouse
-from pipeline.table.words import known_words
+from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
 
 Rgb = NDArray[np.uint8]
@@ -76,8 +76,7 @@ class Reader:
             return Attempt(rung, reasons=("no records in cards or a list",))
         table, confidences, roles = cards_table(found)
         if norm.photographed:
-            cells = [[known_words(c) for c in row] for row in table.cells]
-            table = table.model_copy(update={"cells": cells})
+            table = table.model_copy(update={"cells": known_cells(table.cells)})
         mapped = to_rows(
             table,
             confidences,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import accumulate
 
 from pipeline.models import Row
 
@@ -185,8 +186,8 @@ def _split_as(runs: Sequence[str], common: Sequence[tuple[bool, int]]) -> list[s
     """Runs read with a separator lost between two of them (`02.010011` among `02.01.0011`):
     cut where the column's runs end, when every cut the read code has is one of theirs and each
     part is of its run's kind; else None."""
-    ends = [sum(n for _, n in common[: k + 1]) for k in range(len(common))]
-    cuts = [sum(len(r) for r in runs[: k + 1]) for k in range(len(runs))]
+    ends = list(accumulate(n for _, n in common))
+    cuts = list(accumulate(len(r) for r in runs))
     if len(runs) >= len(common) or cuts[-1] != ends[-1] or not set(cuts) <= set(ends):
         return None
     text = "".join(runs)

@@ -34,7 +34,7 @@ from pipeline.models import Row
 from pipeline.table.cells import DASH_LOOKALIKES
 from pipeline.table.lexicon import english
 
-__all__ = ["column_words", "known_words"]
+__all__ = ["column_words", "known_cells", "known_words"]
 
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _LOOKALIKES = tuple(frozenset(group) for group in ("il", "kx", "oce", "bh", "nh", "ao"))
@@ -79,7 +79,8 @@ def _twin(word: str, seen: Counter[str], common: list[str], forms: dict[str, str
     """`word` as the column's common word it is a misreading of, else as read."""
     if seen[word.lower()] != 1:
         return word
-    twins = [c for c in common if _misread(word.lower(), c)]
+    misread_from = _one_glyph_off(word.lower(), thin=False)
+    twins = [c for c in common if c in misread_from]
     if len(twins) != 1:
         return word
     twin = forms[twins[0]]
@@ -122,31 +123,24 @@ def _known(word: str) -> str:
     return best.capitalize() if word[0].isupper() else best
 
 
-def _one_glyph_off(word: str) -> set[str]:
+def _one_glyph_off(word: str, *, thin: bool = True) -> set[str]:
     """The words `word` is read from with one look-alike letter taken for another, one of a
-    doubled letter lost, or one thin letter lost."""
+    doubled letter lost, or (`thin`) one thin letter lost."""
     found: set[str] = set()
     for i, letter in enumerate(word):
         for group in _LOOKALIKES:
             if letter in group:
                 found.update(word[:i] + other + word[i + 1 :] for other in group - {letter})
         found.add(word[: i + 1] + letter + word[i + 1 :])
-    for i in range(len(word) + 1):
-        found.update(word[:i] + thin + word[i:] for thin in "il")
+    if thin:
+        for i in range(len(word) + 1):
+            found.update(word[:i] + lost + word[i:] for lost in "il")
     return found
 
 
-def _misread(read: str, word: str) -> bool:
-    """Whether `read` is `word` with one letter taken for a look-alike, or one of a doubled
-    letter lost."""
-    if len(read) == len(word):
-        pairs = [(a, b) for a, b in zip(read, word, strict=True) if a != b]
-        return len(pairs) == 1 and any(set(pairs[0]) <= group for group in _LOOKALIKES)
-    if len(read) + 1 == len(word):
-        return any(
-            word[i] == word[i - 1] and word[:i] + word[i + 1 :] == read for i in range(1, len(word))
-        )
-    return False
+def known_cells(rows: list[list[str]]) -> list[list[str]]:
+    """A photo's rows of cells, each read with `known_words`."""
+    return [[known_words(cell) for cell in row] for row in rows]
 
 
 def _without_neighbours_dash(rows: list[Row]) -> list[Row]:

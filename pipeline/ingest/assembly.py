@@ -36,11 +36,16 @@ Rgb = NDArray[np.uint8]
 
 
 def recognize_unique(
-    engine: OcrEngine, crops: Sequence[Rgb], memo: dict[bytes, tuple[str, float]]
+    engine: OcrEngine,
+    crops: Sequence[Rgb],
+    memo: dict[bytes, tuple[str, float]],
+    *,
+    photo: bool = False,
 ) -> list[tuple[str, float]]:
     """Recognise each distinct crop once: a clean render draws a repeated value (a warehouse
     column, a status badge) with the very same pixels, and a later rung reads the same boxes
-    as an earlier one (`memo` keeps what one analysis has read)."""
+    as an earlier one (`memo` keeps what one analysis has read). A photo's crop read unsure
+    is read a second time, sharpened (`second_look`)."""
     keys = [
         hashlib.blake2b(c.tobytes() + bytes(str(c.shape), "ascii"), digest_size=16).digest()
         for c in crops
@@ -49,11 +54,54 @@ def recognize_unique(
     for k, key in enumerate(keys):
         if key not in memo:
             unique.setdefault(key, k)
-    firsts = list(unique.values())
-    memo.update(
-        zip((keys[k] for k in firsts), engine.recognize([crops[k] for k in firsts]), strict=True)
-    )
+    firsts = [crops[k] for k in unique.values()]
+    read = engine.recognize(firsts)
+    if photo:
+        read = second_look(engine, firsts, read)
+    memo.update(zip(unique, read, strict=True))
     return [memo[key] for key in keys]
+
+
+SURE_READING = 0.9
+"""A photo's crop read with less confidence than this is read a second time, sharpened; the
+second reading stands where it reaches this confidence."""
+
+
+def second_look(
+    engine: OcrEngine, crops: Sequence[Rgb], readings: Sequence[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """The readings of a photo's crops, those read unsure read again sharpened (`surer`). A
+    camera's focus and the warp that set the screen upright soften the glyphs; an unsharp mask
+    takes some of that back, and where it does the recogniser says so in its confidence."""
+    unsure = [k for k, (_, conf) in enumerate(readings) if conf < SURE_READING]
+    kept = list(readings)
+    if not unsure:
+        return kept
+    again = engine.recognize([sharpened(crops[k]) for k in unsure])
+    for k, second in zip(unsure, again, strict=True):
+        kept[k] = surer(kept[k], second)
+    return kept
+
+
+def surer(first: tuple[str, float], second: tuple[str, float]) -> tuple[str, float]:
+    """The sharpened reading where it is sure and reads other glyphs than the first, else the
+    first. A second reading that is itself unsure is not taken: sharpened noise reads as stray
+    glyphs (`1`, `一`) with a confidence that rises from nothing. Nor is one that reads the same
+    letters and digits: the mask thins dots and closes spaces (`01.02.0036` as `01020036`,
+    `110mm x 300m` as `110mmx300m`), and what it mends is glyphs."""
+    if second[1] >= SURE_READING and _glyphs(second[0]) != _glyphs(first[0]):
+        return second
+    return first
+
+
+def _glyphs(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def sharpened(crop: Rgb) -> Rgb:
+    """The crop through an unsharp mask: its blur at 1.2 px taken away at 0.8 of its weight."""
+    blurred = cv2.GaussianBlur(crop, (0, 0), 1.2)
+    return np.asarray(cv2.addWeighted(crop, 1.8, blurred, -0.8, 0), dtype=np.uint8)
 
 
 def finish(

@@ -146,8 +146,9 @@ class Reader:
         ]
         # Apart from the cells: the recogniser batches crops of like shape, so what the page
         # has above its table does not change how a cell reads.
-        recognised = recognize_unique(self.engine, crops, page.memo)
-        above = recognize_unique(self.engine, context_crops, page.memo)
+        photo = norm.photographed
+        recognised = recognize_unique(self.engine, crops, page.memo, photo=photo)
+        above = recognize_unique(self.engine, context_crops, page.memo, photo=photo)
         read = dict(zip(members, (t for t, _ in above), strict=True))
         phrases = [" ".join(read[i] for i in p if read[i].strip()) for p in layout.context]
         texts = [["" for _ in layout.columns] for _ in cells]

@@ -2,12 +2,17 @@
 
 from dataclasses import replace
 
-from PIL import Image
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
 
 from pipeline.imaging.normalise import normalise
 from pipeline.imaging.rectify import Quad
-from pipeline.ingest.assembly import finish
+from pipeline.ingest.assembly import finish, line_crop, recognize_unique, surer
+from pipeline.ocr.base import OcrEngine
 from pipeline.tiers import Rung
+from tests.conftest import CountingEngine
+from tests.ocr.render import font
 
 NORM = normalise(Image.new("RGB", (400, 300), "white"))
 REGION = (0, 0, 400, 300)
@@ -84,3 +89,59 @@ def test_a_photos_cells_take_the_common_word_a_blurred_word_is_one_glyph_off() -
     on_render = finish(Rung("table_ocr", "lines"), texts, confidences, [], REGION, NORM, [], ())
     assert on_render.table is not None
     assert on_render.table.cells[1][1] == "Wago connector 221"
+
+
+def photographed_line(text: str, size: int = 11) -> np.ndarray:
+    """A line of text as a camera leaves it: blurred, and its pixels smeared by a warp to three
+    quarters of its size and back."""
+    return line_of(text, size, blur=1.6)
+
+
+def line_of(text: str, size: int, *, blur: float = 0.0) -> np.ndarray:
+    image = Image.new("RGB", (400, 40), "white")
+    ImageDraw.Draw(image).text((10, 8), text, font=font(size), fill=(40, 40, 40))
+    pixels = np.asarray(image)
+    if blur:
+        pixels = cv2.GaussianBlur(pixels, (0, 0), blur)
+        smaller = cv2.resize(pixels, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
+        pixels = cv2.resize(smaller, (400, 40), interpolation=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY) < 200)
+    tight = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+    return line_crop(pixels, tight, size)
+
+
+def test_a_photos_blurred_cell_read_unsure_is_read_again_sharpened(rapidocr: OcrEngine) -> None:
+    crop = photographed_line("Shipping labels 100x150")
+    engine = CountingEngine(rapidocr)
+    ((text, confidence),) = recognize_unique(engine, [crop], {}, photo=True)
+    assert text == "Shipping labels 100x150"
+    assert engine.calls == 2
+    # A render's reading is the first one: read once, unsure and wrong.
+    render = CountingEngine(rapidocr)
+    ((first, first_confidence),) = recognize_unique(render, [crop], {})
+    assert render.calls == 1
+    assert first != text
+    assert first_confidence < confidence
+
+
+def test_a_photos_cell_read_sure_is_read_once(rapidocr: OcrEngine) -> None:
+    engine = CountingEngine(rapidocr)
+    ((text, _),) = recognize_unique(engine, [line_of("Packing tape 48mm", 18)], {}, photo=True)
+    assert text == "Packing tape 48mm"
+    assert engine.calls == 1
+
+
+def test_a_sure_second_reading_that_reads_other_glyphs_replaces_the_first() -> None:
+    assert surer(("SKU-1031G", 0.88), ("SKU-10310", 0.93)) == ("SKU-10310", 0.93)
+    assert surer(("防静电手营M65", 0.79), ("防静电手套M码", 0.94)) == ("防静电手套M码", 0.94)
+
+
+def test_an_unsure_second_reading_leaves_the_first() -> None:
+    # Sharpened noise: a blank cell's stray glyph, a misread as unsure as the first.
+    assert surer(("", 0.0), ("1", 0.48)) == ("", 0.0)
+    assert surer(("WH-03", 0.77), ("W04-03", 0.85)) == ("WH-03", 0.77)
+
+
+def test_a_second_reading_of_the_same_glyphs_leaves_the_firsts_dots_and_spaces() -> None:
+    assert surer(("03.04.0021", 0.88), ("0304.0021", 0.97)) == ("03.04.0021", 0.88)
+    assert surer(("碳带 110mm x 300m", 0.88), ("碳带 110mmx300m", 0.95))[0] == "碳带 110mm x 300m"

@@ -60,9 +60,9 @@ NEXT_STEPS: dict[str, str] = {
     ),
     "fields_photos": (
         "Photos lose fields to recognition (blur, glare, moire): spaces between Chinese and "
-        "Latin text, misread characters under glare, badges of low contrast. Next: recognise "
-        "a photo's cells from the rectified image at a higher working size, and read the "
-        "characters the recogniser is unsure of again from a sharpened crop."
+        "Latin text, misread characters under glare, badges of low contrast. A cell read "
+        "unsure is read again sharpened already. Next: recognise a photo's cells from the "
+        "rectified image at a higher working size."
     ),
     "teds_tables": (
         "Compare the HTML of each tool with the truth's for the image listed; the text of the "

@@ -18,7 +18,7 @@ from pipeline.models import (
     Table,
     TextLine,
 )
-from pipeline.ocr.base import OcrEngine
+from pipeline.ocr.base import OcrEngine, Recognised
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.fused import split_fused
 from pipeline.table.grid import sheet_chrome, strip_icons
@@ -38,10 +38,10 @@ Rgb = NDArray[np.uint8]
 def recognize_unique(
     engine: OcrEngine,
     crops: Sequence[Rgb],
-    memo: dict[bytes, tuple[str, float]],
+    memo: dict[bytes, Recognised],
     *,
     photo: bool = False,
-) -> list[tuple[str, float]]:
+) -> list[Recognised]:
     """Recognise each distinct crop once: a clean render draws a repeated value (a warehouse
     column, a status badge) with the very same pixels, and a later rung reads the same boxes
     as an earlier one (`memo` keeps what one analysis has read). A photo's crop read unsure
@@ -68,8 +68,8 @@ second reading stands where it reaches this confidence."""
 
 
 def second_look(
-    engine: OcrEngine, crops: Sequence[Rgb], readings: Sequence[tuple[str, float]]
-) -> list[tuple[str, float]]:
+    engine: OcrEngine, crops: Sequence[Rgb], readings: Sequence[Recognised]
+) -> list[Recognised]:
     """The readings of a photo's crops, those read unsure read again sharpened (`surer`). A
     camera's focus and the warp that set the screen upright soften the glyphs; an unsharp mask
     takes some of that back, and where it does the recogniser says so in its confidence."""
@@ -83,7 +83,7 @@ def second_look(
     return kept
 
 
-def surer(first: tuple[str, float], second: tuple[str, float]) -> tuple[str, float]:
+def surer(first: Recognised, second: Recognised) -> Recognised:
     """The sharpened reading where it is sure and reads other glyphs than the first, else the
     first. A second reading that is itself unsure is not taken: sharpened noise reads as stray
     glyphs (`1`, `一`) with a confidence that rises from nothing. Nor is one that reads the same

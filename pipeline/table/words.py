@@ -13,8 +13,8 @@ dictionary knows (`tle`, `labeis`, `ribon`, `strp`) is the common English word i
 letter off, one of a doubled letter short or one thin letter (`i`, `l`) short of, where that
 word is far more used than any other it could be (`tie`, `labels`, `ribbon`, `strip`). Words
 in capitals (`LED`, `AAA`), a word right after a number (`31 pcs`) and a cell of one word
-are units, codes or statuses, kept as read. A clean render keeps every word it reads: there a word
-no dictionary knows is a brand (`Wago`, one glyph off `wage`), not a misreading.
+are units, codes or statuses, kept as read. A clean render keeps every word it reads: there a
+word no dictionary knows is a brand (`Wago`, one glyph off `wage`), not a misreading.
 
 A dimension sign spaced on one side only (`100 cm x50 m`, `110mmx 300m`) is spaced on both:
 a recogniser that measures the gap on one side of a narrow `x` misses it on the other as often

@@ -12,7 +12,7 @@ from pipeline.ingest.assembly import finish, line_crop, recognize_unique, surer
 from pipeline.ocr.base import OcrEngine
 from pipeline.tiers import Rung
 from tests.conftest import CountingEngine
-from tests.ocr.render import font
+from tests.ocr.render import font, text_crops
 
 NORM = normalise(Image.new("RGB", (400, 300), "white"))
 REGION = (0, 0, 400, 300)
@@ -91,23 +91,19 @@ def test_a_photos_cells_take_the_common_word_a_blurred_word_is_one_glyph_off() -
     assert on_render.table.cells[1][1] == "Wago connector 221"
 
 
-def photographed_line(text: str, size: int = 11) -> np.ndarray:
-    """A line of text as a camera leaves it: blurred, and its pixels smeared by a warp to three
-    quarters of its size and back."""
-    return line_of(text, size, blur=1.6)
-
-
-def line_of(text: str, size: int, *, blur: float = 0.0) -> np.ndarray:
+def photographed_line(text: str) -> np.ndarray:
+    """A line of 11 px text as a camera leaves it, cropped as the `lines` rung crops a cell:
+    blurred, and its pixels smeared by a warp to three quarters of its size and back."""
     image = Image.new("RGB", (400, 40), "white")
-    ImageDraw.Draw(image).text((10, 8), text, font=font(size), fill=(40, 40, 40))
-    pixels = np.asarray(image)
-    if blur:
-        pixels = cv2.GaussianBlur(pixels, (0, 0), blur)
-        smaller = cv2.resize(pixels, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
-        pixels = cv2.resize(smaller, (400, 40), interpolation=cv2.INTER_LINEAR)
+    ImageDraw.Draw(image).text((10, 8), text, font=font(11), fill=(40, 40, 40))
+    blurred = cv2.GaussianBlur(np.asarray(image), (0, 0), 1.6)
+    smaller = cv2.resize(blurred, None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA)
+    pixels = np.asarray(
+        cv2.resize(smaller, (400, 40), interpolation=cv2.INTER_LINEAR), dtype=np.uint8
+    )
     ys, xs = np.nonzero(cv2.cvtColor(pixels, cv2.COLOR_RGB2GRAY) < 200)
     tight = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
-    return line_crop(pixels, tight, size)
+    return line_crop(pixels, tight, 11)
 
 
 def test_a_photos_blurred_cell_read_unsure_is_read_again_sharpened(rapidocr: OcrEngine) -> None:
@@ -126,7 +122,9 @@ def test_a_photos_blurred_cell_read_unsure_is_read_again_sharpened(rapidocr: Ocr
 
 def test_a_photos_cell_read_sure_is_read_once(rapidocr: OcrEngine) -> None:
     engine = CountingEngine(rapidocr)
-    ((text, _),) = recognize_unique(engine, [line_of("Packing tape 48mm", 18)], {}, photo=True)
+    ((text, _),) = recognize_unique(
+        engine, text_crops(["Packing tape 48mm"], font_size=18), {}, photo=True
+    )
     assert text == "Packing tape 48mm"
     assert engine.calls == 1
 

@@ -69,11 +69,17 @@ class Normalised:
         )
 
 
-def working_scale(width: int, height: int, max_side: int = _MAX_WORKING_SIDE) -> float:
-    """Downscale factor for very large captures (HiDPI 2x exports become 1x); never upscale."""
+def working_scale(
+    width: int, height: int, max_side: int = _MAX_WORKING_SIDE, *, export: bool = True
+) -> float:
+    """Downscale factor for very large captures (HiDPI 2x exports become 1x); never upscale.
+    A photo's warped screen is no export: it is brought just within `max_side`, since halving
+    it would halve glyphs the camera already drew small."""
     longest = max(width, height)
     if longest <= max_side:
         return 1.0
+    if not export:
+        return max_side / longest
     # Halve exact 2x/3x exports so glyphs keep their rendered shapes.
     for factor in (2, 3, 4):
         if longest / factor <= max_side:
@@ -182,7 +188,7 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
             quad = quad if better is quad or cuts_text(gray, better) else better
             flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)
-    scale = working_scale(*image.size)
+    scale = working_scale(*image.size, export=quad is None)
     if scale != 1.0:
         size = (max(1, round(image.width * scale)), max(1, round(image.height * scale)))
         image = image.resize(

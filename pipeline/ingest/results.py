@@ -87,7 +87,7 @@ def warnings_of(
     if loaded.alpha_background:
         notes.append(f"transparent image flattened onto {loaded.alpha_background}")
     if norm.scale != 1.0:
-        notes.append(f"downscaled by {norm.scale:g} to a working size")
+        notes.append(f"downscaled by {norm.scale:.3g} to a working size")
     if norm.skew_deg:
         notes.append(f"deskewed by {norm.skew_deg:+.2f} degrees")
     for attempt in attempts:

@@ -13,6 +13,8 @@ from pipeline.imaging.rectify import Quad
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "erp-light-wh01.png"
+KEYSTONE: list[list[float]] = [[230, 120], [1660, 200], [1620, 1010], [270, 1080]]
+"""A screen's corners in a photo taken from below and to the left."""
 
 
 def page() -> np.ndarray:

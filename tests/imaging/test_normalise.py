@@ -5,6 +5,7 @@ import pytest
 from PIL import Image
 
 from pipeline.imaging.normalise import normalise
+from tests.imaging.photos import KEYSTONE, page, photographed
 
 
 def noise(width: int, height: int) -> Image.Image:
@@ -42,3 +43,20 @@ def test_light_blue_text_on_a_washed_out_photo_is_as_dark_as_its_darkest_channel
 def test_grey_text_on_a_photo_keeps_its_grey() -> None:
     norm = normalise(washed_out_page((120, 120, 120)), deskew=False)
     assert abs(float(np.median(norm.gray[142:150, 80:280])) - 120) <= 2
+
+
+def test_a_large_photos_warped_screen_keeps_its_glyphs_nearly_their_photographed_size() -> None:
+    # A 3040 px photo: the screen warped upright is wider than the working size. Halving it,
+    # as a HiDPI export is halved, would leave glyphs the camera already drew small at half
+    # their height; it is brought just within the working size instead.
+    photo = photographed(page(), KEYSTONE, bezel=40, wall=200)
+    large = Image.fromarray(photo).resize((3040, 1920), Image.Resampling.BICUBIC)
+    norm = normalise(large)
+    assert norm.quad is not None
+    assert max(norm.quad.size()) > 2200
+    assert norm.scale >= 0.9 and max(norm.gray.shape) <= 2200
+
+
+def test_a_large_export_is_halved_to_its_one_x_size() -> None:
+    norm = normalise(Image.new("RGB", (2880, 1800), (255, 255, 255)))
+    assert norm.scale == 0.5 and norm.gray.shape == (900, 1440)

@@ -9,9 +9,8 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.imaging.normalise import normalise
 from pipeline.imaging.planes import quad_by_lines, refine_plane
 from pipeline.imaging.rectify import Quad
-from tests.imaging.photos import gray, page, photographed, worst_edge_degrees
+from tests.imaging.photos import KEYSTONE, gray, page, photographed, worst_edge_degrees
 
-KEYSTONE: list[list[float]] = [[230, 120], [1660, 200], [1620, 1010], [270, 1080]]
 TURNED: list[list[float]] = [[300, 170], [1700, 120], [1660, 1060], [240, 980]]
 
 

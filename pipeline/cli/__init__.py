@@ -31,7 +31,7 @@ from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
 
-__all__ = ["COMMANDS", "Commands", "build_parser", "main", "positive"]
+__all__ = ["COMMANDS", "Commands", "build_parser", "command", "main", "positive"]
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What a command module's `register` adds its parsers to."""
@@ -57,6 +57,16 @@ COMMANDS: dict[str, str] = {
     "eval": "pipeline.cli.evaluation",
     "bench": "pipeline.cli.bench",
 }
+
+
+def command(commands: Commands, name: str, doc: str | None) -> argparse.ArgumentParser:
+    """The parser of `stockshot NAME`, with the command module's docstring (`doc`) as its
+    help: the first line after its "`stockshot ...`: " is the one-line help, the second
+    paragraph the description. Further paragraphs are for readers of the code."""
+    paragraphs = [" ".join(p.split()) for p in (doc or "").strip().split("\n\n")]
+    summary = paragraphs[0].split("`: ", 1)[-1].removesuffix(".")
+    description = paragraphs[1] if len(paragraphs) > 1 else None
+    return commands.add_parser(name, help=summary, description=description)
 
 
 def positive(text: str) -> int:

@@ -1,4 +1,9 @@
-"""`stockshot approvals list|approve|deny`: the approvals inbox at a terminal."""
+"""`stockshot approvals list|approve|deny`: list, approve or deny the writes runs proposed.
+
+The proposals runs queued for approval (STOCKSHOT_APPROVAL=manual, the default of stockshot
+serve and stockshot watch). Approving runs exactly the stored call through the orders tool,
+which re-checks live stock at that moment.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from datetime import datetime
 from typing import TextIO
 
 from pipeline.approvals import ApprovalDesk, Decision, cli_decider
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from servers.errors import Refused
@@ -21,16 +26,8 @@ from servers.store import Store
 __all__ = ["ask_each", "describe", "print_decision", "register"]
 
 
-APPROVALS_HELP = "list, approve or deny the writes runs proposed"
-APPROVALS_DESCRIPTION = (
-    "The proposals runs queued for approval (STOCKSHOT_APPROVAL=manual, the "
-    "default of stockshot serve and stockshot watch). Approving runs exactly the stored "
-    "call through the orders tool, which re-checks live stock at that moment."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("approvals", help=APPROVALS_HELP, description=APPROVALS_DESCRIPTION)
+    parser = command(sub, "approvals", __doc__)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="proposals, newest first")
     listing.add_argument("--status", choices=APPROVAL_STATUSES, default=None)

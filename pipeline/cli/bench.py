@@ -1,27 +1,23 @@
-"""`stockshot bench`: every stage beside its alternative, measured side by side in one run."""
+"""`stockshot bench`: measure ingest, cache, tokens, batch and host side by side.
+
+Measure every stage beside its alternative in one run (full-page OCR vs the table pipeline,
+engine vs engine, cold vs warm, cache hit vs miss, tokens per tier, a process pool vs one
+process, host overhead), judge the targets, and write OUT/bench.md and OUT/bench.json.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from pipeline.cli import Commands, positive
+from pipeline.cli import Commands, command, positive
 from pipeline.settings import Settings
 
 __all__ = ["register"]
 
 
-BENCH_HELP = "measure ingest, cache, tokens, batch and host side by side"
-BENCH_DESCRIPTION = (
-    "Measure every stage beside its alternative in one run (full-page OCR vs "
-    "the table pipeline, engine vs engine, cold vs warm, cache hit vs miss, tokens per "
-    "tier, a process pool vs one process, host overhead), judge the targets, and write "
-    "OUT/bench.md and OUT/bench.json."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("bench", help=BENCH_HELP, description=BENCH_DESCRIPTION)
+    parser = command(sub, "bench", __doc__)
     parser.add_argument(
         "--images",
         type=Path,

@@ -1,4 +1,8 @@
-"""`stockshot demo`: the main job on a bundled sample, end to end, against a fresh demo store."""
+"""`stockshot demo`: the main job on a bundled sample, against a fresh demo store.
+
+Seed a fresh demo store, read a sample screenshot, let the rules model raise replenishment
+orders through the tool servers, and print what it did.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from pathlib import Path
 
 from pipeline.approvals import ApprovalDesk
 from pipeline.bootstrap import utc_now
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.cli.ingest import ingest_all
 from pipeline.cli.output import print_result, print_run
 from pipeline.settings import Settings
@@ -19,15 +23,8 @@ DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 
 
-DEMO_HELP = "the main job on a bundled sample, against a fresh demo store"
-DEMO_DESCRIPTION = (
-    "Seed a fresh demo store, read a sample screenshot, let the rules model "
-    "raise replenishment orders through the tool servers, and print what it did."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("demo", help=DEMO_HELP, description=DEMO_DESCRIPTION)
+    parser = command(sub, "demo", __doc__)
     parser.add_argument("--image", type=Path, default=SAMPLES_DIR / "erp-light-wh01.png")
     parser.add_argument("--task", default=DEMO_TASK)
     parser.add_argument("--model", default="rules")

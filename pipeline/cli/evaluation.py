@@ -1,4 +1,10 @@
-"""`stockshot eval`: the two-track evaluation, with a guard ablation, written to `reports/`."""
+"""`stockshot eval`: two-track evaluation: model vs product, with each guard switched off in turn.
+
+Run the evaluation cases on the model track (one request, first tool call scored) and the
+product track (the whole host loop with guards against the tool servers on a scratch store,
+scored on the ledger), with each guard off in turn and k seeds; write reports/eval.md and
+reports/eval.json and print a summary. Default models: rules and the fault replay (offline).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from pathlib import Path
 import httpx
 
 from pipeline.bootstrap import host_limits
-from pipeline.cli import Commands, positive
+from pipeline.cli import Commands, command, positive
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
@@ -59,18 +65,8 @@ _NO_NARROWING = Narrowing(
 )
 
 
-EVAL_HELP = "two-track evaluation: model vs product, with each guard switched off in turn"
-EVAL_DESCRIPTION = (
-    "Run the evaluation cases on the model track (one request, first tool call scored) "
-    "and the product track (the whole host loop with guards against the tool servers "
-    "on a scratch store, scored on the ledger), with each guard off in turn and k "
-    "seeds; write reports/eval.md and reports/eval.json and print a summary. "
-    "Default models: rules and the fault replay (offline)."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("eval", help=EVAL_HELP, description=EVAL_DESCRIPTION)
+    parser = command(sub, "eval", __doc__)
     parser.add_argument(
         "--model",
         action="append",

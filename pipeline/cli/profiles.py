@@ -1,4 +1,9 @@
-"""`stockshot profiles list|show|delete`: the column mappings people saved, by screen."""
+"""`stockshot profiles list|show|delete`: column mappings saved for a screen (stockshot ingest
+--columns ... --save-profile).
+
+Saved column profiles: how the columns of one screen map onto the schema, kept by the header
+signature of its table.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.errors import InputError
 from pipeline.settings import Settings
 
@@ -18,15 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-PROFILES_HELP = "column mappings saved for a screen (stockshot ingest --columns ... --save-profile)"
-PROFILES_DESCRIPTION = (
-    "Saved column profiles: how the columns of one screen map onto the schema, "
-    "kept by the header signature of its table."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("profiles", help=PROFILES_HELP, description=PROFILES_DESCRIPTION)
+    parser = command(sub, "profiles", __doc__)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="every saved profile, newest first")
     listing.add_argument("--json", action="store_true")

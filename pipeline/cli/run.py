@@ -1,4 +1,7 @@
-"""`stockshot run`: the agent on a task over screenshots, its writes run, queued or asked."""
+"""`stockshot run`: run the agent on a task over screenshots.
+
+Ingest the screenshots, then let the model act through the tool servers.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.cli.ingest import ingest_all
 from pipeline.cli.output import print_run
 from pipeline.errors import InputError
@@ -30,12 +33,8 @@ def _guard_switch(text: str) -> tuple[str, bool]:
     return name.strip(), value in ("on", "true")
 
 
-RUN_HELP = "run the agent on a task over screenshots"
-RUN_DESCRIPTION = "Ingest the screenshots, then let the model act through the tool servers."
-
-
 def register(commands: Commands) -> None:
-    parser = commands.add_parser("run", help=RUN_HELP, description=RUN_DESCRIPTION)
+    parser = command(commands, "run", __doc__)
     parser.add_argument("--task", required=True, help='e.g. "raise orders for low SKUs"')
     parser.add_argument("--image", nargs="*", type=Path, default=[], metavar="IMG")
     parser.add_argument("--model", default=None, help="rules | openai:NAME | scripted:PATH")

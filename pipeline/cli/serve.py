@@ -1,4 +1,9 @@
-"""`stockshot serve`: the HTTP API, the dashboard and the mounted MCP servers."""
+"""`stockshot serve`: serve the HTTP API and the dashboard.
+
+Serve the HTTP API (OpenAPI at /docs), the dashboard at /, and the MCP tool servers at
+/mcp/<group>/mcp. Binds 127.0.0.1 unless told otherwise; set STOCKSHOT_API_KEYS before serving
+on another address.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings
 
@@ -19,16 +24,8 @@ __all__ = ["bind", "register"]
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-SERVE_HELP = "serve the HTTP API and the dashboard"
-SERVE_DESCRIPTION = (
-    "Serve the HTTP API (OpenAPI at /docs), the dashboard at /, and the MCP "
-    "tool servers at /mcp/<group>/mcp. Binds 127.0.0.1 unless told otherwise; set "
-    "STOCKSHOT_API_KEYS before serving on another address."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("serve", help=SERVE_HELP, description=SERVE_DESCRIPTION)
+    parser = command(sub, "serve", __doc__)
     parser.add_argument("--host", default=None, help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=None, help="port (default 8000; 0 = any)")
     parser.set_defaults(handler=_serve)

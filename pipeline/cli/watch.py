@@ -1,5 +1,12 @@
-"""`stockshot watch DIR [--task TEXT] [--apply] [--once]`: the watched folder at a terminal,
-with a progress bar (rich) where there is one and a line per file anywhere else."""
+"""`stockshot watch DIR`: read screenshots dropped into a folder.
+
+Watch DIR/inbox: each screenshot moves to processing/, then to done/ with a result JSON beside
+it, or to failed/ with the reason. Restart-safe and idempotent by content hash. With --task,
+each screenshot also runs the agent; its writes wait in the approvals inbox (stockshot
+approvals, the dashboard) unless --apply lets them run at once.
+
+At a terminal, a progress bar (rich) where there is one and a line per file anywhere else.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn
 from rich.progress import Progress as Bar
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.host.record import RunRecord
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
@@ -64,18 +71,8 @@ class FileProgress:
         self._stream.flush()
 
 
-WATCH_HELP = "read screenshots dropped into a folder"
-WATCH_DESCRIPTION = (
-    "Watch DIR/inbox: each screenshot moves to processing/, then to done/ "
-    "with a result JSON beside it, or to failed/ with the reason. Restart-safe and "
-    "idempotent by content hash. With --task, each screenshot also runs the agent; its "
-    "writes wait in the approvals inbox (stockshot approvals, the dashboard) unless "
-    "--apply lets them run at once."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("watch", help=WATCH_HELP, description=WATCH_DESCRIPTION)
+    parser = command(sub, "watch", __doc__)
     parser.add_argument("dir", type=Path, metavar="DIR")
     parser.add_argument("--task", default=None, help="run the agent on each screenshot")
     parser.add_argument(

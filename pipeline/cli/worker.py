@@ -1,4 +1,11 @@
-"""`stockshot worker`: take ingest and run jobs from the PostgreSQL queue."""
+"""`stockshot worker`: take ingest and run jobs from the PostgreSQL queue.
+
+Take jobs that `stockshot serve` instances queue when STOCKSHOT_DATABASE_URL is a postgresql://
+URL: ingest jobs (OCR, on this process's cores) and run jobs (the agent over the tool servers on
+the same database). Start as many as the machines have cores for; SIGINT or SIGTERM finishes the
+jobs in hand and stops. A worker that dies mid-job is noticed by the others after three
+heartbeats (STOCKSHOT_WORKER_HEARTBEAT_S) and its jobs are retried.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,7 @@ import argparse
 import asyncio
 import logging
 
-from pipeline.cli import Commands
+from pipeline.cli import Commands, command
 from pipeline.errors import InputError
 from pipeline.jobs.tasks import QUEUES
 from pipeline.settings import Settings
@@ -14,19 +21,8 @@ from pipeline.settings import Settings
 __all__ = ["register"]
 
 
-WORKER_HELP = "take ingest and run jobs from the PostgreSQL queue"
-WORKER_DESCRIPTION = (
-    "Take jobs that `stockshot serve` instances queue when "
-    "STOCKSHOT_DATABASE_URL is a postgresql:// URL: ingest jobs (OCR, on this process's "
-    "cores) and run jobs (the agent over the tool servers on the same database). Start "
-    "as many as the machines have cores for; SIGINT or SIGTERM finishes the jobs in hand "
-    "and stops. A worker that dies mid-job is noticed by the others after three "
-    "heartbeats (STOCKSHOT_WORKER_HEARTBEAT_S) and its jobs are retried."
-)
-
-
 def register(sub: Commands) -> None:
-    parser = sub.add_parser("worker", help=WORKER_HELP, description=WORKER_DESCRIPTION)
+    parser = command(sub, "worker", __doc__)
     parser.add_argument(
         "--concurrency",
         type=int,

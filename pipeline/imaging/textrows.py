@@ -54,44 +54,71 @@ class TextRows:
 
 def text_rows(gray: Gray) -> TextRows:
     """Rows of text: ink closed along the row, each component's axis as a segment. A
-    component much taller than the page's rows of glyphs (over `_TALL` times their median
-    height) is a laptop's key, a button or an icon block: a keyboard below the screen lies
-    on another plane, and its keys must neither pull the rows' vanishing point nor widen the
-    region the text covers."""
+    component much taller or thicker than the page's rows of glyphs (over `_TALL` times the
+    median height, or thickness across its axis, of its long rows of text) is a laptop's
+    key, a button or an icon block: a keyboard below the screen lies on another plane, and
+    its keys must neither pull the rows' vanishing point nor widen the region the text
+    covers. Both measures count: a photo held askew makes a long row as tall as a key (its
+    tilt adds to its height) but not as thick, and a screen's edge closed into a band is as
+    thin as a row but taller."""
     # Either polarity, each on its own: dark text on a light page, light text on a dark one
     # (the photo's own median says nothing when a dark surround or bezel fills much of it).
-    found: list[tuple[list[float], int, bool, bool]] = []
+    found: list[_Row] = []
     # Darker than the neighbourhood's mean by 12 levels, then lighter by as much.
     for kind, offset in ((cv2.THRESH_BINARY_INV, 12), (cv2.THRESH_BINARY, -12)):
         ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, kind, 25, offset)
         found += _row_segments(np.asarray(ink, dtype=np.uint8))
-    heights = [h for _, h, _, solid in found if not solid]
-    typical = float(np.median(heights)) if heights else 0.0
-    kept = [row for row in found if row[1] <= _TALL * typical]
+    glyphs = [row for row in found if not row.solid]
+    lines = [row for row in glyphs if row.long]
+    typical = lines if len(lines) >= _LEAST else glyphs
+    height = float(np.median([float(row.height) for row in typical] or [0.0]))
+    thick = float(np.median([row.thick for row in typical] or [0.0]))
+    kept = [row for row in found if row.height <= _TALL * height and row.thick <= _TALL * thick]
+    heights = [row.height for row in kept if not row.solid]
     return TextRows(
-        ends=np.asarray([row[0] for row in kept], dtype=np.float64).reshape(-1, 4),
-        long=np.array([row[2] for row in kept], dtype=np.bool_),
-        solid=np.array([row[3] for row in kept], dtype=np.bool_),
-        height=typical,
+        ends=np.asarray([row.ends for row in kept], dtype=np.float64).reshape(-1, 4),
+        long=np.array([row.long for row in kept], dtype=np.bool_),
+        solid=np.array([row.solid for row in kept], dtype=np.bool_),
+        height=float(np.median(heights)) if heights else 0.0,
     )
+
+
+_LEAST = 8
+"""Long rows of text enough to measure the typical row by; with fewer, every row of glyphs."""
+
+
+@dataclass(frozen=True)
+class _Row:
+    ends: list[float]
+    """The axis (x0, y0, x1, y1), left end first."""
+    height: int
+    """The height of its box on the image."""
+    thick: float
+    """Its thickness across the axis (the narrower side of its smallest rotated box)."""
+    long: bool
+    solid: bool
 
 
 _TALL = 1.7
 
 
-def _row_segments(ink: NDArray[np.uint8]) -> list[tuple[list[float], int, bool, bool]]:
-    """Each row of glyphs in `ink` as a segment along its axis, with its height, whether it
-    is long enough to join the horizontal family, and whether it is a solid block."""
+def _row_segments(ink: NDArray[np.uint8]) -> list[_Row]:
+    """Each row of glyphs in `ink` as a segment along its axis, with its height and
+    thickness, whether it is long enough to join the horizontal family, and whether it is a
+    solid block. A component cut by the image's edge (a key half in the photo) is left out:
+    its shape is not its own."""
     height, width = ink.shape
     run = max(5, width // 150)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, run), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     min_length = MIN_LENGTH * float(np.hypot(width, height))
-    found: list[tuple[list[float], int, bool, bool]] = []
+    found: list[_Row] = []
     for k in range(1, count):
         x, y, w, h, area = (int(v) for v in stats[k])
         if h < 4 or h > 0.05 * height or w < 1.5 * h or area < w:
             continue  # not a row of glyphs: a speck, a tall block
+        if x == 0 or y == 0 or x + w == width or y + h == height:
+            continue
         ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
         points = np.column_stack([xs + x, ys + y]).astype(np.float32)
         vx, vy, x0, y0 = (float(v[0]) for v in cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01))
@@ -103,5 +130,6 @@ def _row_segments(ink: NDArray[np.uint8]) -> list[tuple[list[float], int, bool, 
         if segment[0] > segment[2]:
             segment = [segment[2], segment[3], segment[0], segment[1]]
         solid = area > 0.8 * w * h
-        found.append((segment, h, w >= min_length and w >= 4 * h, solid))
+        thick = min(cv2.minAreaRect(points)[1]) + 1.0
+        found.append(_Row(segment, h, thick, w >= min_length and w >= 4 * h, solid))
     return found

@@ -1,6 +1,8 @@
 """A photo whose screen has no frame to find (a light or silver bezel, none at all) is
 rectified by the content's own lines: rows and columns come out straight."""
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -61,7 +63,7 @@ LID: list[list[float]] = [[330, 60], [1560, 110], [1530, 740], [360, 780]]
 DECK: list[list[float]] = [[300, 860], [1600, 835], [1790, 1170], [120, 1190]]
 
 
-def with_keyboard(photo: np.ndarray) -> np.ndarray:
+def with_keyboard(photo: np.ndarray, deck: list[list[float]] = DECK) -> np.ndarray:
     """A laptop's deck in front of the screen: rows of keys on another plane (seen from
     above, so its rows converge elsewhere), bigger than any text on the screen."""
     keys = np.full((300, 1400), 200, dtype=np.uint8)
@@ -71,13 +73,13 @@ def with_keyboard(photo: np.ndarray) -> np.ndarray:
             keys[y : y + 42, x : x + 80] = 80
     matrix = cv2.getPerspectiveTransform(
         np.array([[0, 0], [1400, 0], [1400, 300], [0, 300]], dtype=np.float32),
-        np.array(DECK, dtype=np.float32),
+        np.array(deck, dtype=np.float32),
     )
     size = (photo.shape[1], photo.shape[0])
-    deck = cv2.warpPerspective(keys, matrix, size)
+    drawn = cv2.warpPerspective(keys, matrix, size)
     mask = cv2.warpPerspective(np.full((300, 1400), 255, np.uint8), matrix, size) > 127
     out = photo.copy()
-    out[mask] = np.repeat(deck[mask][:, None], 3, axis=1)
+    out[mask] = np.repeat(drawn[mask][:, None], 3, axis=1)
     return out
 
 
@@ -86,6 +88,34 @@ def test_a_laptops_keyboard_below_its_screen_does_not_tilt_the_screen() -> None:
     found = quad_by_lines(gray(photo))
     assert found is not None
     assert worst_edge_degrees(found, LID) <= 1.5
+
+
+def rolled(corners: list[list[float]], degrees: float) -> list[list[float]]:
+    """`corners` turned by `degrees` about the photo's centre: a camera held askew."""
+    a = math.radians(degrees)
+    return [
+        [
+            950 + (x - 950) * math.cos(a) - (y - 600) * math.sin(a),
+            600 + (x - 950) * math.sin(a) + (y - 600) * math.cos(a),
+        ]
+        for x, y in corners
+    ]
+
+
+@pytest.mark.parametrize("degrees", [-8.0, 8.0])
+def test_a_laptops_keys_stay_out_of_a_screen_photographed_askew(degrees: float) -> None:
+    # Held askew, a long row of text stands as tall in the photo as a key (its tilt adds to
+    # its height): the keys are told apart by their thickness across the row.
+    lid = rolled(LID, degrees)
+    photo = with_keyboard(photographed(page(), lid, bezel=214, wall=200), rolled(DECK, degrees))
+    found = quad_by_lines(gray(photo))
+    assert found is not None
+    assert worst_edge_degrees(found, lid) <= 1.5
+    (x0, y0), (x1, y1) = lid[3], lid[2]
+    down = np.array([y0 - y1, x1 - x0]) / math.hypot(x1 - x0, y1 - y0)
+    # The quad's bottom corners lie on or above the lid's bottom edge, not down in the keys.
+    for corner in (found.points[2], found.points[3]):
+        assert float(np.dot(np.subtract(corner, lid[3]), down)) <= 10.0
 
 
 def test_a_dark_theme_screen_on_a_dark_surround_comes_out_straight() -> None:

@@ -81,7 +81,8 @@ SKUs and counts under unread headers as the name, a dotted code's lost separator
 letter read as a digit, a dimension sign spaced on one side, a photo's word one glyph off a
 common English word; 24: a photo's cells read unsure read again sharpened; 25: a photo's
 warped screen brought just within the working size, not halved like an export; 26: a
-laptop's keys told from rows of text by their thickness)."""
+laptop's keys told from rows of text by their thickness, hyphens read as middle dots on most
+of a column)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

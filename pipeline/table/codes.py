@@ -123,15 +123,19 @@ def _stroked_edit(prefix: str, common: str) -> bool:
 
 
 _LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
+_DOTTED_ID = re.compile(r"^[A-Z]{1,6}[·•‧・](\d+)$")
 
 
 def _consensus_separators(rows: list[Row], field: str) -> list[Row]:
     """`WH03`, `WH+-03` or `SKU·10702` among `WH-..`/`SKU-..` ids: the separator most ids of the
     column share, in place of a lost or misread one. Rows whose id was not read at all do not
-    count against the column's agreement."""
+    count against the column's agreement, nor do ids with a middle dot where the hyphen
+    stands: no code is typed with one, it is a hyphen read short (a blurred photo can read
+    most of a column's hyphens so)."""
     values = [getattr(r, field) or "" for r in rows]
     proper = sum(bool(_ID_PARTS.match(v)) for v in values)
-    if proper < 3 or proper < 0.6 * sum(bool(v) for v in values):
+    dotted = sum(bool(_DOTTED_ID.match(v)) for v in values)
+    if proper < 3 or proper < 0.6 * (sum(bool(v) for v in values) - dotted):
         return rows
     fixed = []
     for row, value in zip(rows, values, strict=True):

@@ -123,7 +123,7 @@ def _stroked_edit(prefix: str, common: str) -> bool:
 
 
 _LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
-_DOTTED_ID = re.compile(r"^[A-Z]{1,6}[·•‧・](\d+)$")
+_DOTTED_ID = re.compile(r"^[A-Z]{1,6}[·•‧・]\d+$")
 
 
 def _consensus_separators(rows: list[Row], field: str) -> list[Row]:

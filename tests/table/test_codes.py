@@ -58,15 +58,17 @@ def test_a_code_with_a_dot_for_its_hyphen_takes_the_hyphen_the_codes_read_share(
     assert [sku for sku in skus if sku and "10233" in sku] == ["SKU-10233"]
 
 
+TYPED = ["SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
+         "SKU-10601", "SKU-10602", "SKU-10603"]  # fmt: skip
+"""A column of codes as typed, which the tests below read blurred."""
+
+
 def test_hyphens_read_as_middle_dots_on_most_of_a_column_take_the_hyphen_the_others_have() -> None:
     # No code is typed with a middle dot: a blurred hyphen read short. The codes read with
     # theirs whole say which separator it was, however few they are.
     read = ["SKU·10231", "SKU·10232", "SKU·10310", "SKU-10318", "SKU·10402", "SKU-10501",
             "SKU·10601", "SKU-10602", "SKU·10603"]  # fmt: skip
-    assert _skus_read_from(read) == [
-        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
-        "SKU-10601", "SKU-10602", "SKU-10603",
-    ]  # fmt: skip
+    assert _skus_read_from(read) == TYPED
     # With no hyphen read whole in the column there is nothing to take: the codes stay.
     assert _skus_read_from(["SKU·10231", "SKU·10232", "SKU·10310"]) == [
         "SKU·10231", "SKU·10232", "SKU·10310",
@@ -76,10 +78,7 @@ def test_hyphens_read_as_middle_dots_on_most_of_a_column_take_the_hyphen_the_oth
 def test_a_blurred_hyphen_read_as_a_stroke_letter_is_mended_where_most_codes_have_none() -> None:
     read = ["SKUJ·10231", "SKUJ 10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKUJ-10501",
             "SKU-10601", "SKUI-10602", "SKU-10603"]  # fmt: skip
-    assert _skus_read_from(read) == [
-        "SKU-10231", "SKU-10232", "SKU-10310", "SKU-10318", "SKU-10402", "SKU-10501",
-        "SKU-10601", "SKU-10602", "SKU-10603",
-    ]  # fmt: skip
+    assert _skus_read_from(read) == TYPED
 
 
 def test_a_prefix_a_letter_off_with_the_hyphens_stroke_is_mended_where_most_codes_share_it() -> (

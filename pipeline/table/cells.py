@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 __all__ = [
     "DASH_LOOKALIKES",
+    "MIDDLE_DOTS",
     "clean_text",
     "lone_word",
     "parse_quantity",
@@ -18,6 +19,8 @@ __all__ = [
 
 DASH_LOOKALIKES = "—–‐‑−"
 """Dashes small text reads a hyphen as."""
+MIDDLE_DOTS = "·•・‧"
+"""Middle dots small text reads a code's separator as (a hyphen read short, or a dot)."""
 _DASHES = str.maketrans(dict.fromkeys(DASH_LOOKALIKES + "一", "-"))
 _DIGIT_LOOKALIKES = str.maketrans(
     {

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from pipeline.models import Row
+from pipeline.table.cells import MIDDLE_DOTS
 
 __all__ = ["column_codes"]
 
@@ -123,7 +124,7 @@ def _stroked_edit(prefix: str, common: str) -> bool:
 
 
 _LOOSE_ID = re.compile(r"^([A-Z]{1,6})[^A-Z0-9]{0,2}(\d+)$")
-_DOTTED_ID = re.compile(r"^[A-Z]{1,6}[·•‧・]\d+$")
+_DOTTED_ID = re.compile(rf"^[A-Z]{{1,6}}[{MIDDLE_DOTS}]\d+$")
 
 
 def _consensus_separators(rows: list[Row], field: str) -> list[Row]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models import NONE_MARKS, Row
-from pipeline.table.cells import DASH_LOOKALIKES, most_common, quantity_and_unit
+from pipeline.table.cells import DASH_LOOKALIKES, MIDDLE_DOTS, most_common, quantity_and_unit
 from pipeline.table.warehouses import warehouse_in_cell
 
 __all__ = [
@@ -108,7 +108,9 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
     )
 
 
-_SEPARATORS = str.maketrans({**dict.fromkeys(DASH_LOOKALIKES, "-"), **dict.fromkeys("·•・‧", ".")})
+_SEPARATORS = str.maketrans(
+    {**dict.fromkeys(DASH_LOOKALIKES, "-"), **dict.fromkeys(MIDDLE_DOTS, ".")}
+)
 """A code's separators as small text reads them: a hyphen as a dash, a dot as a middle dot."""
 
 

@@ -24,7 +24,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from statistics import median
 from typing import Literal
 
@@ -34,6 +33,7 @@ from numpy.typing import NDArray
 from pipeline.models import Box, Table, TextLine
 from pipeline.table.card_lines import Part, labelled, line_parts, stacked, warehouse
 from pipeline.table.cells import most_common, quantity_and_unit
+from pipeline.table.headers import likeness
 from pipeline.table.schema import ColumnRole
 from pipeline.table.values import is_code
 
@@ -275,7 +275,7 @@ def _badges(anchors: Sequence[Part], members: dict[int, list[Part]]) -> set[str]
 def _near(a: str, b: str) -> bool:
     """The same word read with a letter lost, added or changed (`Healthy`, `Heaithy`)."""
     a, b = a.lower(), b.lower()
-    return a == b or (min(len(a), len(b)) >= 4 and SequenceMatcher(None, a, b).ratio() >= 0.8)
+    return a == b or (min(len(a), len(b)) >= 4 and likeness(a, b, 0.8) > 0)
 
 
 def _reading_order(records: Sequence[CardRecord], height: float) -> list[CardRecord]:

@@ -23,6 +23,7 @@ __all__ = [
     "header_evidence",
     "header_words",
     "leading_phrase",
+    "likeness",
     "names_something",
     "normalise_header",
     "on_hand_rank",
@@ -157,6 +158,23 @@ def normalise_header(text: str) -> str:
     return " ".join(value.split())
 
 
+_SQUASHED = {f: frozenset(s.replace(" ", "") for s in names) for f, names in SYNONYMS.items()}
+"""Each field's names written without their spaces (`on hand` as `onhand`)."""
+
+
+def likeness(a: str, b: str, least: float) -> float:
+    """How alike two strings are (difflib's ratio, 0-1) where that can reach `least`; 0 where
+    it cannot. Most pairs are ruled out by their lengths or their letters alone, before the
+    matching that costs."""
+    if not a or not b or 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < least:
+        return 0.0
+    matcher = SequenceMatcher(None, a, b)
+    if matcher.quick_ratio() < least:
+        return 0.0
+    ratio = matcher.ratio()
+    return ratio if ratio >= least else 0.0
+
+
 def _header_score(header: str, field: str) -> float:
     value = normalise_header(header)
     if not value:
@@ -165,16 +183,11 @@ def _header_score(header: str, field: str) -> float:
     if value in synonyms:
         return 1.0
     squashed = value.replace(" ", "")
-    if any(squashed == s.replace(" ", "") for s in synonyms):
+    if squashed in _SQUASHED[field]:
         return 0.98
-    if any(
-        squashed == s.replace(" ", "")
-        for other, names in SYNONYMS.items()
-        if other != field
-        for s in names
-    ):
+    if any(squashed in names for other, names in _SQUASHED.items() if other != field):
         return 0.0  # "In stock" is a name for on hand, not a misread "Min stock"
-    best = max(SequenceMatcher(None, value, s).ratio() for s in synonyms)
+    best = max(likeness(value, s, _FUZZY_MIN) for s in synonyms)
     if best < _FUZZY_MIN and _CJK.search(value):
         best = max(best, _cjk_score(value, synonyms))
     return best if best >= _FUZZY_MIN else 0.0

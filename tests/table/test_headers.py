@@ -1,0 +1,56 @@
+from difflib import SequenceMatcher
+from itertools import product
+
+import pytest
+
+from pipeline.table.headers import SYNONYMS, header_evidence, likeness
+
+READ = [
+    "0n hand",
+    "on hnad",
+    "reorder pont",
+    "reorder pt",
+    "qty avail",
+    "safty stock",
+    "warehose",
+    "当航库存",
+    "赞戒值",
+    "商品編码",
+    "heaithy",
+    "in stock",
+    "x",
+    "",
+]
+"""Headers as a blurred screen gives them: a letter lost, added or changed, a character of
+a Chinese name misread, and some that are nothing like a name."""
+
+NAMES = sorted({name for names in SYNONYMS.values() for name in names})
+
+
+@pytest.mark.parametrize("least", [0.5, 0.8, 0.95])
+def test_likeness_is_difflibs_ratio_wherever_it_reaches_the_bar_and_nothing_below_it(
+    least: float,
+) -> None:
+    for a, b in product(READ, NAMES):
+        ratio = SequenceMatcher(None, a, b).ratio() if a and b else 0.0
+        assert likeness(a, b, least) == (ratio if ratio >= least else 0.0), (a, b)
+
+
+@pytest.mark.parametrize(
+    ("header", "field"),
+    [
+        ("0n hand", "on_hand"),
+        ("Reorder pont", "reorder_point"),
+        ("Warehose", "warehouse_id"),
+        ("当航库存", "on_hand"),
+    ],
+)
+def test_a_header_misread_by_a_letter_still_names_its_field(header: str, field: str) -> None:
+    score, why = header_evidence(header, field)
+    assert score >= 0.8
+    assert repr(header) in why
+
+
+def test_a_name_of_another_field_written_close_to_this_one_is_not_taken_for_a_misreading() -> None:
+    assert header_evidence("In stock", "reorder_point")[0] == 0.0
+    assert header_evidence("In stock", "on_hand")[0] >= 0.9

@@ -1,0 +1,113 @@
+"""Warm `table_ocr` ingest time per sample image, two or more versions of the code side by side
+on one machine in one sitting. Each version runs in its own process, and the versions take
+turns, so a load that comes and goes on a shared machine falls on all of them alike.
+
+    git worktree add /tmp/then <commit>
+    .venv/bin/python scripts/ingest_times.py --code /tmp/then --code . --turns 5 --rounds 2
+
+Every version reads the same files: this checkout's samples (the bench's 18 images). Prints,
+per image, each version's median over its turns and rounds and its ratio to the first
+version; then the median of those ratios, and the totals with and without photos. A bench
+report's figures come from one version at a time; these are the ones to compare versions by.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _measure(images: list[str], rounds: int, out: Path) -> None:
+    """In the version's own process: its `pipeline`, warm, each image `rounds` times."""
+    from datetime import UTC
+
+    from pipeline.ingest import IngestConfig, Ingestor
+    from pipeline.ocr import EngineOptions, make_engine
+    from pipeline.settings import Settings
+
+    settings = Settings()
+    engine = make_engine(
+        "rapidocr",
+        EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
+    )
+    config = IngestConfig(
+        max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels, tz=UTC
+    )
+    ingestor = Ingestor(engine, config=config, cache=None)
+    for image in images:
+        ingestor.ingest_path(Path(image), strategy="table_ocr")
+    times: dict[str, list[float]] = {image: [] for image in images}
+    for _ in range(rounds):
+        for image in images:
+            start = time.perf_counter()
+            ingestor.ingest_path(Path(image), strategy="table_ocr")
+            times[image].append((time.perf_counter() - start) * 1000)
+    out.write_text(json.dumps(times))
+
+
+def _sample_images() -> list[str]:
+    from pipeline.bench.images import collect
+
+    return [str(image.path) for image in collect([], quick=False)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--code", action="append", type=Path, help="a checkout (repeat)")
+    parser.add_argument("--turns", type=int, default=5, help="processes per version")
+    parser.add_argument("--rounds", type=int, default=2, help="readings per image per turn")
+    parser.add_argument("--measure", nargs=2, metavar=("IMAGES", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        _measure(json.loads(Path(args.measure[0]).read_text()), args.rounds, Path(args.measure[1]))
+        return 0
+    codes: list[Path] = [c.resolve() for c in (args.code or [])]
+    if len(codes) < 2:
+        parser.error("name two or more checkouts with --code")
+    images = _sample_images()
+    times: dict[Path, dict[str, list[float]]] = {c: {i: [] for i in images} for c in codes}
+    with tempfile.TemporaryDirectory() as tmp:
+        listed = Path(tmp) / "images.json"
+        listed.write_text(json.dumps(images))
+        for turn in range(args.turns):
+            for k, code in enumerate(codes):
+                out = Path(tmp) / f"{turn}-{k}.json"
+                env = {**os.environ, "PYTHONPATH": str(code)}
+                command = [sys.executable, __file__, "--rounds", str(args.rounds)]
+                command += ["--measure", str(listed), str(out)]
+                subprocess.run(command, cwd=code, env=env, check=True)
+                for image, read in json.loads(out.read_text()).items():
+                    times[code][image].extend(read)
+    medians = {c: {i: statistics.median(t) for i, t in times[c].items()} for c in codes}
+    first = codes[0]
+    print(f"{'image':40}" + "".join(f"{c.name[:14]:>16}" for c in codes))
+    for image in images:
+        cells = [f"{medians[first][image]:9.0f} ms     "]
+        cells += [
+            f"{medians[c][image]:9.0f} ms {medians[c][image] / medians[first][image]:4.2f}x"
+            for c in codes[1:]
+        ]
+        print(f"{Path(image).name[:40]:40}" + "".join(f"{cell:>16}" for cell in cells))
+    for code in codes[1:]:
+        ratios = [medians[code][i] / medians[first][i] for i in images]
+        renders = [i for i in images if "photo" not in Path(i).name]
+        total = sum(medians[code].values()) / sum(medians[first].values())
+        rendered = sum(medians[code][i] for i in renders) / sum(medians[first][i] for i in renders)
+        print(
+            f"{code}: median ratio {statistics.median(ratios):.3f}, "
+            f"{sum(r > 1.1 for r in ratios)} of {len(ratios)} images over 1.10x; "
+            f"total {total:.3f}x, renders only {rendered:.3f}x "
+            f"({args.turns} turns x {args.rounds} rounds per image)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

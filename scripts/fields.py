@@ -18,15 +18,12 @@ import json
 import sys
 import time
 from collections import defaultdict
-from datetime import UTC
 from pathlib import Path
 
 from pipeline.bench import sets
 from pipeline.bench.accuracy import field_matches
 from pipeline.bench.images import BenchImage, collect
-from pipeline.bootstrap import structure_model
-from pipeline.ingest import IngestConfig, Ingestor
-from pipeline.ocr import EngineOptions, make_engine
+from pipeline.bootstrap import build_ingestor
 from pipeline.settings import Settings
 
 
@@ -59,15 +56,7 @@ def main() -> int:
     )
     parser.add_argument("--folder", type=Path, action="append", default=[])
     args = parser.parse_args()
-    settings = Settings()
-    engine = make_engine(
-        "rapidocr",
-        EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
-    )
-    config = IngestConfig(
-        max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels, tz=UTC
-    )
-    ingestor = Ingestor(engine, config=config, cache=None, structure=structure_model(settings))
+    ingestor = build_ingestor(Settings(), engine="rapidocr", use_cache=False)
     named = [(n, image_set(n)) for n in args.sets] + [(str(f), folder_set(f)) for f in args.folder]
     for name, images in named:
         held_out = name in sets.HELD_OUT

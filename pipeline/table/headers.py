@@ -164,8 +164,8 @@ _SQUASHED = {f: frozenset(s.replace(" ", "") for s in names) for f, names in SYN
 
 def likeness(a: str, b: str, least: float) -> float:
     """How alike two strings are (difflib's ratio, 0-1) where that can reach `least`; 0 where
-    it cannot. Most pairs are ruled out by their lengths or their letters alone, before the
-    matching that costs."""
+    it cannot, and for an empty string. Most pairs are ruled out by their lengths or their
+    letters alone, before the matching that costs."""
     if not a or not b or 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < least:
         return 0.0
     matcher = SequenceMatcher(None, a, b)

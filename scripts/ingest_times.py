@@ -9,6 +9,10 @@ Every version reads the same files: this checkout's samples (the bench's 18 imag
 per image, each version's median over its turns and rounds and its ratio to the first
 version; then the median of those ratios, and the totals with and without photos. A bench
 report's figures come from one version at a time; these are the ones to compare versions by.
+
+`--part rest` compares what is left of each reading once the OCR engine's calls (detection and
+recognition), decoding and normalising are taken out: finding the table, typing its columns
+and assembling the result. `--part all` (with `rest`, the default) is the whole ingest.
 """
 
 from __future__ import annotations
@@ -21,11 +25,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 def _measure(images: list[str], rounds: int, out: Path) -> None:
-    """In the version's own process: its `pipeline`, warm, each image `rounds` times."""
+    """In the version's own process: its `pipeline`, warm, each image `rounds` times. Each
+    reading is split into the OCR engine's calls (detection and recognition), decoding and
+    normalising (the ingest's own `load` and `normalise` timings), and the rest: finding the
+    table, typing its columns and assembling the result."""
     from datetime import UTC
 
     from pipeline.ingest import IngestConfig, Ingestor
@@ -37,18 +49,43 @@ def _measure(images: list[str], rounds: int, out: Path) -> None:
         "rapidocr",
         EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
     )
+    in_engine = [0.0]
+
+    def timed(call: Callable[[A], R]) -> Callable[[A], R]:
+        def wrapper(arg: A) -> R:
+            start = time.perf_counter()
+            try:
+                return call(arg)
+            finally:
+                in_engine[0] += time.perf_counter() - start
+
+        return wrapper
+
+    engine.recognize = timed(engine.recognize)  # type: ignore[method-assign,assignment]
+    engine.read = timed(engine.read)  # type: ignore[method-assign,assignment]
     config = IngestConfig(
         max_bytes=settings.max_upload_bytes, max_pixels=settings.max_image_pixels, tz=UTC
     )
     ingestor = Ingestor(engine, config=config, cache=None)
     for image in images:
         ingestor.ingest_path(Path(image), strategy="table_ocr")
-    times: dict[str, list[float]] = {image: [] for image in images}
+    times: dict[str, list[dict[str, float]]] = {image: [] for image in images}
     for _ in range(rounds):
         for image in images:
+            in_engine[0] = 0.0
             start = time.perf_counter()
-            ingestor.ingest_path(Path(image), strategy="table_ocr")
-            times[image].append((time.perf_counter() - start) * 1000)
+            result = ingestor.ingest_path(Path(image), strategy="table_ocr")
+            total = (time.perf_counter() - start) * 1000
+            engine_ms = in_engine[0] * 1000
+            prepare = sum(result.timings_ms.get(k, 0.0) for k in ("load", "normalise"))
+            times[image].append(
+                {
+                    "all": total,
+                    "engine": engine_ms,
+                    "prepare": prepare,
+                    "rest": total - engine_ms - prepare,
+                }
+            )
     out.write_text(json.dumps(times))
 
 
@@ -58,33 +95,16 @@ def _sample_images() -> list[str]:
     return [str(image.path) for image in collect([], quick=False)]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--code", action="append", type=Path, help="a checkout (repeat)")
-    parser.add_argument("--turns", type=int, default=5, help="processes per version")
-    parser.add_argument("--rounds", type=int, default=2, help="readings per image per turn")
-    parser.add_argument("--measure", nargs=2, metavar=("IMAGES", "OUT"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.measure:
-        _measure(json.loads(Path(args.measure[0]).read_text()), args.rounds, Path(args.measure[1]))
-        return 0
-    codes: list[Path] = [c.resolve() for c in (args.code or [])]
-    if len(codes) < 2:
-        parser.error("name two or more checkouts with --code")
-    images = _sample_images()
-    times: dict[Path, dict[str, list[float]]] = {c: {i: [] for i in images} for c in codes}
-    with tempfile.TemporaryDirectory() as tmp:
-        listed = Path(tmp) / "images.json"
-        listed.write_text(json.dumps(images))
-        for turn in range(args.turns):
-            for k, code in enumerate(codes):
-                out = Path(tmp) / f"{turn}-{k}.json"
-                env = {**os.environ, "PYTHONPATH": str(code)}
-                command = [sys.executable, __file__, "--rounds", str(args.rounds)]
-                command += ["--measure", str(listed), str(out)]
-                subprocess.run(command, cwd=code, env=env, check=True)
-                for image, read in json.loads(out.read_text()).items():
-                    times[code][image].extend(read)
+PARTS = {
+    "all": "The whole ingest",
+    "rest": "Finding the table, typing its columns and assembling the result: the ingest less "
+    "the OCR engine's calls, decoding and normalising",
+    "engine": "The OCR engine's calls (detection and recognition)",
+    "prepare": "Decoding and normalising",
+}
+
+
+def _table(codes: list[Path], images: list[str], times: dict[Path, dict[str, list[float]]]) -> None:
     medians = {c: {i: statistics.median(t) for i, t in times[c].items()} for c in codes}
     first = codes[0]
     print(f"{'image':40}" + "".join(f"{c.name[:14]:>16}" for c in codes))
@@ -103,9 +123,54 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{code}: median ratio {statistics.median(ratios):.3f}, "
             f"{sum(r > 1.1 for r in ratios)} of {len(ratios)} images over 1.10x; "
-            f"total {total:.3f}x, renders only {rendered:.3f}x "
-            f"({args.turns} turns x {args.rounds} rounds per image)"
+            f"total {total:.3f}x, renders only {rendered:.3f}x"
         )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--code", action="append", type=Path, help="a checkout (repeat)")
+    parser.add_argument("--turns", type=int, default=5, help="processes per version")
+    parser.add_argument("--rounds", type=int, default=2, help="readings per image per turn")
+    parser.add_argument(
+        "--part",
+        action="append",
+        choices=sorted(PARTS),
+        help="which part of each reading to compare (repeat; default: all and rest)",
+    )
+    parser.add_argument("--measure", nargs=2, metavar=("IMAGES", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        _measure(json.loads(Path(args.measure[0]).read_text()), args.rounds, Path(args.measure[1]))
+        return 0
+    args.part = args.part or ["all", "rest"]
+    codes: list[Path] = [c.resolve() for c in (args.code or [])]
+    if len(codes) < 2:
+        parser.error("name two or more checkouts with --code")
+    images = _sample_images()
+    times: dict[Path, dict[str, list[dict[str, float]]]] = {
+        c: {i: [] for i in images} for c in codes
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        listed = Path(tmp) / "images.json"
+        listed.write_text(json.dumps(images))
+        for turn in range(args.turns):
+            for k, code in enumerate(codes):
+                out = Path(tmp) / f"{turn}-{k}.json"
+                env = {**os.environ, "PYTHONPATH": str(code)}
+                command = [sys.executable, __file__, "--rounds", str(args.rounds)]
+                command += ["--measure", str(listed), str(out)]
+                subprocess.run(command, cwd=code, env=env, check=True)
+                for image, read in json.loads(out.read_text()).items():
+                    times[code][image].extend(read)
+    for part in args.part:
+        print(f"\n{PARTS[part]}")
+        _table(
+            codes,
+            images,
+            {c: {i: [r[part] for r in t] for i, t in times[c].items()} for c in codes},
+        )
+        print(f"({args.turns} turns x {args.rounds} rounds per image, median per image)")
     return 0
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "CaptureSource",
     "EventSink",
     "IngestResult",
+    "InventoryRow",
     "JsonObject",
     "JsonValue",
     "Message",
@@ -124,14 +125,20 @@ def is_low(on_hand: int | None, reorder_point: int | None) -> bool:
     return on_hand is not None and reorder_point is not None and on_hand < reorder_point
 
 
-class Row(BaseModel):
-    """A table row mapped onto the inventory schema; a field the screen lacks is None."""
+class InventoryRow(BaseModel):
+    """The inventory schema's fields, as a screen showed them; a field the screen lacks is
+    None. What a mapped row (`Row`) and a row the model reads (`ScreenRow`) both carry."""
 
     sku: str | None = None
     name: str | None = None
     on_hand: int | None = None
     reorder_point: int | None = None
     warehouse_id: str | None = None
+
+
+class Row(InventoryRow):
+    """A table row mapped onto the inventory schema; a field the screen lacks is None."""
+
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
 
     @property

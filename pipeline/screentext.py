@@ -33,7 +33,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from pipeline.models import Box, Message
+from pipeline.models import Box, InventoryRow, Message
 
 __all__ = [
     "INVENTORY_COLUMNS",
@@ -92,14 +92,9 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class ScreenRow(_Frozen):
+class ScreenRow(_Frozen, InventoryRow):
     """One inventory row as the screen showed it; a field the screen lacks is None."""
 
-    sku: str | None = None
-    name: str | None = None
-    on_hand: int | None = None
-    reorder_point: int | None = None
-    warehouse_id: str | None = None
     low: bool = False
     seen_at: datetime | None = None
     """In a merged view: the capture this row comes from."""

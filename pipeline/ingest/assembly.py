@@ -5,7 +5,7 @@ recogniser reads."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -274,3 +274,11 @@ def said(lines: Sequence[TextLine]) -> float:
 
 def to_original(box: Box, norm: Normalised) -> Box:
     return norm.to_original(box)
+
+
+def in_original(lines: Iterable[TextLine], norm: Normalised) -> list[TextLine]:
+    """The lines with their boxes in the original image's pixels (the result's annotations)."""
+    return [
+        TextLine(text=line.text, box=to_original(line.box, norm), confidence=line.confidence)
+        for line in lines
+    ]

@@ -20,6 +20,7 @@ from pipeline.ingest.assembly import (
     context_texts,
     deepest_header,
     finish,
+    in_original,
     line_crop,
     pad,
     recognize_unique,
@@ -84,10 +85,7 @@ class Reader:
             roles=roles,
         )
         table = table.model_copy(update={"columns": mapped.columns()})
-        annotations = [
-            TextLine(text=line.text, box=to_original(line.box, norm), confidence=line.confidence)
-            for line in lines
-        ]
+        annotations = in_original(lines, norm)
         return Attempt(
             rung,
             table=table,
@@ -250,10 +248,7 @@ class Reader:
             [union_box([boxes[i] for i in p]) for p in layout.context],
             [" ".join(lines[i].text for i in p) for p in layout.context],
         )
-        annotations = [
-            TextLine(text=line.text, box=to_original(line.box, norm), confidence=line.confidence)
-            for line in lines
-        ]
+        annotations = in_original(lines, norm)
         return finish(rung, texts, confs, context, layout.box, norm, annotations, strays(layout))
 
     def page_lines(self, page: Page) -> list[TextLine]:
@@ -325,11 +320,7 @@ class Reader:
         confs = [[mean for _ in row] for row in texts]
         region_box = (x0, y0, x1, y1)
         context = context_over(lines, layout, y0)
-        annotations = [
-            TextLine(text=line.text, box=to_original(line.box, norm), confidence=line.confidence)
-            for line in lines
-            if line.box[3] > y0
-        ]
+        annotations = in_original((line for line in lines if line.box[3] > y0), norm)
         return finish(rung, texts, confs, context, region_box, norm, annotations, (), table.html)
 
 

@@ -33,6 +33,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "identity",
     "items",
     "metadata",
+    "numbered_table",
     "orders",
     "proposals",
     "stock",
@@ -113,7 +115,8 @@ class Document(TypeDecorator[JsonValue]):
 
 def identity(name: str = "number") -> Column[int]:
     """A table's own row number: an identity on PostgreSQL, AUTOINCREMENT on SQLite (with the
-    table's `sqlite_autoincrement=True`). The migrations build their tables with it too."""
+    table's `sqlite_autoincrement=True`, as `numbered_table` gives it). The migrations build
+    their tables with it too."""
     return Column(
         name,
         BigInteger().with_variant(Integer(), "sqlite"),
@@ -123,6 +126,13 @@ def identity(name: str = "number") -> Column[int]:
 
 
 metadata = MetaData()
+
+
+def numbered_table(name: str, *items: SchemaItem, number: str = "number") -> Table:
+    """A table in `metadata` whose rows are numbered by `identity(number)`, its first column,
+    with the `sqlite_autoincrement=True` the identity needs on SQLite."""
+    return Table(name, metadata, identity(number), *items, sqlite_autoincrement=True)
+
 
 warehouses = Table(
     "warehouses",
@@ -152,10 +162,8 @@ stock = Table(
     Column("updated_at", Stamp, nullable=False),
 )  # fmt: skip
 
-orders = Table(
+orders = numbered_table(
     "orders",
-    metadata,
-    identity(),
     Column("sku", Text, nullable=False),
     Column("warehouse_id", Text, nullable=False),
     Column("quantity", Integer, CheckConstraint("quantity > 0"), nullable=False),
@@ -170,13 +178,10 @@ orders = Table(
     ForeignKeyConstraint(["sku", "warehouse_id"], ["stock.sku", "stock.warehouse_id"]),
     Index("orders_by_idempotency_key", "idempotency_key", unique=True),
     Index("orders_by_stock", "sku", "warehouse_id", "status"),
-    sqlite_autoincrement=True,
 )
 
-audit_log = Table(
+audit_log = numbered_table(
     "audit_log",
-    metadata,
-    identity("id"),
     Column("at", Stamp, nullable=False),
     Column("action", Text, nullable=False),
     Column("outcome", Text, CheckConstraint("outcome IN ('accepted', 'refused')"),
@@ -186,13 +191,11 @@ audit_log = Table(
     Column("order_id", Text),
     Column("run_id", Text),
     Column("actor", Text),
-    sqlite_autoincrement=True,
+    number="id",
 )  # fmt: skip
 
-proposals = Table(
+proposals = numbered_table(
     "proposals",
-    metadata,
-    identity(),
     Column("run_id", Text),
     Column("tool", Text, nullable=False),
     Column("arguments", Document, nullable=False),
@@ -215,7 +218,6 @@ proposals = Table(
     Column("requested_by", Text),
     Index("proposals_by_status", "status", "number"),
     Index("proposals_by_run", "run_id"),
-    sqlite_autoincrement=True,
 )
 
 column_profiles = Table(
@@ -230,20 +232,15 @@ column_profiles = Table(
     Column("created_by", Text),
 )
 
-events = Table(
+events = numbered_table(
     "events",
-    metadata,
-    identity(),
     Column("name", Text, nullable=False),
     Column("body", Document, nullable=False),
     Column("created_at", Stamp, nullable=False),
-    sqlite_autoincrement=True,
 )
 
-webhook_deliveries = Table(
+webhook_deliveries = numbered_table(
     "webhook_deliveries",
-    metadata,
-    identity(),
     Column("event", BigInteger, ForeignKey("events.number"), nullable=False),
     Column("url", Text, nullable=False),
     Column("status", Text, CheckConstraint("status IN ('pending', 'delivered')"), nullable=False),
@@ -254,16 +251,12 @@ webhook_deliveries = Table(
     Column("delivered_at", Stamp),
     UniqueConstraint("event", "url", name="webhook_deliveries_once"),
     Index("webhook_deliveries_due", "status", "next_at"),
-    sqlite_autoincrement=True,
 )
 
-webhook_attempts = Table(
+webhook_attempts = numbered_table(
     "webhook_attempts",
-    metadata,
-    identity(),
     Column("delivery", BigInteger, ForeignKey("webhook_deliveries.number"), nullable=False),
     Column("at", Stamp, nullable=False),
     Column("status_code", Integer),
     Column("error", Text),
-    sqlite_autoincrement=True,
 )

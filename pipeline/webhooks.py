@@ -25,14 +25,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import httpx
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception_type,
-    stop_after_attempt,
-    wait_exponential_jitter,
-)
+from tenacity import RetryCallState, wait_exponential_jitter
 
+from pipeline.retrying import retried
 from pipeline.settings import Settings
 from servers.models import Attempt, Delivery
 from servers.store import Store
@@ -157,18 +152,15 @@ class Deliverer:
             if error is not None:
                 raise _Failed(error) from cause
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._attempts),
-            wait=wait_exponential_jitter(multiplier=0.5, max=8.0, jitter=0.5),
-            retry=retry_if_exception_type(_Failed),
-            sleep=self._sleep,
-            before_sleep=_log_retry,
-            reraise=True,
-        )
         try:
-            async for attempt_state in retrying:
-                with attempt_state:
-                    await attempt()
+            await retried(
+                attempt,
+                attempts=self._attempts,
+                retry_on=_Failed,
+                wait=wait_exponential_jitter(multiplier=0.5, max=8.0, jitter=0.5),
+                sleep=self._sleep,
+                before_sleep=_log_retry,
+            )
         except _Failed as exc:
             log.warning(
                 "webhook %s to %s failed (%s); it stays pending", delivery.event, delivery.url,

@@ -71,6 +71,7 @@ def _scripted(argument: str, options: ModelOptions) -> Model:
 
 
 def _openai(argument: str, options: ModelOptions) -> Model:
+    from pipeline.vlm.endpoint import ChatEndpoint
     from pipeline.vlm.openai import OpenAIModel
 
     if not argument:
@@ -88,13 +89,16 @@ def _openai(argument: str, options: ModelOptions) -> Model:
         )
     if options.http_client is None:
         raise ConfigError("openai needs an HTTP client from the entry point")
-    return OpenAIModel(
-        argument,
+    endpoint = ChatEndpoint(
         client=options.http_client,
         base_url=options.base_url,
         api_key=options.api_key,
         timeout_s=options.timeout_s,
         retries=options.retries,
+    )
+    return OpenAIModel(
+        argument,
+        endpoint,
         steps=options.steps,
         schema_wire=options.schema_wire,
         step_max_tokens=options.step_max_tokens,

@@ -19,10 +19,11 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 import httpx
-from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+from tenacity import RetryCallState
 
 from pipeline.errors import VlmError
 from pipeline.models import JsonObject
+from pipeline.retrying import retried
 
 __all__ = ["RETRY_AFTER_MAX_S", "RETRY_STATUS", "ChatEndpoint", "retry_after_s"]
 
@@ -105,21 +106,17 @@ class ChatEndpoint:
                 failure.error, state.attempt_number, self._retries,
             )  # fmt: skip
 
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self._retries + 1),
-            wait=wait,
-            retry=retry_if_exception_type(_Retryable),
-            sleep=self._sleep,
-            before_sleep=before_sleep,
-            reraise=True,
-        )
         try:
-            async for attempt in retrying:
-                with attempt:
-                    return await self._attempt(payload, timeout[0])
+            return await retried(
+                lambda: self._attempt(payload, timeout[0]),
+                attempts=self._retries + 1,
+                retry_on=_Retryable,
+                wait=wait,
+                sleep=self._sleep,
+                before_sleep=before_sleep,
+            )
         except _Retryable as exc:
             raise exc.error from exc.__cause__
-        raise AssertionError("the retry loop ends with an answer or an error")
 
     async def _attempt(self, payload: JsonObject, limit_s: float) -> JsonObject:
         try:

@@ -6,15 +6,12 @@ The adapter part (the wire format both ways, schema steps, images) is here; the 
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable, Sequence
-
-import httpx
+from collections.abc import Callable, Sequence
 
 from pipeline.errors import VlmError
 from pipeline.models import (
@@ -230,14 +227,8 @@ class OpenAIModel:
     def __init__(
         self,
         model: str,
+        endpoint: ChatEndpoint,
         *,
-        client: httpx.AsyncClient,
-        base_url: str,
-        api_key: str | None = None,
-        timeout_s: float = 120.0,
-        retries: int = 2,
-        retry_jitter_s: float = 0.5,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         steps: str = "native",
         schema_wire: str = "json_schema",
         step_max_tokens: int = 256,
@@ -246,16 +237,8 @@ class OpenAIModel:
     ) -> None:
         self.name = f"openai:{model}"
         self.model = model
-        self._endpoint = ChatEndpoint(
-            client=client,
-            base_url=base_url,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            retries=retries,
-            jitter_s=retry_jitter_s,
-            sleep=sleep,
-        )
-        self._url = self._endpoint.url
+        self._endpoint = endpoint
+        self._url = endpoint.url
         self._images_ok = True
         if steps not in STEP_MODES or schema_wire not in SCHEMA_WIRES:
             raise ValueError(f"steps {steps!r} / schema wire {schema_wire!r} unknown")

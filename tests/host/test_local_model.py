@@ -12,6 +12,7 @@ from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
+from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel
 from servers.sql.store import SqlStore
 from tests.conftest import SAMPLES, make_ingestor
@@ -39,7 +40,9 @@ async def test_a_real_local_model_replenishes_through_the_guards_and_orders_noth
     screen = make_ingestor(rapidocr).ingest_path(SAMPLES / "erp-light-wh01.png")
     responses, calls = enabled_guards(Settings())
     async with httpx.AsyncClient() as http, Toolbox(targets) as toolbox:
-        model = OpenAIModel(NAME, client=http, base_url=endpoint, timeout_s=600, retries=1)
+        model = OpenAIModel(
+            NAME, ChatEndpoint(client=http, base_url=endpoint, timeout_s=600, retries=1)
+        )
         record = await run_task(
             Run(
                 task="find the SKUs that are low and raise replenishment orders",

@@ -26,6 +26,7 @@ from pipeline.models import (
 )
 from pipeline.screentext import screens_in
 from pipeline.tiers import image_tokens
+from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sql.store import SqlStore
@@ -386,7 +387,7 @@ async def test_the_schema_step_offers_the_view_only_when_the_host_does(
     async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
         for sees in (True, False):
             model = OpenAIModel(
-                "m", client=client, base_url="http://127.0.0.1:1/v1", steps="schema"
+                "m", ChatEndpoint(client=client, base_url="http://127.0.0.1:1/v1"), steps="schema"
             )
             await run_with(targets, model, from_ingest([shot()]), sees_images=sees)
     offered, text_only = (

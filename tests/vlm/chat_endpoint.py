@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from pipeline.models import Message, ModelResponse, ModelSettings
 from pipeline.vlm import Model, ModelOptions, make_model
+from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel
 
 PNG_URL = (
@@ -119,7 +120,7 @@ def mocked(
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
     # Without jitter, so the backoff schedule itself is what the tests read.
     model = OpenAIModel(
-        "m", client=client, base_url=URL, retries=retries, sleep=sleep, retry_jitter_s=0
+        "m", ChatEndpoint(client=client, base_url=URL, retries=retries, sleep=sleep, jitter_s=0)
     )
     return model, seen, sleep
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pipeline.errors import VlmError
 from pipeline.models import Message
+from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel, parse_completion
 from tests.vlm.chat_endpoint import SETTINGS, URL, ask, completion, mocked
 
@@ -285,7 +286,7 @@ async def test_the_configured_timeout_is_passed_on_each_request() -> None:
         return httpx.Response(200, json=completion())
 
     async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
-        model = OpenAIModel("m", client=client, base_url=URL, timeout_s=7.5)
+        model = OpenAIModel("m", ChatEndpoint(client=client, base_url=URL, timeout_s=7.5))
         await ask(model)
 
     assert seen[0].extensions["timeout"] == {"connect": 7.5, "read": 7.5, "write": 7.5, "pool": 7.5}

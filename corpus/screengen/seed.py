@@ -48,6 +48,10 @@ def entry_seed(seed: int, name: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+StockField = Literal["sku", "name", "warehouse", "on_hand", "reorder"]
+"""The screen fields every corpus shows the stock-schema fields as: the keys of `SCHEMA_FIELD`,
+each corpus's `Field` adding its own."""
+
 SCHEMA_FIELD: dict[str, str] = {
     "sku": "sku",
     "name": "name",

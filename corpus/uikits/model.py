@@ -11,12 +11,8 @@ from webcorpus.model import Capture, Screen
 
 Field = Literal[
     "index",
-    "sku",
-    "name",
-    "warehouse",
-    "on_hand",
+    seed.StockField,
     "available",
-    "reorder",
     "on_order",
     "allocated",
     "unit",

@@ -19,24 +19,18 @@ from typing import Any, Literal
 from PIL import Image
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 from screengen.capture import decode_png
+from screengen.chromium import CHROMIUM, HEADLESS_ARGS
 
 from .fonts import Face
 from .model import Screen
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    *HEADLESS_ARGS,
     "--force-color-profile=srgb",
     "--font-render-hinting=none",
     "--hide-scrollbars",
 )
+"""A render's flags: colours in sRGB, glyphs unhinted, no scrollbars over the page."""
 _TIMEOUT_MS = 30_000
 
 _LOAD_FONTS = """async () => {

@@ -6,17 +6,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from screengen.capture import Capture
-from screengen.seed import Formats, Shown
+from screengen.seed import Formats, Shown, StockField
 
 __all__ = ["Capture", "Column", "Formats", "Photo", "Screen", "Shown", "Spec"]
 
 Design = Literal["adminlte", "antd", "sheet", "dark", "grid", "report"]
 Field = Literal[
-    "sku",
-    "name",
-    "warehouse",
-    "on_hand",
-    "reorder",
+    StockField,
     "on_order",
     "status",
     "supplier",

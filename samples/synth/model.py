@@ -7,7 +7,7 @@ from typing import Literal
 
 from screengen import seed
 from screengen.capture import Capture
-from screengen.seed import Shown
+from screengen.seed import Shown, StockField
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]
@@ -15,11 +15,7 @@ Box = tuple[float, float, float, float]
 Layout = Literal["sidebar", "classic", "overlay"]
 Grid = Literal["ruled", "striped", "boxed", "borderless"]
 Field = Literal[
-    "sku",
-    "name",
-    "warehouse",
-    "on_hand",
-    "reorder",
+    StockField,
     "status",
     "updated",
     "price",

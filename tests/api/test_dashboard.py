@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,17 +14,9 @@ import pytest
 from tests.api.conftest import SAMPLE, open_orders
 from tests.api.serve import KEY, Served
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# Chromium is launched the way the corpora launch it; their code is its own top-level package.
+sys.path.append(str(Path(__file__).resolve().parents[2] / "corpus"))
+from screengen.chromium import CHROMIUM, HEADLESS_ARGS
 
 pytestmark = [
     pytest.mark.slow,
@@ -44,7 +37,9 @@ def uploaded(served: Served) -> Iterator[tuple[Any, Any]]:
     )
     assert shutil.which(str(CHROMIUM))
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=list(HEADLESS_ARGS)
+        )
         try:
             page = browser.new_page()
             page.set_default_timeout(60_000)

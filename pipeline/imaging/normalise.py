@@ -96,8 +96,9 @@ def darkest_channel(rgb: Rgb) -> Gray:
     """Each pixel's darkest channel: the grey a light page's ink is found in. Coloured text (a
     link's light blue, a status's green) is dark in one channel, while its luminance comes
     close to the page's white once glare or blur has washed it out; grey and black text, and
-    the page itself, keep their luminance."""
-    return np.asarray(rgb.min(axis=2), dtype=np.uint8)
+    the page itself, keep their luminance. (Plane by plane: numpy's reduction over a last axis
+    of three is about twenty times slower.)"""
+    return np.asarray(np.minimum(np.minimum(rgb[..., 0], rgb[..., 1]), rgb[..., 2]), dtype=np.uint8)
 
 
 def is_clean_render(rgb: Rgb) -> bool:

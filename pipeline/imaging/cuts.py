@@ -15,11 +15,10 @@ from numpy.typing import NDArray
 
 from pipeline.imaging.rectify import Quad
 from pipeline.imaging.textrows import text_rows, working_gray
+from pipeline.pixels import Floats, Gray
 
 __all__ = ["cuts_text"]
 
-Gray = NDArray[np.uint8]
-Floats = NDArray[np.float64]
 
 _CUT_ROWS = 8
 _CUT_SHARE = 0.08

@@ -12,6 +12,7 @@ from PIL import Image
 from pipeline.imaging.cuts import cuts_text
 from pipeline.imaging.planes import choose_plane, quad_by_lines, refine_plane
 from pipeline.imaging.rectify import Quad, find_quad, warp_quad
+from pipeline.pixels import Gray, Rgb
 
 __all__ = [
     "Normalised",
@@ -24,8 +25,6 @@ __all__ = [
     "working_scale",
 ]
 
-Gray = NDArray[np.uint8]
-Rgb = NDArray[np.uint8]
 
 _MAX_WORKING_SIDE = 2200
 _SKEW_LIMIT_DEG = 5.0

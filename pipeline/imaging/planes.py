@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 
 from pipeline.imaging.rectify import Quad, warp_quad
 from pipeline.imaging.textrows import MIN_LENGTH, text_rows, working_gray
+from pipeline.pixels import Floats, Gray
 
 __all__ = [
     "Segments",
@@ -37,8 +38,6 @@ __all__ = [
     "vanishing_point",
 ]
 
-Gray = NDArray[np.uint8]
-Floats = NDArray[np.float64]
 
 _FAMILY_DEG = 30.0
 """A segment within this many degrees of the horizontal (vertical) joins that family."""

@@ -19,10 +19,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from pipeline.pixels import Gray, Rgb
+
 __all__ = ["Quad", "find_quad", "warp_quad"]
 
-Rgb = NDArray[np.uint8]
-Gray = NDArray[np.uint8]
 Point = tuple[float, float]
 Matrix = NDArray[np.float64]
 

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.models import Box
+from pipeline.pixels import Gray
 
 __all__ = [
     "TextBoxes",
@@ -25,7 +26,6 @@ __all__ = [
     "restore_spaces",
 ]
 
-Gray = NDArray[np.uint8]
 _EDGE_THRESHOLD = 48
 _INK_CONTRAST = 28
 

@@ -11,10 +11,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from pipeline.pixels import Floats, Gray
+
 __all__ = ["MIN_LENGTH", "TextRows", "text_rows", "working_gray"]
 
-Gray = NDArray[np.uint8]
-Floats = NDArray[np.float64]
 
 _WORK_SIDE = 1200
 MIN_LENGTH = 0.025

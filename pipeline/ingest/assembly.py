@@ -9,7 +9,6 @@ from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.imaging.normalise import Normalised
 from pipeline.ingest.attempts import Attempt
@@ -19,6 +18,7 @@ from pipeline.models import (
     TextLine,
 )
 from pipeline.ocr.base import OcrEngine, Recognised
+from pipeline.pixels import Rgb
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.fused import split_fused
 from pipeline.table.grid import sheet_chrome, strip_icons
@@ -31,8 +31,6 @@ from pipeline.table.values import is_code
 from pipeline.table.warehouses import page_warehouse
 from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
-
-Rgb = NDArray[np.uint8]
 
 
 def recognize_unique(

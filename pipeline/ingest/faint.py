@@ -9,18 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-import numpy as np
-from numpy.typing import NDArray
-
 from pipeline.imaging.text import TextBoxes, faint_extent, faint_text
 from pipeline.models import Box
+from pipeline.pixels import Gray
 from pipeline.table.gutters import headless_regions
 from pipeline.table.layout import TableLayout, find_table
 from pipeline.table.textlines import union_box
 
 __all__ = ["between", "faint_cells", "faint_fragments_joined", "faint_names"]
 
-Gray = NDArray[np.uint8]
 
 _LEAST_ROWS = 3
 _BOTH_SHARE = 0.7

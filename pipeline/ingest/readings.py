@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.imaging.text import (
     faint_extent,
@@ -35,6 +34,7 @@ from pipeline.models import (
 )
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
+from pipeline.pixels import Rgb
 from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
 from pipeline.table.gutters import split_merged
@@ -45,9 +45,6 @@ from pipeline.table.textlines import reading_order, union_box
 from pipeline.table.warehouses import page_warehouse
 from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
-
-Rgb = NDArray[np.uint8]
-Gray = NDArray[np.uint8]
 
 
 class Reader:

@@ -7,8 +7,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 
-import numpy as np
-from numpy.typing import NDArray
 from PIL import Image
 
 from pipeline.cache import Entry
@@ -19,6 +17,7 @@ from pipeline.imaging.rectify import Quad
 from pipeline.ingest.attempts import Attempt
 from pipeline.ingest.config import IngestConfig
 from pipeline.models import Table, TextLine
+from pipeline.pixels import Rgb
 from pipeline.screentext import TextBox, render_screen
 from pipeline.table.rows import (
     MappedRows,
@@ -26,8 +25,6 @@ from pipeline.table.rows import (
     screen_text,
 )
 from pipeline.tiers import image_tokens
-
-Rgb = NDArray[np.uint8]
 
 
 def zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:

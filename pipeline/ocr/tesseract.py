@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.errors import EngineError, EngineNotInstalledError
 from pipeline.models import TextLine
 from pipeline.ocr.base import EngineOptions, Image, Recognised
+from pipeline.pixels import Gray
 
 __all__ = ["TesseractEngine"]
 
@@ -44,7 +44,6 @@ _MARGIN = 24
 _MAX_READ_SIDE = 12000
 _CJK = "\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK_GAP = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])")
-Gray = NDArray[np.uint8]
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,9 @@ from statistics import median
 from typing import Literal
 
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.models import Box, Table, TextLine
+from pipeline.pixels import Gray
 from pipeline.table.card_lines import Part, labelled, line_parts, stacked, warehouse
 from pipeline.table.cells import most_common, quantity_and_unit
 from pipeline.table.headers import likeness
@@ -39,7 +39,6 @@ from pipeline.table.values import is_code
 
 __all__ = ["CardRecord", "Cards", "cards_table", "read_cards"]
 
-Gray = NDArray[np.uint8]
 Layout = Literal["cards", "list"]
 
 _STATUS = {

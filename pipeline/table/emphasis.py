@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.models import Box
+from pipeline.pixels import Gray
 from pipeline.table.layout import surround_level
 
 __all__ = ["emphasised"]
 
-Gray = NDArray[np.uint8]
 _INK = 60
 """Grey levels from the background that make a pixel ink."""
 _BAR = 40

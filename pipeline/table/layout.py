@@ -20,9 +20,9 @@ from itertools import pairwise
 from statistics import median
 
 import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.models import Box, TextLine
+from pipeline.pixels import Gray
 from pipeline.table.gutters import columns_under
 from pipeline.table.spans import Cell, assign, merge_overlapping, names_apart, spanning_boxes
 from pipeline.table.textlines import box_lines, union_box
@@ -35,7 +35,6 @@ __all__ = [
     "table_of_lines",
 ]
 
-Gray = NDArray[np.uint8]
 _PANEL_DIFFERENCE = 48
 """Grey levels between two panels' backgrounds: a sidebar or a card beside the table."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 
 from PIL import Image
@@ -40,18 +41,11 @@ def zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:
 
 
 def escalated(image_attempt: Attempt, best: Attempt | None) -> Attempt:
+    """The image rung's attempt, carrying the best earlier reading (its table, rows, layout and
+    fine print) for the model to see beside the picture."""
     if best is None:
         return image_attempt
-    return Attempt(
-        image_attempt.rung,
-        table=best.table,
-        confidences=best.confidences,
-        mapped=best.mapped,
-        context=best.context,
-        crop=best.crop,
-        reasons=best.reasons,
-        region=best.region,
-    )
+    return replace(best, rung=image_attempt.rung)
 
 
 def _corners(quad: Quad) -> str:

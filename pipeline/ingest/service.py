@@ -52,7 +52,7 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "26"
+PIPELINE_VERSION = "27"
 """Part of every cache key: a cached result read by an earlier version is read again (5: a
 photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
 fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
@@ -82,7 +82,8 @@ letter read as a digit, a dimension sign spaced on one side, a photo's word one 
 common English word; 24: a photo's cells read unsure read again sharpened; 25: a photo's
 warped screen brought just within the working size, not halved like an export; 26: a
 laptop's keys told from rows of text by their thickness, hyphens read as middle dots on most
-of a column)."""
+of a column; 27: the full page sent after no reading passed keeps the best reading's layout
+and fine print)."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

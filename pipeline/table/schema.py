@@ -103,17 +103,18 @@ def type_columns(
         values_profile([] if headers_only else (columns[i] if i < len(columns) else []))
         for i in range(len(header))
     ]
+    # What each header names, scored once: every rule below reads it.
+    said_by = [{f: header_evidence(text, f) for f in FIELDS} for text in header]
     scored: list[tuple[float, int, str, int, str]] = []
     # The fields some header names. Only in a table that counts stock is a silent column of
     # words taken for the name: one where a header names a stock quantity, or where surely
     # coded SKUs under their own header stand beside quantities under headers the vocabulary
     # does not know (blurred: `库存数量` read as `成行 R量`; another language: `Bestand`). A
     # grid of other text is no table of stock.
-    named = {f for f in FIELDS if any(header_evidence(text, f)[0] >= 0.5 for text in header)}
+    named = {f for f in FIELDS if any(said[f][0] >= 0.5 for said in said_by)}
     coded = any(p.codes >= 0.85 for p in profiles)
     itemised = any(
-        header_evidence(text, "sku")[0] >= 0.5 and profiles[i].codes >= 0.85
-        for i, text in enumerate(header)
+        said["sku"][0] >= 0.5 and profiles[i].codes >= 0.85 for i, said in enumerate(said_by)
     )
     # Words named by no header are the name: sure enough where a header names a count, unsure
     # (for a person or a model to confirm) where only the values say the table counts.
@@ -129,8 +130,8 @@ def type_columns(
     # Columns of words whose header says, if only weakly, that they hold the name (`Article`).
     worded = {
         i
-        for i, text in enumerate(header)
-        if header_evidence(text, "name")[0] > 0 and fits("name", profiles[i])[0] == 1.0
+        for i, said in enumerate(said_by)
+        if said["name"][0] > 0 and fits("name", profiles[i])[0] == 1.0
     }
     for index, text in enumerate(header):
         profile = profiles[index]
@@ -147,7 +148,7 @@ def type_columns(
         silent = not names_something(words)
         varied = profile.distinct >= 0.7 * profile.filled
         for field in FIELDS:
-            said, said_why = header_evidence(text, field)
+            said, said_why = said_by[index][field]
             fit, fit_why = fits(field, profile)
             if said == 0 and lead is not None:
                 # `Min qty Unit` over `150 boxes`: two columns read as one; the number is

@@ -13,6 +13,9 @@ report's figures come from one version at a time; these are the ones to compare 
 `--part rest` compares what is left of each reading once the OCR engine's calls (detection and
 recognition), decoding and normalising are taken out: finding the table, typing its columns
 and assembling the result. `--part all` (with `rest`, the default) is the whole ingest.
+`--part finding` and `--part typing` (`finding+typing`: the two together) time the functions
+by those names in whichever version runs (`FINDING`, `TYPING`; one a version lacks is not
+timed), each call's own time: a call made inside another is its own part's, not its caller's.
 """
 
 from __future__ import annotations
@@ -31,6 +34,40 @@ from typing import TypeVar
 
 A = TypeVar("A")
 R = TypeVar("R")
+
+FINDING = ("find_table", "split_merged", "read_cards")
+"""Finding the table (or the blocks of a page of cards) among the text boxes."""
+TYPING = ("to_rows", "split_fused")
+"""Typing the columns (header and values) and reading rows from them."""
+
+
+def _time_functions(parts: dict[str, tuple[str, ...]], spent: dict[str, float]) -> None:
+    """Wrap every loaded `pipeline` module's function of these names, so that `spent[part]`
+    adds up each call's own time (less the calls it makes to the other wrapped functions)."""
+    stack: list[list[float]] = []
+    wrappers: dict[int, Callable[..., object]] = {}
+
+    def wrap(part: str, call: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*args: object, **kwargs: object) -> object:
+            stack.append([time.perf_counter(), 0.0])
+            try:
+                return call(*args, **kwargs)
+            finally:
+                start, inner = stack.pop()
+                elapsed = time.perf_counter() - start
+                spent[part] += elapsed - inner
+                if stack:
+                    stack[-1][1] += elapsed
+
+        return wrapper
+
+    for module in [m for n, m in sys.modules.items() if n.split(".")[0] == "pipeline"]:
+        for part, names in parts.items():
+            for name in names:
+                call = getattr(module, name, None)
+                if callable(call) and getattr(call, "__module__", "").startswith("pipeline"):
+                    wrapper = wrappers.setdefault(id(call), wrap(part, call))
+                    setattr(module, name, wrapper)
 
 
 def _measure(images: list[str], rounds: int, out: Path) -> None:
@@ -69,10 +106,13 @@ def _measure(images: list[str], rounds: int, out: Path) -> None:
     ingestor = Ingestor(engine, config=config, cache=None)
     for image in images:
         ingestor.ingest_path(Path(image), strategy="table_ocr")
+    spent = {"finding": 0.0, "typing": 0.0}
+    _time_functions({"finding": FINDING, "typing": TYPING}, spent)  # every module loaded now
     times: dict[str, list[dict[str, float]]] = {image: [] for image in images}
     for _ in range(rounds):
         for image in images:
             in_engine[0] = 0.0
+            spent.update(finding=0.0, typing=0.0)
             start = time.perf_counter()
             result = ingestor.ingest_path(Path(image), strategy="table_ocr")
             total = (time.perf_counter() - start) * 1000
@@ -84,6 +124,9 @@ def _measure(images: list[str], rounds: int, out: Path) -> None:
                     "engine": engine_ms,
                     "prepare": prepare,
                     "rest": total - engine_ms - prepare,
+                    "finding": spent["finding"] * 1000,
+                    "typing": spent["typing"] * 1000,
+                    "finding+typing": (spent["finding"] + spent["typing"]) * 1000,
                 }
             )
     out.write_text(json.dumps(times))
@@ -101,7 +144,14 @@ PARTS = {
     "the OCR engine's calls, decoding and normalising",
     "engine": "The OCR engine's calls (detection and recognition)",
     "prepare": "Decoding and normalising",
+    "finding": f"Finding the table: {', '.join(FINDING)}",
+    "typing": f"Typing the columns: {', '.join(TYPING)}",
+    "finding+typing": "Finding the table and typing its columns, together",
 }
+
+
+def _ratio(part: float, whole: float) -> float:
+    return part / whole if whole else float("nan")
 
 
 def _table(codes: list[Path], images: list[str], times: dict[Path, dict[str, list[float]]]) -> None:
@@ -109,14 +159,14 @@ def _table(codes: list[Path], images: list[str], times: dict[Path, dict[str, lis
     first = codes[0]
     print(f"{'image':40}" + "".join(f"{c.name[:14]:>16}" for c in codes))
     for image in images:
-        cells = [f"{medians[first][image]:9.0f} ms     "]
+        cells = [f"{medians[first][image]:9.1f} ms     "]
         cells += [
-            f"{medians[c][image]:9.0f} ms {medians[c][image] / medians[first][image]:4.2f}x"
+            f"{medians[c][image]:9.1f} ms {_ratio(medians[c][image], medians[first][image]):4.2f}x"
             for c in codes[1:]
         ]
         print(f"{Path(image).name[:40]:40}" + "".join(f"{cell:>16}" for cell in cells))
     for code in codes[1:]:
-        ratios = [medians[code][i] / medians[first][i] for i in images]
+        ratios = [_ratio(medians[code][i], medians[first][i]) for i in images]
         renders = [i for i in images if "photo" not in Path(i).name]
         total = sum(medians[code].values()) / sum(medians[first].values())
         rendered = sum(medians[code][i] for i in renders) / sum(medians[first][i] for i in renders)

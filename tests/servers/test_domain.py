@@ -378,17 +378,12 @@ def test_list_orders_filters_by_status_and_time(store: Store, now: datetime) -> 
 def test_import_creates_unknown_warehouses_and_upserts_by_sku_and_warehouse(
     store: Store, now: datetime
 ) -> None:
+    _, seeded = catalog.seed_data()
+    hex_nut = next(r for r in seeded if (r.sku, r.warehouse_id) == ("SKU-10232", "WH-01"))
     summary = domain.import_records(
         store,
         [
-            StockRecord(
-                sku="SKU-10232",
-                name="Hex nut M8 (box of 200)",
-                warehouse_id="WH-01",
-                on_hand=900,
-                reorder_point=120,
-                on_order=0,
-            ),
+            hex_nut.model_copy(update={"on_hand": 900}),
             StockRecord(
                 sku="SKU-90001",
                 name="Pallet",

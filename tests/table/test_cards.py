@@ -1,11 +1,20 @@
 """Records in cards, tiles and lists, read from a page's text lines (as OCR gives them)."""
 
+from collections.abc import Sequence
+
 from pipeline.models import TextLine
-from pipeline.table.cards import cards_table, read_cards
+from pipeline.table.cards import Cards, cards_table, read_cards
 
 
 def line(text: str, x: int, y: int, width: int = 200, height: int = 16) -> TextLine:
     return TextLine(text=text, box=(x, y, x + width, y + height), confidence=0.98)
+
+
+def cards_in(lines: Sequence[TextLine]) -> Cards:
+    """What `read_cards` finds in `lines`, which must be a page of cards."""
+    found = read_cards(lines)
+    assert found is not None
+    return found
 
 
 def tile(x: int, y: int, name: str, code: str, values: list[str], badge: str) -> list[TextLine]:
@@ -29,8 +38,8 @@ TILES = [
 
 
 def test_tiles_are_read_row_by_row_with_their_labelled_values_and_no_badges() -> None:
-    found = read_cards(TILES)
-    assert found is not None and found.layout == "cards"
+    found = cards_in(TILES)
+    assert found.layout == "cards"
     assert [(r.sku, r.name, r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
         ("BX-310-K", "Kraft mailer box 310x220", "12 pcs", "40", "WH-02"),
         ("BX-250-K", "Kraft mailer box 250x180", "148 pcs", "60", "WH-02"),
@@ -43,8 +52,7 @@ def test_tiles_are_read_row_by_row_with_their_labelled_values_and_no_badges() ->
 def test_a_tile_icon_read_as_a_character_beside_its_code_does_not_hide_the_code() -> None:
     # A photo's tile icon the engine read as `8`, unsure, level with the code and close to it.
     icon = TextLine(text="8", box=(260, 164, 290, 190), confidence=0.52)
-    found = read_cards([*TILES, icon])
-    assert found is not None
+    found = cards_in([*TILES, icon])
     assert [r.sku for r in found.records] == ["BX-310-K", "BX-250-K", "EN-C5-P", "TP-50-F"]
 
 
@@ -52,8 +60,7 @@ def test_an_icon_read_as_a_sure_digit_before_the_code_does_not_hide_the_code() -
     # The engine is sure of the `8` it reads for the cube icon, as wide as it is tall, a
     # word's gap left of the code: the code still heads its tile.
     icon = TextLine(text="8", box=(620, 317, 648, 343), confidence=0.73)
-    found = read_cards([*TILES, icon])
-    assert found is not None
+    found = cards_in([*TILES, icon])
     assert [r.sku for r in found.records] == ["BX-310-K", "BX-250-K", "EN-C5-P", "TP-50-F"]
     assert found.records[3].on_hand == "22 rolls"
 
@@ -61,8 +68,7 @@ def test_an_icon_read_as_a_sure_digit_before_the_code_does_not_hide_the_code() -
 def test_a_value_after_its_label_is_no_icon_however_wide_its_box() -> None:
     lines = [*TILES[:-3], line("SKU-20001", 1000, 150, 90), line("On hand 5", 1000, 180, 90)]
     lines += [line("Reorder at", 1000, 205, 90), line("8", 1094, 203, 20, 20)]
-    found = read_cards(lines)
-    assert found is not None
+    found = cards_in(lines)
     assert [r.reorder_point for r in found.records if r.sku == "SKU-20001"] == ["8"]
 
 
@@ -74,8 +80,7 @@ def test_a_badge_misspelt_on_a_photo_is_still_left_out_of_the_name() -> None:
         *tile(660, 150, "Double-wall carton", "BX-600-D", ["On hand 1,450 pcs", "Min 400", "WH-02"], "Heaithy"),
         *tile(300, 300, "Padded envelope C5", "EN-C5-P", ["On hand 64 packs", "Min 20", "WH-02"], "Healthy"),
     ]  # fmt: skip
-    found = read_cards(lines)
-    assert found is not None
+    found = cards_in(lines)
     assert [r.name for r in found.records] == [
         "Kraft mailer box",
         "Double-wall carton",
@@ -94,8 +99,8 @@ def test_a_phone_list_with_labelled_values_on_one_line_and_a_filter_chip() -> No
     ):
         y = 200 + 140 * k
         lines += [line(name, 40, y), line(code, 40, y + 30, 120), line(values, 40, y + 60, 220)]
-    found = read_cards(lines)
-    assert found is not None and found.layout == "list"
+    found = cards_in(lines)
+    assert found.layout == "list"
     assert [(r.sku, r.on_hand, r.reorder_point) for r in found.records] == [
         ("01.03.0120", "75", "120"),
         ("02.01.0008", "420", "300"),
@@ -115,8 +120,7 @@ def test_several_labelled_values_read_as_one_line_are_cut_at_each_label() -> Non
             line(code, 40, 120 + 80 * k, 90),
             line(f"On hand {10 + k} pcs Min 40 WH-02", 40, 140 + 80 * k, 260),
         ]
-    found = read_cards(lines)
-    assert found is not None
+    found = cards_in(lines)
     assert [(r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
         ("10 pcs", "40", "WH-02"),
         ("11 pcs", "40", "WH-02"),
@@ -149,8 +153,7 @@ def test_labels_written_above_their_values_or_wrapped_onto_them_are_read_with_th
         *stacked_tile(300, 300, "Padded envelope", "EN-C5-P",
                       [("Units in stock", "64 packs"), ("Reorder", "level 20"), ("Depot", "WH-03")]),
     ]  # fmt: skip
-    found = read_cards(lines)
-    assert found is not None
+    found = cards_in(lines)
     assert [(r.sku, r.on_hand, r.reorder_point, r.warehouse_id) for r in found.records] == [
         ("BX-310-K", "12 pcs", "40", "WH-02"),
         ("BX-310-W", "0 pcs", "25", "WH-02"),
@@ -167,8 +170,7 @@ def test_a_tile_whose_on_hand_is_unreadable_stays_a_record_and_a_single_digit_is
         *tile(300, 300, "Thermal labels", "LB-100-T", ["On hand ~~", "Min 300", "WH-02"], "Healthy"),
         *tile(660, 300, "Void fill paper 50 m", "DV-050-P", ["On hand 27 rolls", "Min 10", "WH-02"], "Healthy"),
     ]  # fmt: skip
-    found = read_cards(lines)
-    assert found is not None
+    found = cards_in(lines)
     assert [(r.sku, r.on_hand, r.reorder_point) for r in found.records] == [
         ("BX-310-K", "12 pcs", "40"),
         ("FL-100-B", "9 rolls", "6"),

@@ -29,15 +29,16 @@ def box_lines(boxes: Sequence[Box], tolerance: float) -> list[list[int]]:
     """Indices of boxes grouped into text lines by vertical centre."""
     order = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3]) / 2)
     lines: list[list[int]] = []
-    centre = -1e9
+    centre = total = -1e9
     for i in order:
         y = (boxes[i][1] + boxes[i][3]) / 2
         if lines and abs(y - centre) <= tolerance:
             lines[-1].append(i)
-            centre = sum((boxes[j][1] + boxes[j][3]) / 2 for j in lines[-1]) / len(lines[-1])
+            total += y  # exact: every centre is a whole or half pixel
+            centre = total / len(lines[-1])
         else:
             lines.append([i])
-            centre = y
+            centre = total = y
     lines = _rejoin_drifted(boxes, lines)
     for line in lines:
         line.sort(key=lambda i: boxes[i][0])
@@ -58,10 +59,10 @@ def _rejoin_drifted(boxes: Sequence[Box], lines: list[list[int]]) -> list[list[i
                 median(boxes[i][3] - boxes[i][1] for i in last),
                 median(boxes[i][3] - boxes[i][1] for i in line),
             )
-            apart = all(
+            level = height > 0 and bottom - top >= 0.5 * height
+            if level and all(
                 boxes[i][2] <= boxes[j][0] or boxes[j][2] <= boxes[i][0] for i in last for j in line
-            )
-            if apart and height > 0 and bottom - top >= 0.5 * height:
+            ):  # mostly at one height (most neighbouring lines are not), and side by side
                 last.extend(line)
                 continue
         joined.append(list(line))

@@ -32,11 +32,12 @@ from pathlib import Path
 
 from screengen.capture import Entry, json_text
 from screengen.seed import load_seed
-from uikits.build import Rendered, photo_entry, render_spec
+from uikits.build import photo_entry, render_spec
 from uikits.model import Col, UiSpec
 from uikits.specs import SPLITS
 from webcorpus.browser import RenderError, chromium
 from webcorpus.model import Bezel, Mount, Photo, Screen
+from webcorpus.render import Rendered
 
 HERE = Path(__file__).resolve().parent
 SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"

@@ -4,19 +4,16 @@ it, take the truth from the DOM, and photograph some renders."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-import numpy as np
-from PIL import Image
-from screengen.capture import Entry, captured_at, jpeg_bytes, png_bytes, truth_name
+from screengen.capture import Entry, captured_at, png_bytes, truth_name
 from screengen.geometry import Pixels
 from screengen.seed import SCHEMA_FIELD, Seed, entry_seed
 from webcorpus.browser import Chromium, RenderError, screen_image
 from webcorpus.fonts import faces, font_face_css, stack
 from webcorpus.model import Photo
-from webcorpus.photo import photograph
+from webcorpus.render import Rendered, photo_of
 from webcorpus.truth import image_box
 
 from .data import Grid, build_grid, units
@@ -26,7 +23,6 @@ from .model import UiSpec
 from .pages import DESIGNS
 from .pages.base import Body, Ctx
 
-PHOTO_KIND = "photo"
 MONO = "dejavu-mono"
 BASE_CSS = (
     "*,*::before,*::after{animation:none!important;transition:none!important;"
@@ -35,13 +31,6 @@ BASE_CSS = (
 )
 """Before the kit's CSS: no motion, and form controls in the page's font as normalize.css has it
 (an app's own stylesheet sets that where the kit does not)."""
-
-
-@dataclass(frozen=True)
-class Rendered:
-    entry: Entry
-    image: Image.Image
-    box: Pixels
 
 
 def families(spec: UiSpec) -> tuple[str, ...]:
@@ -208,33 +197,8 @@ def _photo_notes(photo: Photo, source: str) -> str:
 
 
 def photo_entry(photo: Photo, rendered: Rendered, split_seed: int) -> Entry:
-    rng = np.random.default_rng(entry_seed(split_seed, photo.file))
-    shot = photograph(np.asarray(rendered.image), rendered.box, photo, rng)
-    source = rendered.entry
-    truth = dict(source.truth)
-    truth.update(
-        file=photo.file,
-        kind=PHOTO_KIND,
-        size=list(photo.size),
-        captured_at=captured_at(photo.file, photo.capture),
-        captured_at_source=photo.capture.source,
-        table_box=list(shot.table_box),
-        notes=_photo_notes(photo, source.file),
-        screen_quad=[[round(x, 2), round(y, 2)] for x, y in shot.quad],
-    )
-    line = dict(source.manifest)
-    line.update(
-        file=photo.file,
-        kind=PHOTO_KIND,
-        description=photo.description,
-        truth=truth_name(photo.file),
-        size=list(photo.size),
-        photo_of=source.file,
-        bezel=photo.bezel,
-        mount=photo.mount,
-    )
-    data = jpeg_bytes(Image.fromarray(shot.image, "RGB"), photo.capture, photo.quality)
-    return Entry(photo.file, data, truth, line)
+    notes = _photo_notes(photo, rendered.entry.file)
+    return photo_of(photo, rendered, split_seed, notes, bezel=photo.bezel, mount=photo.mount)
 
 
 def render_split(

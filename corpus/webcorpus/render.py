@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -13,7 +14,7 @@ from screengen.geometry import Pixels
 from screengen.seed import Seed, entry_seed
 
 from .browser import Chromium, RenderError, screen_image
-from .data import TableData, stock_table
+from .data import stock_table
 from .designs import DESIGNS, KINDS
 from .fonts import faces
 from .markup import plain_table
@@ -26,11 +27,11 @@ PHOTO_KIND = "photo"
 
 @dataclass(frozen=True)
 class Rendered:
+    """A render's corpus entry, with the image and table box a photo of it starts from."""
+
     entry: Entry
     image: Image.Image
     box: Pixels
-    table: TableData
-    table_html: str | None
 
 
 def render_spec(spec: Spec, seed: Seed, renderer: Chromium, corpus_seed: int) -> Rendered:
@@ -71,43 +72,47 @@ def render_spec(spec: Spec, seed: Seed, renderer: Chromium, corpus_seed: int) ->
         "photo_of": None,
     }
     entry = Entry(spec.file, png_bytes(image, spec.capture), truth, line)
-    return Rendered(entry, image, box, table, table_html)
+    return Rendered(entry, image, box)
 
 
-def photo_entry(photo: Photo, source: Spec, rendered: Rendered, corpus_seed: int) -> Entry:
-    rng = np.random.default_rng(entry_seed(corpus_seed, photo.file))
-    shot = photograph(np.asarray(rendered.image), rendered.box, photo, rng)
-    notes = (
-        f"Photo of {source.file} on a monitor: keystone (pitch {photo.pitch:g}°, yaw "
-        f"{photo.yaw:g}°), roll {photo.roll:g}°, blur, noise, moiré and glare; screen_quad "
-        "holds the screen's corners (top left, top right, bottom right, bottom left)."
-    )
-    truth = truth_record(
-        file=photo.file,
-        kind=PHOTO_KIND,
-        size=photo.size,
-        captured_at=captured_at(photo.file, photo.capture),
-        captured_at_source=photo.capture.source,
-        box=shot.table_box,
-        table=rendered.table,
-        page_warehouse=source.page_warehouse,
-        notes=notes,
-        table_html=rendered.table_html,
-        quad=shot.quad,
-    )
-    line = {
+def photo_of(photo: Photo, source: Rendered, seed: int, notes: str, **line: Any) -> Entry:
+    """The entry of a photo of the render `source`: the render's truth and manifest line with the
+    photo's own file, kind, size, capture time, table box, screen quad and `notes`, and `line`'s
+    further manifest keys."""
+    rng = np.random.default_rng(entry_seed(seed, photo.file))
+    shot = photograph(np.asarray(source.image), source.box, photo, rng)
+    render = source.entry
+    truth = {
+        **render.truth,
         "file": photo.file,
         "kind": PHOTO_KIND,
-        "design": source.design,
+        "size": list(photo.size),
+        "captured_at": captured_at(photo.file, photo.capture),
+        "captured_at_source": photo.capture.source,
+        "table_box": list(shot.table_box),
+        "notes": notes,
+        "screen_quad": [[round(x, 2), round(y, 2)] for x, y in shot.quad],
+    }
+    manifest = {
+        **render.manifest,
+        "file": photo.file,
+        "kind": PHOTO_KIND,
         "description": photo.description,
         "truth": truth_name(photo.file),
         "size": list(photo.size),
-        "dpr": source.screen.dpr,
-        "zoom": source.screen.zoom,
-        "photo_of": source.file,
+        "photo_of": render.file,
+        **line,
     }
     data = jpeg_bytes(Image.fromarray(shot.image, "RGB"), photo.capture, photo.quality)
-    return Entry(photo.file, data, truth, line)
+    return Entry(photo.file, data, truth, manifest)
+
+
+def _photo_notes(photo: Photo) -> str:
+    return (
+        f"Photo of {photo.source} on a monitor: keystone (pitch {photo.pitch:g}°, yaw "
+        f"{photo.yaw:g}°), roll {photo.roll:g}°, blur, noise, moiré and glare; screen_quad "
+        "holds the screen's corners (top left, top right, bottom right, bottom left)."
+    )
 
 
 def render_all(
@@ -119,8 +124,5 @@ def render_all(
 ) -> list[Entry]:
     """Every render, then every photo, in the order the specs list them."""
     rendered = {s.file: render_spec(s, seed, renderer, corpus_seed) for s in specs}
-    by_file = {s.file: s for s in specs}
     shots = [r.entry for r in rendered.values()]
-    return shots + [
-        photo_entry(p, by_file[p.source], rendered[p.source], corpus_seed) for p in photos
-    ]
+    return shots + [photo_of(p, rendered[p.source], corpus_seed, _photo_notes(p)) for p in photos]

@@ -11,8 +11,6 @@ from screengen.geometry import Pixels
 from .browser import DomCell
 from .data import TableData
 
-Quad = tuple[tuple[float, float], ...]
-
 
 def image_box(box: Sequence[float], scale: float, size: tuple[int, int]) -> Pixels:
     """A CSS-pixel box in image pixels: outward to whole pixels, inside the image."""
@@ -57,9 +55,8 @@ def truth_record(
     page_warehouse: str | None,
     notes: str,
     table_html: str | None = None,
-    quad: Quad | None = None,
 ) -> dict[str, Any]:
-    """The truth JSON, in the samples' format; `table_html` and `screen_quad` only when given."""
+    """The truth JSON of a render, in the samples' format; `table_html` only when given."""
     record: dict[str, Any] = {
         "file": file,
         "kind": kind,
@@ -77,6 +74,4 @@ def truth_record(
     }
     if table_html is not None:
         record["table_html"] = table_html
-    if quad is not None:
-        record["screen_quad"] = [[round(x, 2), round(y, 2)] for x, y in quad]
     return record

@@ -26,7 +26,6 @@ from webcorpus.render import render_all
 from webcorpus.specs import PHOTOS, SEED, SPECS
 
 HERE = Path(__file__).resolve().parent
-SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
 MANIFEST = "manifest.json"
 PIXEL_KEYS = ("table_box",)
 """Truth keys measured from the rendered pixels or layout, free to move with Chromium."""
@@ -55,7 +54,7 @@ def build(out: Path) -> tuple[list[str], str]:
     """Write every image, its truth and the manifest into `out`; returns the file names written
     and the Chromium version that rendered them."""
     check_fonts(ALL_FONTS)
-    seed = load_seed(SEED_CSV)
+    seed = load_seed()
     with chromium() as renderer:
         entries = render_all(SPECS, PHOTOS, seed, renderer, SEED)
         version = renderer.version

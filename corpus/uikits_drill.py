@@ -39,9 +39,6 @@ from webcorpus.browser import RenderError, chromium
 from webcorpus.model import Bezel, Mount, Photo, Screen
 from webcorpus.render import Rendered
 
-HERE = Path(__file__).resolve().parent
-SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
-
 HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
         "sku": ("Item #", "Article", "Ref.", "Part no.", "Code", "SKU", "Item code",
@@ -191,7 +188,7 @@ def main() -> int:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     renders, photos, _ = SPLITS["tune"]
-    seed = load_seed(SEED_CSV)
+    seed = load_seed()
     images: list[dict[str, object]] = []
     drawn: dict[tuple[int, str], Rendered] = {}
     screens: dict[tuple[int, str], Screen] = {}

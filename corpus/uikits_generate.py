@@ -29,7 +29,6 @@ from webcorpus.fonts import MissingFontsError, check_fonts
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE / "uikits"
-SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
 MANIFEST = "manifest.json"
 PIXEL_KEYS = ("table_box",)
 """Truth keys measured from the rendered layout, free to move with Chromium."""
@@ -61,7 +60,7 @@ def build(out: Path) -> tuple[list[str], str]:
     specs = [s for split in SPLITS.values() for s in split[0]]
     check_fonts({f for s in specs for f in families(s)})
     fetch_all({s.kit for s in specs})
-    seed = load_seed(SEED_CSV)
+    seed = load_seed()
     names: list[str] = []
     version = ""
     with chromium() as renderer:

@@ -28,7 +28,6 @@ from synth.render import render_sample
 from synth.specs import SPECS
 
 HERE = Path(__file__).resolve().parent
-SEED_CSV = HERE.parent / "servers" / "data" / "seed.csv"
 MANIFEST = "manifest.json"
 
 
@@ -43,7 +42,7 @@ def fonts_used(specs: tuple[Spec, ...]) -> set[str]:
 def build(out: Path) -> list[str]:
     """Write every sample, its truth and the manifest into `out`; returns the file names."""
     check_fonts(fonts_used(SPECS))
-    seed = load_seed(SEED_CSV)
+    seed = load_seed()
     manifest: list[dict[str, Any]] = []
     for spec in SPECS:
         rendered = render_sample(spec, seed)

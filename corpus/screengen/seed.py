@@ -25,8 +25,10 @@ class SeedItem:
 
 Seed = dict[tuple[str, str], SeedItem]
 
+SEED_CSV = Path(__file__).resolve().parents[2] / "servers" / "data" / "seed.csv"
 
-def load_seed(path: Path) -> Seed:
+
+def load_seed(path: Path = SEED_CSV) -> Seed:
     with path.open(encoding="utf-8", newline="") as handle:
         items = [
             SeedItem(

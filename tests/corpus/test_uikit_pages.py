@@ -12,14 +12,13 @@ CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
 BREADCRUMB = """
 import dataclasses, random, sys
-from pathlib import Path
 sys.path.insert(0, {corpus!r})
 from screengen.seed import load_seed
 from uikits.data import build_grid
 from uikits.pages import DESIGNS
 from uikits.pages.base import Ctx
 from uikits.specs import SPLITS
-seed = load_seed(Path({corpus!r}).parent / "servers" / "data" / "seed.csv")
+seed = load_seed()
 table = next(s for s in SPLITS["tune"][0] if s.layout == "table" and s.page_warehouse)
 for kit in sys.argv[1:]:
     spec = dataclasses.replace(table, kit=kit, design="erp", cue="breadcrumb")

@@ -61,6 +61,8 @@ def clean_text(text: str) -> str:
     """NFKC (full-width letters, digits and punctuation to ASCII), dashes unified, spaces tidy,
     a dimension's × written x (between digits, or after a unit before digits)."""
     normal = " ".join(unicodedata.normalize("NFKC", text).split())
+    if "×" not in normal:
+        return normal  # most cells: no dimension to rewrite, two searches saved
     return _TIMES.sub("x", _UNIT_TIMES.sub(r"\1\2x\3", normal))
 
 

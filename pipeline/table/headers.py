@@ -168,11 +168,25 @@ def likeness(a: str, b: str, least: float) -> float:
     letters alone, before the matching that costs."""
     if not a or not b or 2.0 * min(len(a), len(b)) / (len(a) + len(b)) < least:
         return 0.0
-    matcher = SequenceMatcher(None, a, b)
-    if matcher.quick_ratio() < least:
-        return 0.0
-    ratio = matcher.ratio()
+    if 2.0 * _shared_letters(a, b) / (len(a) + len(b)) < least:
+        return 0.0  # difflib's quick_ratio, without the index its matcher builds first
+    ratio = SequenceMatcher(None, a, b).ratio()
     return ratio if ratio >= least else 0.0
+
+
+def _shared_letters(a: str, b: str) -> int:
+    """How many letters of `a` are in `b`, each of `b`'s counted once (a bound on the
+    matching: no ratio exceeds twice this over both lengths)."""
+    left: dict[str, int] = {}
+    for ch in b:
+        left[ch] = left.get(ch, 0) + 1
+    shared = 0
+    for ch in a:
+        n = left.get(ch, 0)
+        if n > 0:
+            left[ch] = n - 1
+            shared += 1
+    return shared
 
 
 def _header_score(header: str, field: str) -> float:

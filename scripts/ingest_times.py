@@ -1,6 +1,7 @@
 """Warm `table_ocr` ingest time per sample image, two or more versions of the code side by side
 on one machine in one sitting. Each version runs in its own process, and the versions take
-turns, so a load that comes and goes on a shared machine falls on all of them alike.
+turns (in the reverse order every other turn), so a load that comes and goes on a shared
+machine falls on all of them alike.
 
     git worktree add /tmp/then <commit>
     .venv/bin/python scripts/ingest_times.py --code /tmp/then --code . --turns 5 --rounds 2
@@ -205,7 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         listed = Path(tmp) / "images.json"
         listed.write_text(json.dumps(images))
         for turn in range(args.turns):
-            for k, code in enumerate(codes):
+            # Every other turn in the reverse order: a machine that slows under a sustained
+            # load (a burstable share of a host) would otherwise always favour the first.
+            order = list(enumerate(codes))
+            for k, code in order if turn % 2 == 0 else order[::-1]:
                 out = Path(tmp) / f"{turn}-{k}.json"
                 env = {**os.environ, "PYTHONPATH": str(code)}
                 command = [sys.executable, __file__, "--rounds", str(args.rounds)]

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
+
+from pipeline.pixels import Rgb
 
 FONT_DIR = "/usr/share/fonts/truetype/dejavu"
 HEADER = ("SKU", "Name", "On hand", "Reorder point", "Warehouse", "Updated")
@@ -22,7 +23,6 @@ _NAMES = (
     "Shelf bracket 200 mm",
 )
 
-Rgb = NDArray[np.uint8]
 Box = tuple[int, int, int, int]
 
 

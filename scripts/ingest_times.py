@@ -67,8 +67,9 @@ def _time_functions(parts: dict[str, tuple[str, ...]], spent: dict[str, float]) 
             for name in names:
                 call = getattr(module, name, None)
                 if callable(call) and getattr(call, "__module__", "").startswith("pipeline"):
-                    wrapper = wrappers.setdefault(id(call), wrap(part, call))
-                    setattr(module, name, wrapper)
+                    if id(call) not in wrappers:
+                        wrappers[id(call)] = wrap(part, call)
+                    setattr(module, name, wrappers[id(call)])
 
 
 def _measure(images: list[str], rounds: int, out: Path) -> None:
@@ -169,8 +170,10 @@ def _table(codes: list[Path], images: list[str], times: dict[Path, dict[str, lis
     for code in codes[1:]:
         ratios = [_ratio(medians[code][i], medians[first][i]) for i in images]
         renders = [i for i in images if "photo" not in Path(i).name]
-        total = sum(medians[code].values()) / sum(medians[first].values())
-        rendered = sum(medians[code][i] for i in renders) / sum(medians[first][i] for i in renders)
+        total = _ratio(sum(medians[code].values()), sum(medians[first].values()))
+        rendered = _ratio(
+            sum(medians[code][i] for i in renders), sum(medians[first][i] for i in renders)
+        )
         print(
             f"{code}: median ratio {statistics.median(ratios):.3f}, "
             f"{sum(r > 1.1 for r in ratios)} of {len(ratios)} images over 1.10x; "

@@ -106,16 +106,8 @@ class ScreenRow(_Frozen, InventoryRow):
         cls, row: InventoryFields, seen_at: datetime | None = None, change: str | None = None
     ) -> ScreenRow:
         """`row`'s inventory fields as the screen showed them."""
-        return cls(
-            sku=row.sku,
-            name=row.name,
-            on_hand=row.on_hand,
-            reorder_point=row.reorder_point,
-            warehouse_id=row.warehouse_id,
-            low=row.is_low,
-            seen_at=seen_at,
-            change=change,
-        )
+        fields = {name: getattr(row, name) for name in InventoryRow.model_fields}
+        return cls(**fields, low=row.is_low, seen_at=seen_at, change=change)
 
 
 class TextBox(_Frozen):

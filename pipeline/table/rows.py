@@ -45,14 +45,7 @@ class MappedRows:
     def columns(self, source: ColumnSource = "typed") -> list[ColumnInfo]:
         """The roles as the result's `table.columns` carries them."""
         return [
-            ColumnInfo(
-                header=r.header,
-                maps_to=r.maps_to,
-                confidence=r.confidence,
-                why=r.why,
-                unit=r.unit,
-                source=source,
-            )
+            ColumnInfo.model_validate(r, from_attributes=True).model_copy(update={"source": source})
             for r in self.roles
         ]
 

@@ -8,8 +8,9 @@ one place. Pure: the results come in as plain data.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pipeline.jsonread import count, items
 from pipeline.models import JsonObject, JsonValue, Message
@@ -144,35 +145,45 @@ class Facts:
         )
 
 
-def _order(data: JsonValue) -> OrderFact | None:
-    if not isinstance(data, dict):
-        return None
-    try:
-        return OrderFact(
-            id=str(data["id"]),
-            sku=str(data["sku"]),
-            warehouse_id=str(data["warehouse_id"]),
-            quantity=count(data["quantity"]),
-            status=str(data.get("status", "open")),
-        )
-    except (KeyError, TypeError, ValueError):
-        return None
+_T = TypeVar("_T")
 
 
-def _live(item: JsonValue) -> Live | None:
-    if not isinstance(item, dict):
-        return None
-    try:
-        return Live(
-            sku=str(item["sku"]),
-            warehouse_id=str(item["warehouse_id"]),
-            on_hand=count(item["on_hand"]),
-            on_order=count(item.get("on_order", 0)),
-            reorder_point=count(item["reorder_point"]),
-            name=str(item.get("name", "")),
-        )
-    except (KeyError, TypeError, ValueError):
-        return None
+def _parsed(build: Callable[[JsonObject], _T]) -> Callable[[JsonValue], _T | None]:
+    """`build` for a result's object: None where the value is not an object, or lacks or garbles
+    one of the fields `build` reads."""
+
+    def parse(data: JsonValue) -> _T | None:
+        if not isinstance(data, dict):
+            return None
+        try:
+            return build(data)
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    return parse
+
+
+@_parsed
+def _order(data: JsonObject) -> OrderFact:
+    return OrderFact(
+        id=str(data["id"]),
+        sku=str(data["sku"]),
+        warehouse_id=str(data["warehouse_id"]),
+        quantity=count(data["quantity"]),
+        status=str(data.get("status", "open")),
+    )
+
+
+@_parsed
+def _live(item: JsonObject) -> Live:
+    return Live(
+        sku=str(item["sku"]),
+        warehouse_id=str(item["warehouse_id"]),
+        on_hand=count(item["on_hand"]),
+        on_order=count(item.get("on_order", 0)),
+        reorder_point=count(item["reorder_point"]),
+        name=str(item.get("name", "")),
+    )
 
 
 def _items(data: Mapping[str, JsonValue], key: str) -> list[JsonObject]:

@@ -16,6 +16,7 @@ from tests.vlm.chat_endpoint import (
     local_model,
     wire_call,
 )
+from tests.vlm.offered import query_stock
 
 
 async def test_each_role_is_sent_in_the_chat_completions_wire_format(
@@ -111,21 +112,8 @@ async def test_tool_schemas_are_sent_as_functions_with_their_input_schema(
     endpoint: FakeEndpoint, http: httpx.AsyncClient
 ) -> None:
     endpoint.reply(completion())
-    schema = {
-        "type": "object",
-        "properties": {"warehouse_id": {"type": "string"}, "skus": {"type": "array"}},
-        "required": ["warehouse_id"],
-    }
-    tools = [
-        ToolSpec(
-            name="inventory_query_stock",
-            description="Live stock in one warehouse.",
-            input_schema=schema,
-            group="inventory",
-            read_only=True,
-        ),
-        ToolSpec(name="warehouses_list", group="warehouses"),
-    ]
+    query = query_stock(skus={"type": "array"})
+    tools = [query, ToolSpec(name="warehouses_list", group="warehouses")]
 
     await local_model(endpoint, http).request([Message(role="user", content="hi")], tools, SETTINGS)
 
@@ -135,7 +123,7 @@ async def test_tool_schemas_are_sent_as_functions_with_their_input_schema(
             "function": {
                 "name": "inventory_query_stock",
                 "description": "Live stock in one warehouse.",
-                "parameters": schema,
+                "parameters": query.input_schema,
             },
         },
         {

@@ -6,23 +6,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pipeline.models import Message, ModelSettings, ToolSpec
+from pipeline.models import Message, ModelSettings
 from pipeline.vlm.steps import Narrowing
 from tests.vlm.chat_endpoint import SETTINGS, FakeEndpoint, completion, local_model, wire_call
+from tests.vlm.offered import query_stock
 
-STEP_TOOLS = [
-    ToolSpec(
-        name="inventory_query_stock",
-        group="inventory",
-        read_only=True,
-        description="Live stock in one warehouse.",
-        input_schema={
-            "type": "object",
-            "properties": {"warehouse_id": {"type": "string"}},
-            "required": ["warehouse_id"],
-        },
-    )
-]
+STEP_TOOLS = [query_stock()]
 STEP_MESSAGES = [
     Message(role="system", content="You are stockshot."),
     Message(role="user", content="Task: which SKUs are low in WH-01?"),

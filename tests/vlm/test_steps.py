@@ -16,6 +16,7 @@ from pipeline.models import Message, ToolCall, ToolSpec
 from pipeline.toolfacts import VIEW_TOOL
 from pipeline.vlm.step_reply import catalogue, history, parse_step
 from pipeline.vlm.steps import Narrowing, step_schema
+from tests.vlm.offered import query_stock
 
 SCREEN = """Screenshot captured at 2026-11-28T10:05:00+08:00 (a past view).
 Page: Stock levels · WH-01
@@ -25,19 +26,8 @@ Page: Stock levels · WH-01
 | SKU-10233 | Washer | 1204 | 300 | WH-01 | no |
 | SKU-10318 | Tube kit | 2 | 25 | WH-01 | yes |"""
 
-QUERY = ToolSpec(
-    name="inventory_query_stock",
-    group="inventory",
-    read_only=True,
-    description="Live stock in one warehouse.",
-    input_schema={
-        "type": "object",
-        "properties": {
-            "warehouse_id": {"type": "string"},
-            "skus": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
-        },
-        "required": ["warehouse_id"],
-    },
+QUERY = query_stock(
+    skus={"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
 )
 CREATE = ToolSpec(
     name="orders_create_replenishment",

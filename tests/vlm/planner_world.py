@@ -5,7 +5,7 @@ real ones."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -93,6 +93,8 @@ NO_WAREHOUSE = [
 
 @dataclass
 class Live:
+    """One SKU's live stock in one warehouse, its fields named as `StockLevel` names them."""
+
     name: str
     on_hand: int
     on_order: int
@@ -118,16 +120,8 @@ class FakeServers:
         return handler(arguments)
 
     def level(self, sku: str, warehouse_id: str) -> StockLevel:
-        live = self.stock[(sku, warehouse_id)]
-        return StockLevel.live(
-            sku=sku,
-            name=live.name,
-            warehouse_id=warehouse_id,
-            on_hand=live.on_hand,
-            on_order=live.on_order,
-            reorder_point=live.reorder_point,
-            updated_at=NOW,
-        )
+        live = asdict(self.stock[(sku, warehouse_id)])
+        return StockLevel.live(sku=sku, warehouse_id=warehouse_id, updated_at=NOW, **live)
 
     def warehouses_list(self, arguments: dict[str, Any]) -> tuple[bool, str]:
         summaries = [

@@ -163,12 +163,13 @@ def test_ask_needs_a_question_at_the_end_and_no_writes() -> None:
     assert not silent.passed and "did not end with a question" in silent.reason
 
 
-def _call(name: str, arguments: dict[str, Any], *, error: bool = False) -> ToolCallRecord:
+def _proposed(sku: str, quantity: int | str, *, error: bool = False) -> ToolCallRecord:
+    """A replenishment in WH-01 that a dry run recorded instead of running."""
     return ToolCallRecord(
         hop=1,
         id="c",
-        name=name,
-        arguments=arguments,
+        name="orders_create_replenishment",
+        arguments={"sku": sku, "warehouse_id": "WH-01", "quantity": quantity},
         is_error=error,
         result="",
         executed=False,
@@ -179,28 +180,12 @@ def _call(name: str, arguments: dict[str, Any], *, error: bool = False) -> ToolC
 def test_a_dry_run_is_scored_on_the_write_calls_it_recorded() -> None:
     case = _case("orders", TWO)
     good = [
-        _call(
-            "orders_create_replenishment",
-            {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": "202"},
-        ),
-        _call(
-            "orders_create_replenishment",
-            {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": 48},
-        ),
-        _call(
-            "orders_create_replenishment",
-            {"sku": "SKU-10402", "warehouse_id": "WH-01", "quantity": 9},
-            error=True,
-        ),
+        _proposed("SKU-10232", "202"),
+        _proposed("SKU-10318", 48),
+        _proposed("SKU-10402", 9, error=True),
     ]
     assert score_dry_run(case, BEFORE, _record(calls=good)).passed
-    full_width = [
-        *good[:1],
-        _call(
-            "orders_create_replenishment",
-            {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": "４８"},
-        ),
-    ]
+    full_width = [*good[:1], _proposed("SKU-10318", "４８")]
     verdict = score_dry_run(case, BEFORE, _record(calls=full_width))
     assert not verdict.passed
     assert "a write the server would reject" in verdict.reason

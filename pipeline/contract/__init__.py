@@ -31,49 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pipeline.contract import terms
 from pipeline.contract.meet import meet, settle, widenings
 from pipeline.contract.reading import ids_in, parse_task, read_task
-from pipeline.contract.terms import (
-    ACTIONS,
-    HELP,
-    UNCLEAR,
-    Action,
-    ContractAnswer,
-    ContractReading,
-    QuantityRule,
-    ReadingSource,
-    TaskContract,
-    TaskReading,
-    only_unclear,
-    read_contract,
-    render_contract,
-    unclear,
-)
+from pipeline.contract.terms import *  # noqa: F403  (every term is the package's too)
+from pipeline.contract.terms import TaskContract, read_contract
 from pipeline.models import Message
 
-__all__ = [
-    "ACTIONS",
-    "HELP",
-    "UNCLEAR",
-    "Action",
-    "ContractAnswer",
-    "ContractReading",
-    "QuantityRule",
-    "ReadingSource",
-    "TaskContract",
-    "TaskReading",
-    "contract_in",
-    "ids_in",
-    "meet",
-    "only_unclear",
-    "parse_task",
-    "read_contract",
-    "read_task",
-    "render_contract",
-    "settle",
-    "unclear",
-    "widenings",
-]
+__all__ = ["contract_in", "ids_in", "meet", "parse_task", "read_task", "settle", "widenings"]
+__all__ += terms.__all__
 
 
 def contract_in(messages: Sequence[Message]) -> TaskContract:

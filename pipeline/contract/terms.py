@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 Action = Literal["report", "replenish", "order", "cancel"]
-ACTIONS: tuple[Action, ...] = ("report", "replenish", "order", "cancel")
+ACTIONS: tuple[Action, ...] = get_args(Action)
 
 HELP = (
     "You can ask: which SKUs are low (a report, nothing is written); replenish the low items "

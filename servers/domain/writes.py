@@ -84,14 +84,8 @@ def create_replenishment(
         if quantity is None:
             quantity = min(policy_quantity(live), policy_cap(max_quantity, request.at_most))
         order = tx.insert_order(
-            NewOrder(
-                sku=request.sku,
-                warehouse_id=request.warehouse_id,
-                quantity=quantity,
-                idempotency_key=request.idempotency_key,
-                run_id=request.run_id,
-                observed_on_hand=request.observed_on_hand,
-                observed_at=request.observed_at,
+            NewOrder.model_validate(
+                request.model_copy(update={"quantity": quantity}), from_attributes=True
             ),
             now=now,
         )

@@ -4,8 +4,6 @@ with tags and `ant-pagination`), and a phone list of small `ant-card`s."""
 
 from __future__ import annotations
 
-from html import escape
-
 from . import base
 from .base import PHONE_CSS, Badge, Body, Ctx, esc, icon, on
 
@@ -33,20 +31,16 @@ def _table(ctx: Ctx) -> str:
             return ' style="text-align:center"'
         return ' style="text-align:right"' if ctx.numeric(c) else ""
 
-    heads = "".join(
-        f'<th class="ant-table-cell"{style(c)}{ctx.head(c)}>{escape(ctx.grid.header[c])}</th>'
-        for c in range(len(ctx.grid.columns))
-    )
+    heads = ctx.head_cells(lambda c: f' class="ant-table-cell"{style(c)}')
     rows = []
     for r in range(ctx.n):
-        cells = [
-            f'<td class="ant-table-cell"{style(c)}{ctx.cell(r, c)}>'
-            f"{ctx.marked(r, c, BADGE, WRAPS)}</td>"
-            for c in range(len(ctx.grid.columns))
-        ]
+        cells = ctx.body_cells(
+            r,
+            lambda r, c: f' class="ant-table-cell"{style(c)}',
+            lambda r, c: ctx.marked(r, c, BADGE, WRAPS),
+        )
         rows.append(
-            f'<tr class="ant-table-row ant-table-row-level-0" data-row-key="{r}">'
-            f"{''.join(cells)}</tr>"
+            f'<tr class="ant-table-row ant-table-row-level-0" data-row-key="{r}">{cells}</tr>'
         )
     size = " ant-table-small" if ctx.has("narrow") or ctx.has("compact") else ""
     middle = " ant-table-middle" if ctx.has("middle") else ""
@@ -130,8 +124,6 @@ def _select(value: str, placeholder: bool = False) -> str:
 
 def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
-    wh = ctx.cue_text()
-    cue = ctx.spec.cue
     crumbs = ctx.crumbs(
         ("首页", "库存管理", "现存量查询") if zh else ("Home", "Inventory", "On-hand query")
     )
@@ -151,7 +143,7 @@ def erp(ctx: Ctx) -> Body:
     form = _form_item(code, f'<input class="ant-input" placeholder="{ph}">')
     form += _form_item(name, f'<input class="ant-input" placeholder="{ph}">')
     form += _form_item(
-        store, _select(wh if cue == "chip" else ("全部仓库" if zh else "All"), False)
+        store, _select(ctx.if_cue("chip", ctx.cue_text(), "全部仓库" if zh else "All"), False)
     )
     query, reset = ("查询", "重置") if zh else ("Search", "Reset")
     form += (

@@ -181,24 +181,39 @@ class Ctx:
         head_class = th_class or by_kind
         cell_class = td_class or (lambda r, c: by_kind(c))
 
-        columns = range(len(self.grid.columns))
-        heads = "".join(
-            f"<th{cls(head_class(c))}{self.head(c)}>"
-            f"{th_inner(c) if th_inner else escape(self.grid.header[c])}</th>"
-            for c in columns
-        )
-        rows = []
-        for r in range(self.n):
-            cells = "".join(
-                f"<td{cls(cell_class(r, c))}{self.cell(r, c)}>"
-                f"{td_inner(r, c) if td_inner else self.text(r, c)}</td>"
-                for c in columns
-            )
-            rows.append(f"<tr{cls(tr_class(r))}>{lead_cell(r)}{cells}</tr>")
+        heads = self.head_cells(lambda c: cls(head_class(c)), th_inner)
+        rows = [
+            f"<tr{cls(tr_class(r))}>{lead_cell(r)}"
+            f"{self.body_cells(r, lambda r, c: cls(cell_class(r, c)), td_inner)}</tr>"
+            for r in range(self.n)
+        ]
         return (
             f"<table{cls(classes)}{attrs}>{colgroup}<thead{cls(thead_class)}>"
             f"<tr{cls(head_tr_class)}>{lead_head}{heads}</tr></thead>"
             f"<tbody{cls(tbody_class)}>{''.join(rows)}</tbody></table>"
+        )
+
+    def head_cells(
+        self, attrs: Callable[[int], str], inner: Callable[[int], str] | None = None
+    ) -> str:
+        """The header row's cells: each `<th>` with the kit's `attrs(c)` and the truth
+        attributes, around `inner(c)` (by default the header's text)."""
+        return "".join(
+            f"<th{attrs(c)}{self.head(c)}>{inner(c) if inner else escape(self.grid.header[c])}</th>"
+            for c in range(len(self.grid.columns))
+        )
+
+    def body_cells(
+        self,
+        r: int,
+        attrs: Callable[[int, int], str],
+        inner: Callable[[int, int], str] | None = None,
+    ) -> str:
+        """Item `r`'s cells: each `<td>` with the kit's `attrs(r, c)` and the truth attributes,
+        around `inner(r, c)` (by default the cell's text)."""
+        return "".join(
+            f"<td{attrs(r, c)}{self.cell(r, c)}>{inner(r, c) if inner else self.text(r, c)}</td>"
+            for c in range(len(self.grid.columns))
         )
 
     def switched(self, classes: str, *, striped: str = "", small: str = "") -> str:
@@ -320,10 +335,10 @@ class Ctx:
         marked `data-cue`: the renderer checks that it is visible and readable."""
         return f"<span data-cue>{escape(self.spec.page_warehouse or '')}</span>"
 
-    def if_cue(self, cue: Cue, markup: str) -> str:
+    def if_cue(self, cue: Cue, markup: str, other: str = "") -> str:
         """`markup` (a filter chip, a breadcrumb item) on a page that states its warehouse
-        there, else ""."""
-        return markup if self.spec.cue == cue else ""
+        there, else `other` ("" unless given)."""
+        return markup if self.spec.cue == cue else other
 
 
 def on(label: str, active: str, other: str = "") -> str:

@@ -100,21 +100,25 @@ def _el_table(ctx: Ctx) -> str:
             else ""
         )
 
-    heads = "".join(
-        f'<th class="el-table_1_column_{c + 1} is-leaf el-table__cell{align(c)}" colspan="1" '
-        f'rowspan="1"{ctx.head(c)}><div class="cell">{escape(ctx.grid.header[c])}</div></th>'
-        for c in range(len(ctx.grid.columns))
+    heads = ctx.head_cells(
+        lambda c: (
+            f' class="el-table_1_column_{c + 1} is-leaf el-table__cell{align(c)}" '
+            'colspan="1" rowspan="1"'
+        ),
+        lambda c: f'<div class="cell">{escape(ctx.grid.header[c])}</div>',
     )
     rows = []
     for r in range(ctx.n):
-        cells = [
-            f'<td class="el-table_1_column_{c + 1} el-table__cell{align(c)}" rowspan="1" '
-            f'colspan="1"{ctx.cell(r, c)}><div class="cell">'
-            f"{ctx.marked(r, c, TABLE_TAG, WRAPS)}</div></td>"
-            for c in range(len(ctx.grid.columns))
-        ]
+        cells = ctx.body_cells(
+            r,
+            lambda r, c: (
+                f' class="el-table_1_column_{c + 1} el-table__cell{align(c)}" '
+                'rowspan="1" colspan="1"'
+            ),
+            lambda r, c: f'<div class="cell">{ctx.marked(r, c, TABLE_TAG, WRAPS)}</div>',
+        )
         striped = " el-table__row--striped" if r % 2 and ctx.has("striped") else ""
-        rows.append(f'<tr class="el-table__row{striped}">{"".join(cells)}</tr>')
+        rows.append(f'<tr class="el-table__row{striped}">{cells}</tr>')
     border = " el-table--border" if ctx.has("border") else ""
     stripe = " el-table--striped" if ctx.has("striped") else ""
     size = " el-table--small" if ctx.has("compact") else ""
@@ -184,8 +188,6 @@ def _field(label: str, value: str, placeholder: bool, select: bool = False) -> s
 
 def erp(ctx: Ctx) -> Body:
     zh = ctx.zh
-    wh = ctx.cue_text()
-    cue = ctx.spec.cue
     crumbs = ctx.crumbs(
         ("首页", "库存管理", "库存查询") if zh else ("Home", "Inventory", "Stock query")
     )
@@ -200,7 +202,9 @@ def erp(ctx: Ctx) -> Body:
     form = _field(code, placeholder + ("" if zh else "code"), True) + _field(
         name, placeholder + ("" if zh else "name"), True
     )
-    form += _field(store, wh if cue == "chip" else ("全部" if zh else "All"), False, select=True)
+    form += _field(
+        store, ctx.if_cue("chip", ctx.cue_text(), "全部" if zh else "All"), False, select=True
+    )
     query, reset = ("搜索", "重置") if zh else ("Search", "Reset")
     buttons = (
         f'<div class="el-form-item"><button class="el-button el-button--primary">'

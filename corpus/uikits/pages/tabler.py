@@ -29,10 +29,8 @@ def _sidebar(ctx: Ctx) -> str:
 
 
 def _header(ctx: Ctx, pretitle: str) -> str:
-    wh = ctx.cue_text()
-    cue = ctx.spec.cue
     title = ctx.heading(" · ")
-    pre = f"{pretitle} / {wh}" if cue == "breadcrumb" else pretitle
+    pre = pretitle + ctx.if_cue("breadcrumb", f" / {ctx.cue_text()}")
     return (
         '<div class="page-header d-print-none"><div class="container-xl">'
         '<div class="row g-2 align-items-center"><div class="col">'

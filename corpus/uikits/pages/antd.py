@@ -73,6 +73,14 @@ def _pagination(ctx: Ctx, total: int) -> str:
     )
 
 
+def _top_item(name: str, label: str) -> str:
+    """A menu item outside the open group, with its icon."""
+    return (
+        '<li class="ant-menu-item" style="padding-left:24px"><span class="ant-menu-item-icon">'
+        f'{icon(name, 14)}</span><span class="ant-menu-title-content">{esc(label)}</span></li>'
+    )
+
+
 def _menu(ctx: Ctx) -> str:
     menu = ctx.menu()
     sub = "".join(
@@ -80,20 +88,13 @@ def _menu(ctx: Ctx) -> str:
         f'style="padding-left:48px"><span class="ant-menu-title-content">{esc(label)}</span></li>'
         for _, label in menu.grouped
     )
-    rest = "".join(
-        '<li class="ant-menu-item" style="padding-left:24px"><span class="ant-menu-item-icon">'
-        f'{icon(name, 14)}</span><span class="ant-menu-title-content">{esc(label)}</span></li>'
-        for name, label in menu.rest
-    )
-    first_icon, first = menu.first
+    rest = "".join(_top_item(name, label) for name, label in menu.rest)
     return (
         '<aside class="ant-layout-sider ant-layout-sider-dark" style="flex:0 0 208px;'
         'max-width:208px;min-width:208px;width:208px"><div class="ant-layout-sider-children">'
         f'<div class="logo">{icon("box", 24, "#1890ff")}StockShot</div>'
         '<ul class="ant-menu ant-menu-root ant-menu-inline ant-menu-dark" role="menu">'
-        '<li class="ant-menu-item" style="padding-left:24px"><span class="ant-menu-item-icon">'
-        f'{icon(first_icon, 14)}</span><span class="ant-menu-title-content">{esc(first)}</span>'
-        "</li>"
+        f"{_top_item(*menu.first)}"
         '<li class="ant-menu-submenu ant-menu-submenu-inline ant-menu-submenu-open '
         'ant-menu-submenu-selected"><div class="ant-menu-submenu-title" style="padding-left:24px">'
         f'<span class="ant-menu-item-icon">{icon("box", 14)}</span>'

@@ -138,6 +138,14 @@ def _el_table(ctx: Ctx) -> str:
     )
 
 
+def _top_item(name: str, label: str) -> str:
+    """A menu item outside the open group, with its icon."""
+    return (
+        f'<li class="el-menu-item" style="padding-left:20px"><i class="el-icon">{icon(name, 16)}'
+        f"</i><span>{esc(label)}</span></li>"
+    )
+
+
 def _menu(ctx: Ctx) -> str:
     menu = ctx.menu()
     inline = "".join(
@@ -145,18 +153,12 @@ def _menu(ctx: Ctx) -> str:
         f'style="padding-left:40px">{esc(label)}</li>'
         for _, label in menu.grouped
     )
-    rest = "".join(
-        f'<li class="el-menu-item" style="padding-left:20px"><i class="el-icon">{icon(name, 16)}'
-        f"</i><span>{esc(label)}</span></li>"
-        for name, label in menu.rest
-    )
-    first_icon, first = menu.first
+    rest = "".join(_top_item(name, label) for name, label in menu.rest)
     return (
         '<aside class="el-aside" style="width:210px">'
         f'<div class="logo">{icon("box", 22, "#409eff")}StockShot ERP</div>'
         '<ul class="el-menu el-menu--vertical side" role="menubar">'
-        f'<li class="el-menu-item" style="padding-left:20px"><i class="el-icon">'
-        f"{icon(first_icon, 16)}</i><span>{esc(first)}</span></li>"
+        f"{_top_item(*menu.first)}"
         '<li class="el-sub-menu is-opened is-active"><div class="el-sub-menu__title" '
         f'style="padding-left:20px"><i class="el-icon">{icon("box", 16)}</i>'
         f"<span>{menu.group}</span></div>"

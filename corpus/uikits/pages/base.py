@@ -246,6 +246,12 @@ class Ctx:
             trail.insert(-1, self.cue_text())
         return trail
 
+    def trail(self, labels: Sequence[str], link: str, current: str) -> str:
+        """The breadcrumb trail of `labels` (as `crumbs` gives it) in a kit's markup: each crumb
+        but the last in `link`, the last (the page itself) in `current` (`{text}` in each)."""
+        *path, page = self.crumbs(labels)
+        return "".join(link.format(text=c) for c in path) + current.format(text=page)
+
     def warehouse_label(self) -> str:
         return "仓库" if self.zh else "Warehouse"
 

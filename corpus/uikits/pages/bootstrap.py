@@ -36,16 +36,13 @@ def _sidebar(ctx: Ctx) -> str:
     )
 
 
-def _cue(ctx: Ctx) -> tuple[str, str]:
-    """(breadcrumb item, chip) that give the page's warehouse where the heading does not."""
-    wh = ctx.cue_text()
-    crumb = ctx.if_cue("breadcrumb", f'<li class="breadcrumb-item"><a href="#">{wh}</a></li>')
-    chip = ctx.if_cue(
+def _chip(ctx: Ctx) -> str:
+    """The filter chip with the page's warehouse, on a page that states it in a chip."""
+    return ctx.if_cue(
         "chip",
         '<span class="badge rounded-pill text-bg-primary fw-normal fs-6 me-2">'
         f'{ctx.chip_text()} <span class="ms-1">×</span></span>',
     )
-    return crumb, chip
 
 
 def _surface(ctx: Ctx) -> str:
@@ -54,7 +51,11 @@ def _surface(ctx: Ctx) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    crumb, chip = _cue(ctx)
+    crumbs = ctx.trail(
+        ("Home", "Inventory", "Stock levels"),
+        '<li class="breadcrumb-item"><a href="#">{text}</a></li>',
+        '<li class="breadcrumb-item active" aria-current="page">{text}</li>',
+    )
     badge = SOFT_BADGE if ctx.has("soft-badges") else BADGE
     classes = ctx.switched(
         "table table-hover align-middle mb-0", striped=" table-striped", small=" table-sm"
@@ -83,16 +84,13 @@ def admin(ctx: Ctx) -> Body:
         '<div class="d-flex align-items-center gap-3 text-body-secondary">'
         f"{icon('bell', 18)}{icon('gear', 18)}<span>Mei Lin</span></div></header>"
         '<main class="flex-grow-1 overflow-hidden p-4" data-scroll>'
-        '<nav aria-label="breadcrumb"><ol class="breadcrumb mb-2">'
-        '<li class="breadcrumb-item"><a href="#">Home</a></li>'
-        f'<li class="breadcrumb-item"><a href="#">Inventory</a></li>{crumb}'
-        '<li class="breadcrumb-item active" aria-current="page">Stock levels</li></ol></nav>'
+        f'<nav aria-label="breadcrumb"><ol class="breadcrumb mb-2">{crumbs}</ol></nav>'
         '<div class="d-flex justify-content-between align-items-center mb-3">'
         f'<h1 class="h3 mb-0">{ctx.heading(" — ")}</h1>'
         '<div class="d-flex gap-2"><button class="btn btn-outline-secondary btn-sm">'
         f'{icon("download", 14)} Export</button><button class="btn btn-primary btn-sm">'
         f"{icon('plus', 14)} New item</button></div></div>"
-        f'<div class="d-flex align-items-center mb-3">{chip}'
+        f'<div class="d-flex align-items-center mb-3">{_chip(ctx)}'
         '<span class="badge rounded-pill text-bg-light border fw-normal fs-6 me-2">'
         'Category: All</span><a href="#" class="small">Clear filters</a></div>'
         f'<div class="card shadow-sm"><div class="table-responsive">{markup}</div>'

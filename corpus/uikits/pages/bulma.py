@@ -13,7 +13,6 @@ WRAPS = {"sku": '<a href="#">{text}</a>'}
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = ctx.cue_text()
     labels = ctx.nav()
     items = "".join(
         f'<li><a href="#"{on(label, IS_ACTIVE)}>'
@@ -22,7 +21,11 @@ def admin(ctx: Ctx) -> Body:
         for name, label in labels[:4]
     )
     more = "".join(f'<li><a href="#">{esc(label)}</a></li>' for _, label in labels[4:])
-    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
+    crumbs = ctx.trail(
+        ("Home", "Inventory", "Stock"),
+        '<li><a href="#">{text}</a></li>',
+        '<li class="is-active"><a href="#" aria-current="page">{text}</a></li>',
+    )
     title = ctx.heading(" – ")
     chip = ctx.if_cue(
         "chip",
@@ -52,9 +55,7 @@ def admin(ctx: Ctx) -> Body:
         '<div class="navbar-end"><a class="navbar-item">Help</a><div class="navbar-item">'
         '<span class="tag is-rounded">ML</span></div></div></div></nav>'
         '<section class="section py-5">'
-        '<nav class="breadcrumb" aria-label="breadcrumbs"><ul><li><a href="#">Home</a></li>'
-        f'<li><a href="#">Inventory</a></li>{crumb}'
-        '<li class="is-active"><a href="#" aria-current="page">Stock</a></li></ul></nav>'
+        f'<nav class="breadcrumb" aria-label="breadcrumbs"><ul>{crumbs}</ul></nav>'
         '<div class="level mb-4"><div class="level-left"><div class="level-item">'
         f'<h1 class="title is-4">{title}</h1></div></div><div class="level-right">'
         '<div class="level-item"><div class="buttons are-small">'

@@ -29,10 +29,13 @@ def _menu(ctx: Ctx) -> str:
 
 
 def _top(ctx: Ctx) -> str:
-    wh = ctx.cue_text()
     dark = ctx.spec.theme == "dark"
     inv = " inverted" if dark else ""
-    crumb = ctx.if_cue("breadcrumb", f'<a class="section">{wh}</a><span class="divider">/</span>')
+    crumbs = ctx.trail(
+        ("Home", "Inventory", "Stock"),
+        '<a class="section">{text}</a><span class="divider">/</span>',
+        '<div class="active section">{text}</div>',
+    )
     title = ctx.heading(" — ")
     chip = ctx.if_cue("chip", f'<a class="ui blue label">{ctx.chip_text()} ×</a>')
     return (
@@ -41,9 +44,7 @@ def _top(ctx: Ctx) -> str:
         '<input type="text" placeholder="Search..."></div></div><a class="item">Mei Lin</a></div>'
         "</div>"
         f'<div class="ui basic{inv} segment" style="margin:0">'
-        f'<div class="ui breadcrumb"><a class="section">Home</a><span class="divider">/</span>'
-        f'<a class="section">Inventory</a><span class="divider">/</span>{crumb}'
-        '<div class="active section">Stock</div></div>'
+        f'<div class="ui breadcrumb">{crumbs}</div>'
         f'<h2 class="ui{inv} header">{title}<div class="sub header">Levels per item</div></h2>'
         f'<div class="ui labels">{chip}<a class="ui label">Active</a><a class="ui label">'
         "Tracked</a></div>"

@@ -26,12 +26,13 @@ def _cell(ctx: Ctx, r: int, c: int) -> str:
 
 
 def admin(ctx: Ctx) -> Body:
-    wh = ctx.cue_text()
     links = "".join(
         f'<li><a href="#"{on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
         for _, label in ctx.nav()
     )
-    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
+    crumbs = ctx.trail(
+        ("Home", "Inventory", "Stock"), '<li><a href="#">{text}</a></li>', "<li>{text}</li>"
+    )
     title = ctx.heading(" · ")
     chip = ctx.if_cue(
         "chip",
@@ -48,8 +49,7 @@ def admin(ctx: Ctx) -> Body:
         '<li><a href="#" class="secondary">Mei Lin</a></li></ul></nav></header>'
         '<main class="container-fluid"><div class="layout">'
         f"<aside><nav><ul>{links}</ul></nav></aside><div>"
-        '<nav aria-label="breadcrumb"><ul><li><a href="#">Home</a></li>'
-        f'<li><a href="#">Inventory</a></li>{crumb}<li>Stock</li></ul></nav>'
+        f'<nav aria-label="breadcrumb"><ul>{crumbs}</ul></nav>'
         f"<hgroup><h3>{title}</h3><p>Counted stock and reorder points</p></hgroup>"
         '<div role="group" style="max-width:640px">'
         '<input type="search" placeholder="Search by code or name">'

@@ -23,11 +23,14 @@ WRAPS = {"sku": '<a class="uk-link-reset" href="#">{text}</a>'}
 
 def admin(ctx: Ctx) -> Body:
     dark = ctx.spec.theme == "dark"
-    wh = ctx.cue_text()
     links = "".join(
         f'<li{on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in ctx.nav()
     )
-    crumb = ctx.if_cue("breadcrumb", f'<li><a href="#">{wh}</a></li>')
+    crumbs = ctx.trail(
+        ("Home", "Inventory", "Stock"),
+        '<li><a href="#">{text}</a></li>',
+        "<li><span>{text}</span></li>",
+    )
     title = ctx.heading(" · ")
     chip = ctx.if_cue(
         "chip",
@@ -57,8 +60,7 @@ def admin(ctx: Ctx) -> Body:
         '<li><a href="#">Movements</a></li><li><a href="#">Counts</a></li></ul></div>'
         '<div class="uk-navbar-right"><div class="uk-navbar-item"><input class="uk-input '
         'uk-form-small uk-form-width-medium" placeholder="Search"></div></div></nav>'
-        '<ul class="uk-breadcrumb"><li><a href="#">Home</a></li><li><a href="#">Inventory</a></li>'
-        f"{crumb}<li><span>Stock</span></li></ul>"
+        f'<ul class="uk-breadcrumb">{crumbs}</ul>'
         f'<h3 class="uk-margin-small-top uk-margin-small-bottom">{title}</h3>'
         f'<div class="uk-margin-small-bottom">{chip}<span class="uk-label uk-label-warning">'
         "Count due</span></div>"

@@ -39,6 +39,8 @@ NAV_ZH = (
     ("gear", "系统设置"),
 )
 ACTIVE = {"Inventory", "库存查询"}
+STOCK_TRAIL = ("Home", "Inventory", "Stock")
+"""The breadcrumb labels of an English admin page's stock table."""
 PAGE_ROWS = 20
 """Rows a page of a paginated table holds."""
 
@@ -246,7 +248,7 @@ class Ctx:
             trail.insert(-1, self.cue_text())
         return trail
 
-    def trail(self, labels: Sequence[str], link: str, current: str) -> str:
+    def trail(self, link: str, current: str, labels: Sequence[str] = STOCK_TRAIL) -> str:
         """The breadcrumb trail of `labels` (as `crumbs` gives it) in a kit's markup: each crumb
         but the last in `link`, the last (the page itself) in `current` (`{text}` in each)."""
         *path, page = self.crumbs(labels)

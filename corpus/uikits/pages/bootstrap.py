@@ -52,9 +52,9 @@ def _surface(ctx: Ctx) -> str:
 
 def admin(ctx: Ctx) -> Body:
     crumbs = ctx.trail(
-        ("Home", "Inventory", "Stock levels"),
         '<li class="breadcrumb-item"><a href="#">{text}</a></li>',
         '<li class="breadcrumb-item active" aria-current="page">{text}</li>',
+        ("Home", "Inventory", "Stock levels"),
     )
     badge = SOFT_BADGE if ctx.has("soft-badges") else BADGE
     classes = ctx.switched(

@@ -22,7 +22,6 @@ def admin(ctx: Ctx) -> Body:
     )
     more = "".join(f'<li><a href="#">{esc(label)}</a></li>' for _, label in labels[4:])
     crumbs = ctx.trail(
-        ("Home", "Inventory", "Stock"),
         '<li><a href="#">{text}</a></li>',
         '<li class="is-active"><a href="#" aria-current="page">{text}</a></li>',
     )

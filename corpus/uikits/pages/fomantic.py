@@ -32,7 +32,6 @@ def _top(ctx: Ctx) -> str:
     dark = ctx.spec.theme == "dark"
     inv = " inverted" if dark else ""
     crumbs = ctx.trail(
-        ("Home", "Inventory", "Stock"),
         '<a class="section">{text}</a><span class="divider">/</span>',
         '<div class="active section">{text}</div>',
     )

@@ -30,9 +30,7 @@ def admin(ctx: Ctx) -> Body:
         f'<li><a href="#"{on(label, CURRENT, SECONDARY)}>{esc(label)}</a></li>'
         for _, label in ctx.nav()
     )
-    crumbs = ctx.trail(
-        ("Home", "Inventory", "Stock"), '<li><a href="#">{text}</a></li>', "<li>{text}</li>"
-    )
+    crumbs = ctx.trail('<li><a href="#">{text}</a></li>', "<li>{text}</li>")
     title = ctx.heading(" · ")
     chip = ctx.if_cue(
         "chip",

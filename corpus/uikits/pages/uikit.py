@@ -27,7 +27,6 @@ def admin(ctx: Ctx) -> Body:
         f'<li{on(label, IS_ACTIVE)}><a href="#">{esc(label)}</a></li>' for _, label in ctx.nav()
     )
     crumbs = ctx.trail(
-        ("Home", "Inventory", "Stock"),
         '<li><a href="#">{text}</a></li>',
         "<li><span>{text}</span></li>",
     )

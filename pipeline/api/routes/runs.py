@@ -120,20 +120,15 @@ async def list_runs(
     return RunsResponse(runs=[run_summary(r) for r in records])
 
 
+_SUMMED_UP = {"contract", "ledger", "proposals", "tool_calls"}
+"""The fields of a `RunSummary` worked out from the record; the others are the record's own."""
+
+
 def run_summary(record: RunRecord) -> RunSummary:
     contract = record.task_contract
     return RunSummary(
-        id=record.id,
-        task=record.task,
-        status=record.status,
-        model=record.model,
-        started_at=record.started_at,
-        ended_at=record.ended_at,
-        approval=record.approval,
-        dry_run=record.dry_run,
+        **record.model_dump(include=RunSummary.model_fields.keys() - _SUMMED_UP),
         contract=None if contract is None else contract.summary(),
-        final=record.final,
-        final_by=record.final_by,
         ledger=None if record.ledger_summary is None else record.ledger_summary.text,
         proposals=[p.id for p in record.proposals],
         tool_calls=len(record.tool_calls),

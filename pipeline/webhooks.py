@@ -22,6 +22,7 @@ import hmac
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import KW_ONLY, dataclass
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -67,39 +68,30 @@ class _Failed(Exception):
         self.error = error
 
 
+@dataclass(eq=False)
 class Deliverer:
     """Sends the events due to `urls`, logging each attempt in `store`."""
 
-    def __init__(
-        self,
-        store: Store,
-        urls: Sequence[str],
-        *,
-        client: httpx.AsyncClient,
-        clock: Clock,
-        secret: str | None = None,
-        attempts: int = 3,
-        timeout_s: float = 10.0,
-        lease: timedelta = timedelta(minutes=2),
-        max_age: timedelta = timedelta(days=1),
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    ) -> None:
-        self._store = store
-        self._urls = list(urls)
-        self._client = client
-        self._clock = clock
-        self._secret = secret
-        self._attempts = attempts
-        self._timeout = timeout_s
-        self._lease = lease
-        self._max_age = max_age
-        self._sleep = sleep
+    store: Store
+    urls: Sequence[str]
+    _: KW_ONLY
+    client: httpx.AsyncClient
+    clock: Clock
+    secret: str | None = None
+    attempts: int = 3
+    timeout_s: float = 10.0
+    lease: timedelta = timedelta(minutes=2)
+    max_age: timedelta = timedelta(days=1)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+
+    def __post_init__(self) -> None:
+        self.urls = tuple(self.urls)  # the URLs as given, whatever the caller's list becomes
 
     async def deliver_due(self, *, limit: int = 50) -> int:
         """One pass: claim the deliveries due, send each; how many were delivered."""
-        if not self._urls:
+        if not self.urls:
             return 0
-        now = self._clock()
+        now = self.clock()
         claimed = await asyncio.to_thread(self._claim, now, limit)
         delivered = 0
         for delivery in claimed:
@@ -107,9 +99,9 @@ class Deliverer:
         return delivered
 
     def _claim(self, now: datetime, limit: int) -> list[Delivery]:
-        with self._store.writing() as tx:
+        with self.store.writing() as tx:
             return tx.claim_deliveries(
-                self._urls, now=now, lease=self._lease, since=now - self._max_age, limit=limit
+                self.urls, now=now, lease=self.lease, since=now - self.max_age, limit=limit
             )
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 5.0) -> None:
@@ -129,8 +121,8 @@ class Deliverer:
             "X-Stockshot-Event": delivery.event,
             "X-Stockshot-Delivery": str(delivery.number),
         }
-        if self._secret:
-            headers[SIGNATURE_HEADER] = sign(self._secret, body)
+        if self.secret:
+            headers[SIGNATURE_HEADER] = sign(self.secret, body)
 
         made = [delivery.attempts]  # attempts so far, this pass's included
 
@@ -139,8 +131,8 @@ class Deliverer:
             status: int | None = None
             cause: Exception | None = None
             try:
-                response = await self._client.post(
-                    delivery.url, content=body, headers=headers, timeout=self._timeout
+                response = await self.client.post(
+                    delivery.url, content=body, headers=headers, timeout=self.timeout_s
                 )
             except httpx.HTTPError as exc:
                 error: str | None = f"{type(exc).__name__}: {exc}".strip()
@@ -155,10 +147,10 @@ class Deliverer:
         try:
             await retried(
                 attempt,
-                attempts=self._attempts,
+                attempts=self.attempts,
                 retry_on=_Failed,
                 wait=wait_exponential_jitter(multiplier=0.5, max=8.0, jitter=0.5),
-                sleep=self._sleep,
+                sleep=self.sleep,
                 before_sleep=_log_retry,
             )
         except _Failed as exc:
@@ -173,7 +165,7 @@ class Deliverer:
         self, delivery: int, attempts: int, status_code: int | None, error: str | None
     ) -> None:
         """Log one attempt: delivered when it has no error."""
-        now = self._clock()
+        now = self.clock()
         delivered = error is None
         # Not delivered: due again after a pause that doubles with the attempts made (2 s after
         # the first, 8 s after a pass of three, at most 5 minutes).
@@ -188,7 +180,7 @@ class Deliverer:
                 delivered=delivered,
                 next_at=now if delivered else now + pause,
             )
-            with self._store.writing() as tx:
+            with self.store.writing() as tx:
                 tx.record_attempt(attempt)
 
         await asyncio.to_thread(write)

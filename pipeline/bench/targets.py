@@ -12,7 +12,16 @@ from statistics import median
 from pipeline.bench.document import IngestImage, Measurements, RatioDoc, Target
 from pipeline.bench.speed import BASELINE, BASELINE_THREADS, OURS
 from pipeline.bench.targets_accuracy import table_targets, text_targets
-from pipeline.bench.verdicts import margin, median_of, ms_of, pct, share_of, target
+from pipeline.bench.verdicts import (
+    latency_target,
+    margin,
+    median_of,
+    ms_of,
+    pct,
+    share_of,
+    target,
+    token_target,
+)
 
 __all__ = ["evaluate", "headline_of", "margin", "median_of"]
 
@@ -68,13 +77,10 @@ def _per_image_targets(doc: Measurements) -> list[Target]:
     if latencies:
         slowest = max(latencies, key=lambda p: p[1])
         found.append(
-            target(
+            latency_target(
                 "ingest_latency_worst",
                 f"warm `table_ocr` ingest at most 1.5 s on every image (the slowest: {slowest[0]})",
                 slowest[1],
-                "<=",
-                1500.0,
-                "ms",
                 f"median over the images {ms_of(median(v for _, v in latencies))}",
             )
         )
@@ -120,13 +126,10 @@ def evaluate(doc: Measurements) -> list[Target]:
             "% cells",
             f"pipeline {pct(ours_acc)} vs baseline {pct(base_acc)} of cells exactly right",
         ),
-        target(
+        latency_target(
             "ingest_latency",
             f"warm `table_ocr` ingest of {name} at most 1.5 s (median)",
             ours_ms,
-            "<=",
-            1500.0,
-            "ms",
             f"median of {ours_runs['n'] if ours_runs else 0} runs after a warm-up",
         ),
         target(
@@ -149,25 +152,19 @@ def evaluate(doc: Measurements) -> list[Target]:
             f"miss {ms_of(median_of(cache_summary, 'miss'))} vs hit "
             f"{ms_of(median_of(cache_summary, 'disk'), 3)}",
         ),
-        target(
+        token_target(
             "tokens",
             f"tokens sent for the table screenshot {name} at most 30% of the full-page "
             "image estimate",
-            None if head_tokens is None else head_tokens["share"]["table_ocr"] * 100,
-            "<=",
-            30.0,
-            "%",
+            None if head_tokens is None else head_tokens["share"]["table_ocr"],
             "not measured"
             if head_tokens is None
             else f"{head_tokens['sent']['table_ocr']} of {head_tokens['full_page_image']} tokens",
         ),
-        target(
+        token_target(
             "tokens_every_screen",
             "the same for every table screenshot measured (the worst one)",
-            None if worst is None else worst["share"]["table_ocr"] * 100,
-            "<=",
-            30.0,
-            "%",
+            None if worst is None else worst["share"]["table_ocr"],
             "no table screen measured"
             if worst is None
             else f"worst {worst['image']}: {worst['sent']['table_ocr']} of "

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from pipeline.bench.document import Measurements, Peer, Target
 from pipeline.bench.peers import breakdown
-from pipeline.bench.verdicts import ms_of, pair_text, set_total, share_of, target
+from pipeline.bench.verdicts import (
+    latency_target,
+    ms_of,
+    pair_text,
+    set_total,
+    share_of,
+    target,
+    token_target,
+)
 
 __all__ = ["table_targets", "text_targets"]
 
@@ -68,14 +76,11 @@ def table_targets(doc: Measurements) -> list[Target]:
     ]
     worst = max(shares, key=lambda s: s[1], default=None)
     found.append(
-        target(
+        token_target(
             "tokens_corpus",
             "tokens sent for every table screen of the browser corpus at most 30% of the "
             "full-page image estimate (the worst one)",
-            None if worst is None else worst[1] * 100,
-            "<=",
-            30.0,
-            "%",
+            None if worst is None else worst[1],
             "not measured"
             if worst is None
             else f"worst {worst[0]}; {sum(s <= 0.3 for _, s in shares)} of {len(shares)} "
@@ -84,13 +89,10 @@ def table_targets(doc: Measurements) -> list[Target]:
     )
     photos = set_total(doc, "photos", "stockshot")
     found.append(
-        target(
+        latency_target(
             "photo_latency",
             "warm ingest of a photo at most 1.5 s (the slowest photo's median)",
             photos["max_ms"] if photos else None,
-            "<=",
-            1500.0,
-            "ms",
             f"median over the photos {ms_of(photos['median_ms'] if photos else None)}",
         )
     )

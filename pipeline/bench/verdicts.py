@@ -7,7 +7,23 @@ from collections.abc import Mapping
 
 from pipeline.bench.document import Measurements, Peer, SummaryDoc, Target, ToolTotal
 
-__all__ = ["margin", "median_of", "ms_of", "pair_text", "pct", "set_total", "share_of", "target"]
+__all__ = [
+    "latency_target",
+    "margin",
+    "median_of",
+    "ms_of",
+    "pair_text",
+    "pct",
+    "set_total",
+    "share_of",
+    "target",
+    "token_target",
+]
+
+LATENCY_MS = 1500.0
+"""The most a warm ingest of one image may take."""
+TOKEN_SHARE_PCT = 30.0
+"""The most a table screen may send, as a share of the full-page image estimate."""
 
 
 def margin(value: float, threshold: float, op: str) -> str:
@@ -47,6 +63,18 @@ def target(
         else "not measured",
         "detail": detail,
     }
+
+
+def latency_target(key: str, statement: str, ms: float | None, detail: str) -> Target:
+    """A warm ingest latency within `LATENCY_MS`."""
+    return target(key, statement, ms, "<=", LATENCY_MS, "ms", detail)
+
+
+def token_target(key: str, statement: str, share: float | None, detail: str) -> Target:
+    """Tokens sent within `TOKEN_SHARE_PCT` of the full-page image estimate (`share` of it)."""
+    return target(
+        key, statement, None if share is None else share * 100, "<=", TOKEN_SHARE_PCT, "%", detail
+    )
 
 
 def set_total(doc: Measurements, key: str, tool: Peer) -> ToolTotal | None:

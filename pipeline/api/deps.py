@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Annotated, TypedDict
+from typing import Annotated, TypedDict, TypeVar
 
 from fastapi import Depends, Request, params
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -24,7 +24,9 @@ from pipeline.settings import Settings
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
 
-__all__ = ["AppServices", "Services", "StoreSlot", "caller", "needs", "require_key"]
+__all__ = ["AppServices", "Services", "StoreSlot", "caller", "needs", "or_404", "require_key"]
+
+T = TypeVar("T")
 
 
 class StoreSlot:
@@ -153,3 +155,10 @@ def needs(role: Role, openapi_extra: JsonObject | None = None) -> RouteNeeds:
 def caller(request: Request) -> str:
     """Who sent this request: `api:<key name>` (set by `require_key`)."""
     return str(getattr(request.state, "caller", "api"))
+
+
+def or_404(found: T | None, missing: str) -> T:
+    """`found`, or a 404 that says `missing` when there is none."""
+    if found is None:
+        raise HTTPException(404, missing)
+    return found

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services, caller, needs
+from pipeline.api.deps import Services, caller, needs, or_404
 from pipeline.api.schemas import ErrorBody
 from servers.models import ColumnProfile
 
@@ -43,10 +43,7 @@ async def list_profiles(services: Services) -> list[ColumnProfile]:
     summary="One column profile",
 )
 async def get_profile(signature: str, services: Services) -> ColumnProfile:
-    found = services.profiles.get(signature)
-    if found is None:
-        raise HTTPException(404, f"no profile {signature!r}")
-    return found
+    return or_404(services.profiles.get(signature), f"no profile {signature!r}")
 
 
 @router.put(

@@ -9,9 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
-from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services, caller, needs
+from pipeline.api.deps import Services, caller, needs, or_404
 from pipeline.api.openapi import ERRORS, MISDIRECTED, RUN_BODY, as_json
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import ContractOut, ErrorBody, RunsResponse, RunStarted, RunSummary
@@ -104,10 +103,7 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
 )
 async def get_run(run_id: str, services: Services) -> RunRecord:
     """The run record: the finished one, or what happened so far while it runs."""
-    record = await services.job_queue().record(run_id)
-    if record is None:
-        raise HTTPException(404, f"no run with id {run_id!r}")
-    return record
+    return or_404(await services.job_queue().record(run_id), f"no run with id {run_id!r}")
 
 
 @router.get("/runs", **needs("viewer"), response_model=RunsResponse)
@@ -153,9 +149,7 @@ async def run_stream(
     except ValueError:
         after = -1
     stream = await services.job_queue().events(run_id, after=after)
-    if stream is None:
-        raise HTTPException(404, f"no run with id {run_id!r}")
-    return stream
+    return or_404(stream, f"no run with id {run_id!r}")
 
 
 @router.get(

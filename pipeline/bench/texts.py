@@ -13,12 +13,12 @@ Debian fonts, each with the text it carries.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+from pydantic import TypeAdapter
 
 from pipeline.bench.context import BenchContext, quiet_info
 from pipeline.bench.document import TextRead, TextsDoc, TextTotal
@@ -43,25 +43,8 @@ class TextImage:
     note: str
 
 
-def _rgba(value: list[int]) -> RGBA:
-    red, green, blue, alpha = value
-    return red, green, blue, alpha
-
-
 def _load(path: Path) -> tuple[TextImage, ...]:
-    entries = json.loads(path.read_text(encoding="utf-8"))
-    return tuple(
-        TextImage(
-            name=e["name"],
-            text=e["text"],
-            font=e["font"],
-            size=int(e["size"]),
-            ink=_rgba(e["ink"]),
-            paper=_rgba(e["paper"]),
-            note=e["note"],
-        )
-        for e in entries
-    )
+    return TypeAdapter(tuple[TextImage, ...]).validate_json(path.read_bytes())
 
 
 TEXT_IMAGES = _load(Path(__file__).with_name("text_images.json"))

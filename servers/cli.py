@@ -24,6 +24,7 @@ from servers.models import ImportSummary, Order, OrderQuery
 from servers.settings import ServerSettings, load_settings
 from servers.store import OpenStore
 from servers.stores import StoreOptions, open_store
+from servers.terminal import print_table
 from servers.toolkit import utc_now
 
 __all__ = ["add_serve_arguments", "register", "run", "serve"]
@@ -237,21 +238,17 @@ def _orders(args: argparse.Namespace, settings: ServerSettings) -> int:
     elif not found:
         print("no orders")
     else:
-        print(_orders_table(found))
+        _print_orders(found)
     return 0
 
 
-def _orders_table(found: Sequence[Order]) -> str:
+def _print_orders(found: Sequence[Order]) -> None:
     header = ("id", "sku", "warehouse_id", "quantity", "status", "created_at")
-    rows = [
+    rows = (
         (o.id, o.sku, o.warehouse_id, str(o.quantity), o.status, o.created_at.isoformat())
         for o in found
-    ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
     )
+    print_table(header, rows, sys.stdout)
 
 
 def _summary_text(summary: ImportSummary) -> str:

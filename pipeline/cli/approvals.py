@@ -22,6 +22,7 @@ from pipeline.settings import Settings
 from servers.errors import Refused
 from servers.models import APPROVAL_STATUSES, PlannedOrder, Proposal, ProposalQuery
 from servers.store import Store
+from servers.terminal import print_table
 
 __all__ = ["ask_each", "describe", "print_decision", "register"]
 
@@ -107,10 +108,7 @@ def _print_table(
     proposals: Sequence[tuple[Proposal, PlannedOrder | None]], out: TextIO, now: datetime
 ) -> None:
     header = ["id", "status", "write", "screen", "live", "screenshot age", "decided by", "result"]
-    rows = [header, *(_row(p, now, planned) for p, planned in proposals)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    for row in rows:
-        out.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    print_table(header, (_row(p, now, planned) for p, planned in proposals), out)
 
 
 def _list(args: argparse.Namespace, settings: Settings) -> int:

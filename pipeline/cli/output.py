@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pipeline.models import IngestResult
+from servers.terminal import print_table
 
 if TYPE_CHECKING:
     from pipeline.host.record import RunRecord
@@ -56,10 +57,7 @@ def print_result(result: IngestResult, out: TextIO) -> None:
     else:
         header = tuple(result.table.header)
         table = [tuple(row) for row in result.table.cells]
-    widths = [max(len(str(v)) for v in col) for col in zip(header, *table, strict=False)]
-    for values in (header, *table):
-        cells = (str(v).ljust(w) for v, w in zip(values, widths, strict=False))
-        out.write("  " + "  ".join(cells).rstrip() + "\n")
+    print_table(header, table, out, indent=2)
     out.write("\n")
 
 

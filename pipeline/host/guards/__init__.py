@@ -12,15 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pipeline.host.guards import base
 from pipeline.host.guards.arg_repair import arg_repair
-from pipeline.host.guards.base import (
-    CallDecision,
-    CallGuard,
-    GuardState,
-    ResponseDecision,
-    ResponseGuard,
-    ScreenEvidence,
-)
+from pipeline.host.guards.base import *  # noqa: F403  (what a guard sees and decides)
+from pipeline.host.guards.base import CallGuard, ResponseGuard
 from pipeline.host.guards.false_claim import false_claim
 from pipeline.host.guards.freshness import freshness
 from pipeline.host.guards.give_up import give_up
@@ -32,18 +27,8 @@ from pipeline.host.guards.stall import stall
 from pipeline.host.guards.truncation import truncation
 from pipeline.host.guards.unchanged_field import unchanged_field
 
-__all__ = [
-    "CALL_GUARDS",
-    "GUARD_NAMES",
-    "RESPONSE_GUARDS",
-    "CallDecision",
-    "CallGuard",
-    "GuardState",
-    "ResponseDecision",
-    "ResponseGuard",
-    "ScreenEvidence",
-    "switched_on",
-]
+__all__ = ["CALL_GUARDS", "GUARD_NAMES", "RESPONSE_GUARDS", "switched_on"]
+__all__ += base.__all__
 
 RESPONSE_GUARDS: dict[str, ResponseGuard] = {
     "truncation": truncation,

@@ -3,9 +3,8 @@ contributions, the splits) and the one-screen text summary."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pipeline.evals.document import Gate, ModelEntry, Report
+from servers.terminal import table_lines
 
 __all__ = [
     "CONTRIBUTION_HEADER",
@@ -181,15 +180,6 @@ def split_rows_of(report: Report) -> list[list[str]]:
     return rows
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(str(v)) for v in col) for col in zip(header, *rows, strict=False)]
-    lines = ["  ".join(str(v).ljust(w) for v, w in zip(header, widths, strict=False)).rstrip()]
-    lines += [
-        "  ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=False)).rstrip() for r in rows
-    ]
-    return lines
-
-
 def render_summary(report: Report) -> str:
     k = report["k"]
     cases = report["cases"]
@@ -197,16 +187,16 @@ def render_summary(report: Report) -> str:
     lines = [
         f"stockshot eval: {cases['total']} cases ({cases['core']} core), k={k} seeds, "
         f"{report['mode']} scoring, {report['wall_s']:.0f} s",
-        *_table(header, rows_of(report)),
+        *table_lines(header, rows_of(report)),
     ]
     contributions = contribution_rows(report)
     if contributions:
         lines += ["", "each model minus the baselines that pick without reading (product track):"]
-        lines += _table(CONTRIBUTION_HEADER, contributions)
+        lines += table_lines(CONTRIBUTION_HEADER, contributions)
     split_rows = split_rows_of(report)
     if split_rows:
         lines += ["", "tuning set (tests may quote it) and sealed set (nothing quotes it):"]
-        lines += _table(SPLIT_HEADER, split_rows)
+        lines += table_lines(SPLIT_HEADER, split_rows)
     missing = [g for g in report["guards"]["names"] if g not in report["guards"]["registered"]]
     if missing:
         lines.append(f"guards not registered (their rows measure nothing): {', '.join(missing)}")

@@ -31,7 +31,9 @@ $(MODELS): $(FULL)
 demo: $(BASE)
 	$(VENV)/bin/stockshot demo
 
-test: $(MODELS) chromium tesseract postgresql
+# Every system file or program a test opens is listed in tests/system.py with the target here
+# that installs it (tests/test_system_files.py keeps the two in step).
+test: $(MODELS) chromium tesseract postgresql fonts
 	$(PY) -m pytest
 
 # The dashboard test drives Debian's Chromium; without it (and without apt) that test skips.
@@ -82,7 +84,7 @@ check: lint types layers test
 
 # Table pictures with hand-written CSVs, when the shared data folder is there.
 TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
-bench: $(MODELS)
+bench: $(MODELS) fonts
 	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
 
 # reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
@@ -135,7 +137,8 @@ corpus: $(BASE) chromium
 uikits: $(BASE) chromium fonts
 	$(PY) corpus/uikits_generate.py
 
-# The Debian font packages both browser corpora draw with (missing ones are installed with apt).
+# The Debian font packages the tests, the bench's text images and both browser corpora draw
+# with (missing ones are installed with apt).
 CORPUS_FONTS := fonts-dejavu-core fonts-liberation fonts-lato fonts-roboto-unhinted \
 	fonts-open-sans fonts-noto-cjk fonts-wqy-microhei fonts-inter fonts-noto-core
 fonts:

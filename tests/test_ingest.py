@@ -18,6 +18,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.truth import Truth
 from tests import truthfiles
 from tests.conftest import NOW, SHANGHAI, CountingEngine, Sample, load_samples, make_ingestor
+from tests.system import font_file
 
 SAMPLES = load_samples()
 FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
@@ -292,7 +293,7 @@ def test_large_lettering_on_a_transparent_page_is_read_as_its_words_not_its_stro
 ) -> None:
     from PIL import Image, ImageDraw, ImageFont
 
-    font = ImageFont.truetype("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc", 120)
+    font = ImageFont.truetype(font_file("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"), 120)
     page = Image.new("RGBA", (760, 240), (0, 0, 0, 0))
     ImageDraw.Draw(page).text((40, 30), "我是中国人", font=font, fill=ink)
     path = tmp_path / "banner.png"
@@ -334,7 +335,7 @@ def test_a_result_holds_its_bytes_in_process_only_and_a_cache_hit_too() -> None:
 
 
 def test_a_sidebar_menu_beside_the_table_never_joins_it(rapidocr: OcrEngine) -> None:
-    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 15)
+    font = ImageFont.truetype(font_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), 15)
     page = Image.new("RGB", (1100, 560), (250, 250, 250))
     draw = ImageDraw.Draw(page)
     menu = ["Dashboard", "Inventory", "Transfers", "Suppliers", "Reports", "Settings"]

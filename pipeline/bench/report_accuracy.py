@@ -163,4 +163,5 @@ def texts_section(doc: BenchDoc) -> list[str]:
         for image in texts["images"]
     ]
     out += md_table(["image", "drawn", "stockshot read", "CER", "`RapidOCR()` read", "CER"], rows)
+    out += [f"\n- not drawn: {why}" for why in texts.get("not_drawn", [])]
     return out

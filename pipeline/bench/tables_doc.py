@@ -179,3 +179,5 @@ class TextsDoc(TypedDict):
     images: list[TextRead]
     totals: NotRequired[dict[str, TextTotal]]
     error: NotRequired[str]
+    not_drawn: NotRequired[list[str]]
+    """The images left out for a missing font, each naming the package that provides it."""

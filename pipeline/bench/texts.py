@@ -26,7 +26,14 @@ from pipeline.ingest import Ingestor
 from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.screentext import parse_screens
 
-__all__ = ["TEXT_IMAGES", "TextImage", "cer", "draw_text_images", "measure_texts"]
+__all__ = [
+    "TEXT_IMAGES",
+    "TextImage",
+    "cer",
+    "draw_text_images",
+    "measure_texts",
+    "missing_font",
+]
 
 RGBA = tuple[int, int, int, int]
 
@@ -36,6 +43,8 @@ class TextImage:
     name: str
     text: str
     font: str
+    package: str
+    """The Debian package that installs `font` (`make fonts`)."""
     size: int
     ink: RGBA
     paper: RGBA
@@ -51,12 +60,23 @@ TEXT_IMAGES = _load(Path(__file__).with_name("text_images.json"))
 """Lettering on transparent and plain backgrounds, some after RapidOCR's own test images."""
 
 
+def missing_font(spec: TextImage) -> str | None:
+    """Why `spec` cannot be drawn here (its font file is missing, and which package has it)."""
+    if Path(spec.font).is_file():
+        return None
+    return (
+        f"{spec.name}: the font {spec.font} is missing; Debian's {spec.package} provides it "
+        "(`make fonts` installs it)"
+    )
+
+
 def draw_text_images(folder: Path) -> list[tuple[TextImage, Path]]:
-    """Each text image drawn as a PNG in `folder` (those whose font is missing are left out)."""
+    """Each text image drawn as a PNG in `folder` (those whose font is missing are left out;
+    `missing_font` says why)."""
     folder.mkdir(parents=True, exist_ok=True)
     drawn = []
     for spec in TEXT_IMAGES:
-        if not Path(spec.font).is_file():
+        if missing_font(spec) is not None:
             continue
         font = ImageFont.truetype(spec.font, spec.size)
         left, top, right, bottom = (round(v) for v in font.getbbox(spec.text))
@@ -122,7 +142,11 @@ def measure_texts(ctx: BenchContext, folder: Path) -> TextsDoc:
                 },
             }
         )
-    return {"images": images, "totals": _totals(images)}
+    doc: TextsDoc = {"images": images, "totals": _totals(images)}
+    missing = [m for m in map(missing_font, TEXT_IMAGES) if m is not None]
+    if missing:
+        doc["not_drawn"] = missing
+    return doc
 
 
 def _totals(images: Sequence[TextRead]) -> dict[str, TextTotal]:

@@ -9,8 +9,12 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.pixels import Rgb
+from tests.system import font_file
 
-FONT_DIR = "/usr/share/fonts/truetype/dejavu"
+FONTS = {
+    False: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    True: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+}
 HEADER = ("SKU", "Name", "On hand", "Reorder point", "Warehouse", "Updated")
 _NAMES = (
     "Hex bolt M8 x 40",
@@ -42,8 +46,7 @@ class Screenshot:
 
 
 def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(f"{FONT_DIR}/{name}", size)
+    return ImageFont.truetype(font_file(FONTS[bold]), size)
 
 
 def table_rows(count: int) -> list[tuple[str, ...]]:

@@ -1,5 +1,4 @@
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +8,7 @@ from pipeline.errors import EngineError, EngineNotInstalledError
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.ocr.tesseract import TesseractEngine
 from tests.ocr.render import render_table, table_rows, text_crops
+from tests.system import font_file
 
 CJK_FONT = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
 
@@ -96,11 +96,10 @@ def test_read_of_a_blank_image_finds_nothing(engine: TesseractEngine) -> None:
     assert engine.read(np.full((120, 200, 3), 255, dtype=np.uint8)) == []
 
 
-@pytest.mark.skipif(not Path(CJK_FONT).exists(), reason="needs the Noto CJK font")
 def test_chinese_is_read_when_its_data_is_installed(engine: TesseractEngine) -> None:
     if "chi_sim" not in engine.lang:
         pytest.skip("tesseract-ocr-chi-sim is not installed")
-    face = ImageFont.truetype(CJK_FONT, 15)
+    face = ImageFont.truetype(font_file(CJK_FONT), 15)
     crops = []
     for text in ("六角螺栓 M8", "仓库 WH-02"):
         image = Image.new("RGB", (160, 30), (255, 255, 255))

@@ -5,6 +5,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.models import Box
 from pipeline.table.emphasis import emphasised
+from tests.system import font_file
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
@@ -21,7 +22,7 @@ def tabs(chosen: int | None, mark: str) -> tuple[np.ndarray, list[Box]]:
         heavy = k == chosen and mark == "bold"
         if k == chosen and mark == "fill":
             draw.rectangle((x - 14, 30, x + 104, 72), fill=60)
-        font = ImageFont.truetype(BOLD if heavy else FONT, 22)
+        font = ImageFont.truetype(font_file(BOLD if heavy else FONT), 22)
         draw.text((x, 38), label, fill=250 if k == chosen and mark == "fill" else 30, font=font)
         if k == chosen and mark == "underline":
             draw.rectangle((x - 6, 70, x + 96, 73), fill=20)

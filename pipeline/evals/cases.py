@@ -48,7 +48,7 @@ __all__ = [
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 SEALED_DIR = Path(__file__).resolve().parent / "sealed"
-"""The sealed set: cases (and `readings.json`, requests for the reader alone) that no test
+"""The sealed set: cases (and `readings*.json`, requests for the reader alone) that no test
 under `tests/contract/` and no code of the reader quotes, and that no tuning loop looks at; a
 case added to fix a miss goes into `cases/`, never here."""
 READINGS_FILE = "readings.json"
@@ -281,7 +281,7 @@ def load_cases(
     tuning set) a core subset that is not 14 cases; the sealed set has no core cases.
     """
     cases: list[Case] = []
-    files = sorted(p for p in directory.glob("*.json") if p.name != READINGS_FILE)
+    files = sorted(p for p in directory.glob("*.json") if not p.name.startswith("readings"))
     if not files:
         raise InputError(f"no case files (*.json) in {directory}")
     for path in files:

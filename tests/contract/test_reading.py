@@ -1,5 +1,6 @@
 """Reading a request's words into what it allows, safe side first."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -334,6 +335,8 @@ def test_the_tuning_phrasings_read_as_pinned_and_never_wider(case: ReadingCase) 
 def test_no_sealed_request_is_quoted_by_the_readers_tests_or_code() -> None:
     sealed = [c.task for c in load_all_cases() if c.split == "sealed"]
     sealed += [c.task for c in load_readings(SEALED_DIR / READINGS_FILE)]
+    for path in sorted(SEALED_DIR.glob("readings?*.json")):
+        sealed += [c["task"] for c in json.loads(path.read_text(encoding="utf-8"))]
     root = Path(__file__).resolve().parents[2]
     quoted = [
         path.read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test check lint format types layers bench eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop
+.PHONY: demo test unit check lint format types layers bench eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ demo: $(BASE)
 # that installs it (tests/test_system_files.py keeps the two in step).
 test: $(MODELS) chromium tesseract postgresql fonts
 	$(PY) -m pytest
+
+# The fast loop: the tests that need no OCR model, PostgreSQL, Chromium or other process
+# (tests/conftest.py marks each test by what it needs; in this run one that reaches such a
+# thing anyway fails, naming the mark it needs).
+unit: $(BASE)
+	STOCKSHOT_TEST_TIER=unit $(PY) -m pytest -m unit
 
 # The dashboard test drives Debian's Chromium; without it (and without apt) that test skips.
 chromium:

@@ -16,6 +16,7 @@ from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from tests.postgres import PostgresCluster, find_bin_dir, running_cluster
+from tests.tiers import tiers_of
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -38,6 +39,43 @@ def load_samples() -> list[Sample]:
         )
         for entry in manifest
     ]
+
+
+_UNIT_RUN = os.environ.get("STOCKSHOT_TEST_TIER") == "unit"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test marked with the tiers it needs (`tests/tiers.py`), or `unit` when none."""
+    for item in items:
+        marked = {m.name for m in item.iter_markers()}
+        where = Path(str(item.path)).resolve().relative_to(ROOT / "tests").as_posix()
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        needs = tiers_of(getattr(item, "fixturenames", ()), params, where, marked)
+        for tier in sorted(needs - marked):
+            item.add_marker(tier)
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_reach_nothing_outside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a `make unit` run, a test that starts a process or loads an OCR model fails, naming
+    the tier to mark it with (`tests/tiers.py`), so the tiers stay true."""
+    if not _UNIT_RUN:
+        return
+
+    def refuse(tier: str) -> Any:
+        def refused(*_args: Any, **_kwargs: Any) -> Any:
+            pytest.fail(
+                f"this test needs the `{tier}` tier but is marked `unit`: mark it, or add its "
+                "fixture or file to TIER_FIXTURES / TIER_FILES in tests/tiers.py",
+                pytrace=False,
+            )
+
+        return refused
+
+    import onnxruntime
+
+    monkeypatch.setattr(onnxruntime, "InferenceSession", refuse("ocr"))
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse("subprocess"))
 
 
 @pytest.fixture(autouse=True)

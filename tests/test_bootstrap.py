@@ -27,6 +27,7 @@ def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     return settings
 
 
+@pytest.mark.subprocess
 async def test_rules_run_over_stdio_servers_orders_the_still_low_skus_and_skips_restocked_ones(
     settings: Settings,
 ) -> None:
@@ -62,6 +63,7 @@ def test_an_unknown_guard_switch_names_the_known_guards(settings: Settings) -> N
         enabled_guards(settings, {"stal": False})
 
 
+@pytest.mark.subprocess
 async def test_an_unsure_column_mapping_is_asked_of_an_openai_model_before_the_run(
     settings: Settings,
     endpoint: FakeEndpoint,  # noqa: F811

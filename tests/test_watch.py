@@ -335,6 +335,7 @@ def _watch_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *flags: str) ->
     return settings
 
 
+@pytest.mark.subprocess
 def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -347,6 +348,7 @@ def test_the_watch_command_with_a_task_and_apply_raises_orders_in_the_store(
     assert "watch: 1 file(s): 1 done, 0 failed, 0 duplicate(s)" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_the_watch_command_with_a_task_queues_the_writes_for_approval_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -391,6 +393,7 @@ def _progress_lines(lines: queue.Queue[str]) -> Iterator[str]:
             yield line
 
 
+@pytest.mark.subprocess
 def test_a_restart_mid_batch_leaves_every_file_in_done_or_failed_exactly_once(
     tmp_path: Path,
 ) -> None:

@@ -263,6 +263,7 @@ async def test_a_named_key_is_who_decided(settings: Settings, ingestor: Ingestor
 # ---- a served process: real HTTP, real concurrency, a restart
 
 
+@pytest.mark.subprocess
 def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(
     tmp_path: Path, served_store: str | None
 ) -> None:
@@ -282,6 +283,7 @@ def test_twenty_concurrent_approvals_of_one_proposal_write_one_order(
     assert written == [("SKU-10232", "WH-01", 202, f"approval-{chosen}")]
 
 
+@pytest.mark.subprocess
 def test_a_pending_proposal_survives_a_restart_and_is_approved_after_it(
     tmp_path: Path, served_store: str | None
 ) -> None:
@@ -316,6 +318,7 @@ def test_the_approvals_routes_are_in_the_openapi_document(path: str) -> None:
     assert BASE_URL
 
 
+@pytest.mark.subprocess
 def test_an_mcp_client_on_the_served_mount_gets_a_proposal_and_the_inbox_approves_it(
     tmp_path: Path, served_store: str | None
 ) -> None:

@@ -151,6 +151,7 @@ async def _write_through_the_mount(
         )
 
 
+@pytest.mark.subprocess
 def test_an_approver_writes_through_the_mount_at_once_and_an_operator_proposes_each_named(
     tmp_path: Path,
 ) -> None:

@@ -14,6 +14,7 @@ from tests.servers.test_http_app import http_server
 GROUPS = ("inventory", "orders", "warehouses")
 
 
+@pytest.mark.subprocess
 async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
     store: SqlStore,
 ) -> None:
@@ -30,6 +31,7 @@ async def test_the_toolbox_lists_and_calls_tools_over_http_with_the_token(
     assert set(toolbox.instructions) == set(GROUPS)
 
 
+@pytest.mark.subprocess
 async def test_a_wrong_token_is_a_clear_connection_error(store: SqlStore) -> None:
     with (
         http_server("all", Path(store.where), token="s3cret") as base,
@@ -56,6 +58,7 @@ server.run()
 """
 
 
+@pytest.mark.subprocess
 async def test_a_server_that_dies_during_a_call_is_a_tool_server_error_naming_it() -> None:
     target = StdioTarget("dying", sys.executable, ("-c", DYING_SERVER))
     async with Toolbox([target]) as toolbox:

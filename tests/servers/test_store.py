@@ -205,6 +205,7 @@ def test_a_closed_store_refuses_new_transactions(empty_store: OpenStore) -> None
         pass
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("key", [None, "same-key"], ids=["no-key", "one-key"])
 def test_twenty_processes_creating_the_same_order_make_one(
     store: OpenStore, store_url: str, key: str | None

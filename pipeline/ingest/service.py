@@ -53,37 +53,8 @@ from pipeline.tiers import LADDERS, Rung, image_tokens, judge
 log = logging.getLogger(__name__)
 
 PIPELINE_VERSION = "27"
-"""Part of every cache key: a cached result read by an earlier version is read again (5: a
-photo's two readings weighed, merged headers, the selected tab, menus left out of tables; 6:
-fused columns, clipped headers, dashes, pagers, a page's warehouse from another reading, photo
-outlines and planes, coloured text on dark pages; 7: headers joined to a unit column, spaces
-by ink height, a sidebar is no frame, the readings' third key, mostly-numeric quantity
-columns; 8: a photo's quad looked at again once warped, codes and quantities with a unit
-typed where no header names them; 9: the count left over, readings weighed with the page's
-warehouse, dots misread as dashes in cards, sparse on-order columns cut, repeated SKUs; 10: a
-header name over unread values heads its own column, icons and misspelt badges in cards, a
-header that reads as values, headerless quantity-and-warehouse columns cut, a photo's clearly
-fuller reading taken over one that passed; 11: a filter chip's close mark read into its
-warehouse id, a code's run blurred into look-alikes of the other kind; 12: the page context in
-whole lines, faint codes in two runs, spaced numbers, halos of dark chips; 13: a faint code's two
-runs under one header name; 14: a light photo in its darkest channel; 15: warehouse cells read
-as the page's text, `WH4-02`; 16: a neighbour's number or dash in a code cell; 17: a card's
-title far left of the table and rules above it in the context, warehouse columns typed by
-the ids their cells read as; 18: a sidebar taken in as a column is no part of the context's
-reach, values read under a header name set apart move to its column; 19: a quantity one space
-from a date cut from it, a quantity's name kept whole; 20: a sidebar that ends above the table
-is no context; 21: a photo's columns set upright by the edges beside its text when the text
-lines up no column, values a glare faded out of a column's cells, spaces dropped between Latin
-words on a photo, a code's prefix a letter off and its hyphen's stroke, names' words read
-together; 22: a code prefix a blurred column reads a different way in each row, a neighbour's
-word read before a code, an empty cell's dash read into a name; 23: words beside surely coded
-SKUs and counts under unread headers as the name, a dotted code's lost separator, a prefix
-letter read as a digit, a dimension sign spaced on one side, a photo's word one glyph off a
-common English word; 24: a photo's cells read unsure read again sharpened; 25: a photo's
-warped screen brought just within the working size, not halved like an export; 26: a
-laptop's keys told from rows of text by their thickness, hyphens read as middle dots on most
-of a column; 27: the full page sent after no reading passed keeps the best reading's layout
-and fine print)."""
+"""Part of every cache key: a result cached by an earlier version is read again. What each
+version changed is in docs/changelog.md; a bump adds its line there."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")

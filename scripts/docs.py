@@ -23,6 +23,7 @@ from pydantic_core import PydanticUndefined
 
 from pipeline.cli import COMMANDS, build_parser
 from pipeline.settings import Settings
+from servers.settings import ServerSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 REGENERATE = ".venv/bin/python scripts/docs.py"
@@ -50,7 +51,7 @@ def _type(info: FieldInfo) -> str:
     annotation = info.annotation
     name = getattr(annotation, "__name__", None)
     text = name if name and "[" not in repr(annotation) else repr(annotation)
-    for noise in ("typing.", "pathlib.", "Annotated[", ", NoDecode]"):
+    for noise in ("typing.", "pathlib.", "pydantic.types.", "Annotated[", ", NoDecode]"):
         text = text.replace(noise, "")
     text = text.replace("Literal[", "one of [").replace("'", "")
     return f"`{_cell(text)}`"
@@ -89,6 +90,16 @@ def configuration() -> str:
         "| variable | type | default | what it is |",
         "|---|---|---|---|",
         *_settings_rows(Settings, prefix),
+        "",
+        "## The tool servers",
+        "",
+        "The MCP tool servers never import the pipeline and read their own settings",
+        "(`servers/settings.py`): `stockshot servers`, `python -m servers` and the stdio servers",
+        "a run starts (which are handed the run's store and approval policy).",
+        "",
+        "| variable | type | default | what it is |",
+        "|---|---|---|---|",
+        *_settings_rows(ServerSettings, prefix),
         "",
     ]
     return "\n".join(lines)

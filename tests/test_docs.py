@@ -18,7 +18,8 @@ from pipeline.settings import Settings
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+LINK = re.compile(r"\]\(([^)\s]*)\)")
+HEADING = re.compile(r"^#+ (.+)$", re.MULTILINE)
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 COMMAND_LINE = re.compile(r"\bstockshot ([a-z]+)(?: ([a-z]+))?([^#|]*)")
@@ -33,8 +34,27 @@ def _generator() -> ModuleType:
 
 
 def _local_links(page: Path) -> list[str]:
-    text = page.read_text(encoding="utf-8")
-    return [link for link in LINK.findall(text) if "://" not in link and ":" not in link]
+    """The pages a page links to in this repository, as `path` or `path#anchor`."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    return [link for link in LINK.findall(text) if ":" not in link]
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors a page's headings get, as GitHub makes them."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    return {
+        re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in HEADING.findall(text)
+    }
+
+
+def _broken(page: Path) -> list[str]:
+    broken = []
+    for link in _local_links(page):
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path) if path else page
+        if not target.exists() or (anchor and anchor not in _anchors(target)):
+            broken.append(link)
+    return broken
 
 
 def test_the_readme_is_a_front_page_of_at_most_15_kb() -> None:
@@ -52,13 +72,24 @@ def test_the_readme_opens_with_the_two_commands_a_newcomer_runs() -> None:
 
 
 @pytest.mark.parametrize("page", [README, *PAGES], ids=lambda p: p.name)
-def test_every_page_a_page_links_to_exists(page: Path) -> None:
-    missing = [link for link in _local_links(page) if not (page.parent / link).exists()]
-    assert not missing, f"{page.name} links to pages that are not there: {missing}"
+def test_every_page_and_heading_a_page_links_to_exists(page: Path) -> None:
+    broken = _broken(page)
+    assert not broken, f"{page.name} links to pages or headings that are not there: {broken}"
+
+
+def test_a_link_to_a_heading_that_is_not_there_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "other.md").write_text("# Other\n\n## Keys and roles\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Page\n\n## Here\n\n[a](other.md#keys-and-roles) [b](other.md#keys) "
+        "[c](#here) [d](gone.md) [e](https://example.com/x)\n",
+        encoding="utf-8",
+    )
+    assert _broken(page) == ["other.md#keys", "gone.md"]
 
 
 def test_the_readme_links_every_docs_page() -> None:
-    linked = {(README.parent / link).resolve() for link in _local_links(README)}
+    linked = {(README.parent / link.partition("#")[0]).resolve() for link in _local_links(README)}
     unlinked = [page.name for page in PAGES if page.resolve() not in linked]
     assert not unlinked, f"README.md does not link {unlinked}"
 

@@ -199,3 +199,16 @@ def test_the_api_page_has_a_row_for_every_route_the_app_serves() -> None:
         if f"`{method.upper()} {path}" not in page
     ]
     assert not missing, f"docs/api.md has no row for {missing}"
+
+
+def test_every_make_target_a_page_names_is_in_the_makefile() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z][\w-]*):", makefile, re.MULTILINE))
+    named = {
+        f"{page.name}: make {target}"
+        for page in (README, *PAGES)
+        for line in _command_lines(page.read_text(encoding="utf-8"))
+        for target in re.findall(r"\bmake ([a-z][\w-]*)", line)
+        if target not in targets
+    }
+    assert not named, f"no such make target: {sorted(named)}"

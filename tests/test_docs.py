@@ -11,9 +11,11 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from pydantic import BaseModel
 
 from pipeline.cli import COMMANDS, build_parser
 from pipeline.settings import Settings
+from servers.settings import ServerSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -212,3 +214,24 @@ def test_every_make_target_a_page_names_is_in_the_makefile() -> None:
         if target not in targets
     }
     assert not named, f"no such make target: {sorted(named)}"
+
+
+def _variables(model: type[BaseModel], prefix: str = "STOCKSHOT_") -> set[str]:
+    names = set()
+    for name, info in model.model_fields.items():
+        variable = f"{prefix}{name.upper()}"
+        names.add(variable)
+        if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel):
+            names |= {f"{variable}__<NAME>", *_variables(info.annotation, f"{variable}__")}
+    return names
+
+
+def test_every_setting_a_page_names_is_one_stockshot_reads() -> None:
+    known = _variables(Settings) | _variables(ServerSettings)
+    unknown = {
+        f"{page.name}: {variable}"
+        for page in (README, *PAGES)
+        for variable in re.findall(r"STOCKSHOT_[A-Z_]+(?:__<NAME>)?", page.read_text("utf-8"))
+        if variable.rstrip("_") not in known
+    }
+    assert not unknown, f"no such setting: {sorted(unknown)}"

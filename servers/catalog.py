@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TextIO
 
 from servers.errors import CsvRowError, InputError
-from servers.models import StockRecord, Warehouse
+from servers.models import CodeKind, ItemCode, StockRecord, Warehouse
 
 __all__ = [
+    "CODE_COLUMNS",
     "STOCK_COLUMNS",
     "WAREHOUSE_COLUMNS",
     "parse_stock_csv",
@@ -25,6 +26,13 @@ __all__ = [
 ]
 
 STOCK_COLUMNS = ("sku", "name", "warehouse_id", "on_hand", "reorder_point", "on_order")
+CODE_COLUMNS: dict[str, CodeKind] = {
+    "barcode": "barcode",
+    "part_number": "part_number",
+    "aliases": "alias",
+}
+"""Optional stock columns: the item's other codes by kind, several separated by `|`
+(`4006381333931|4006381333948`), each kept byte for byte."""
 WAREHOUSE_COLUMNS = ("warehouse_id", "name", "city")
 WAREHOUSE_OPTIONAL = ("aliases",)
 """`aliases`: other names of the warehouse, separated by `|` (北方仓|north warehouse)."""
@@ -37,7 +45,7 @@ def parse_stock_csv(lines: Iterable[str]) -> list[StockRecord]:
     records: list[StockRecord] = []
     seen: dict[tuple[str, str], int] = {}
     names: dict[str, tuple[str, int]] = {}
-    for line, row in _rows(lines, STOCK_COLUMNS):
+    for line, row in _rows(lines, STOCK_COLUMNS, tuple(CODE_COLUMNS)):
         for column in ("sku", "name", "warehouse_id"):
             if not row[column]:
                 raise CsvRowError(line, f"{column} is empty")
@@ -55,10 +63,25 @@ def parse_stock_csv(lines: Iterable[str]) -> list[StockRecord]:
             )
         records.append(
             StockRecord(
-                sku=row["sku"], name=row["name"], warehouse_id=row["warehouse_id"], **counts
+                sku=row["sku"],
+                name=row["name"],
+                warehouse_id=row["warehouse_id"],
+                **counts,
+                codes=_codes(row),
             )
         )
     return records
+
+
+def _codes(row: dict[str, str]) -> tuple[ItemCode, ...]:
+    """The codes a stock row's optional columns give, without repeats."""
+    found = (
+        ItemCode(kind=kind, code=code.strip())
+        for column, kind in CODE_COLUMNS.items()
+        for code in row.get(column, "").split("|")
+        if code.strip()
+    )
+    return tuple(dict.fromkeys(found))
 
 
 def parse_warehouses_csv(lines: Iterable[str]) -> list[Warehouse]:
@@ -86,10 +109,18 @@ def parse_warehouses_csv(lines: Iterable[str]) -> list[Warehouse]:
 
 
 def write_stock_csv(records: Sequence[StockRecord], out: TextIO) -> None:
+    """The import columns, and the code columns when some item has codes."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(STOCK_COLUMNS)
+    with_codes = any(record.codes for record in records)
+    writer.writerow([*STOCK_COLUMNS, *(CODE_COLUMNS if with_codes else ())])
     for record in records:
-        writer.writerow([getattr(record, column) for column in STOCK_COLUMNS])
+        codes = [
+            "|".join(c.code for c in record.codes if c.kind == kind)
+            for kind in CODE_COLUMNS.values()
+        ]
+        writer.writerow(
+            [*(getattr(record, column) for column in STOCK_COLUMNS), *(codes if with_codes else ())]
+        )
 
 
 def seed_data() -> tuple[list[Warehouse], list[StockRecord]]:

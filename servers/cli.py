@@ -43,7 +43,9 @@ STORE_DESCRIPTION = (
 IMPORT_HELP = "upsert stock rows from a CSV file"
 IMPORT_DESCRIPTION = (
     "Upsert stock by SKU and warehouse from a CSV with the columns "
-    f"{','.join(catalog.STOCK_COLUMNS)}; unknown warehouses are created. A bad row is "
+    f"{','.join(catalog.STOCK_COLUMNS)}, and optionally {', '.join(catalog.CODE_COLUMNS)} "
+    "(the item's other codes, several separated by |, added to the item as written); "
+    "unknown warehouses are created. A bad row is "
     "reported with its line number and nothing is written. on_order is what is on "
     "order outside stockshot; open orders created here add to it live."
 )

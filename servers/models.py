@@ -15,14 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 __all__ = [
     "APPROVAL_STATUSES",
+    "CODE_KINDS",
     "ApprovalStatus",
     "Attempt",
     "AuditEntry",
     "BatchItem",
     "CancelResult",
+    "CodeKind",
     "Delivery",
     "DeliveryRecord",
     "ImportSummary",
+    "Item",
+    "ItemCode",
     "ItemReport",
     "JsonObject",
     "NewAuditEntry",
@@ -104,6 +108,26 @@ class Warehouse(_Frozen):
     )
 
 
+CodeKind = Literal["barcode", "part_number", "alias"]
+CODE_KINDS: tuple[CodeKind, ...] = ("barcode", "part_number", "alias")
+"""The other identifiers an item is known by, besides its SKU and its name."""
+
+
+class ItemCode(_Frozen):
+    """An identifier of an item other than its SKU, kept byte for byte as written."""
+
+    kind: CodeKind
+    code: str = Field(min_length=1)
+
+
+class Item(_Frozen):
+    """One item of the catalogue: its SKU, its name and its other codes."""
+
+    sku: str
+    name: str
+    codes: tuple[ItemCode, ...] = ()
+
+
 class StockRecord(_Frozen):
     """One row of the catalogue as imported and exported."""
 
@@ -113,6 +137,11 @@ class StockRecord(_Frozen):
     on_hand: int = Field(ge=0)
     reorder_point: int = Field(ge=0)
     on_order: int = Field(ge=0, description="on order outside stockshot")
+    codes: tuple[ItemCode, ...] = Field(
+        default=(),
+        description="the item's barcodes, part numbers and aliases (added, never "
+        "removed, by an import)",
+    )
 
 
 class StockLevel(_Frozen):

@@ -21,6 +21,7 @@ from servers.models import (
     ColumnProfile,
     Delivery,
     DeliveryRecord,
+    Item,
     JsonObject,
     NewAuditEntry,
     NewOrder,
@@ -60,6 +61,10 @@ class StoreReader(Protocol):
 
     def skus(self) -> list[str]:
         """Every known SKU, ordered."""
+        ...
+
+    def items(self) -> list[Item]:
+        """Every item with its codes, ordered by SKU (codes by kind, then code)."""
         ...
 
     def stock_levels(
@@ -119,7 +124,9 @@ class StoreWriter(StoreReader, Protocol):
         ...
 
     def put_stock(self, record: StockRecord, *, now: datetime) -> bool:
-        """Upsert the item and its stock row by SKU and warehouse. True if the row is new."""
+        """Upsert the item and its stock row by SKU and warehouse, and add the record's codes
+        to the item (a code it already has keeps its place, its kind updated). True if the row
+        is new."""
         ...
 
     def insert_order(self, order: NewOrder, *, now: datetime) -> Order: ...

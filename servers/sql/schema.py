@@ -45,6 +45,7 @@ __all__ = [
     "dumps",
     "events",
     "identity",
+    "item_codes",
     "items",
     "metadata",
     "numbered_table",
@@ -149,6 +150,18 @@ items = Table(
     Column("sku", Text, primary_key=True),
     Column("name", Text, nullable=False),
 )
+
+item_codes = Table(
+    "item_codes",
+    metadata,
+    Column("code", Text, primary_key=True),
+    Column("sku", Text, ForeignKey("items.sku"), primary_key=True),
+    Column("kind", Text, CheckConstraint("kind IN ('barcode', 'part_number', 'alias')"),
+           nullable=False),
+    Index("item_codes_by_sku", "sku"),
+)  # fmt: skip
+"""Other identifiers of an item (barcodes, part numbers, aliases), kept byte for byte; one code
+may name several items (a lookup then answers with every one)."""
 
 stock = Table(
     "stock",

@@ -39,6 +39,8 @@ from servers.models import (
     ColumnProfile,
     Delivery,
     DeliveryRecord,
+    Item,
+    ItemCode,
     JsonObject,
     NewAuditEntry,
     NewOrder,
@@ -61,6 +63,7 @@ from servers.sql.migrate import migrate
 from servers.sql.schema import (
     audit_log,
     column_profiles,
+    item_codes,
     items,
     orders,
     proposals,
@@ -179,6 +182,16 @@ _STOCK_RECORDS = (
 )
 
 
+_ITEM_CODES = select(item_codes).order_by(item_codes.c.sku, item_codes.c.kind, item_codes.c.code)
+
+
+def _codes_by_sku(rows: Sequence[Row[Any]]) -> dict[str, tuple[ItemCode, ...]]:
+    found: dict[str, list[ItemCode]] = {}
+    for r in rows:
+        found.setdefault(r.sku, []).append(ItemCode(kind=r.kind, code=r.code))
+    return {sku: tuple(codes) for sku, codes in found.items()}
+
+
 class _Transaction:
     """Reads and writes inside one open transaction (`StoreReader` and `StoreWriter`)."""
 
@@ -202,6 +215,11 @@ class _Transaction:
     def skus(self) -> list[str]:
         return list(self._conn.scalars(select(items.c.sku).order_by(items.c.sku)))
 
+    def items(self) -> list[Item]:
+        codes = _codes_by_sku(self._rows(_ITEM_CODES))
+        rows = self._rows(select(items).order_by(items.c.sku))
+        return [Item(sku=r.sku, name=r.name, codes=codes.get(r.sku, ())) for r in rows]
+
     def stock_levels(
         self, *, warehouse_id: str | None = None, skus: Sequence[str] | None = None
     ) -> list[StockLevel]:
@@ -214,7 +232,11 @@ class _Transaction:
         return [StockLevel.live(**r._asdict()) for r in self._rows(query)]
 
     def stock_records(self) -> list[StockRecord]:
-        return [StockRecord(**r._asdict()) for r in self._rows(_STOCK_RECORDS)]
+        codes = _codes_by_sku(self._rows(_ITEM_CODES))
+        return [
+            StockRecord(**r._asdict(), codes=codes.get(r.sku, ()))
+            for r in self._rows(_STOCK_RECORDS)
+        ]
 
     def orders(self, query: OrderQuery) -> list[Order]:
         since = None if query.created_since is None else _ts(query.created_since)
@@ -344,7 +366,16 @@ class _Transaction:
         self._conn.execute(
             item.on_conflict_do_update(index_elements=["sku"], set_={"name": item.excluded.name})
         )
-        values = record.model_dump(exclude={"name"})
+        for code in record.codes:
+            known = self._dialect.insert(item_codes).values(
+                code=code.code, sku=record.sku, kind=code.kind
+            )
+            self._conn.execute(
+                known.on_conflict_do_update(
+                    index_elements=["code", "sku"], set_={"kind": known.excluded.kind}
+                )
+            )
+        values = record.model_dump(exclude={"name", "codes"})
         statement = self._dialect.insert(stock).values(**values, updated_at=_ts(now))
         kept = ("on_hand", "reorder_point", "on_order", "updated_at")
         upsert = statement.on_conflict_do_update(

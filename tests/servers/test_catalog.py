@@ -14,7 +14,7 @@ from servers.catalog import (
     write_stock_csv,
 )
 from servers.errors import CsvRowError, InputError
-from servers.models import StockRecord
+from servers.models import ItemCode, StockRecord
 
 HEADER = ",".join(STOCK_COLUMNS)
 
@@ -40,7 +40,41 @@ def test_the_seed_catalogue_has_three_warehouses_and_43_stock_rows() -> None:
         on_hand=412,
         reorder_point=150,
         on_order=0,
+        codes=(
+            ItemCode(kind="barcode", code="4006381333931"),
+            ItemCode(kind="part_number", code="DIN933-M8x40"),
+            ItemCode(kind="alias", code="六角螺栓 M8x40"),
+        ),
     )
+
+
+def test_barcode_part_number_and_aliases_columns_give_the_items_codes_byte_for_byte() -> None:
+    plain, coded = parse(
+        f"{HEADER},barcode,aliases,part_number\n"
+        "SKU-1,Bolt,WH-01,5,10,0,,,\n"
+        "SKU-2,Nut,WH-02,0,0,3, 4006381333948 ,nut M8|螺母 M8|nut M8,shirt-variant-1-7\n"
+    )
+    assert plain.codes == ()
+    assert coded.codes == (
+        ItemCode(kind="barcode", code="4006381333948"),
+        ItemCode(kind="part_number", code="shirt-variant-1-7"),
+        ItemCode(kind="alias", code="nut M8"),
+        ItemCode(kind="alias", code="螺母 M8"),
+    )
+
+
+def test_an_export_without_codes_keeps_the_six_import_columns() -> None:
+    out = io.StringIO()
+    write_stock_csv(parse(f"{HEADER}\nSKU-1,Bolt,WH-01,5,10,0\n"), out)
+    assert out.getvalue().splitlines()[0] == HEADER
+
+
+def test_an_export_with_codes_parses_back_to_the_same_codes() -> None:
+    _, records = seed_data()
+    out = io.StringIO()
+    write_stock_csv(records, out)
+    assert out.getvalue().splitlines()[0] == f"{HEADER},barcode,part_number,aliases"
+    assert parse(out.getvalue()) == records
 
 
 def test_a_well_formed_file_parses_with_spaces_trimmed_and_blank_lines_skipped() -> None:

@@ -49,6 +49,7 @@ def _written_before(store: OpenStore, now: datetime) -> None:
         assert (order.id, order.idempotency_key, order.observed_at) == ("PO-000001", "k-1", now)
         assert tx.warehouses() == [Warehouse(warehouse_id="WH-01", name="Main", city="Shanghai")]
         assert tx.profiles() == []
+        assert [(item.sku, item.codes) for item in tx.items()] == [("SKU-10232", ())]
     with store.writing() as tx:
         second = tx.insert_order(
             NewOrder(sku="SKU-10232", warehouse_id="WH-01", quantity=5), now=now

@@ -16,6 +16,8 @@ from servers import domain
 from servers.errors import InputError, StoreError
 from servers.models import (
     ColumnProfile,
+    Item,
+    ItemCode,
     NewOrder,
     OrderQuery,
     StockRecord,
@@ -362,6 +364,36 @@ def test_a_postgres_deadlock_rolls_one_write_back_as_busy_and_lets_the_other_com
     assert outcomes[0] == "committed"
     assert outcomes[1].startswith("the store is busy: ")
     assert "rolled this write back to let a concurrent one finish (40P01)" in outcomes[1]
+
+
+def test_an_items_codes_are_added_byte_for_byte_and_kept_by_later_imports(
+    empty_store: OpenStore, now: datetime
+) -> None:
+    barcode = ItemCode(kind="barcode", code="4006381333931")
+    variant = ItemCode(kind="part_number", code="shirt-variant-1-7")
+    add_row(empty_store, now)
+    with empty_store.writing() as tx:
+        tx.put_stock(RECORD.model_copy(update={"codes": (barcode, variant)}), now=now)
+    relabelled = ItemCode(kind="alias", code="shirt-variant-1-7")
+    with empty_store.writing() as tx:
+        tx.put_stock(RECORD.model_copy(update={"codes": (relabelled,)}), now=now)
+    with empty_store.reading() as tx:
+        assert tx.items() == [Item(sku="SKU-1", name="Bolt", codes=(relabelled, barcode))]
+        (record,) = tx.stock_records()
+    assert record.codes == (relabelled, barcode)
+
+
+def test_one_code_may_name_two_items(empty_store: OpenStore, now: datetime) -> None:
+    shared = ItemCode(kind="alias", code="热缩管")
+    with empty_store.writing() as tx:
+        tx.add_warehouse(Warehouse(warehouse_id="WH-01", name="Main"), replace=False)
+        for sku in ("SKU-1", "SKU-2"):
+            tx.put_stock(RECORD.model_copy(update={"sku": sku, "codes": (shared,)}), now=now)
+    with empty_store.reading() as tx:
+        assert [(i.sku, i.codes) for i in tx.items()] == [
+            ("SKU-1", (shared,)),
+            ("SKU-2", (shared,)),
+        ]
 
 
 def test_a_warehouses_aliases_are_stored_and_read_back(

@@ -9,7 +9,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from servers import domain
-from servers.models import ItemReport, StockReport
+from servers.models import FoundItems, ItemReport, StockReport
 from servers.toolkit import (
     READ_ONLY,
     SkuArg,
@@ -22,6 +22,16 @@ from servers.toolkit import (
 __all__ = ["GROUP", "instructions", "register"]
 
 GROUP = "inventory"
+
+QueryArg = Annotated[
+    str,
+    Field(
+        description="What a screen or a person identifies the item by, as shown: a SKU, a "
+        'barcode, a part number, an alias or a name, like "4006381333931" or "Hex bolt M8x40".',
+        min_length=1,
+        max_length=200,
+    ),
+]
 
 SkusArg = Annotated[
     list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
@@ -39,9 +49,11 @@ def instructions(deps: ToolDeps) -> str:
         "number from a screenshot, read it live with inventory_query_stock and trust the live "
         "value. Live on_order already includes open replenishment orders. A SKU needs "
         "reordering only when on_hand + on_order < reorder_point (needs_reorder). Warehouse "
-        "ids look like WH-01 and SKUs like SKU-10402; never pass one for the other. When a "
-        "tool reports an unknown id, pick one of the values it lists or ask the user; do not "
-        "guess."
+        "ids look like WH-01 and SKUs like SKU-10402; never pass one for the other. An item "
+        "shown by a barcode, part number, alias or name is found with inventory_find_items; "
+        "only the SKU it answers goes in a sku argument, and when it answers several items or "
+        "none, ask the user. When a tool reports an unknown id, pick one of the values it lists "
+        "or ask the user; do not guess."
     )
 
 
@@ -62,6 +74,19 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         return read_result(
             lambda: domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock())
         )
+
+    @group_tool(
+        server,
+        GROUP,
+        name="inventory_find_items",
+        title="Find items by SKU, barcode, alias or name",
+        description="The items a query names, by SKU, barcode, part number, alias or name "
+        "(exact first, then with case, width, spaces and punctuation set aside, then near "
+        "matches marked near): answer one, several (candidates listed) or none.",
+        annotations=READ_ONLY,
+    )
+    def find_items(query: QueryArg) -> Annotated[CallToolResult, FoundItems]:
+        return read_result(lambda: domain.find_items(deps.store, query))
 
     @group_tool(
         server,

@@ -18,6 +18,7 @@ __all__ = [
     "check_sku",
     "check_warehouse_id",
     "closest",
+    "edit_distance",
     "listing",
     "looks_like",
     "prefix_of",
@@ -53,11 +54,12 @@ def closest(value: str, candidates: Sequence[str], n: int = 3) -> list[str]:
     by_upper = {c.upper(): c for c in candidates}
     target = value.strip().upper()
     similar = difflib.get_close_matches(target, list(by_upper), n=max(n, 10), cutoff=0.6)
-    similar.sort(key=lambda c: (_edit_distance(target, c), -_shared_prefix(target, c), c))
+    similar.sort(key=lambda c: (edit_distance(target, c), -_shared_prefix(target, c), c))
     return [by_upper[c] for c in similar[:n]]
 
 
-def _edit_distance(a: str, b: str) -> int:
+def edit_distance(a: str, b: str) -> int:
+    """The Levenshtein distance: single-character insertions, deletions and substitutions."""
     previous = list(range(len(b) + 1))
     for i, char_a in enumerate(a, start=1):
         current = [i]

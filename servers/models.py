@@ -21,14 +21,19 @@ __all__ = [
     "AuditEntry",
     "BatchItem",
     "CancelResult",
+    "Closeness",
     "CodeKind",
     "Delivery",
     "DeliveryRecord",
+    "FindAnswer",
+    "FoundItem",
+    "FoundItems",
     "ImportSummary",
     "Item",
     "ItemCode",
     "ItemReport",
     "JsonObject",
+    "MatchedBy",
     "NewAuditEntry",
     "NewOrder",
     "NewProposal",
@@ -142,6 +147,36 @@ class StockRecord(_Frozen):
         description="the item's barcodes, part numbers and aliases (added, never "
         "removed, by an import)",
     )
+
+
+MatchedBy = Literal["sku", "barcode", "part_number", "alias", "name"]
+Closeness = Literal["exact", "normalised", "near"]
+FindAnswer = Literal["one", "several", "none"]
+
+
+class FoundItem(_Frozen):
+    """An item a lookup found, with what matched and how closely."""
+
+    sku: str
+    name: str
+    matched_by: MatchedBy = Field(description="what of the item matched the query")
+    matched: str = Field(description="the item's SKU, code or name that matched, as stored")
+    closeness: Closeness = Field(
+        description="exact: byte for byte; normalised: equal once case, width, spaces and "
+        "punctuation are set aside; near: only similar (a near match, to be confirmed)"
+    )
+
+
+class FoundItems(_Frozen):
+    """`inventory_find_items`: the items a query names."""
+
+    query: str
+    answer: FindAnswer = Field(
+        description="one: the query names one item; several: it matches more than one (the "
+        "candidates are listed; pick none of them without asking); none: no item matches"
+    )
+    items: list[FoundItem] = Field(default_factory=list, description="best first")
+    message: str
 
 
 class StockLevel(_Frozen):

@@ -5,8 +5,9 @@ that re-reads everything they decide on, and leave an audit entry whether they a
 accepted or refused; a refusal raises `Refused` after its audit entry is committed.
 `now` is passed in so that callers (and tests) own the clock.
 
-The package, by concern: `reads` (ids checked, live numbers), `writes` (replenishments and
-cancellations, audited), `policy` (how much to order), `loading` (CSV import and seed) and
+The package, by concern: `reads` (ids checked, live numbers), `finding` (items by SKU, code
+or name), `writes` (replenishments and cancellations, audited), `policy` (how much to order),
+`loading` (CSV import and seed) and
 `base` (the audit actions, the id checks and the audited write every rule shares). Callers
 use the names here.
 """
@@ -14,6 +15,7 @@ use the names here.
 from __future__ import annotations
 
 from servers.domain.base import CANCEL, CREATE, IMPORT, SEED, check_quantity
+from servers.domain.finding import find_items, match_items
 from servers.domain.loading import import_records, seed
 from servers.domain.policy import POLICY, policy_cap, policy_quantity, policy_units
 from servers.domain.reads import (
@@ -40,6 +42,7 @@ __all__ = [
     "check_quantity",
     "create_replenishment",
     "create_replenishments",
+    "find_items",
     "get_item",
     "get_order",
     "get_warehouse",
@@ -47,6 +50,7 @@ __all__ = [
     "list_orders",
     "list_warehouses",
     "live_level",
+    "match_items",
     "planned_order",
     "policy_cap",
     "policy_quantity",

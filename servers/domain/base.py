@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TypeVar
 
+from servers.domain.finding import code_owners
 from servers.errors import InvalidArgument, Refused
 from servers.lookup import (
     check_not_swapped,
@@ -84,13 +85,32 @@ def _audited(
 
 def _check_warehouse(tx: StoreReader, warehouse_id: str) -> None:
     warehouses = [w.warehouse_id for w in tx.warehouses()]
-    if warehouse_id not in warehouses:
-        check_warehouse_id(warehouse_id, warehouses, tx.skus())
+    if warehouse_id in warehouses:
+        return
+    owner = code_owners(warehouse_id, tx.items())
+    if owner is not None:
+        raise InvalidArgument(
+            f"{warehouse_id!r} is {owner}, not a warehouse id; warehouses: {listing(warehouses)}",
+            code="wrong_kind",
+            field="warehouse_id",
+            details={"valid": warehouses},
+        )
+    check_warehouse_id(warehouse_id, warehouses, tx.skus())
 
 
 def _check_sku(tx: StoreReader, sku: str, *, warehouse_id: str | None = None) -> None:
     if tx.stock_levels(skus=[sku]):
         return
+    items = tx.items()
+    owner = code_owners(sku, items) if sku not in {item.sku for item in items} else None
+    if owner is not None:
+        skus = [i.sku for i in items if any(c.code == sku for c in i.codes)]
+        raise InvalidArgument(
+            f"{sku!r} is {owner}, not a SKU; pass the SKU itself ({', '.join(skus)})",
+            code="wrong_kind",
+            field="sku",
+            details={"suggestions": skus},
+        )
     nearby = (
         [level.sku for level in tx.stock_levels(warehouse_id=warehouse_id)]
         if warehouse_id is not None

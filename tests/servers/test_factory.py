@@ -8,7 +8,7 @@ from servers.factory import build_server
 from servers.sql.store import SqlStore
 
 GROUP_TOOLS = {
-    "inventory": ["inventory_get_item", "inventory_query_stock"],
+    "inventory": ["inventory_find_items", "inventory_get_item", "inventory_query_stock"],
     "orders": ["orders_cancel", "orders_create_replenishment", "orders_list"],
     "warehouses": ["warehouses_get", "warehouses_list"],
 }

@@ -148,7 +148,7 @@ async def test_all_groups_over_http_need_the_token_and_work_with_it(
                         {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100},
                         meta=run_meta("run-http"),
                     )
-    assert names == ["inventory_query_stock", "inventory_get_item"]
+    assert names == ["inventory_query_stock", "inventory_find_items", "inventory_get_item"]
     assert read.structured_content is not None
     assert read.structured_content["items"][0]["on_hand"] == 38
     # A standalone server holds writes for a person unless told otherwise.

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
-from servers.models import ItemReport, StockReport
+from servers.models import FoundItems, ItemReport, StockReport
 
 Connect = Callable[[], Client]
 
@@ -93,3 +94,57 @@ async def test_a_missing_argument_is_an_error_result_not_a_protocol_error(
         result = await client.call_tool("inventory_get_item", {})
     assert result.is_error
     assert "sku" in text_of(result)
+
+
+async def test_find_items_resolves_a_barcode_to_its_one_item(connect: Connect) -> None:
+    async with connect() as client:
+        result = await client.call_tool("inventory_find_items", {"query": "4006381333931"})
+    assert not result.is_error
+    found = FoundItems.model_validate(result.structured_content)
+    assert (found.answer, [(i.sku, i.matched_by, i.closeness) for i in found.items]) == (
+        "one",
+        [("SKU-10231", "barcode", "exact")],
+    )
+    assert FoundItems.model_validate_json(text_of(result)) == found
+
+
+async def test_find_items_lists_every_candidate_of_an_ambiguous_name_and_none_for_a_stranger(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        several = await client.call_tool("inventory_find_items", {"query": "Safety gloves"})
+        none = await client.call_tool("inventory_find_items", {"query": "Widget 3000"})
+    assert several.structured_content is not None and none.structured_content is not None
+    assert several.structured_content["answer"] == "several"
+    assert [i["sku"] for i in several.structured_content["items"]] == ["SKU-10402", "SKU-10403"]
+    assert (none.structured_content["answer"], none.structured_content["items"]) == ("none", [])
+
+
+@pytest.mark.parametrize("arguments", [{}, {"query": ""}, {"query": 4006381333931}])
+async def test_find_items_refuses_arguments_without_a_query_text(
+    connect: Connect, arguments: dict[str, object]
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool("inventory_find_items", arguments)
+    assert result.is_error
+    assert "query" in text_of(result)
+
+
+async def test_a_barcode_passed_as_a_warehouse_id_or_a_sku_is_named_as_the_barcode_it_is(
+    connect: Connect,
+) -> None:
+    async with connect() as client:
+        as_warehouse = await client.call_tool(
+            "inventory_query_stock", {"warehouse_id": "4006381333931"}
+        )
+        as_sku = await client.call_tool("inventory_get_item", {"sku": "4006381333931"})
+    assert as_warehouse.is_error and as_sku.is_error
+    assert text_of(as_warehouse) == (
+        "'4006381333931' is the barcode of SKU-10231, not a warehouse id; "
+        "warehouses: WH-01, WH-02, WH-03"
+    )
+    assert text_of(as_sku) == (
+        "'4006381333931' is the barcode of SKU-10231, not a SKU; pass the SKU itself (SKU-10231)"
+    )
+    assert as_sku.structured_content is not None
+    assert as_sku.structured_content["error"] == "wrong_kind"

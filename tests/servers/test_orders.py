@@ -196,6 +196,24 @@ async def test_orders_list_with_a_swapped_filter_is_an_error_result(connect: Con
     assert text_of(result).startswith("'SKU-10232' looks like a SKU, not a warehouse id")
 
 
+async def test_a_barcode_in_the_warehouse_id_of_an_order_is_refused_as_the_barcode_it_is(
+    connect: Connect, store: Store
+) -> None:
+    async with connect() as client:
+        result = await client.call_tool(
+            "orders_create_replenishment",
+            create_args(warehouse_id="4006381333948"),
+            meta=RUN,
+        )
+    assert result.is_error
+    assert text_of(result) == (
+        "refused: '4006381333948' is the barcode of SKU-10232, not a warehouse id; "
+        "warehouses: WH-01, WH-02, WH-03"
+    )
+    assert stored_orders(store) == []
+    assert domain.audit_log(store, limit=1)[0].outcome == "refused"
+
+
 async def test_cancelling_an_order_frees_the_sku_for_a_new_order(
     connect: Connect, store: Store
 ) -> None:

@@ -42,7 +42,7 @@ async def test_the_all_server_answers_over_stdio_from_the_store_the_settings_nam
             )
             instructions = client.instructions
 
-    assert len(tools) == 7
+    assert len(tools) == 8
     assert instructions is not None
     assert "## orders tools" in instructions
     assert read.structured_content is not None

@@ -27,7 +27,7 @@ capture line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -100,6 +100,16 @@ class ScreenRow(_Frozen, InventoryRow):
     """In a merged view: the capture this row comes from."""
     change: str | None = None
     """In a merged view: what differs from the capture before (`on_hand 60 -> 310`)."""
+
+    @property
+    def key(self) -> str | None:
+        """What the screen identifies the row's item by: its SKU, else its name."""
+        return self.sku or self.name
+
+    @property
+    def key_kind(self) -> str:
+        """The column the key comes from (`sku`, `name`)."""
+        return "sku" if self.sku else "name"
 
     @classmethod
     def of(
@@ -345,6 +355,7 @@ def placement_problem(
     screens: Sequence[ScreenText],
     named: Sequence[str] = (),
     screen_only: bool = True,
+    shown_as: Collection[str] = (),
 ) -> str | None:
     """Why an order for `sku` in `warehouse` is not where the screenshots put it, or None.
 
@@ -352,9 +363,14 @@ def placement_problem(
     page's) or from the task (`named`, its warehouses: exactly one places a row without one).
     A row that neither places is a question for the user, not a guess: the same SKU is often
     stocked in several warehouses. A task about more than the screen (`screen_only` false) may
-    order a SKU the screen shows elsewhere; a SKU no screen shows is not judged here."""
+    order a SKU the screen shows elsewhere; a SKU no screen shows is not judged here. The
+    rows of `sku` are those that show it, and those whose key (a barcode, a name) the store
+    resolved to it (`shown_as`)."""
     shown = [
-        screen.warehouse_of(row) for screen in screens for row in screen.rows if row.sku == sku
+        screen.warehouse_of(row)
+        for screen in screens
+        for row in screen.rows
+        if row.sku == sku or row.key in shown_as
     ]
     placed = sorted({w for w in shown if w is not None})
     if not shown or warehouse in placed:

@@ -19,6 +19,7 @@ __all__ = [
     "CANCEL_TOOL",
     "CREATE_TOOL",
     "DRY_RUN",
+    "FIND_ITEMS_TOOL",
     "GET_ITEM_TOOL",
     "LIST_ORDERS_TOOL",
     "LIST_WAREHOUSES_TOOL",
@@ -34,6 +35,7 @@ __all__ = [
 
 QUERY_TOOL = "inventory_query_stock"
 GET_ITEM_TOOL = "inventory_get_item"
+FIND_ITEMS_TOOL = "inventory_find_items"
 LIST_WAREHOUSES_TOOL = "warehouses_list"
 CREATE_TOOL = "orders_create_replenishment"
 LIST_ORDERS_TOOL = "orders_list"

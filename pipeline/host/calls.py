@@ -1,7 +1,8 @@
 """What the host does with one tool call that its guards let through: answer `screen_view`
 itself, refuse an unknown tool or arguments that are no JSON object, resolve screenshot
-references, queue a write as proposals (manual approval), skip it (dry run), or run it on the
-toolbox within what is left of the run's time."""
+references, refuse item arguments the screen rows' resolutions do not allow
+(`pipeline.host.items`), queue a write as proposals (manual approval), skip it (dry run), or
+run it on the toolbox within what is left of the run's time."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pipeline.errors import ToolServerError
 from pipeline.host.approvals import drafts_for, queued_outcome
 from pipeline.host.context import Picture
+from pipeline.host.items import argument_problem
 from pipeline.host.record import ProposalRecord, RunRecord, executed_facts
 from pipeline.host.references import ReferenceError_, substitute
 from pipeline.host.run import Run
@@ -20,7 +22,7 @@ from pipeline.host.toolbox import ToolOutcome
 from pipeline.models import JsonObject, Message, ToolCall, ToolSpec
 from pipeline.toolfacts import DRY_RUN
 
-__all__ = ["Emit", "execute", "runs_for_real", "view"]
+__all__ = ["Emit", "execute", "held_items", "runs_for_real", "view"]
 
 Emit = Callable[[str, JsonObject], None]
 
@@ -58,6 +60,19 @@ async def view(
     return view.outcome
 
 
+def held_items(
+    record: RunRecord, arguments: JsonObject, spec: ToolSpec | None
+) -> ToolOutcome | None:
+    """The host's refusal of a call whose item or warehouse arguments the screen rows'
+    resolutions do not allow (`pipeline.host.items`), or None."""
+    named = record.task_contract.skus if record.task_contract is not None else ()
+    write = spec is None or not spec.read_only
+    problem = argument_problem(arguments, record.resolutions, write=write, named=named)
+    if problem is None:
+        return None
+    return ToolOutcome(True, f"refused by the host: {problem.message}", problem.as_dict())
+
+
 async def execute(
     run: Run,
     record: RunRecord,
@@ -82,6 +97,9 @@ async def execute(
         arguments = substitute(call.arguments, contents)
     except ReferenceError_ as exc:
         return ToolOutcome(True, str(exc))
+    refusal = held_items(record, arguments, spec)
+    if refusal is not None:
+        return refusal
     if run.dry_run and not spec.read_only:
         shown = json.dumps(call.arguments, ensure_ascii=False)
         return ToolOutcome(False, f"{DRY_RUN}{call.name} was not executed (arguments {shown})")

@@ -82,8 +82,10 @@ def opening_message(
     attachments: Sequence[Attachment],
     now: datetime,
     contract: TaskContract | None = None,
+    items: str = "",
 ) -> Message:
-    """The task, the host's contract for it, then the attachments."""
+    """The task, the host's contract for it, then the attachments, then what the store says
+    of the screens' items (`items`, when a row's key is not its SKU)."""
     lines = [f"Task: {task.strip()}"]
     if contract is not None:
         lines += ["", render_contract(contract)]
@@ -100,5 +102,7 @@ def opening_message(
             lines.append("")
             lines.append(f"@{a.name}:")
             lines.append(a.content)
+    if items:
+        lines += ["", items]
     images = [url for a in attachments for url in a.images]
     return Message(role="user", content="\n".join(lines), images=images)

@@ -15,8 +15,15 @@ from pipeline.errors import StockshotError, ToolServerError, VlmError
 from pipeline.host.context import opening_message, system_prompt
 from pipeline.host.groups import choose_groups, offered_tools
 from pipeline.host.guards.base import ScreenEvidence
+from pipeline.host.items import (
+    resolve_rows,
+    resolved_skus,
+    shown_as,
+    told_to_model,
+    unresolved_report,
+)
 from pipeline.host.reading import settle_task
-from pipeline.host.record import AttachmentInfo, RunRecord
+from pipeline.host.record import AttachmentInfo, ItemResolution, RunRecord
 from pipeline.host.run import HostLimits, Run
 from pipeline.host.screenview import view_spec, viewable
 from pipeline.host.turns import Clock, Turns, emitter, finish
@@ -49,7 +56,12 @@ async def run_task(run: Run) -> RunRecord:
             return _unreachable(run, exc)
         contract, readings, reading_usage = settled.contract, settled.readings, settled.usage
         clock.model += clock.elapsed()
-    turns = _open(run, clock, contract, readings, reading_usage)
+    looked_up = clock.elapsed()
+    try:
+        resolutions = await resolve_rows(run.toolbox, run.attachments, run_id=run.run_id)
+    finally:
+        clock.tools += clock.elapsed() - looked_up
+    turns = _open(run, clock, contract, readings, reading_usage, resolutions)
     record = turns.record
     try:
         for hop in range(1, run.limits.max_hops + 1):
@@ -78,8 +90,11 @@ def _open(
     contract: TaskContract,
     readings: list[ContractReading],
     reading_usage: Usage | None,
+    resolutions: list[ItemResolution] | None,
 ) -> Turns:
-    """The run's record, tools and first messages, announced as `run_started`."""
+    """The run's record, tools and first messages, announced as `run_started`. With the rows'
+    `resolutions`, a screen shows the SKUs its rows resolved to (the scope guard's evidence)
+    and the model is told the rows whose key is not their SKU."""
     groups = list(run.groups) if run.groups is not None else list(choose_groups(contract))
     tools = offered_tools(run.toolbox.tools, groups, contract)
     pictures = viewable(run.attachments)
@@ -101,10 +116,17 @@ def _open(
             )
             for a in run.attachments
         ],
+        resolutions=resolutions or [],
     )
     messages: list[Message] = [
         Message(role="system", content=system_prompt(run.toolbox.instructions, groups)),
-        opening_message(run.task, run.attachments, record.started_at, contract),
+        opening_message(
+            run.task,
+            run.attachments,
+            record.started_at,
+            contract,
+            items=told_to_model(resolutions or []),
+        ),
     ]
     record.messages = messages
     if reading_usage is not None:
@@ -118,6 +140,7 @@ def _open(
             "tools": [t.name for t in tools],
             "task_contract": contract.model_dump(mode="json"),
             "contract_readings": [r.model_dump(mode="json") for r in readings],
+            "resolutions": [r.model_dump(mode="json") for r in record.resolutions],
         },
     )
     return Turns(
@@ -132,7 +155,17 @@ def _open(
         emit=emit,
         max_tokens=run.limits.max_tokens,
         contents={a.name: a.content for a in run.attachments},
-        screens=[ScreenEvidence(a.name, a.captured_at, a.skus) for a in run.attachments],
+        screens=[
+            ScreenEvidence(a.name, a.captured_at, a.skus)
+            if resolutions is None
+            else ScreenEvidence(
+                a.name,
+                a.captured_at,
+                resolved_skus(resolutions, a.name),
+                shown_as(resolutions, a.name),
+            )
+            for a in run.attachments
+        ],
     )
 
 
@@ -140,6 +173,10 @@ def _close(turns: Turns) -> RunRecord:
     """The record's ledger summary and timings, announced as `run_finished`."""
     record, clock = turns.record, turns.clock
     record.ledger_summary = summarize(read_facts(from_messages(record.messages)))
+    left = unresolved_report(record.resolutions)
+    if left:
+        text = record.ledger_summary.text
+        record.ledger_summary.text = f"{text}\n{left}" if text else left
     total = clock.elapsed()
     record.timings_ms = {
         "total": round(total * 1000, 2),

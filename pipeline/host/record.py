@@ -20,6 +20,7 @@ from pipeline.toolfacts import Facts, ToolResult, read_facts
 __all__ = [
     "AttachmentInfo",
     "GuardEvent",
+    "ItemResolution",
     "ProposalRecord",
     "RunRecord",
     "RunStatus",
@@ -72,6 +73,28 @@ def executed_facts(calls: Sequence[ToolCallRecord]) -> Facts:
     )
 
 
+Resolved = Literal["one", "several", "near", "none", "unresolved"]
+
+
+class ItemResolution(BaseModel):
+    """What the store says a screen row's identifier names (`inventory_find_items`), asked by
+    the host before the model's first turn. Only `one` gives a SKU the run may act on."""
+
+    screen: str = Field(description="the attachment the row is on")
+    key: str = Field(description="the row's identifier as the screen shows it")
+    key_kind: str = Field(description="the column the screen showed it in: sku, name…")
+    answer: Resolved = Field(
+        description="one: the store's one item; several: more than one matches; near: only "
+        "a near match; none: no item; unresolved: the lookup failed"
+    )
+    sku: str | None = Field(default=None, description="the item's SKU, when the answer is one")
+    matched_by: str | None = Field(
+        default=None, description="one: what of the item the key is (sku, barcode, alias, name…)"
+    )
+    candidates: list[str] = Field(default_factory=list, description="several or near: the SKUs")
+    message: str = ""
+
+
 class AttachmentInfo(BaseModel):
     name: str
     description: str
@@ -103,6 +126,11 @@ class RunRecord(BaseModel):
     dry_run: bool = False
     hops: int = 0
     attachments: list[AttachmentInfo] = Field(default_factory=list)
+    resolutions: list[ItemResolution] = Field(
+        default_factory=list,
+        description="each screen row's identifier resolved against the store before the first "
+        "turn; a row not resolved to one item is reported and never written",
+    )
     messages: list[Message] = Field(default_factory=list)
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
     proposals: list[ProposalRecord] = Field(default_factory=list)

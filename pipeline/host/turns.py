@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pipeline.contract import TaskContract
-from pipeline.host.calls import Emit, execute, runs_for_real, view
+from pipeline.host.calls import Emit, execute, held_items, runs_for_real, view
 from pipeline.host.context import Picture
 from pipeline.host.guards.base import GuardState, ScreenEvidence, check_call, check_response
 from pipeline.host.record import GuardAction, GuardEvent, RunRecord, RunStatus, ToolCallRecord
@@ -187,6 +187,12 @@ class Turns:
         images: list[tuple[Message, int]],
     ) -> bool:
         run = self.run
+        # Held before the guards too, so that its reason is the one the model reads; the
+        # call as the guards repair it is held again before it runs.
+        held = held_items(self.record, call.arguments, self.by_name.get(call.name))
+        if held is not None:
+            self._result(hop, call, held, executed=runs_for_real(run, self.by_name, call.name))
+            return False
         verdict, guard = check_call(run.call_guards, call, self.state(hop, turn_calls))
         if guard:
             self._event(hop, guard, verdict.action, verdict.message)

@@ -33,11 +33,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ScreenEvidence:
-    """A screenshot the run was given: when it was captured and which SKUs it showed."""
+    """A screenshot the run was given: when it was captured and which SKUs it showed (its
+    rows' SKUs, or the SKUs the store resolved its rows' keys to, with those keys)."""
 
     name: str
     captured_at: datetime | None
     skus: frozenset[str]
+    shown_as: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """The row keys (a barcode, a name) each SKU of `skus` was resolved from."""
 
 
 @dataclass(frozen=True)

@@ -84,9 +84,12 @@ def _create(call: ToolCall, contract: TaskContract, state: GuardState) -> CallDe
     at_most = call.arguments.get("at_most")
     screens = screens_in(state.messages)
     for one in wanted:
+        keys = {k for screen in state.screens for k in screen.shown_as.get(one, ())}
         problem = _sku_problem(
             one, warehouse, (quantity, at_most), contract, shown, state, facts.live
-        ) or placement_problem(one, warehouse, screens, contract.warehouses, contract.screen_only)
+        ) or placement_problem(
+            one, warehouse, screens, contract.warehouses, contract.screen_only, keys
+        )
         if problem:
             return _block(problem)
     return CallDecision()

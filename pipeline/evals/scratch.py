@@ -145,6 +145,7 @@ def _remove(path: Path, change: StoreChange) -> None:
         conn.execute("BEGIN IMMEDIATE")
         if change.warehouse_id is None:
             removed = conn.execute("DELETE FROM stock WHERE sku = ?", (change.sku,)).rowcount
+            conn.execute("DELETE FROM item_codes WHERE sku = ?", (change.sku,))
             conn.execute("DELETE FROM items WHERE sku = ?", (change.sku,))
         else:
             removed = conn.execute(

@@ -10,19 +10,20 @@ sends (no switch: this is what makes a barcode in a SKU or warehouse slot imposs
 unlikely):
 - a row's key in a `warehouse_id` is refused: it names an item, not a warehouse (a SKU there
   is the server's to refuse, as it does any SKU);
-- a row's key in a `sku` or `skus` is refused unless it is that row's own SKU: the call is
-  told the SKU it resolved to, or that the row names no one item;
+- a row's key in a `sku` or `skus` that resolved to another SKU (a barcode, a name) is
+  refused with the SKU to use;
+- a write naming a row that is not one item (several, near, none) by its key is refused (a
+  read may still name it: the server says what it finds);
 - a write naming a SKU that is only a candidate of an unresolved row (several, near) and that
   no row resolved to, nor the task named, is refused: the row is the user's to settle.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-from pydantic import ValidationError
 
 from pipeline.errors import ToolServerError
 from pipeline.host.context import Attachment
@@ -49,6 +50,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_AT_ONCE = 8
+"""Lookups in flight at once."""
 
 ITEM_ARGUMENTS = ("sku", "skus")
 """Tool arguments that name items: each must be a SKU a row resolved to (or none of a row's
@@ -89,45 +93,46 @@ def resolution_of(row: RowKey, outcome: ToolOutcome) -> ItemResolution:
     listed = [i for i in items(found.get("items")) if isinstance(i, dict)]
     skus = [str(i["sku"]) for i in listed if isinstance(i.get("sku"), str)]
     message = str(found.get("message", ""))
-    try:
-        if answer == "one" and skus and listed[0].get("closeness") != "near":
-            matched_by = listed[0].get("matched_by")
-            return ItemResolution(
-                **base,
-                answer="one",
-                sku=skus[0],
-                matched_by=matched_by if isinstance(matched_by, str) else None,
-                message=message,
-            )
-        if answer == "one" and skus:
-            return ItemResolution(**base, answer="near", candidates=skus, message=message)
-        if answer == "several":
-            return ItemResolution(**base, answer="several", candidates=skus, message=message)
-        return ItemResolution(**base, answer="none", message=message)
-    except ValidationError:
-        return ItemResolution(**base, answer="unresolved", message=message[:300])
+    if answer == "one" and skus and listed[0].get("closeness") != "near":
+        matched_by = listed[0].get("matched_by")
+        return ItemResolution(
+            **base,
+            answer="one",
+            sku=skus[0],
+            matched_by=matched_by if isinstance(matched_by, str) else None,
+            message=message,
+        )
+    if answer == "one" and skus:
+        return ItemResolution(**base, answer="near", candidates=skus, message=message)
+    if answer == "several":
+        return ItemResolution(**base, answer="several", candidates=skus, message=message)
+    return ItemResolution(**base, answer="none", message=message)
 
 
 async def resolve_rows(
     toolbox: Toolbox, attachments: Sequence[Attachment], *, run_id: str
 ) -> list[ItemResolution] | None:
-    """Every screen row's key looked up once; None when the servers offer no lookup (then
-    rows are taken as the SKUs they show, as before there was one)."""
+    """Every screen row's key looked up once (the lookups sent together); None when the
+    servers offer no lookup (then rows are taken as the SKUs they show)."""
     if toolbox.spec(FIND_ITEMS_TOOL) is None:
         return None
-    answers: dict[str, ToolOutcome] = {}
-    resolutions = []
-    for row in row_keys(attachments):
-        if row.key not in answers:
-            try:
-                answers[row.key] = await toolbox.call(
-                    FIND_ITEMS_TOOL, {"query": row.key}, run_id=run_id
-                )
-            except ToolServerError as exc:
-                log.warning("run %s: %r not looked up: %s", run_id, row.key, exc)
-                answers[row.key] = ToolOutcome(True, str(exc))
-        resolutions.append(resolution_of(row, answers[row.key]))
-    return resolutions
+    rows = row_keys(attachments)
+    keys = list(dict.fromkeys(row.key for row in rows))
+    limit = asyncio.Semaphore(_AT_ONCE)
+    found = await asyncio.gather(*(_look_up(toolbox, key, run_id, limit) for key in keys))
+    answers = dict(zip(keys, found, strict=True))
+    return [resolution_of(row, answers[row.key]) for row in rows]
+
+
+async def _look_up(
+    toolbox: Toolbox, key: str, run_id: str, limit: asyncio.Semaphore
+) -> ToolOutcome:
+    try:
+        async with limit:
+            return await toolbox.call(FIND_ITEMS_TOOL, {"query": key}, run_id=run_id)
+    except ToolServerError as exc:
+        log.warning("run %s: %r not looked up: %s", run_id, key, exc)
+        return ToolOutcome(True, str(exc))
 
 
 def shown_as(resolutions: Iterable[ItemResolution], screen: str) -> dict[str, frozenset[str]]:
@@ -248,12 +253,12 @@ def argument_problem(
                 f"{value!r} on the screen is the {_as(row)} of {row.sku}; "
                 f"pass the SKU {row.sku} instead",
             )
-        if row is not None:
+        if row is not None and write:
             return ArgumentProblem(
                 field,
                 "not_resolved",
-                f"{value!r} on the screen {_not_one(row)}; the row is reported, never written "
-                "or read by it: ask the user which item is meant",
+                f"{value!r} on the screen {_not_one(row)}; the row is reported, never written: "
+                "ask the user which item is meant",
             )
         unsure = [r for r in _unique(resolutions) if r.sku is None and value in r.candidates]
         if write and value not in named and unsure:

@@ -18,6 +18,7 @@ from pipeline.host.items import (
 )
 from pipeline.host.record import ItemResolution, RunRecord
 from pipeline.host.toolbox import MemoryTarget, ToolOutcome
+from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers.sql.store import SqlStore
@@ -59,9 +60,9 @@ RESOLUTIONS = [
         # a barcode in a SKU slot is told the SKU it resolved to, in reads and writes alike
         ({"sku": "4006381333948", "warehouse_id": "WH-01"}, True, (), ("sku", "wrong_kind")),
         ({"warehouse_id": "WH-01", "skus": ["SKU-10318", "4006381333948"]}, False, (), ("skus", "wrong_kind")),
-        # a row that is not one item is never written, nor read, by its key
+        # a row that is not one item is never written by its key; a read says what it finds
         ({"sku": "Safety gloves", "warehouse_id": "WH-01"}, True, (), ("sku", "not_resolved")),
-        ({"sku": "Widget 3000"}, False, (), ("sku", "not_resolved")),
+        ({"sku": "Widget 3000"}, False, (), None),
         # a candidate of such a row may be read, not written, unless the task names it
         ({"sku": "SKU-10402", "warehouse_id": "WH-01"}, True, (), ("sku", "not_resolved")),
         ({"warehouse_id": "WH-01", "skus": ["SKU-10402"]}, False, (), None),
@@ -88,7 +89,9 @@ def test_a_barcode_in_a_sku_slot_is_told_the_sku_it_resolved_to() -> None:
 
 
 def lookup(answer: str, *items: tuple[str, str, str]) -> ToolOutcome:
-    listed = [{"sku": s, "matched_by": by, "closeness": how} for s, by, how in items]
+    listed: list[JsonValue] = [
+        {"sku": s, "matched_by": by, "closeness": how} for s, by, how in items
+    ]
     return ToolOutcome(False, "", {"answer": answer, "items": listed, "message": "m"})
 
 

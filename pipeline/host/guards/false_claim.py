@@ -2,20 +2,25 @@
 
 The failure users of small models report as the worst: the chat says the orders were placed and
 the ledger is empty. A final answer (a reply with no tool call) is held to this run's tool
-results, read as the host's ledger summary: an order id or approval id no result named, a
-claim to have ordered or cancelled when no tool did, or a count of orders created that is not
-the count created; and, for a task that asks for a report, an answer that leaves out a SKU the
-run's live reads show low (within the task's scope), such as "no SKU is low" after a read that
-shows five. The first such answer is bounced with the facts; a second is replaced by the ledger
-summary (for a report, the list of what the live reads show low), marked as written by the
-host. Answers that say what happened, or that nothing was ordered, pass untouched.
+results, read as the host's ledger summary: an order id or approval id no result named, a count
+of orders created that is not the count created, and each action it states as done, read
+clause by clause (`pipeline.host.guards.claims`: ordered, cancelled, queued for approval or
+skipped, with the SKU, warehouse and quantity it names). For a task that asks for a report, an
+answer must also name every row that is low: each SKU the run's live reads show low, and each
+row the screen shows low that no live read checked (within the task's scope); "nothing is low"
+after a read that shows five is bounced with their ids. The first such answer is bounced with
+the facts; a second is replaced by what the host knows (for a report, the low rows, read live
+or not checked, and the ledger), marked as written by the host. Answers that say what
+happened, or what was not done and why, pass untouched.
 """
 
 from __future__ import annotations
 
 import re
 
+from pipeline.contract import ids_in
 from pipeline.host.guards.base import GuardState, ResponseDecision
+from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
 from pipeline.host.guards.common import guard_count
 from pipeline.ledger import LedgerSummary, summarize
 from pipeline.models import ModelResponse
@@ -28,26 +33,11 @@ HOST_WRITTEN = (
     "[Written by the host from the tool results; the model's answer claimed actions no tool took.]"
 )
 HOST_REPORT = (
-    "[Written by the host from the live reads; the model's answer left out what they show low.]"
+    "[Written by the host from the live reads and the screen; the model's answer left out rows "
+    "they show low.]"
 )
 
 _ORDER_ID = re.compile(r"\bPO-\d{1,12}\b", re.IGNORECASE)
-_PROPOSAL_ID = re.compile(r"\bAP-\d{1,12}\b", re.IGNORECASE)
-_NEGATION = re.compile(
-    r"\b(?:no|not|never|none|nothing|without|n't|cannot|could not|did not|didn't|wasn't|weren't|"
-    r"unable|failed|refused|skipped|blocked|would|will|can|should|could|might|waiting|pending)\b"
-    r"|没有|未|不|无法|待|等待",
-    re.IGNORECASE,
-)
-_ORDERED = re.compile(
-    r"\b(?:i|we)(?:'ve| have)?\s+(?:successfully\s+)?(?:placed|created|raised|submitted|made|"
-    r"ordered|issued|cancel+ed)\b"
-    r"|\b(?:orders?|replenishments?|purchase orders?)\s+(?:has|have|was|were)\s+(?:been\s+)?"
-    r"(?:successfully\s+)?(?:placed|created|raised|submitted|made|issued|cancel+ed)\b"
-    r"|\b(?:successfully|all)\s+(?:placed|created|raised|submitted|ordered|cancel+ed)\b"
-    r"|已(?:经)?(?:下单|补货|创建|提交|取消)|下单成功|补货成功|创建了.{0,8}(?:补货单|订单)",
-    re.IGNORECASE,
-)
 _COUNT = re.compile(
     r"\b(?:placed|created|raised|submitted|made|issued)\s+(\d{1,4})\s+(?:new\s+)?"
     r"(?:replenishment\s+|purchase\s+)?orders?\b"
@@ -71,32 +61,30 @@ def _claims(text: str, ledger: LedgerSummary, named: set[str]) -> list[str]:
     if unknown_orders:
         problems.append(f"no tool result in this run names {', '.join(unknown_orders)}")
     proposals = {e.proposal_id for e in ledger.proposed if e.proposal_id}
-    unknown_proposals = sorted({m.upper() for m in _PROPOSAL_ID.findall(claimed)} - proposals)
+    unknown_proposals = sorted({m.upper() for m in PROPOSAL_ID.findall(claimed)} - proposals)
     if unknown_proposals:
         problems.append(f"no write was queued as {', '.join(unknown_proposals)}")
     created = len(ledger.ordered)
-    for sentence in _SENTENCE.findall(text):
-        if _NEGATION.search(sentence):
+    for claim in parse_claims(text):
+        if claim.kind != "ordered":
             continue
-        for match in _COUNT.finditer(sentence):
+        for match in _COUNT.finditer(claim.text):
             count = int(match[1] or match[2])
             if count != created:
                 problems.append(f"it says {count} orders were created; this run created {created}")
-        if not ledger.wrote and _ORDERED.search(sentence):
-            problems.append(
-                "no order was created or cancelled in this run"
-                + (" (the writes wait for approval)" if ledger.proposed else "")
-            )
+    problems += unsupported(text, ledger)
     return list(dict.fromkeys(problems))
 
 
-def _low_live(facts: Facts, state: GuardState) -> list[str]:
-    """What a report must name: each SKU and warehouse the live reads show low, in scope."""
+def _low_rows(facts: Facts, state: GuardState) -> list[tuple[str, str]]:
+    """What a report must name, as (SKU, line): each SKU and warehouse the live reads show
+    low, and each row the screen shows low that no live read checked, in scope."""
     contract = state.contract
     if contract is None or contract.action != "report":
         return []
-    shown = {r.sku for screen in screens_in(state.messages) for r in screen.rows if r.sku}
-    out = []
+    screens = screens_in(state.messages)
+    shown = {r.sku for screen in screens for r in screen.rows if r.sku}
+    out: list[tuple[str, str]] = []
     for (sku, warehouse), level in sorted(facts.live.items()):
         if not level.needs_reorder or not contract.allows_sku(sku):
             continue
@@ -104,13 +92,28 @@ def _low_live(facts: Facts, state: GuardState) -> list[str]:
             continue
         if contract.screen_only and not contract.skus and shown and sku not in shown:
             continue
-        out.append(f"{sku} in {warehouse}: {level.numbers()}")
+        out.append((sku, f"{sku} in {warehouse}: {level.numbers()}"))
+    if not contract.understood:
+        return out
+    read = {sku for sku, _ in facts.live}
+    for screen in screens:
+        for row in screen.rows:
+            place = screen.warehouse_of(row)
+            if not row.low or not row.sku or row.sku in read or not contract.allows_sku(row.sku):
+                continue
+            if place is not None and not contract.allows_warehouse(place):
+                continue
+            where = f" in {place}" if place else ""
+            numbers = f"on_hand {row.on_hand} < reorder_point {row.reorder_point}"
+            line = f"{row.sku}{where}: low on the screen ({numbers}), not checked live"
+            if (row.sku, line) not in out:
+                out.append((row.sku, line))
     return out
 
 
-def _left_out(text: str, low: list[str]) -> list[str]:
-    said = {m.upper() for m in re.findall(r"[A-Za-z]{2,6}-\d{2,12}", text)}
-    return [line for line in low if line.split(" ", 1)[0] not in said]
+def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:
+    said = {s.upper() for s in ids_in(text)["S"]}
+    return [sku for sku, _ in low if sku.upper() not in said]
 
 
 def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
@@ -120,18 +123,22 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
     problems = _claims(response.content, ledger, named)
-    low = [] if response.asks else _low_live(facts, state)  # a question reports nothing yet
+    low = [] if response.asks else _low_rows(facts, state)  # a question reports nothing yet
     left_out = _left_out(response.content, low)
     if left_out and not problems:
-        report = "Low now, by this run's live reads:\n" + "\n".join(f"- {line}" for line in low)
+        lines = [line for _, line in low]
         if guard_count(state, "false_claim", "bounce") == 0:
             return ResponseDecision(
                 "bounce",
-                message="Your answer leaves out SKUs this run's live reads show low: "
-                + "; ".join(left_out)
-                + ". Answer again naming each of them with its numbers.",
+                message="Your answer leaves out rows that are low: "
+                + "; ".join(line for sku, line in low if sku in left_out)
+                + ". Answer again naming each of them with its numbers (say which you did not "
+                "check live).",
             )
-        return ResponseDecision("end", message=f"{HOST_REPORT}\n{report}")
+        report = "Low, by this run's live reads and the screen:\n" + "\n".join(
+            f"- {line}" for line in lines
+        )
+        return ResponseDecision("end", message=f"{HOST_REPORT}\n{report}\n{ledger.text}")
     if not problems:
         return ResponseDecision()
     if guard_count(state, "false_claim", "bounce") == 0:

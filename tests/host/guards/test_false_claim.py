@@ -8,7 +8,8 @@ from pipeline.contract import parse_task
 from pipeline.host.guards.base import GuardState
 from pipeline.host.guards.false_claim import HOST_REPORT, HOST_WRITTEN, false_claim
 from pipeline.models import Message, ToolCall
-from tests.host.guards.states import event, reply, state
+from pipeline.screentext import ScreenRow, ScreenText, render_screen
+from tests.host.guards.states import NOW, event, reply, state
 
 ORDER = {
     "order": {"id": "PO-000007", "sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202,
@@ -71,6 +72,14 @@ PROPOSED = with_results(
         ),
         (PROPOSED, "The orders were placed successfully.", "(the writes wait for approval)"),
         (PROPOSED, "Queued as AP-000009 for approval.", "no write was queued as AP-000009"),
+        # The real 1.5B, asked for 30 units of one SKU "and nothing else"; nothing was written.
+        (state(), "I ordered 30 units of SKU-10232 and nothing else", "no order of SKU-10232"),
+        (
+            ORDERED,
+            "I ordered 202 units of SKU-10232 and 150 units of SKU-10318.",
+            "no order of SKU-10318 was created in this run",
+        ),
+        (ORDERED, "I ordered 30 units of SKU-10232.", "not 30 units"),
     ],
 )
 def test_a_claim_no_tool_result_supports_is_bounced_with_the_facts(
@@ -160,3 +169,52 @@ def test_a_report_that_names_what_is_low_passes_and_a_replenishment_is_not_held_
     assert false_claim(named, read_for(REPORT)).action == "allow"
     silent = reply("I will leave it there.")
     assert false_claim(silent, read_for("replenish the low items")).action == "allow"
+
+
+SCREEN = ScreenText(
+    captured_at=NOW,
+    context=("Stock · WH-01",),
+    columns=("sku", "on_hand", "reorder_point"),
+    rows=(
+        ScreenRow(sku="SKU-10232", on_hand=38, reorder_point=120, low=True),
+        ScreenRow(sku="SKU-10233", on_hand=12, reorder_point=60, low=True),
+        ScreenRow(sku="SKU-10240", on_hand=5, reorder_point=40, low=True),
+        ScreenRow(sku="SKU-10318", on_hand=300, reorder_point=25),
+    ),
+)
+LOW_NOW = "Which SKUs are low right now? Don't order anything, just tell me."
+
+
+def shown(task: str, *, bounced: bool = False, read: bool = False) -> GuardState:
+    run = (
+        read_for(task, bounced=bounced)
+        if read
+        else state(events=[event("false_claim", "bounce")] if bounced else [])
+    )
+    messages = [*run.messages, Message(role="user", content=render_screen(SCREEN))]
+    return GuardState(**{**run.__dict__, "messages": messages, "contract": parse_task(task)})
+
+
+def test_a_report_that_names_no_low_row_of_the_screen_is_bounced_with_their_ids() -> None:
+    # The real 1.5B's answer, with three rows low on the screen and no live read.
+    first = false_claim(reply("I don't need to order anything right now."), shown(LOW_NOW))
+    assert first.action == "bounce"
+    for sku in ("SKU-10232", "SKU-10233", "SKU-10240"):
+        assert sku in first.message
+    assert "not checked live" in first.message and "SKU-10318" not in first.message
+
+
+def test_the_second_report_that_leaves_rows_out_is_written_by_the_host() -> None:
+    second = false_claim(reply("Nothing is low."), shown(LOW_NOW, bounced=True, read=True))
+    assert second.action == "end" and second.message.startswith(HOST_REPORT)
+    assert "- SKU-10232 in WH-01: on_hand 38 + on_order 0 < reorder_point 120" in second.message
+    assert "- SKU-10233 in WH-01: low on the screen" in second.message
+    assert "no order was created, refused, proposed or cancelled" in second.message
+
+
+def test_a_report_naming_every_low_row_read_or_not_passes() -> None:
+    answer = (
+        "Low now: SKU-10232 (38 on hand, reorder point 120). Low on the screen, not checked "
+        "live: SKU-10233 and SKU-10240."
+    )
+    assert false_claim(reply(answer), shown(LOW_NOW, read=True)).action == "allow"

@@ -252,7 +252,8 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
                 f"{figures['counts']['reader']}; model {figures['counts']['model']}; final "
                 f"{figures['counts']['final']}; recovered {len(figures['recovered'])}, "
                 f"widenings blocked {len(figures['blocked'])}, no reading "
-                f"{len(figures['no_reading'])}, final wider {len(figures['final_wider'])}"
+                f"{len(figures['no_reading'])}, final wider {len(figures['final_wider'])}, right "
+                f"readings lost {len(figures['lost'])}"
             )
     print(f"report: {path}")
     return 0

@@ -10,10 +10,14 @@ second reading (a model's) can narrow what the reader allows and never widen it.
 (and of the reader's own: a rewrite that adds a negation, a deferral or an exclusion never
 allows more than the original).
 
-`settle(reading, model)` is the final contract of a run: the reader's own when no model read
-the task; else the meet of the reader's fallback (what its understood clauses allow) and the
-model's reading, unless the task defers, hands the action over or asks hypothetically (a
-report whatever the model says). Pure: no I/O.
+`settle(reading, model)` is the final contract of a run. The reader's own when no model read
+the task, when the task defers, hands the action over or asks hypothetically (a report
+whatever the model says), and when the reader accounted for every word: a full reading stands,
+and a model that reads it otherwise is recorded and said, never met with it (a second reading
+that can only subtract costs right readings and recovers none). Only where the reader did not
+account for every word is the final contract the meet of its fallback (what its understood
+clauses allow) and the model's reading; the model's reading itself is then a suggestion for a
+person to confirm, never a write on its own. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -146,10 +150,11 @@ def widenings(a: TaskContract, b: TaskContract) -> list[str]:
 
 def settle(reading: TaskReading, model: TaskContract | None) -> tuple[TaskContract, list[str]]:
     """The run's contract from the reader's reading and a model's (None: no model read it),
-    and what the meet blocked: the model's widenings of the reader's fallback."""
+    and what of the model's reading it did not take: its widenings of the reading it was held
+    to (the reader's own, or its fallback)."""
     if model is None:
         return reading.contract, []
-    if reading.stop is not None:
+    if reading.stop is not None or reading.contract.understood:
         return reading.contract, widenings(model, reading.contract)
     blocked = widenings(model, reading.fallback)
     final = meet(reading.fallback, model)

@@ -220,13 +220,14 @@ def only_unclear(contract: TaskContract) -> bool:
     )
 
 
-ReadingSource = Literal["reader", "fallback", "model", "final"]
+ReadingSource = Literal["reader", "fallback", "model", "suggested", "final"]
 
 
 class ContractReading(BaseModel):
     """One reading of a run's task, as the run record keeps it: the reader's, its fallback, a
-    model's, and the final contract (their meet); `note` says what happened (a model that did
-    not answer, a widening the meet blocked)."""
+    model's, the suggestion (the model's reading of a task the reader did not account for
+    fully: what a person may confirm) and the final contract; `note` says what happened (a
+    model that did not answer, a widening the meet blocked, a model that read it otherwise)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

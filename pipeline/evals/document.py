@@ -227,8 +227,9 @@ class ReadingFigures(TypedDict):
 
 class ModelReadings(TypedDict):
     """A task-reading model on one set of requests (`pipeline.evals.readings.model_readings`):
-    the verdicts of the reader, the model and their meet, and the requests where the model
-    recovered, was kept from widening, gave no reading, or where the meet was still wider."""
+    the verdicts of the reader, the model and the final contract, and the requests where the
+    model recovered, was kept from widening, gave no reading, where the final contract was
+    still wider, or where a right reading of the reader's was lost."""
 
     requests: int
     counts: dict[str, dict[str, int]]
@@ -236,6 +237,7 @@ class ModelReadings(TypedDict):
     blocked: list[str]
     no_reading: list[str]
     final_wider: list[str]
+    lost: list[str]
 
 
 class ReaderDoc(TypedDict):

@@ -225,9 +225,11 @@ async def model_readings(
     progress: Callable[[str], None] | None = None,
 ) -> ModelReadings:
     """A model that reads tasks (`SchemaAnswerer`) on each request: the reader's verdict, the
-    model's own, the final (their meet, `pipeline.contract.settle`), and how often the model
-    recovered a safe miss of the reader (final right where the reader alone was not) or was
-    kept by the meet from widening (its reading allowed more than the reader's fallback)."""
+    model's own, the final (`pipeline.contract.settle`: the reader's full reading, else the
+    meet of its fallback and the model's), and how often the model recovered a safe miss of
+    the reader (final right where the reader alone was not), was kept from widening (its
+    reading allowed more than the reading it was held to), or cost a right reading (final not
+    right where the reader alone was: `lost`)."""
     from pipeline.contract import settle
     from pipeline.host.reading import model_reading
 
@@ -236,6 +238,7 @@ async def model_readings(
     blocked: list[str] = []
     failed: list[str] = []
     wider: list[str] = []
+    lost: list[str] = []
     for n, case in enumerate(cases, 1):
         reading = read_task(case.task, names)
         alone, _ = verdict(reading.contract, case.means)
@@ -257,6 +260,8 @@ async def model_readings(
             blocked.append(case.id)
         if final == "wider":
             wider.append(case.id)
+        if alone == "right" and final != "right":
+            lost.append(case.id)
         if progress is not None:
             progress(f"{n}/{len(cases)} {case.id}: reader {alone}, model {own}, final {final}")
     return {
@@ -266,4 +271,5 @@ async def model_readings(
         "blocked": blocked,
         "no_reading": failed,
         "final_wider": wider,
+        "lost": lost,
     }

@@ -48,8 +48,9 @@ class CaseRun:
     reading: str = ""
     """What the model's reading of the task did: `recovered` (the reader alone wrote nothing
     for words it did not understand, the meet allows what the task asks), `blocked` (the
-    meet kept the model from widening the reader's reading), both, `failed` (the model gave
-    no reading), or empty (no model reading)."""
+    meet kept the model from widening the reader's reading), `stood` (the reader's full
+    reading stood over a model's that read it otherwise), a combination, `failed` (the model
+    gave no reading), or empty (no model reading)."""
     usage: dict[str, int] = field(default_factory=dict)
     """prompt, completion and cached prompt tokens over the run."""
     steps: dict[str, int] = field(default_factory=dict)
@@ -107,6 +108,8 @@ def reading_effect(record: RunRecord) -> str:
         effects.append("recovered")
     if final is not None and "blocked" in final.note:
         effects.append("blocked")
+    if final is not None and "full reading stands" in final.note:
+        effects.append("stood")
     return "+".join(effects)
 
 

@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 async def run_task(run: Run) -> RunRecord:
     """Drive the model over the toolbox until it answers or a limit is reached."""
     clock = Clock()
+    said = ""
     if run.contract is not None:
         contract = run.contract
         readings = [ContractReading(source="final", contract=contract, note="given by the caller")]
@@ -55,6 +56,7 @@ async def run_task(run: Run) -> RunRecord:
         except VlmError as exc:
             return _unreachable(run, exc)
         contract, readings, reading_usage = settled.contract, settled.readings, settled.usage
+        said = settled.said
         clock.model += clock.elapsed()
     looked_up = clock.elapsed()
     try:
@@ -81,6 +83,8 @@ async def run_task(run: Run) -> RunRecord:
         message = f"the run failed: {type(exc).__name__}: {exc}"
         finish(record, "error", message)
         record.error = message
+    if said and record.status != "error":
+        record.final = f"{record.final}\n{said}" if record.final else said
     return _close(turns)
 
 

@@ -1,12 +1,17 @@
 """The task, read before a run starts: by the reader with the store's warehouse names, and by
 the model too when it can answer under a JSON Schema (an `openai` endpoint). The final
-contract is their meet (`pipeline.contract.settle`): a model can narrow what the reader
-allows, never widen it. A model that does not answer, or answers outside the schema, leaves
-the reader's reading in force, with a note saying why.
+contract follows `pipeline.contract.settle`: when the reader accounted for every word, its
+reading is the one the run acts on, and a model's reading that differs is recorded and said
+in the answer ("the model read this as …; the run followed the request as written"), never
+intersected into it. Where the reader did not account for every word, the final contract is
+the meet of its fallback and the model's reading (a model can narrow, never widen), and the
+model's reading is kept as the `suggested` contract: what a person may confirm. A model that
+does not answer, or answers outside the schema, leaves the reader's reading in force, with a
+note saying why.
 
 Every reading goes into the run record (`contract_readings`): the reader's contract, its
-fallback (what its understood clauses allow), the model's, and the final one with what the
-meet blocked.
+fallback (what its understood clauses allow), the model's, the suggestion, and the final one
+with a note of what of the model's reading it did not take.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pipeline.contract import (
     ids_in,
     read_task,
     settle,
+    widenings,
 )
 from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import Toolbox
@@ -226,12 +232,39 @@ class Settled:
     contract: TaskContract
     readings: list[ContractReading]
     usage: Usage
+    said: str = ""
+    """What the answer says about the readings (a model that read the task otherwise)."""
 
 
 def _blocked_note(blocked: Sequence[str]) -> str:
     return "the meet blocked what the model's reading allowed beyond the reader's: " + (
         "; ".join(blocked)
     )
+
+
+def _differs(model: TaskContract, reader: TaskContract) -> bool:
+    """The model's reading allows something the reader's does not, or the other way round."""
+    return bool(widenings(model, reader) or widenings(reader, model))
+
+
+def _stands(reading: TaskReading, model: TaskContract) -> Settled | None:
+    """The reader's full reading, standing beside a model's that differs (None when the reader
+    did not account for every word, or the model read it the same)."""
+    if not reading.contract.understood or reading.stop is not None:
+        return None
+    if not _differs(model, reading.contract):
+        return None
+    own = reading.contract
+    said = (
+        f"[Host: the model read this request as {model.summary()}; the run followed the "
+        f"request as written: {own.summary()}.]"
+    )
+    note = f"the reader's full reading stands; the model read it as {model.summary()}"
+    readings = [
+        ContractReading(source="model", contract=model),
+        ContractReading(source="final", contract=own, note=note),
+    ]
+    return Settled(own, readings, Usage(), said)
 
 
 async def settle_task(
@@ -260,14 +293,23 @@ async def settle_task(
             ),
         ]
         return Settled(reading.contract, readings, found.usage)
+    stands = _stands(reading, found.contract)
+    if stands is not None:
+        return Settled(stands.contract, readings + stands.readings, found.usage, stands.said)
     final, blocked = settle(reading, found.contract)
     note = _blocked_note(blocked) if blocked else ""
     if reading.stop is not None:
         note = f"a report whatever the model says: the task says {reading.stop!r}" + (
             f"; {note}" if note else ""
         )
-    readings += [
-        ContractReading(source="model", contract=found.contract),
-        ContractReading(source="final", contract=final, note=note),
-    ]
+    readings.append(ContractReading(source="model", contract=found.contract))
+    if not reading.contract.understood and reading.stop is None:
+        readings.append(
+            ContractReading(
+                source="suggested",
+                contract=found.contract,
+                note="the model's reading, for a person to confirm; not acted on by itself",
+            )
+        )
+    readings.append(ContractReading(source="final", contract=final, note=note))
     return Settled(final, readings, found.usage)

@@ -138,3 +138,16 @@ def test_a_model_answer_that_defers_is_a_report() -> None:
 def test_without_a_models_reading_the_reader_alone_decides() -> None:
     reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
     assert settle(reading, None) == (reading.contract, [])
+
+
+def test_a_full_reading_stands_whatever_the_model_reads() -> None:
+    reading = read_task("Replenish the low rows except SKU-10232.")
+    assert reading.contract.understood
+    # The real 1.5B read the excluded SKU as the only one to order.
+    only = ContractAnswer.model_validate(answer(skus=["SKU-10232"])).to_contract()
+    final, blocked = settle(reading, only)
+    assert final == reading.contract
+    assert "SKU-10232, which the other excludes" in blocked
+    # A narrower reading (a report) does not take the reader's right reading away either.
+    final, blocked = settle(reading, REPORT)
+    assert (final, blocked) == (reading.contract, [])

@@ -76,3 +76,13 @@ async def test_a_models_reading_is_counted_as_recovered_blocked_or_missing() -> 
     assert found["blocked"] == [cases[1].id]
     assert found["no_reading"] == [cases[2].id]
     assert found["final_wider"] == []
+    assert found["lost"] == []
+
+
+async def test_a_right_full_reading_is_not_lost_to_a_model_that_reads_it_narrower() -> None:
+    task = "Replenish the low items except SKU-10004"
+    right = case(task, action="replenish", writes=True, exclude_skus=["SKU-10004"])
+    model = Replay({task: answer(action="report", writes_allowed=False)})
+    found = await model_readings(model, [right], NAMES)
+    assert found["counts"]["final"] == {"right": 1}
+    assert found["lost"] == []

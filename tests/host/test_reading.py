@@ -86,6 +86,31 @@ async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the
     assert "North hub" in messages[0].content
 
 
+async def test_a_model_reading_a_full_reading_otherwise_is_recorded_and_said_never_acted_on(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    model = ReplayReader(answer(skus=["SKU-10232"]))
+    record = await read_and_run(targets, model, "Replenish the low rows except SKU-10232.")
+    assert [r.source for r in record.contract_readings] == ["reader", "fallback", "model", "final"]
+    assert record.task_contract == record.contract_readings[0].contract
+    assert set(open_orders(store)) == {("SKU-10318", "WH-01")}
+    assert "[Host: the model read this request as replenish · only SKU-10232" in record.final
+    assert "the run followed the request as written: replenish · except SKU-10232" in record.final
+
+
+async def test_a_reading_the_reader_did_not_account_for_keeps_the_models_as_a_suggestion(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    model = ReplayReader(answer(action="order", skus=["SKU-10232"], quantities=[
+        {"sku": "SKU-10232", "quantity": 30}]))  # fmt: skip
+    record = await read_and_run(targets, model, "Order 30 units of SKU-10232 and nothing else.")
+    suggested = next(r for r in record.contract_readings if r.source == "suggested")
+    assert suggested.contract is not None
+    assert suggested.contract.quantities == {"SKU-10232": 30}
+    assert record.task_contract.writes_allowed is False
+    assert open_orders(store) == {}
+
+
 async def test_a_model_that_reads_the_excluded_sku_as_the_only_one_is_blocked_by_the_meet(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:

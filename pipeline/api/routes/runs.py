@@ -36,8 +36,9 @@ async def task_contract(
 ) -> ContractOut:
     """The contract the host would hold a run of this task to, before anything runs: the
     action, whether writes are allowed, the scope, quantities, and what it did not
-    understand. Warehouse names and aliases are the store's. With a model that reads tasks,
-    the run meets this reading with the model's own (`fallback` is what it may recover)."""
+    understand. Warehouse names and aliases are the store's. With a model that reads tasks, a
+    reading that accounts for every word stands; otherwise the run meets its `fallback` with
+    the model's own reading (what the model may recover)."""
     reading = read_task(task, warehouse_names(services))
     contract = reading.contract
     return ContractOut(

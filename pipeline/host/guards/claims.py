@@ -4,9 +4,9 @@
 taken: `ordered`, `cancelled`, `proposed` (queued for approval) and `skipped`, each with the
 SKUs, warehouses, quantities and order ids its clause names. `unsupported` holds each claim to
 the run's ledger summary: "I ordered 30 units of SKU-10232" needs an order of SKU-10232 for 30
-units created in this run, "SKU-10318 waits for approval" a queued write of SKU-10318. A claim
-that names an id the run only read, another quantity, another warehouse, a write that was
-refused or only proposed is unsupported.
+units created in this run (in a dry run, recorded), "SKU-10318 waits for approval" a queued
+write of SKU-10318. A claim that names an id the run only read, another quantity, another
+warehouse, a write that was refused or only proposed is unsupported.
 
 How a sentence is read:
 - it is cut into clauses at punctuation and at conjunctions; a clause's action is the verb it
@@ -30,6 +30,7 @@ from typing import Literal
 
 from pipeline.contract import ids_in
 from pipeline.ledger import LedgerEntry, LedgerSummary
+from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL
 
 __all__ = ["PROPOSAL_ID", "Claim", "ClaimKind", "parse_claims", "unsupported"]
 
@@ -85,7 +86,8 @@ _NOT_DONE = re.compile(
     re.IGNORECASE,
 )
 """Words before a verb that make it something not done: a negation, a modal, a condition."""
-_NOTHING_AFTER = re.compile(r"^\s*(?:no|nothing|none|any)\b", re.IGNORECASE)
+_NOTHING_AFTER = re.compile(r"^\s*(?:(?:no|nothing|none|any|0)\b|零)", re.IGNORECASE)
+"""Words right after a verb that make it nothing done ("ordered nothing", "Cancelled 0")."""
 _STATES = re.compile(
     r"\b(?:is|are|was|were|be|been|being|remains?|stays?|looks?|seems?|has|have|had|shows?)\b"
     r"|是|仍|还|显示|低于|高于",
@@ -245,8 +247,6 @@ def _why_not_ordered(sku: str, ledger: LedgerSummary) -> str:
     refused = [e for e in ledger.refused if _same(e.sku, sku)]
     if refused:
         return f"{sku} was not ordered: the server refused it ({refused[0].reason or 'refused'})"
-    if any(_same(e.sku, sku) for e in ledger.dry_run):
-        return f"{sku} was not ordered: a dry run recorded the write and ran nothing"
     return f"no order of {sku} was created in this run"
 
 
@@ -283,8 +283,13 @@ def _entries_problems(
     return problems, absent
 
 
+def _recorded(ledger: LedgerSummary, tool: str) -> list[LedgerEntry]:
+    """The writes of `tool` a dry run recorded: in a dry run, what "ordered" can mean."""
+    return [e for e in ledger.dry_run if e.reason == tool]
+
+
 def _ordered(claim: Claim, ledger: LedgerSummary) -> list[str]:
-    entries = [*ledger.ordered, *ledger.returned]
+    entries = [*ledger.ordered, *ledger.returned, *_recorded(ledger, CREATE_TOOL)]
     known = {e.order_id for e in entries if e.order_id}
     problems = [
         f"{o} is no order this run created" for o in claim.order_ids if o.upper() not in known
@@ -297,7 +302,7 @@ def _ordered(claim: Claim, ledger: LedgerSummary) -> list[str]:
 
 
 def _cancelled(claim: Claim, ledger: LedgerSummary) -> list[str]:
-    entries = ledger.cancelled
+    entries = [*ledger.cancelled, *_recorded(ledger, CANCEL_TOOL)]
     known = {e.order_id for e in entries if e.order_id}
     problems = [f"{o} was not cancelled in this run" for o in claim.order_ids if o not in known]
     if not claim.skus and not claim.order_ids and not entries:

@@ -192,6 +192,7 @@ def host_limits(settings: Settings) -> HostLimits:
     """A run's limits as the settings set them."""
     return HostLimits(
         max_hops=settings.max_hops,
+        max_hops_ceiling=settings.max_hops_ceiling,
         max_tokens=settings.max_tokens,
         wall_clock_s=settings.wall_clock_s,
         freshness_limit_s=settings.freshness_limit_s,

@@ -103,7 +103,13 @@ class Settings(BaseSettings):
     )
     allow_remote_models: bool = True
 
-    max_hops: int = Field(default=12, gt=0)
+    max_hops: int = Field(
+        default=12,
+        gt=0,
+        description="the fewest hops a run gets; its budget grows with the work its contract "
+        "implies (pipeline.host.budget) up to max_hops_ceiling",
+    )
+    max_hops_ceiling: int = Field(default=48, gt=0, description="the most hops a run gets")
     max_tokens: int = Field(default=1024, gt=0)
     wall_clock_s: float = Field(default=300.0, gt=0)
     freshness_limit_s: float = Field(default=900.0, gt=0)

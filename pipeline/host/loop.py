@@ -12,6 +12,7 @@ import logging
 
 from pipeline.contract import ContractReading, TaskContract, read_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
+from pipeline.host.budget import HopBudget, hop_budget, rows_in_scope, uncovered
 from pipeline.host.context import opening_message, system_prompt
 from pipeline.host.groups import choose_groups, offered_tools
 from pipeline.host.guards.base import ScreenEvidence
@@ -29,9 +30,15 @@ from pipeline.host.screenview import view_spec, viewable
 from pipeline.host.turns import Clock, Turns, emitter, finish
 from pipeline.ledger import summarize
 from pipeline.models import Message, Usage
+from pipeline.screentext import screens_in
 from pipeline.toolfacts import from_messages, read_facts
 
-__all__ = ["HostLimits", "Run", "run_task"]
+__all__ = ["HOST_COMPLETE", "HostLimits", "Run", "run_task"]
+
+HOST_COMPLETE = (
+    "[Written by the host from the ledger: the model gave no answer within the hop budget, "
+    "and the ledger accounts for every row the task allows writing.]"
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,13 +72,20 @@ async def run_task(run: Run) -> RunRecord:
         clock.tools += clock.elapsed() - looked_up
     turns = _open(run, clock, contract, readings, reading_usage, resolutions)
     record = turns.record
+    budget = hop_budget(
+        contract,
+        screens_in(turns.messages),
+        floor=run.limits.max_hops,
+        ceiling=run.limits.max_hops_ceiling,
+    )
+    record.hop_budget = budget
     try:
-        for hop in range(1, run.limits.max_hops + 1):
+        for hop in range(1, budget.hops + 1):
             record.hops = hop
             if await turns.hop(hop):
                 break
         else:
-            finish(record, "limit", f"stopped after {run.limits.max_hops} hops without an answer")
+            _out_of_hops(turns, budget)
     except VlmError as exc:
         finish(record, "error", f"the model endpoint failed: {exc}")
         record.error = str(exc)
@@ -171,6 +185,19 @@ def _open(
             for a in run.attachments
         ],
     )
+
+
+def _out_of_hops(turns: Turns, budget: HopBudget) -> None:
+    """The end of a run that used its budget without an answer: `done` with the ledger when
+    it accounts for every row the run may write, else `limit`, naming what is left."""
+    record, contract = turns.record, turns.contract
+    facts = read_facts(from_messages(turns.messages))
+    left = uncovered(contract, rows_in_scope(contract, screens_in(turns.messages)), facts)
+    if left == []:
+        finish(record, "done", f"{HOST_COMPLETE}\n{summarize(facts).text}")
+        return
+    stopped = f"stopped after {budget.hops} hops without an answer ({budget.describe()})"
+    finish(record, "limit", stopped + (f"; not done: {', '.join(left)}" if left else ""))
 
 
 def _close(turns: Turns) -> RunRecord:

@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from pipeline.contract import ContractReading, TaskContract
+from pipeline.host.budget import HopBudget
 from pipeline.ledger import LedgerSummary
 from pipeline.models import JsonObject, Message
 from pipeline.toolfacts import Facts, ToolResult, read_facts
@@ -125,6 +126,9 @@ class RunRecord(BaseModel):
     error: str | None = None
     dry_run: bool = False
     hops: int = 0
+    hop_budget: HopBudget | None = None
+    """The hops this run could take and the work they were counted from (None in records
+    written before it was kept)."""
     attachments: list[AttachmentInfo] = Field(default_factory=list)
     resolutions: list[ItemResolution] = Field(
         default_factory=list,

@@ -27,6 +27,9 @@ def new_run_id() -> str:
 @dataclass(frozen=True)
 class HostLimits:
     max_hops: int = 12
+    """The fewest hops a run gets: its budget grows with the work (`pipeline.host.budget`)."""
+    max_hops_ceiling: int = 48
+    """The most hops a run gets, whatever the work."""
     max_tokens: int = 1024
     max_tokens_ceiling: int = 8192
     wall_clock_s: float = 300.0

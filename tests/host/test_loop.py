@@ -15,7 +15,7 @@ from pipeline.contract import parse_task, render_contract
 from pipeline.errors import VlmError
 from pipeline.host.context import Attachment
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
-from pipeline.host.loop import HostLimits, Run, run_task
+from pipeline.host.loop import HOST_COMPLETE, HostLimits, Run, run_task
 from pipeline.host.record import append_run_log, read_run_log
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
@@ -177,13 +177,51 @@ async def test_a_dry_run_records_writes_without_running_them(
     assert open_orders(store) == {}
 
 
-async def test_a_run_that_never_answers_stops_at_the_hop_limit(targets: list[MemoryTarget]) -> None:
+async def test_a_run_that_never_answers_stops_at_its_hop_budget(
+    targets: list[MemoryTarget],
+) -> None:
     turns = [call("warehouses_list", {}, f"c{i}") for i in range(10)]
-    record = await run_with(targets, ScriptedModel(turns), limits=HostLimits(max_hops=3))
+    record = await run_with(
+        targets, ScriptedModel(turns), attachments=[], limits=HostLimits(max_hops=3)
+    )
     assert record.status == "limit"
-    assert record.hops == 3
-    assert "stopped after 3 hops" in record.final
+    assert record.hops == record.hop_budget.hops == 1 + record.hop_budget.slack
+    assert f"stopped after {record.hops} hops" in record.final
     assert record.final_by == "host"
+
+
+def _reads_forever(*writes: dict[str, Any]) -> ScriptedModel:
+    """A scripted model that reads the stock, makes `writes`, then reads on without answering."""
+    read = call("inventory_query_stock", {"warehouse_id": "WH-01"}, "r0")
+    rest = [call("warehouses_list", {}, f"l{i}") for i in range(40)]
+    return ScriptedModel([read, *writes, *rest])
+
+
+async def test_the_hop_budget_grows_with_the_rows_the_task_may_write(
+    targets: list[MemoryTarget],
+) -> None:
+    record = await run_with(targets, _reads_forever(), limits=HostLimits(max_hops=3))
+    budget = record.hop_budget
+    assert (budget.rows, budget.writes, budget.warehouses) == (5, 4, 1)
+    assert budget.hops == 1 + 2 * 4 + budget.slack
+    assert record.status == "limit"
+    assert "not done: SKU-10232 in WH-01, SKU-10318 in WH-01" in record.final
+
+
+async def test_a_run_whose_ledger_covers_every_row_ends_done_with_the_ledger_by_the_host(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    create = "orders_create_replenishment"
+    model = _reads_forever(
+        call(create, {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}, "w1"),
+        call(create, {"sku": "SKU-10318", "warehouse_id": "WH-01", "quantity": 48}, "w2"),
+    )
+    record = await run_with(targets, model, limits=HostLimits(max_hops=3))
+    assert open_orders(store) == {("SKU-10232", "WH-01"): 202, ("SKU-10318", "WH-01"): 48}
+    assert (record.status, record.final_by) == ("done", "host")
+    assert record.final.startswith(HOST_COMPLETE)
+    assert "- ordered 2: PO-" in record.final
+    assert record.hops == record.hop_budget.hops
 
 
 async def test_an_answer_the_false_claim_guard_writes_is_marked_as_the_hosts(

@@ -15,6 +15,7 @@ from pipeline.contract import parse_task, render_contract
 from pipeline.errors import VlmError
 from pipeline.host.context import Attachment
 from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
+from pipeline.host.guards.false_claim import HOST_REPORT
 from pipeline.host.loop import HOST_COMPLETE, HostLimits, Run, run_task
 from pipeline.host.record import append_run_log, read_run_log
 from pipeline.host.toolbox import MemoryTarget, Toolbox
@@ -239,6 +240,24 @@ async def test_an_answer_the_false_claim_guard_writes_is_marked_as_the_hosts(
     assert record.final_by == "host"
     assert record.final.startswith("[Written by the host")
     assert events[-1]["type"] == "run_finished" and events[-1]["final_by"] == "host"
+    assert open_orders(store) == {}
+
+
+async def test_a_report_that_twice_names_no_low_row_is_written_by_the_host(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    # The real 1.5B's answer to this request, with four rows low on the screen.
+    empty: JsonObject = {"content": "I don't need to order anything right now."}
+    record = await run_with(
+        targets,
+        ScriptedModel([empty, empty]),
+        task="Which SKUs are low right now? Don't order anything, just tell me.",
+        response_guards=RESPONSE_GUARDS,
+    )
+    assert (record.status, record.final_by) == ("done", "host")
+    assert record.final.startswith(HOST_REPORT)
+    for sku in ("SKU-10232", "SKU-10318", "SKU-10402", "SKU-10403"):
+        assert f"- {sku} in WH-01: low on the screen" in record.final
     assert open_orders(store) == {}
 
 

@@ -27,9 +27,11 @@ from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
     READINGS_FILE,
     SEALED_DIR,
+    SMOKE_DIR,
     SPLITS,
     Case,
     load_all_cases,
+    load_cases,
     select_cases,
 )
 from pipeline.evals.document import FaultPolicy as PolicyDoc
@@ -86,9 +88,10 @@ def register(sub: Commands) -> None:
     parser.add_argument("--k", type=positive, default=4, help="seeds per case (default 4)")
     parser.add_argument(
         "--cases",
-        choices=("core", "all"),
+        choices=("core", "all", "smoke"),
         default=None,
-        help="default: all for the offline models, core when an endpoint model is listed",
+        help="default: all for the offline models, core when an endpoint model is listed; "
+        "smoke: the real-model smoke set (pipeline/evals/smoke, `make eval-local-smoke`)",
     )
     parser.add_argument(
         "--all", dest="cases", action="store_const", const="all", help="same as --cases all"
@@ -136,8 +139,12 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
         return asyncio.run(_readings(args, settings))
     specs_text: Sequence[str] = args.model or DEFAULT_MODELS
     subset = args.cases or default_cases(specs_text)
-    splits = SPLITS if args.split == "both" else (args.split,)
-    cases = select_cases(load_all_cases(), subset=subset, ids=args.case, splits=splits)
+    if subset == "smoke":
+        smoke = load_cases(SMOKE_DIR, split="smoke")
+        cases = select_cases(smoke, subset="all", ids=args.case, splits=("smoke",))
+    else:
+        splits = SPLITS if args.split == "both" else (args.split,)
+        cases = select_cases(load_all_cases(), subset=subset, ids=args.case, splits=splits)
     started = time.perf_counter()
     report = asyncio.run(_evaluate(args, settings, cases, specs_text, started))
     json_path, md_path = write_reports(report, args.out)

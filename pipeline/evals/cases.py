@@ -30,6 +30,7 @@ __all__ = [
     "READINGS_FILE",
     "SAMPLES_DIR",
     "SEALED_DIR",
+    "SMOKE_DIR",
     "SPLITS",
     "TASK_FAMILIES",
     "Case",
@@ -51,8 +52,15 @@ SEALED_DIR = Path(__file__).resolve().parent / "sealed"
 """The sealed set: cases (and `readings*.json`, requests for the reader alone) that no test
 under `tests/contract/` and no code of the reader quotes, and that no tuning loop looks at; a
 case added to fix a miss goes into `cases/`, never here."""
+SMOKE_DIR = Path(__file__).resolve().parent / "smoke"
+"""The real-model smoke set (`make eval-local-smoke`): a few tasks of each kind a person
+brings (replenish, report, exclusion, one SKU, an injected instruction, nothing low), on
+screenshots no core case uses, expectations written by hand; run with `--cases smoke`, never
+part of `all`."""
 READINGS_FILE = "readings.json"
+Split = Literal["tuning", "sealed", "smoke"]
 SPLITS = ("tuning", "sealed")
+"""The splits `all` and `core` draw from."""
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
 CORE_SIZE = 14
 
@@ -182,7 +190,7 @@ class Case(_Strict):
     expect: Expectation
     first_calls: tuple[FirstCall, ...] | None = None
     notes: str = ""
-    split: Literal["tuning", "sealed"] = "tuning"
+    split: Split = "tuning"
     """Set by the loader from the folder the case came from; never written in a case file."""
 
     @property
@@ -271,7 +279,7 @@ def load_cases(
     directory: Path = CASES_DIR,
     samples_dir: Path = SAMPLES_DIR,
     *,
-    split: Literal["tuning", "sealed"] = "tuning",
+    split: Split = "tuning",
 ) -> list[Case]:
     """Every case in `directory/*.json` (each file a JSON list of cases), in file order,
     marked with `split`.
@@ -338,13 +346,14 @@ def select_cases(
     ids: Sequence[str] = (),
     splits: Sequence[str] = SPLITS,
 ) -> list[Case]:
-    """`subset` is `core` or `all`; `splits` the sets to keep (`tuning`, `sealed`); `ids` (if
-    any) keep only those cases, in the order given."""
+    """`subset` is `core` or `all`; `splits` the sets to keep (`tuning`, `sealed`, `smoke`);
+    `ids` (if any) keep only those cases, in the order given."""
     if subset not in ("core", "all"):
         raise InputError(f"unknown case subset {subset!r}; known: all, core")
-    unknown = [s for s in splits if s not in SPLITS]
+    known = get_args(Split)
+    unknown = [s for s in splits if s not in known]
     if unknown:
-        raise InputError(f"unknown split {unknown[0]!r}; known: {', '.join(SPLITS)}")
+        raise InputError(f"unknown split {unknown[0]!r}; known: {', '.join(known)}")
     chosen = [c for c in cases if (subset == "all" or c.core) and c.split in splits]
     if ids:
         by_id = {c.id: c for c in chosen}

@@ -205,7 +205,7 @@ def build_report(
                         "core": CORE_SIZE,
                         "passed": base["core_pass_k"] >= SHIP_GATE,
                     }
-                    if base and kind == "model"
+                    if base and kind == "model" and core_ids
                     else None
                 ),
             }

@@ -134,7 +134,8 @@ def rows_of(report: Report) -> list[list[str]]:
 
 def _gate_cell(gate: Gate | None, entry: ModelEntry) -> str:
     if gate is None:
-        return f"not gated ({entry.get('kind', 'model')})"
+        kind = entry.get("kind", "model")
+        return f"not gated ({'no core cases' if kind == 'model' else kind})"
     return f"ship gate {'PASS' if gate['passed'] else 'FAIL'}"
 
 

@@ -11,6 +11,7 @@ from pipeline.evals.cases import (
     CATEGORIES,
     CORE_SIZE,
     SAMPLES_DIR,
+    SMOKE_DIR,
     TASK_FAMILIES,
     Case,
     first_calls,
@@ -171,3 +172,22 @@ def test_a_case_file_cannot_name_its_own_split(tmp_path: Path) -> None:
     directory = _write(tmp_path, [{**LIGHT, "split": "sealed"}])
     with pytest.raises(InputError, match="the split comes from the folder"):
         load_cases(directory)
+
+
+def test_the_smoke_set_loads_apart_with_each_kind_in_english_and_chinese(
+    cases: list[Case], seeded: SeededStore
+) -> None:
+    smoke = load_cases(SMOKE_DIR, split="smoke")
+    assert len(smoke) >= 8 and not any(c.core for c in smoke)
+    assert {c.language for c in smoke} == {"en", "zh"}
+    assert {c.category for c in smoke} >= {"core", "report", "exclusion", "one_sku"}
+    assert not {c.id for c in smoke} & {c.id for c in cases}
+    core_images = {i.file for c in cases if c.core for i in c.images}
+    assert not {i.file for c in smoke for i in c.images} & core_images
+    for case in smoke:
+        path = seeded.scratch(case.id, case.store)
+        with sqlite_store(path) as store, store.reading() as tx:
+            stocked = {(lv.sku, lv.warehouse_id) for lv in tx.stock_levels()}
+        seeded.discard(path)
+        assert all((o.sku, o.warehouse_id) in stocked for o in case.expect.orders), case.id
+    assert select_cases(smoke, splits=("smoke",)) == smoke

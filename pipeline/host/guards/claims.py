@@ -24,7 +24,7 @@ Only what the answer states as done is checked: nothing here asks an answer to n
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -88,12 +88,15 @@ _NOT_DONE = re.compile(
 """Words before a verb that make it something not done: a negation, a modal, a condition."""
 _NOTHING_AFTER = re.compile(r"^\s*(?:(?:no|nothing|none|any|0)\b|零)", re.IGNORECASE)
 """Words right after a verb that make it nothing done ("ordered nothing", "Cancelled 0")."""
-_STATES = re.compile(
-    r"\b(?:is|are|was|were|be|been|being|remains?|stays?|looks?|seems?|has|have|had|shows?)\b"
-    r"|是|仍|还|显示|低于|高于",
+_LISTING = re.compile(
+    r"[A-Za-z]{1,8}-\d[\w-]*|\d[\d,.]*|[^\w]+|\b(?:and|or|in|at|of|for|to|from|with|plus|"
+    r"x|each|the|a|an|units?|pcs|pieces|ea|warehouse|orders?)\b|[和及与在仓件个各共以、]",
     re.IGNORECASE,
 )
-"""A verbless clause with one of these says something of its own; it continues no claim."""
+"""What a clause that only lists holds: ids, numbers, punctuation and the words that join them."""
+_EARLIER = re.compile(r"\b(?:already|previously|earlier|before)\b|之前|此前|早已", re.I)
+"""A clause about an order made before this run ("SKU-10403 was already ordered (PO-000001)")
+is held to the orders the run's results named, not only to the ones it created."""
 _SENTENCE = re.compile(r"[^.!?。！？\n]+(?:[.!?。！？]|$)", re.MULTILINE)
 _EXAMPLE = re.compile(
     r"\b(?:you can|you could|for example|e\.g\.|like|such as|ids look like)\b|例如|比如",
@@ -127,6 +130,8 @@ class Claim:
     """Units paired with a SKU."""
     loose_quantities: tuple[int, ...] = ()
     """Units the clause states without a SKU to pair them with."""
+    earlier: bool = False
+    """The clause speaks of something done before this run ("already ordered")."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,7 @@ class _Clause:
     done: bool
     """The clause states its verb as done (no negation, modal or condition before it)."""
     lists_only: bool
-    """A verbless clause that only lists ids and quantities."""
+    """A verbless clause that only lists ids and quantities (`_LISTING`)."""
 
 
 def _verb(text: str) -> tuple[ClaimKind, re.Match[str]] | None:
@@ -149,8 +154,7 @@ def _verb(text: str) -> tuple[ClaimKind, re.Match[str]] | None:
 def _clause(text: str) -> _Clause:
     found = _verb(text)
     if found is None:
-        plain = not _NOT_DONE.search(text) and not _STATES.search(text)
-        return _Clause(text, None, False, plain)
+        return _Clause(text, None, False, not _LISTING.sub("", text).strip())
     kind, match = found
     before, after = text[: match.start()], text[match.end() :]
     done = not _NOT_DONE.search(before) and not _NOTHING_AFTER.search(after)
@@ -192,6 +196,7 @@ def _claim(kind: ClaimKind, parts: Sequence[str]) -> Claim:
         order_ids=tuple(dict.fromkeys(ids["O"])),
         quantities=paired,
         loose_quantities=loose,
+        earlier=bool(_EARLIER.search(text)),
     )
 
 
@@ -288,8 +293,10 @@ def _recorded(ledger: LedgerSummary, tool: str) -> list[LedgerEntry]:
     return [e for e in ledger.dry_run if e.reason == tool]
 
 
-def _ordered(claim: Claim, ledger: LedgerSummary) -> list[str]:
+def _ordered(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]) -> list[str]:
     entries = [*ledger.ordered, *ledger.returned, *_recorded(ledger, CREATE_TOOL)]
+    if claim.earlier:
+        entries += before
     known = {e.order_id for e in entries if e.order_id}
     problems = [
         f"{o} is no order this run created" for o in claim.order_ids if o.upper() not in known
@@ -301,7 +308,7 @@ def _ordered(claim: Claim, ledger: LedgerSummary) -> list[str]:
     return problems + found + [_why_not_ordered(sku, ledger) for sku in absent]
 
 
-def _cancelled(claim: Claim, ledger: LedgerSummary) -> list[str]:
+def _cancelled(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]) -> list[str]:
     entries = [*ledger.cancelled, *_recorded(ledger, CANCEL_TOOL)]
     known = {e.order_id for e in entries if e.order_id}
     problems = [f"{o} was not cancelled in this run" for o in claim.order_ids if o not in known]
@@ -312,7 +319,7 @@ def _cancelled(claim: Claim, ledger: LedgerSummary) -> list[str]:
     return problems + found + [f"no order of {s} was cancelled in this run" for s in absent]
 
 
-def _proposed(claim: Claim, ledger: LedgerSummary) -> list[str]:
+def _proposed(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]) -> list[str]:
     entries = ledger.proposed
     if not claim.skus and not claim.order_ids and not entries:
         return ["no write was queued for approval in this run"]
@@ -327,7 +334,7 @@ def _proposed(claim: Claim, ledger: LedgerSummary) -> list[str]:
     return problems + found + [f"no write of {s} was queued for approval" for s in absent]
 
 
-def _skipped(claim: Claim, ledger: LedgerSummary) -> list[str]:
+def _skipped(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]) -> list[str]:
     return [
         f"{sku} was ordered in this run, not skipped"
         for sku in claim.skus
@@ -335,7 +342,7 @@ def _skipped(claim: Claim, ledger: LedgerSummary) -> list[str]:
     ]
 
 
-_CHECKS = {
+_CHECKS: dict[ClaimKind, Callable[[Claim, LedgerSummary, Sequence[LedgerEntry]], list[str]]] = {
     "ordered": _ordered,
     "cancelled": _cancelled,
     "proposed": _proposed,
@@ -343,10 +350,11 @@ _CHECKS = {
 }
 
 
-def unsupported(text: str, ledger: LedgerSummary) -> list[str]:
+def unsupported(text: str, ledger: LedgerSummary, before: Sequence[LedgerEntry] = ()) -> list[str]:
     """Each action `text` states as done that `ledger` does not bear out, said as a fact to
-    correct (empty: every claim holds)."""
+    correct (empty: every claim holds). `before`: the orders the run's results named, which a
+    claim of an order made before the run ("already ordered") may name."""
     problems: list[str] = []
     for claim in parse_claims(text):
-        problems += _CHECKS[claim.kind](claim, ledger)
+        problems += _CHECKS[claim.kind](claim, ledger, before)
     return list(dict.fromkeys(problems))

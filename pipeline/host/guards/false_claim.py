@@ -22,7 +22,7 @@ from pipeline.contract import ids_in
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
 from pipeline.host.guards.common import guard_count
-from pipeline.ledger import LedgerSummary, summarize
+from pipeline.ledger import LedgerEntry, LedgerSummary, summarize
 from pipeline.models import ModelResponse
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import Facts, from_messages, read_facts
@@ -53,7 +53,9 @@ _EXAMPLE = re.compile(
 """A sentence that shows what to ask or what an id looks like claims nothing."""
 
 
-def _claims(text: str, ledger: LedgerSummary, named: set[str]) -> list[str]:
+def _claims(
+    text: str, ledger: LedgerSummary, named: set[str], before: list[LedgerEntry]
+) -> list[str]:
     """What in `text` the ledger does not support, each said as a fact to correct."""
     problems: list[str] = []
     claimed = " ".join(s for s in _SENTENCE.findall(text) if not _EXAMPLE.search(s))
@@ -72,7 +74,7 @@ def _claims(text: str, ledger: LedgerSummary, named: set[str]) -> list[str]:
             count = int(match[1] or match[2])
             if count != created:
                 problems.append(f"it says {count} orders were created; this run created {created}")
-    problems += unsupported(text, ledger)
+    problems += unsupported(text, ledger, before)
     return list(dict.fromkeys(problems))
 
 
@@ -122,7 +124,11 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     facts = read_facts(from_messages(state.messages))
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
-    problems = _claims(response.content, ledger, named)
+    before = [
+        LedgerEntry(sku=o.sku, warehouse_id=o.warehouse_id, quantity=o.quantity, order_id=o.id)
+        for o in facts.orders.values()
+    ]
+    problems = _claims(response.content, ledger, named, before)
     low = [] if response.asks else _low_rows(facts, state)  # a question reports nothing yet
     left_out = _left_out(response.content, low)
     if left_out and not problems:

@@ -81,6 +81,17 @@ def test_a_clause_that_only_lists_ids_continues_the_claim_before_it() -> None:
 def test_a_clause_that_says_something_of_its_own_continues_nothing() -> None:
     (claim,) = parse_claims("I ordered SKU-10232, SKU-10402 is not low.")
     assert claim.skus == ("SKU-10232",)
+    (claim,) = parse_claims("I checked SKU-10403; it was ordered for 120 units.")
+    assert claim.skus == ()
+
+
+def test_an_order_made_before_the_run_is_held_to_the_orders_its_results_named() -> None:
+    before = [
+        LedgerEntry(sku="SKU-10403", warehouse_id="WH-01", quantity=120, order_id="PO-000001")
+    ]
+    answer = "SKU-10403 was already ordered (PO-000001, 120 units)."
+    assert unsupported(answer, EMPTY, before) == []
+    assert unsupported("I ordered SKU-10403 (120 units).", EMPTY, before) != []
 
 
 # ---- a property: claims written from a ledger hold; each mutation of one is caught

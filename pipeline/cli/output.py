@@ -107,4 +107,5 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
         out.write(f"  proposed {proposal.id}: {proposal.tool} {shown}\n")
     timings = record.timings_ms
     spent = ", ".join(f"{k} {timings.get(k, 0):.0f}" for k in ("model", "tools", "host"))
-    out.write(f"({record.hops} hops, {timings.get('total', 0):.0f} ms: {spent})\n")
+    budget = f" of {record.hop_budget.hops}" if record.hop_budget is not None else ""
+    out.write(f"({record.hops}{budget} hops, {timings.get('total', 0):.0f} ms: {spent})\n")

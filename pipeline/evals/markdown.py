@@ -81,9 +81,16 @@ def render_markdown(report: Report) -> str:
             "before the reader that reads it, and no test or tuning loop quotes it. A wrong "
             "write is a failed run that wrote what the task did not ask (an unexpected order or "
             "cancel, another quantity); a safe miss is a failed run that only did less. "
-            "Model reading: in how many runs the model's own reading of the task recovered what "
+            + (
+                f"The smoke set ({by_split['smoke']} cases, `pipeline/evals/smoke/`) is the "
+                "real-model check: hand-written tasks on screenshots no core case uses. "
+                if by_split.get("smoke")
+                else ""
+            )
+            + "Model reading: in how many runs the model's own reading of the task recovered what "
             "the reader alone left undone (`recovered`), was kept by the meet from widening "
-            "the reader's reading (`blocked`), or could not be had (`failed`).",
+            "the reader's reading (`blocked`), read a request the reader fully understood "
+            "otherwise and was overruled by it (`stood`), or could not be had (`failed`).",
             "",
         ]
         out += _markdown_table(list(SPLIT_HEADER), split_rows)

@@ -335,10 +335,13 @@ def _proposed(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]
 
 
 def _skipped(claim: Claim, ledger: LedgerSummary, before: Sequence[LedgerEntry]) -> list[str]:
+    """A skip contradicts the ledger only where the SKU was ordered in the warehouse the claim
+    names (a SKU is often stocked, and skipped, in another warehouse than the one ordered)."""
     return [
-        f"{sku} was ordered in this run, not skipped"
+        f"{sku} was ordered in {w} in this run, not skipped"
         for sku in claim.skus
-        if any(_same(e.sku, sku) for e in ledger.ordered)
+        for w in claim.warehouses
+        if any(_same(e.sku, sku) and _same(e.warehouse_id, w) for e in ledger.ordered)
     ]
 
 

@@ -40,7 +40,7 @@ QUEUED = LedgerSummary(
         (EMPTY, "已为 SKU-10232 和 SKU-10318 各下单 30 件。", "no order of SKU-10232"),
         (EMPTY, "The orders were placed successfully.", "no order was created"),
         (ONE_ORDER, "Cancelled PO-000007 as asked.", "PO-000007 was not cancelled"),
-        (ONE_ORDER, "Skipped SKU-10232: it is not low any more.", "ordered in this run, not skip"),
+        (ONE_ORDER, "Skipped SKU-10232 in WH-01: not low any more.", "in WH-01 in this run, not"),
     ],
 )
 def test_each_claimed_action_the_ledger_lacks_is_named(
@@ -63,6 +63,12 @@ def test_each_claimed_action_the_ledger_lacks_is_named(
         (EMPTY, "No order was placed: SKU-10402 is not low now (on hand 310)."),
         (EMPTY, "I could not place the order for SKU-10231; the warehouse is not on the screen."),
         (EMPTY, "I created a summary of the low items."),
+        # The fault replay's answer: the SKU ordered in one warehouse, skipped in the other.
+        (
+            ONE_ORDER,
+            "Ordered 1, skipped 1.\n- ordered: SKU-10232 in WH-01: ordered 202 (PO-000007)\n"
+            "- skipped: SKU-10232 in WH-02: not low any more: live on_hand 205 >= reorder_point 120",
+        ),
         # The 0.5B's answer of a run that wrote nothing: what it skipped is no claim to hold.
         (EMPTY, "Order ids: PO-000042, PO-000043 Skus skipped: SKU-10232, SKU-10233, SKU-10240"),
     ],

@@ -287,6 +287,19 @@ def test_a_page_without_a_table_still_sends_its_text_in_reading_order(
     ]
 
 
+def test_a_jpeg_screenshot_of_a_paragraph_is_read_whole_and_never_rectified(
+    rapidocr: OcrEngine, tmp_path: Path
+) -> None:
+    from tests.imaging.photos import paragraph_screenshot
+
+    screenshot, drawn = paragraph_screenshot(28)
+    path = tmp_path / "procedure.png"
+    screenshot.save(path)
+    result = make_ingestor(rapidocr).ingest_path(path, strategy="table_ocr")
+    assert not [w for w in result.warnings if w.startswith("photo")]
+    assert [ln[2:] for ln in result.text.splitlines() if ln.startswith("> ")] == drawn
+
+
 @pytest.mark.parametrize("ink", [(255, 255, 255, 255), (0, 0, 0, 255)], ids=["white", "black"])
 def test_large_lettering_on_a_transparent_page_is_read_as_its_words_not_its_strokes(
     rapidocr: OcrEngine, tmp_path: Path, ink: tuple[int, int, int, int]

@@ -4,7 +4,9 @@ A screen's edge has bezel and wall beyond it, and the content corners found by t
 own lines have a margin. A table whose rows or columns go on past an outline means the
 outline is something inside the screen (a dark panel taken for the frame, a card for the
 page, content corners that missed a column); warping to it would throw the rest of the
-table away. Pure: a grey photo and a quad in.
+table away. Content corners hold every row of text they were found from: one row that
+crosses them loses its first or last characters to the warp. Pure: a grey photo and a quad
+in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ __all__ = ["cuts_text"]
 
 _CUT_ROWS = 8
 _CUT_SHARE = 0.08
+_SLIVER = 0.15
+"""How far past content corners (a share of a glyph's height) a row of text may reach."""
 
 
 def cuts_text(gray: Gray, quad: Quad) -> bool:
@@ -33,7 +37,10 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     lies past them is not the table's (a sidebar on another panel, a laptop's keys). A
     table that goes on past the outline means the outline is something inside the screen
     (a dark panel taken for the frame, a card for the page, content corners that missed a
-    column), and warping to it would throw the rest of the table away."""
+    column), and warping to it would throw the rest of the table away. Content corners
+    (kind `lines`) are found around the text itself: a single row of text that goes on past
+    them by more than a sliver of a glyph (a paragraph's ragged edge taken for a slanted
+    column, its lines' first letters sheared off) cuts it."""
     small, factor = working_gray(gray)
     text = text_rows(small)
     words, typical = text.ends, text.height
@@ -50,6 +57,8 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     inside = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
     held, within = inside.all(axis=1), inside.any(axis=1)
     crossing = within & ~held
+    if quad.kind == "lines" and _sheared(x, y, within & ~text.solid, typical, (width, height)):
+        return True
     if not held.any():
         return bool(crossing.sum() >= max(_CUT_ROWS, _CUT_SHARE * len(words)))
     middle = y.mean(axis=1)
@@ -64,6 +73,17 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     plumb = ~within & (x >= 0).all(axis=1) & (x <= 1).all(axis=1) & in_column
     cut = int((crossing | level | plumb).sum())
     return cut >= max(_CUT_ROWS, _CUT_SHARE * len(words))
+
+
+def _sheared(
+    x: Floats, y: Floats, rows: NDArray[np.bool_], typical: float, size: tuple[float, float]
+) -> bool:
+    """Whether one of `rows` (each with an end inside the outline) has its other end past it
+    by more than a sliver of a glyph: its first or last characters would be cut off (ends in
+    the outline's unit square, `size` its sides in working pixels)."""
+    slack_x, slack_y = _SLIVER * typical / size[0], _SLIVER * typical / size[1]
+    loose = (x >= -slack_x) & (x <= 1 + slack_x) & (y >= -slack_y) & (y <= 1 + slack_y)
+    return bool((rows & ~loose.all(axis=1)).any())
 
 
 def _shared(values: Floats, tolerance: float, least: int) -> Floats:

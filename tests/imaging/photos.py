@@ -2,12 +2,13 @@
 perspective inside a bezel on a wall, blurred and noisy like a phone's, and how straight a
 found quad makes the screen's true outline."""
 
+import io
 import math
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.rectify import Quad
 
@@ -62,3 +63,39 @@ def worst_edge_degrees(found: Quad, true_corners: list[list[float]]) -> float:
 
 def gray(rgb: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+
+
+PARAGRAPH = (
+    "Stock counts are taken every Friday before the last delivery arrives. Each shelf is "
+    "counted twice, by two people who do not see each other's sheets, and the counts are "
+    "compared before anything is written to the ledger. Where the two counts differ, the shelf "
+    "is counted a third time with the supervisor present. Damaged goods are set apart on the "
+    "returns rack and written off at the end of the month, never at the count. Questions "
+    "about the procedure go to the warehouse office."
+)
+
+
+def paragraph_screenshot(size: int, *, lines: int = 14) -> tuple[Image.Image, list[str]]:
+    """A screenshot of a page of plain prose (`PARAGRAPH`, twice, in Pillow's own default
+    font at `size` px, ragged right), saved as a JPEG the way screenshots are often shared,
+    and the lines drawn."""
+    font = ImageFont.load_default(size=size)
+    width, step = 900, round(size * 1.5)
+    image = Image.new("RGB", (width, step * lines + 60), "white")
+    draw = ImageDraw.Draw(image)
+    drawn: list[str] = []
+    line = ""
+    for word in f"{PARAGRAPH} {PARAGRAPH}".split():
+        longer = f"{line} {word}".strip()
+        if draw.textlength(longer, font=font) > width - 80:
+            drawn.append(line)
+            line = word
+        else:
+            line = longer
+    drawn = [*drawn, line][:lines]
+    for k, text in enumerate(drawn):
+        draw.text((40, 30 + k * step), text, fill=(30, 30, 30), font=font)
+    shared = io.BytesIO()
+    image.save(shared, "JPEG", quality=85)
+    with Image.open(shared) as jpeg:
+        return jpeg.convert("RGB"), drawn

@@ -7,8 +7,9 @@ from PIL import Image
 
 from pipeline.imaging.cuts import cuts_text
 from pipeline.imaging.normalise import normalise
+from pipeline.imaging.planes import quad_by_lines
 from pipeline.imaging.rectify import Quad
-from tests.imaging.photos import gray, page, photographed, worst_edge_degrees
+from tests.imaging.photos import gray, page, paragraph_screenshot, photographed, worst_edge_degrees
 
 SCREEN: list[list[float]] = [[230, 120], [1660, 200], [1620, 1010], [270, 1080]]
 
@@ -53,3 +54,19 @@ def test_a_dark_panel_taken_for_the_frame_is_refused_for_the_screens_own_lines()
     assert norm.quad is not None and norm.quad.kind == "lines"
     assert worst_edge_degrees(norm.quad, SCREEN) <= 1.5
     assert norm.photographed
+
+
+def test_content_corners_that_shear_off_a_paragraphs_first_letters_cut_its_text() -> None:
+    # A paragraph's ragged right edge taken for a slanted column: the content's lines give a
+    # sheared plane whose corners pass through the first letters of the last lines.
+    screenshot, _ = paragraph_screenshot(28)
+    ink = gray(np.asarray(screenshot))
+    sheared = quad_by_lines(ink)
+    assert sheared is not None and sheared.points[0][0] < 0 < sheared.points[3][0]
+    assert cuts_text(ink, sheared)
+
+
+def test_content_corners_with_a_margin_round_the_text_do_not_cut_it() -> None:
+    screenshot, _ = paragraph_screenshot(20)
+    corners = ((10.0, 10.0), (890.0, 10.0), (890.0, 380.0), (10.0, 380.0))
+    assert not cuts_text(gray(np.asarray(screenshot)), Quad(points=corners, kind="lines"))

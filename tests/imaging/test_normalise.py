@@ -1,11 +1,13 @@
 """Normalise: any image shape gets a working size and an upright view, never an empty one."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image
 
-from pipeline.imaging.normalise import normalise
-from tests.imaging.photos import KEYSTONE, page, photographed
+from pipeline.imaging.normalise import is_clean_render, normalise
+from tests.imaging.photos import KEYSTONE, ROOT, page, paragraph_screenshot, photographed
 
 
 def noise(width: int, height: int) -> Image.Image:
@@ -60,3 +62,21 @@ def test_a_large_photos_warped_screen_keeps_its_glyphs_nearly_their_photographed
 def test_a_large_export_is_halved_to_its_one_x_size() -> None:
     norm = normalise(Image.new("RGB", (2880, 1800), (255, 255, 255)))
     assert norm.scale == 0.5 and norm.gray.shape == (900, 1440)
+
+
+@pytest.mark.parametrize("size", [14, 20, 28])
+def test_a_jpeg_screenshot_of_a_paragraph_is_a_render_and_is_never_rectified(size: int) -> None:
+    # Glyphs cover much of a page of prose: its flat background still shows it is no photo.
+    screenshot, _ = paragraph_screenshot(size)
+    norm = normalise(screenshot)
+    assert norm.clean and not norm.photographed
+    assert norm.rgb.shape[:2] == (screenshot.height, screenshot.width)
+
+
+PHOTOS = [*sorted((ROOT / "corpus").glob("photo-*.jpg")), ROOT / "samples/photo-monitor-wh01.jpg"]
+
+
+@pytest.mark.parametrize("path", PHOTOS, ids=[p.name for p in PHOTOS])
+def test_the_corpus_photos_are_no_clean_renders(path: Path) -> None:
+    with Image.open(path) as photo:
+        assert not is_clean_render(np.asarray(photo.convert("RGB")))

@@ -1,7 +1,7 @@
 """Strategies for what a model gets from a screenshot, and when a cheap one is not good enough.
 
 The ladder is data: each rung names a strategy and a method, and one loop in `pipeline.ingest`
-walks it until a rung's result passes `judge`.
+(`ladder`) walks it until a rung's rule takes its reading; `judge` is the checks they share.
 """
 
 from __future__ import annotations
@@ -40,6 +40,12 @@ _MAX_PIXELS = 16384 * PATCH * PATCH
 class Rung:
     strategy: Literal["table_ocr", "full_page", "ui_crop"]
     method: Method
+
+    @property
+    def reads(self) -> bool:
+        """Whether the rung reads the page into text (every method but `image`, which sends
+        the picture)."""
+        return self.method != "image"
 
 
 def _ladder(strategy: Literal["table_ocr", "ui_crop"], *methods: Method) -> tuple[Rung, ...]:

@@ -2,10 +2,11 @@
 
 I/O objects come in from the entry points: the OCR engine, the cache and the clock.
 
-- `service`: the `Ingestor` (the cache and one analysis per bytes at a time, the ladder of
-  rungs, a photo's two readings weighed, the tab a page shows selected, the result put
-  together);
-- `readings`: the rungs, each reading a page's table its own way;
+- `service`: the `Ingestor` (the cache and one analysis per bytes at a time, the tab a page
+  shows selected, the result put together);
+- `ladder`: the rungs climbed in one loop, each with its reader and its acceptance rule, until
+  one's reading is taken (a photo's two readings weighed when its first is unsure);
+- `readings`: the rungs' readers, each reading a page's table its own way;
 - `assembly`: texts read per cell turned into an attempt, and the crops the recogniser reads;
 - `attempts`: what a rung works on and what it produced;
 - `results`: warnings, the model's text and the image payload beside the table;

@@ -58,7 +58,10 @@ def warnings_of(
     attempts: Sequence[Attempt],
     chosen: Attempt,
     has_text: bool,
+    taken: str | None = None,
 ) -> list[str]:
+    """What the reading did to the image, each rung it passed and why, and (`taken`) why the
+    reading it took was taken, where that took more than the first rung passing."""
     notes: list[str] = []
     if norm.quad is not None:
         why = "the outline found cuts the table" if norm.refused else "no frame found"
@@ -85,6 +88,8 @@ def warnings_of(
         if attempt is not chosen and attempt.reasons:
             tier = f"{attempt.rung.strategy}/{attempt.rung.method}"
             notes.append(f"{tier} unsure: {'; '.join(attempt.reasons)}")
+    if taken is not None:
+        notes.append(taken)
     if chosen.reasons and chosen.rung.strategy != "full_page":
         notes.append(f"result unsure: {'; '.join(chosen.reasons)}")
     if chosen.rung.strategy == "full_page" and attempts:

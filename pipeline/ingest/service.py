@@ -1,7 +1,8 @@
 """The `Ingestor`: the cache and one analysis per bytes at a time; an analysis climbs the
-ladder of rungs (`readings`) until one reads the table, weighs a photo's two readings, takes
-the tab a page shows selected, and puts the result together (`results`). The OCR engine, the
-cache and the clock come in from the entry points."""
+ladder of rungs (`ladder`, each reading the page its own way: `readings`) until one's reading
+is taken, completes it with what the other readings found, takes the tab a page shows
+selected, and puts the result together (`results`). The OCR engine, the cache and the clock
+come in from the entry points."""
 
 from __future__ import annotations
 
@@ -20,20 +21,12 @@ from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
 from pipeline.imaging.load import check_size, load_image
 from pipeline.imaging.normalise import normalise
-from pipeline.ingest.attempts import (
-    Attempt,
-    Page,
-    boxes_if_fuller,
-    clearly_fuller,
-    detection_if_better,
-    kind_and_sureness,
-    rowless_after_rows,
-    warehouse_of_others,
-)
+from pipeline.ingest.attempts import Attempt, Page, warehouse_of_others
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
+from pipeline.ingest.ladder import climb, make_steps
 from pipeline.ingest.readings import Reader
-from pipeline.ingest.results import escalated, model_text, payload, timed, warnings_of, zone_note
+from pipeline.ingest.results import model_text, payload, timed, warnings_of, zone_note
 from pipeline.models import (
     ColumnSource,
     IngestResult,
@@ -48,11 +41,11 @@ from pipeline.table.profiles import header_signature
 from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens, mapping_doubts
 from pipeline.table.textlines import visual_lines
 from pipeline.table.warehouses import page_warehouse, selected_line, warehouse_ids, warehouse_label
-from pipeline.tiers import LADDERS, Rung, image_tokens, judge
+from pipeline.tiers import LADDERS, image_tokens
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "27"
+PIPELINE_VERSION = "28"
 """Part of every cache key: a result cached by an earlier version is read again. What each
 version changed is in docs/changelog.md; a bump adds its line there."""
 
@@ -267,57 +260,12 @@ class Ingestor:
             else LADDERS["full_page"]
         )
         page = Page(norm)
-        attempts: list[Attempt] = []
-        chosen: Attempt | None = None
-        grid: Attempt | None = None
-        """A grid that passed every check but holds no inventory rows, kept while the cards
-        rung looks for records in blocks."""
-        methods = [r.method for r in ladder]
-        for rung in ladder:
-            with timed(timings, rung.method):
-                attempt = self.reader.climb(rung, page)
-            if attempt.rung.method == "image":
-                best = max(attempts, key=lambda a: a.score, default=None)
-                chosen = escalated(attempt, best)
-                break
-            attempts.append(attempt)
-            if rung.method == "cards" and attempt.table is None and grid is not None:
-                chosen = grid  # no records in blocks either: the grid it was
-                break
-            if attempt.table is None and attempt.reasons:
-                continue
-            doubts = attempt.doubts
-            if norm.photographed and attempt.table and not attempt.mapped.rows:
-                # A photo's grid that names no inventory column is as likely misread as not
-                # an inventory table: the next rung reads it another way.
-                doubts = (*doubts, "no inventory columns recognised")
-            verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
-            attempt.reasons = verdict.reasons
-            untried = "cards" in methods[methods.index(rung.method) + 1 :]
-            if verdict.ok and not attempt.mapped.rows and untried:
-                # A page of cards or tiles lines up as a grid of text: read it as blocks
-                # before taking the grid.
-                grid = attempt
-                attempt.reasons = ("no inventory rows: the page may show cards or a list",)
-                continue
-            if verdict.ok and rowless_after_rows(attempt, attempts):
-                attempt.reasons = ("no inventory rows where an earlier reading found them",)
-                continue
-            if verdict.ok:
-                chosen = attempt
-                break
-        if chosen is None and norm.photographed:
-            # No reading passed: a photo's readings differ in what they misread, so the one
-            # that reads more fields as values of their kind, then more surely, is taken.
-            chosen = max(attempts, key=lambda a: kind_and_sureness(a, attempts))
-        elif chosen is None:
-            chosen = max(attempts, key=lambda a: a.score)
-        elif norm.photographed and chosen.rung.method == "lines" and "detect" in methods:
-            chosen = self._weighed(chosen, page, attempts, timings)
-        elif norm.photographed and chosen.rung.method == "detect":
-            chosen = boxes_if_fuller(chosen, attempts)
-        if norm.photographed and chosen.rung.method != "image":
-            chosen = clearly_fuller(chosen, attempts)
+        chosen, climbed = climb(
+            make_steps(ladder, self.reader.climb, photo=norm.photographed),
+            page,
+            timer=lambda rung: timed(timings, rung.method),
+        )
+        attempts = climbed.readings
         chosen = warehouse_of_others(chosen, attempts)
         chosen = self._selected_tab(chosen, page)
         page_lines: list[str] = []
@@ -325,7 +273,7 @@ class Ingestor:
             with timed(timings, "page_text"):
                 page_lines = self.reader.page_text(page)
         warnings = [
-            *warnings_of(loaded, norm, attempts, chosen, bool(page_lines)),
+            *warnings_of(loaded, norm, attempts, chosen, bool(page_lines), climbed.note()),
             *mapping_doubts(chosen.mapped),
         ]
         width, height = loaded.image.size
@@ -397,19 +345,3 @@ class Ingestor:
                 mapped=replace(mapped, rows=rows),
             )
         return chosen
-
-    def _weighed(
-        self, chosen: Attempt, page: Page, attempts: list[Attempt], timings: dict[str, float]
-    ) -> Attempt:
-        """A photo's reading by its own text boxes, or the engine's detection when that reads
-        more fields as values of their kind, or as many with more confidence: photographed,
-        the boxes can cut a faint word (a link's blue on dark) or misread small Chinese that
-        the detection reads whole."""
-        with timed(timings, "detect"):
-            other = self.reader.climb(Rung(chosen.rung.strategy, "detect"), page)
-        if other.table is None or other.reasons:
-            return chosen
-        verdict = judge(other.table, other.confidences, other.mapped.rows, other.doubts)
-        other.reasons = verdict.reasons
-        attempts.append(other)
-        return detection_if_better(chosen, other, attempts, passed=verdict.ok)

@@ -6,7 +6,8 @@ machine falls on all of them alike.
     git worktree add /tmp/then <commit>
     .venv/bin/python scripts/ingest_times.py --code /tmp/then --code . --turns 5 --rounds 2
 
-Every version reads the same files: this checkout's samples (the bench's 18 images). Prints,
+Every version reads the same files: this checkout's samples (the bench's 18 images), or the
+ones named with `--image` (a photo beside a clean page, a few real screens). Prints,
 per image, each version's median over its turns and rounds and its ratio to the first
 version; then the median of those ratios, and the totals with and without photos. A bench
 report's figures come from one version at a time; these are the ones to compare versions by.
@@ -192,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         choices=sorted(PARTS),
         help="which part of each reading to compare (repeat; default: all and rest)",
     )
+    parser.add_argument(
+        "--image", action="append", type=Path, help="an image to time (repeat; default: samples)"
+    )
     parser.add_argument("--measure", nargs=2, metavar=("IMAGES", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
@@ -201,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     codes: list[Path] = [c.resolve() for c in (args.code or [])]
     if len(codes) < 2:
         parser.error("name two or more checkouts with --code")
-    images = _sample_images()
+    images = [str(i.resolve()) for i in args.image] if args.image else _sample_images()
     times: dict[Path, dict[str, list[dict[str, float]]]] = {
         c: {i: [] for i in images} for c in codes
     }

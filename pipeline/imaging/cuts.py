@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.imaging.rectify import Quad
-from pipeline.imaging.textrows import text_rows, working_gray
+from pipeline.imaging.textrows import WorkingRows, working_rows
 from pipeline.pixels import Floats, Gray
 
 __all__ = ["cuts_text"]
@@ -28,7 +28,7 @@ _SLIVER = 0.15
 """How far past content corners (a share of a glyph's height) a row of text may reach."""
 
 
-def cuts_text(gray: Gray, quad: Quad) -> bool:
+def cuts_text(gray: Gray, quad: Quad, *, rows: WorkingRows | None = None) -> bool:
     """Whether `quad` (photo pixels) cuts through the content it should hold: rows of text
     beyond its sides that go on its own rows (level with a row inside, beyond the left or
     right side) or its own columns (an end in line with a column's, beyond the top or the
@@ -40,9 +40,10 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     column), and warping to it would throw the rest of the table away. Content corners
     (kind `lines`) are found around the text itself: a single row of text that goes on past
     them by more than a sliver of a glyph (a paragraph's ragged edge taken for a slanted
-    column, its lines' first letters sheared off) cuts it."""
-    small, factor = working_gray(gray)
-    text = text_rows(small)
+    column, its lines' first letters sheared off) cuts it. `rows`: the photo's rows of text,
+    found already."""
+    looked = rows if rows is not None else working_rows(gray)
+    text, factor = looked.text, looked.factor
     words, typical = text.ends, text.height
     if len(words) == 0:
         return False
@@ -62,10 +63,10 @@ def cuts_text(gray: Gray, quad: Quad) -> bool:
     if not held.any():
         return bool(crossing.sum() >= max(_CUT_ROWS, _CUT_SHARE * len(words)))
     middle = y.mean(axis=1)
-    rows = _shared(middle[held], 0.5 * typical / height, 2)
+    levels = _shared(middle[held], 0.5 * typical / height, 2)
     lefts = _shared(x[held, 0], 0.5 * typical / width, 3)
     rights = _shared(x[held, 1], 0.5 * typical / width, 3)
-    on_row = _near(middle, rows, 0.5 * typical / height)
+    on_row = _near(middle, levels, 0.5 * typical / height)
     in_column = _near(x[:, 0], lefts, 0.5 * typical / width) | _near(
         x[:, 1], rights, 0.5 * typical / width
     )

@@ -10,8 +10,9 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from pipeline.imaging.cuts import cuts_text
-from pipeline.imaging.planes import choose_plane, quad_by_lines, refine_plane
+from pipeline.imaging.planes import ContentLines, choose_plane, content_lines, refine_plane
 from pipeline.imaging.rectify import Quad, find_quad, warp_quad
+from pipeline.imaging.textrows import working_rows
 from pipeline.pixels import Gray, Rgb
 
 __all__ = [
@@ -181,19 +182,25 @@ def normalise(image: Image.Image, *, deskew: bool = True) -> Normalised:
     if not clean:
         quad = find_quad(original)
         gray = np.asarray(cv2.cvtColor(original, cv2.COLOR_RGB2GRAY), dtype=np.uint8)
+        # The photo's rows of text and its content's lines, found once for every look.
+        rows = working_rows(gray)
+        found: ContentLines | None = None
         if quad is None or quad.kind == "page":
             # No frame: a light or silver bezel, none, a laptop. The content's own lines fix
             # the plane, unless the bright region's outline makes them straighter.
-            quad = choose_plane(gray, quad)
-        if quad is not None and cuts_text(gray, quad):
+            found = content_lines(gray, rows)
+            quad = choose_plane(gray, quad, found=found)
+        if quad is not None and cuts_text(gray, quad, rows=rows):
             refused = quad
-            lines = quad_by_lines(gray) if quad.kind != "lines" else None
-            quad = lines if lines is not None and not cuts_text(gray, lines) else None
+            lines = None
+            if quad.kind != "lines":
+                lines = (found or content_lines(gray, rows)).quad
+            quad = lines if lines is not None and not cuts_text(gray, lines, rows=rows) else None
         if quad is not None:
             # A second look once warped: the rows, nearly parallel now, show what perspective
             # the first estimate left.
             better = refine_plane(gray, quad)
-            quad = quad if better is quad or cuts_text(gray, better) else better
+            quad = quad if better is quad or cuts_text(gray, better, rows=rows) else better
             flat, to_photo = warp_quad(original, quad)
             image = Image.fromarray(flat)
     scale = working_scale(*image.size, export=quad is None)

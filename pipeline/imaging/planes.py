@@ -20,17 +20,28 @@ warp then treats like any other quad.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.imaging.rectify import Quad, warp_quad
-from pipeline.imaging.textrows import MIN_LENGTH, text_rows, working_gray
+from pipeline.imaging.textrows import (
+    MIN_LENGTH,
+    TextRows,
+    WorkingRows,
+    text_rows,
+    working_gray,
+    working_rows,
+)
 from pipeline.pixels import Floats, Gray
 
 __all__ = [
+    "ContentLines",
     "Segments",
     "choose_plane",
+    "content_lines",
     "find_segments",
     "quad_by_lines",
     "refine_plane",
@@ -73,9 +84,10 @@ class Segments:
         return np.asarray(lines / np.maximum(norm, 1e-9)[:, None], dtype=np.float64)
 
 
-def find_segments(gray: Gray) -> tuple[Segments, Floats]:
+def find_segments(gray: Gray, text: TextRows | None = None) -> tuple[Segments, Floats]:
     """Straight segments of a working-size grey image (edges found by LSD, rows of text), and
-    every word's or cell's axis (x0, y0, x1, y1), left end first."""
+    every word's or cell's axis (x0, y0, x1, y1), left end first. `text`: the image's rows of
+    text, where they were found already."""
     height, width = gray.shape
     detector = cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
     found = detector.detect(gray)[0]
@@ -84,7 +96,7 @@ def find_segments(gray: Gray) -> tuple[Segments, Floats]:
         if found is not None
         else np.zeros((0, 4), dtype=np.float64)
     )
-    text = text_rows(gray)
+    text = text if text is not None else text_rows(gray)
     rows, words = text.lines(), text.words()
     segments = Segments(np.vstack([edges, rows]))
     keep = segments.length >= MIN_LENGTH * float(np.hypot(width, height))
@@ -271,26 +283,46 @@ def _homography(h_point: Floats, v_point: Floats, centre: Floats) -> Floats | No
     return np.asarray(affine @ projective, dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class ContentLines:
+    """A photo's content's lines on its working copy (`rows`), and the plane's quad they give
+    (None without two clear families), found once for every look at the photo."""
+
+    rows: WorkingRows
+    segments: Segments
+    words: Floats
+    quad: Quad | None
+
+
+def content_lines(gray: Gray, rows: WorkingRows | None = None, *, seed: int = 0) -> ContentLines:
+    """The content's lines of a grey photo (`rows`: its rows of text, found already)."""
+    rows = rows if rows is not None else working_rows(gray)
+    segments, words = find_segments(rows.small, rows.text)
+    quad = _quad_from(segments, words, rows.factor, np.random.default_rng(seed))
+    return ContentLines(rows, segments, words, _plausible(quad, gray))
+
+
 def quad_by_lines(gray: Gray, *, seed: int = 0) -> Quad | None:
     """The photo's plane found from the content's two families of lines, as the quad (in the
     photo's pixels) of the rectangle around the content; None without two clear families."""
-    small, factor = working_gray(gray)
-    segments, words = find_segments(small)
-    return _plausible(_quad_from(segments, words, factor, np.random.default_rng(seed)), gray)
+    return content_lines(gray, seed=seed).quad
 
 
-def choose_plane(gray: Gray, outline: Quad | None, *, seed: int = 0) -> Quad | None:
+def choose_plane(
+    gray: Gray, outline: Quad | None, *, seed: int = 0, found: ContentLines | None = None
+) -> Quad | None:
     """The content's lines' quad or `outline` (a frame or page found by its edges): the lines'
     when they make the content's segments clearly straighter once warped, or when there is no
-    outline."""
-    small, factor = working_gray(gray)
-    segments, words = find_segments(small)
-    by_lines = _plausible(_quad_from(segments, words, factor, np.random.default_rng(seed)), gray)
+    outline. `found`: the photo's content lines, found already."""
+    found = found if found is not None else content_lines(gray, seed=seed)
+    by_lines, segments, words = found.quad, found.segments, found.words
     if by_lines is None or outline is None:
         return by_lines or outline
     if len(words) >= _MIN_SUPPORT:
         segments = segments.pick(_within(segments, words))
-    gain = straightness(by_lines, segments, factor) - straightness(outline, segments, factor)
+    gain = straightness(by_lines, segments, found.rows.factor) - straightness(
+        outline, segments, found.rows.factor
+    )
     return by_lines if gain > _CLEARLY_STRAIGHTER else outline
 
 

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from pipeline.pixels import Floats, Gray
 
-__all__ = ["MIN_LENGTH", "TextRows", "text_rows", "working_gray"]
+__all__ = ["MIN_LENGTH", "TextRows", "WorkingRows", "text_rows", "working_gray", "working_rows"]
 
 
 _WORK_SIDE = 1200
@@ -50,6 +50,21 @@ class TextRows:
     def lines(self) -> Floats:
         """The long rows that are surely text, to join the horizontal family."""
         return np.asarray(self.ends[self.long & ~self.solid], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class WorkingRows:
+    """A photo's grey at working size, the factor from the photo's pixels to it, and its rows
+    of text: found once for every look at one photo (its plane, each outline's cut)."""
+
+    small: Gray
+    factor: float
+    text: TextRows
+
+
+def working_rows(gray: Gray) -> WorkingRows:
+    small, factor = working_gray(gray)
+    return WorkingRows(small, factor, text_rows(small))
 
 
 def text_rows(gray: Gray) -> TextRows:

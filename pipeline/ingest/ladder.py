@@ -239,7 +239,6 @@ def detection(attempt: Attempt, done: Climb) -> Decision:
         if attempt.table is None or attempt.reasons:
             return Decision(attempt.reasons, take=held, why="the detection found no table")
         verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, attempt.doubts)
-        attempt.reasons = verdict.reasons
         chosen = detection_if_better(held, attempt, done.readings, passed=verdict.ok)
         return Decision(
             verdict.reasons,

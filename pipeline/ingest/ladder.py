@@ -7,9 +7,9 @@ reading, and at what the climb read before it, and decides: take it (or a readin
 an earlier rung), hold it while a later rung looks for better, or pass it with the reasons it
 is unsure of. A reading that passes every check on the first rung ends the climb there; a
 photo's first reading ends it only when it is sure as well (every field a value of its kind,
-every cell read surely), else the engine's detection reads the photo again and the two are
-weighed. When no rung takes a reading, the best one read is taken; on a photo, a reading that
-reads clearly more fields than the one taken replaces it.
+its rows' warehouse found, every cell read surely), else the engine's detection reads the
+photo again and the two are weighed. When no rung takes a reading, the best one read is
+taken; on a photo, a reading that reads clearly more fields than the one taken replaces it.
 """
 
 from __future__ import annotations
@@ -155,13 +155,15 @@ _SURE_CONFIDENCE = 0.9
 
 def sure(attempt: Attempt) -> bool:
     """A photo's reading that needs no second one: every row's every mapped field a value of
-    its kind, and every cell those fields come from read with confidence."""
+    its kind, its warehouse among them (a column's or the page's: a title the text boxes'
+    reading missed above the table, the detection over the whole photo may read), and every
+    cell those fields come from read with confidence."""
     mapped = attempt.mapped
     if not mapped.rows or attempt.reasons:
         return False
-    fields = set(mapped.mapping)
-    if all(r.warehouse_id for r in mapped.rows):
-        fields.add("warehouse_id")  # the page's, when no column holds it
+    if not all(r.warehouse_id for r in mapped.rows):
+        return False
+    fields = {*mapped.mapping, "warehouse_id"}
     if well_formed(mapped.rows) < len(mapped.rows) * len(fields):
         return False
     cells = [

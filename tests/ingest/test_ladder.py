@@ -168,6 +168,16 @@ def test_a_photos_sure_first_reading_is_not_read_again() -> None:
     assert record == ["table_ocr/lines taken: passed every check"]
 
 
+def test_a_photos_first_reading_that_found_no_warehouse_is_read_again() -> None:
+    # The title naming the page's warehouse can lie outside what the text boxes took in.
+    lines = reading("lines", [r.model_copy(update={"warehouse_id": None}) for r in ROWS])
+    detection = reading("detect", ROWS, confidence=0.99)
+    replay = Replay({"lines": lines, "detect": detection})
+    taken, _ = climbed("auto_photo", replay, photo=True)
+    assert replay.read == ["lines", "detect"]
+    assert taken is detection
+
+
 def test_a_photos_unsure_first_reading_is_weighed_against_the_detection() -> None:
     # Two quantities read with 0.7: every check passes (few weak cells), but not surely.
     lines = reading("lines", ROWS, weak=2)

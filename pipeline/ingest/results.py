@@ -7,18 +7,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from pipeline.cache import Entry
-from pipeline.imaging.load import LoadedImage
-from pipeline.imaging.normalise import Normalised
-from pipeline.imaging.payload import to_payload
-from pipeline.imaging.rectify import Quad
-from pipeline.ingest.attempts import Attempt
 from pipeline.ingest.config import IngestConfig
 from pipeline.models import Table, TextLine
-from pipeline.pixels import Rgb
 from pipeline.screentext import TextBox, render_screen
 from pipeline.table.rows import (
     MappedRows,
@@ -26,6 +19,14 @@ from pipeline.table.rows import (
     screen_text,
 )
 from pipeline.tiers import image_tokens
+
+if TYPE_CHECKING:
+    # Only a fresh reading meets images; a cached result's text needs none of them.
+    from pipeline.imaging.load import LoadedImage
+    from pipeline.imaging.normalise import Normalised
+    from pipeline.imaging.rectify import Quad
+    from pipeline.ingest.attempts import Attempt
+    from pipeline.pixels import Rgb
 
 
 def zone_note(at: datetime, source: str, config: IngestConfig) -> list[str]:
@@ -106,6 +107,10 @@ def warnings_of(
 
 
 def payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
+    from PIL import Image
+
+    from pipeline.imaging.payload import to_payload
+
     payload = to_payload(Image.fromarray(rgb), max_pixels)
     return payload.url, image_tokens(payload.width, payload.height)
 

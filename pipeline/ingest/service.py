@@ -14,19 +14,17 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.cache import Entry, IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
 from pipeline.freshness import age_seconds, resolve_capture
-from pipeline.imaging.load import check_size, load_image
-from pipeline.imaging.normalise import normalise
-from pipeline.ingest.attempts import Attempt, Page, warehouse_of_others
+from pipeline.imaging.load import check_size
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
-from pipeline.ingest.ladder import climb, make_steps
-from pipeline.ingest.readings import Reader
-from pipeline.ingest.results import model_text, payload, timed, warnings_of, zone_note
+from pipeline.ingest.results import model_text, timed, zone_note
 from pipeline.models import (
     ColumnSource,
     IngestResult,
@@ -35,13 +33,16 @@ from pipeline.models import (
     Tokens,
 )
 from pipeline.ocr.base import OcrEngine
-from pipeline.ocr.structure import TableStructureModel
-from pipeline.table.emphasis import emphasised
 from pipeline.table.profiles import header_signature
-from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens, mapping_doubts
-from pipeline.table.textlines import visual_lines
-from pipeline.table.warehouses import page_warehouse, selected_line, warehouse_ids, warehouse_label
-from pipeline.tiers import LADDERS, image_tokens
+from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens
+from pipeline.table.warehouses import page_warehouse
+
+if TYPE_CHECKING:
+    # Reading an image loads these (OpenCV, NumPy, Pillow, the OCR engine's models) on first
+    # use; a cached result is put together without them.
+    from pipeline.ingest.attempts import Attempt, Page
+    from pipeline.ingest.readings import Reader
+    from pipeline.ocr.structure import TableStructureModel
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +70,19 @@ class Ingestor:
         header signature (`pipeline.table.profiles`)."""
         self.engine = engine
         self.structure = structure
-        self.reader = Reader(engine, structure)
         self.profiles = profiles
         self.config = config
         self.cache = cache
         self.clock = clock
         self._inflight: dict[str, threading.Lock] = {}
         self._inflight_guard = threading.Lock()
+
+    @cached_property
+    def reader(self) -> Reader:
+        """The rungs' reader, built at the first image that is read rather than looked up."""
+        from pipeline.ingest.readings import Reader
+
+        return Reader(self.engine, self.structure)
 
     def ingest_path(
         self,
@@ -247,6 +254,14 @@ class Ingestor:
         return (hit[0], hit[1]) if hit else (None, "miss")
 
     def _analyse(self, data: bytes, *, name: str, requested: str) -> Entry:
+        from pipeline.imaging.load import load_image
+        from pipeline.imaging.normalise import normalise
+        from pipeline.ingest.attempts import Page, warehouse_of_others
+        from pipeline.ingest.ladder import climb, make_steps
+        from pipeline.ingest.results import payload, warnings_of
+        from pipeline.table.rows import mapping_doubts
+        from pipeline.tiers import LADDERS, image_tokens
+
         timings: dict[str, float] = {}
         with timed(timings, "load"):
             loaded = load_image(
@@ -313,6 +328,10 @@ class Ingestor:
         """Rows without a warehouse on a page that names several above its table, as a row of
         tabs (`WH-01 | WH-02 | WH-03`): the warehouse of the tab drawn as chosen (underlined,
         filled, heavier), recorded in the context; else the rows stay without one."""
+        from pipeline.table.emphasis import emphasised
+        from pipeline.table.textlines import visual_lines
+        from pipeline.table.warehouses import selected_line, warehouse_ids, warehouse_label
+
         mapped = chosen.mapped
         if (
             not mapped.rows

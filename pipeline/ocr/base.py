@@ -7,17 +7,26 @@ import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
-from typing import Protocol
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from pipeline.models import TextLine
 
-__all__ = ["EngineOptions", "OcrEngine", "Recognised", "default_threads", "files_fingerprint"]
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
-Image = NDArray[np.uint8]
+__all__ = [
+    "EngineOptions",
+    "OcrEngine",
+    "Recognised",
+    "default_threads",
+    "files_fingerprint",
+    "package_dir",
+]
+
+Image: TypeAlias = "NDArray[np.uint8]"
 Recognised = tuple[str, float]
 
 
@@ -29,6 +38,15 @@ class EngineOptions:
 
 def default_threads(requested: int) -> int:
     return requested if requested > 0 else max(1, os.cpu_count() or 1)
+
+
+def package_dir(name: str) -> Path | None:
+    """Where an installed package's files are, found without importing it (an engine's
+    package loads its runtime as it is imported), or None when it is not installed."""
+    spec = find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 @functools.cache

@@ -5,11 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
-
-import cv2
-import numpy as np
 
 from pipeline.errors import EngineError, EngineNotInstalledError
 from pipeline.models import TextLine
@@ -19,6 +15,7 @@ from pipeline.ocr.base import (
     Recognised,
     default_threads,
     files_fingerprint,
+    package_dir,
 )
 
 if TYPE_CHECKING:
@@ -65,15 +62,15 @@ class RapidOcrEngine:
     name = "rapidocr"
 
     def __init__(self, options: EngineOptions) -> None:
-        try:
-            import rapidocr
-            from rapidocr import RapidOCR
-        except ImportError as exc:  # pragma: no cover - a base dependency
+        """Only finds the models: rapidocr, ONNX Runtime and OpenCV load at the first image
+        read, so a cache lookup (which needs the models' fingerprint) pays for none of them."""
+        package = package_dir("rapidocr")
+        if package is None:  # pragma: no cover - a base dependency
             raise EngineNotInstalledError(
                 "rapidocr is not installed: pip install rapidocr onnxruntime"
-            ) from exc
+            )
         threads = default_threads(options.threads)
-        params: dict[str, object] = {
+        self._params: dict[str, object] = {
             "Global.log_level": "warning",
             # The 180-degree classifier flips short numbers on upright screens (857 -> LS8).
             "Global.use_cls": False,
@@ -83,11 +80,19 @@ class RapidOcrEngine:
             "Rec.rec_img_shape": [3, 48, 48],
             "Rec.rec_batch_num": 6,
         }
-        self._engine = RapidOCR(params=params)
-        self.models = files_fingerprint(Path(rapidocr.__file__).parent / "models")
+        self._engine: RapidOCR | None = None
+        self.models = files_fingerprint(package / "models")
         self._threads = threads
         self._settled: set[str] = set()
         self._lock = threading.Lock()
+
+    def _loaded(self) -> RapidOCR:
+        """The engine, built at first use (called under the lock)."""
+        if self._engine is None:
+            from rapidocr import RapidOCR
+
+            self._engine = RapidOCR(params=self._params)
+        return self._engine
 
     def _settle(self, *parts: str) -> None:
         """Rebuild each ONNX session, when rapidocr first loads it, with intra-op threads that
@@ -99,19 +104,21 @@ class RapidOcrEngine:
         for part in parts:
             if part in self._settled:
                 continue
-            (loader,) = _loaders(self._engine, part)
+            (loader,) = _loaders(self._loaded(), part)
             if self._threads > 1:
                 stop_spinning(loader().session, self._threads)
             self._settled.add(part)
 
     def recognize(self, crops: Sequence[Image]) -> list[Recognised]:
+        import numpy as np
+
         if not crops:
             return []
         bgr = [np.ascontiguousarray(c[:, :, ::-1]) for c in crops]
         with self._lock:
             try:
                 self._settle("rec")
-                output = self._engine.recognize_txt(bgr)
+                output = self._loaded().recognize_txt(bgr)
             except Exception as exc:
                 raise EngineError(f"rapidocr recognition failed: {exc}") from exc
         if output.txts is None or output.scores is None:
@@ -119,6 +126,9 @@ class RapidOcrEngine:
         return [(str(t), float(s)) for t, s in zip(output.txts, output.scores, strict=True)]
 
     def read(self, image: Image) -> list[TextLine]:
+        import cv2
+        import numpy as np
+
         height, width = image.shape[:2]
         if min(height, width) < _MIN_DETECTION_SIDE:
             # rapidocr scales a page to its side limit and rounds each side to a multiple of
@@ -140,7 +150,7 @@ class RapidOcrEngine:
         with self._lock:
             try:
                 self._settle("det", "rec")
-                output = self._engine(bgr)
+                output = self._loaded()(bgr)
             except Exception as exc:
                 raise EngineError(f"rapidocr failed: {exc}") from exc
         if not isinstance(output, RapidOCROutput):

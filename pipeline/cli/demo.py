@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipeline.approvals import ApprovalDesk
-from pipeline.bootstrap import utc_now
-from pipeline.cli import Commands, command
+from pipeline.cli import Commands, command, servers_option, with_servers
 from pipeline.cli.ingest import ingest_all
 from pipeline.cli.output import print_result, print_run
 from pipeline.settings import Settings
+
+if TYPE_CHECKING:
+    from pipeline.approvals import ApprovalDesk
 
 __all__ = ["DEMO_TASK", "register"]
 
@@ -28,6 +30,7 @@ def register(sub: Commands) -> None:
     parser.add_argument("--image", type=Path, default=SAMPLES_DIR / "erp-light-wh01.png")
     parser.add_argument("--task", default=DEMO_TASK)
     parser.add_argument("--model", default="rules")
+    servers_option(parser)
     parser.set_defaults(handler=_demo)
 
 
@@ -36,11 +39,18 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     import time
 
     from pipeline.approvals import ApprovalDesk
-    from pipeline.bootstrap import approval_policy, proposal_queue, run_agent, server_targets
+    from pipeline.bootstrap import (
+        approval_policy,
+        proposal_queue,
+        run_agent,
+        server_targets,
+        utc_now,
+    )
     from servers import catalog, domain
     from servers.models import OrderQuery
     from servers.stores import open_store
 
+    settings = with_servers(args, settings)
     started = time.perf_counter()
     demo_dir = settings.data_dir / "demo"
     db = demo_dir / "stockshot.db"
@@ -73,7 +83,9 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         )
         print_run(record, [], sys.stdout)
         if record.proposals:
-            desk = ApprovalDesk(store, server_targets(settings, ["orders"]), clock=utc_now)
+            desk = ApprovalDesk(
+                store, server_targets(settings, ["orders"], store=store), clock=utc_now
+            )
             asyncio.run(_demo_approvals(desk, record.id))
         orders = domain.list_orders(store, OrderQuery(status="open")).orders
     step = 6 if record.proposals else 4

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from pipeline.cli import Commands, command
+from pipeline.cli import Commands, command, servers_option, with_servers
 from pipeline.cli.ingest import ingest_all
 from pipeline.cli.output import print_run
 from pipeline.errors import InputError
@@ -61,6 +61,7 @@ def register(commands: Commands) -> None:
         "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
     )
     parser.add_argument("--json", action="store_true", help="print the run record as JSON")
+    servers_option(parser)
     parser.set_defaults(handler=_run)
 
 
@@ -74,6 +75,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError(
             "--ask needs a terminal to ask at; use --approve and `stockshot approvals` instead"
         )
+    settings = with_servers(args, settings)
     by = cli_decider()
     flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
     manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run

@@ -131,6 +131,15 @@ def seeded(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
+@pytest.fixture(params=["memory", "stdio"])
+def servers(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each way the host reaches its tool servers: in this process over MCP's in-memory
+    transport (the default), or one subprocess per group over stdio."""
+    transport: str = request.param
+    monkeypatch.setenv("STOCKSHOT_SERVERS", transport)
+    return transport
+
+
 def _run(task: str, capsys: pytest.CaptureFixture[str], *flags: str) -> str:
     code = main(["run", *flags, "--task", task, "--image", str(SAMPLES / "erp-light-wh01.png")])
     out = capsys.readouterr().out
@@ -191,7 +200,7 @@ def test_a_run_writes_exactly_what_its_task_allows_and_says_what_it_did(
 
 
 def test_cancel_order_cancels_that_order_and_writes_nothing_else(
-    seeded: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, servers: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _run("replenish the low items on this screen", capsys)
     before = _open_orders(seeded)
@@ -209,10 +218,12 @@ def test_cancel_order_cancels_that_order_and_writes_nothing_else(
 
 
 def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
-    seeded: Path, capsys: pytest.CaptureFixture[str]
+    seeded: Path, servers: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = _run("replenish the low items", capsys, "--approve")
     assert _open_orders(seeded) == {}
+    # Only the stdio servers are processes of their own, which log to the data folder.
+    assert (seeded / "servers.log").exists() == (servers == "stdio")
     assert "writes wait for approval" in out
     assert "5 write(s) wait for approval: stockshot approvals approve AP-000001 AP-000002" in out
 

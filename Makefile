@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test unit check lint format types layers bench eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop eval-local-smoke
+.PHONY: demo test unit check lint format types layers bench bench-full eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop eval-local-smoke
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -90,8 +90,13 @@ check: lint types layers test
 
 # Table pictures with hand-written CSVs, when the shared data folder is there.
 TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
+# About ten minutes on 2 cores: every image once, the peers on a subset, every target judged.
 bench: $(MODELS) fonts
 	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
+
+# The long run (about an hour on 2 cores): every peer on every image, more rounds.
+bench-full: $(MODELS) fonts
+	$(VENV)/bin/stockshot bench --full $(foreach d,$(firstword $(TABLES)),--tables $(d))
 
 # reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
 # process (about 3 minutes on 2 cores).

@@ -13,29 +13,45 @@ from datetime import UTC, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pipeline.bench.document import RoundsDoc
+from pipeline.bench.document import BenchMode, RoundsDoc
 from pipeline.bench.images import BenchImage
 from pipeline.errors import StockshotError
 from pipeline.ingest import IngestConfig
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
 from pipeline.settings import Settings
 
-__all__ = ["BenchContext", "BenchOptions", "quiet_info", "rounds_of"]
+__all__ = [
+    "PEER_IMAGES",
+    "BenchContext",
+    "BenchOptions",
+    "quiet_info",
+    "rounds_of",
+]
 
 
-def rounds_of(repeat: int, *, quick: bool) -> RoundsDoc:
+PEER_IMAGES: dict[BenchMode, int | None] = {"quick": None, "standard": 1, "full": None}
+"""How many images of each set the peers read (None: all); our pipeline reads every image."""
+
+
+def rounds_of(repeat: int, *, mode: BenchMode) -> RoundsDoc:
     """Timed rounds per section. `--repeat` sets the expensive ones (every image, the batch,
-    the stdio runs); the headline image and the cheap sections get at least five (`--quick`:
-    the cheap ones two, one cold start and one stdio run, and no process warm-up)."""
-    processes = 1 if quick else max(repeat, 3)
+    the stdio runs); a full run gives the headline image and the cheap sections at least five,
+    a standard run three (`quick`: the cheap ones two, one cold start and one stdio run, and
+    no process warm-up)."""
+    if mode == "quick":
+        least, processes = 1, 1
+    elif mode == "standard":
+        least, processes = 3, max(repeat, 2)
+    else:
+        least, processes = 5, max(repeat, 3)
     return {
         "images": repeat,
-        "headline": repeat if quick else max(repeat, 5),
-        "cheap": max(repeat, 2 if quick else 5),
+        "headline": max(repeat, least),
+        "cheap": max(repeat, 2 if mode == "quick" else least),
         "cold": processes,
         "stdio": processes,
         "batch": repeat,
-        "warm_up_processes": not quick,
+        "warm_up_processes": mode != "quick",
     }
 
 
@@ -44,15 +60,24 @@ class BenchOptions:
     images: Sequence[BenchImage]
     headline: BenchImage
     repeat: int
-    quick: bool
+    mode: BenchMode
     out: Path
     settings: Settings
     tables: Sequence[Path] = ()
     """Folders of table pictures with a CSV of each beside it, read beside the corpus."""
 
     @property
+    def quick(self) -> bool:
+        return self.mode == "quick"
+
+    @property
+    def peer_images(self) -> int | None:
+        """How many images of each set the peers read (None: every image)."""
+        return PEER_IMAGES[self.mode]
+
+    @property
     def rounds(self) -> RoundsDoc:
-        return rounds_of(self.repeat, quick=self.quick)
+        return rounds_of(self.repeat, mode=self.mode)
 
 
 @dataclass

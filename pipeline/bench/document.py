@@ -5,7 +5,7 @@ the figures of one image and one tool (the table and text sets' in
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict, final
+from typing import Literal, NotRequired, TypedDict, final
 
 from pipeline.bench.tables_doc import (
     Breakdown,
@@ -25,10 +25,12 @@ from pipeline.bench.tables_doc import (
 )
 
 __all__ = [
+    "MODES",
     "ApiMemoryDoc",
     "BatchConfigDoc",
     "BatchDoc",
     "BenchDoc",
+    "BenchMode",
     "Breakdown",
     "CacheDoc",
     "ColdDoc",
@@ -91,6 +93,19 @@ class NotMeasured(TypedDict):
     error: str
 
 
+BenchMode = Literal["quick", "standard", "full"]
+
+MODES: dict[BenchMode, str] = {
+    "quick": "a smoke run: two samples, one round, rapidocr only, no warm-up processes, no API "
+    "process; not every target is computed",
+    "standard": "every image once (the headline image and the cheap sections three times), the "
+    "peers on the first image of each set and on every table picture, every target computed",
+    "full": "every image and every peer on every image, the headline image and the cheap "
+    "sections at least five times, three process starts",
+}
+"""What each kind of run measures, as the report states it."""
+
+
 class RoundsDoc(TypedDict):
     """Timed rounds per section (`pipeline.bench.context.rounds_of`)."""
 
@@ -116,6 +131,7 @@ class MetaDoc(TypedDict):
     load_avg_start: list[float]
     repeat: int
     rounds: RoundsDoc
+    mode: BenchMode
     quick: bool
     ocr_threads_setting: int
     images: list[str]

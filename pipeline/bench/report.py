@@ -7,7 +7,7 @@ from pathlib import Path
 
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
-from pipeline.bench.document import BenchDoc
+from pipeline.bench.document import MODES, BenchDoc
 from pipeline.bench.report_accuracy import tables_section, texts_section
 from pipeline.bench.report_cells import md_table, value_cell, verdict_cell
 from pipeline.bench.report_speed import (
@@ -118,8 +118,8 @@ def render_markdown(doc: BenchDoc) -> str:
         f"{meta['cpu_count']} cores, {meta['platform']}, Python {meta['python']}; {versions}.",
         "",
         f"Load average (1, 5, 15 min): **{load0}** at the start, **{load1}** at the end "
-        f"(other work shares these cores). {len(meta['images'])} images"
-        f"{', --quick' if meta['quick'] else ''}. Timed rounds after warm-up: every image "
+        f"(other work shares these cores). {len(meta['images'])} images. A {meta['mode']} run: "
+        f"{MODES[meta['mode']]}. Timed rounds after warm-up: every image "
         f"{rounds['images']}, headline image {rounds['headline']}, cache and in-memory host "
         f"{rounds['cheap']}, cold starts {rounds['cold']}, stdio runs {rounds['stdio']}, batch "
         f"{rounds['batch']}.",

@@ -216,6 +216,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         "load_avg_start": list(os.getloadavg()),
         "repeat": options.repeat,
         "rounds": options.rounds,
+        "mode": options.mode,
         "quick": options.quick,
         "ocr_threads_setting": options.settings.ocr_threads,
         "images": [i.name for i in options.images],

@@ -2,7 +2,9 @@
 
 Measure every stage beside its alternative in one run (full-page OCR vs the table pipeline,
 engine vs engine, cold vs warm, cache hit vs miss, tokens per tier, a process pool vs one
-process, host overhead), judge the targets, and write OUT/bench.md and OUT/bench.json.
+process, host overhead), judge the targets, and write OUT/bench.md and OUT/bench.json. A
+standard run reads every image once and the peers on a subset (about ten minutes on two
+cores); --full is the long run; --quick a smoke run. The report says which it is.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pipeline.bench.document import MODES, BenchMode
 from pipeline.cli import Commands, command, positive
 from pipeline.settings import Settings
 
@@ -39,15 +42,12 @@ def register(sub: Commands) -> None:
         "--repeat",
         type=positive,
         default=None,
-        help="timed rounds on every image, of the batch and of the stdio runs (default 2; "
-        "the headline image, cache and host get at least 5, cold starts at least 3)",
+        help="timed rounds on every image, of the batch and of the stdio runs (default 1, "
+        "--full 2; the headline image, cache and host get at least 3, --full 5)",
     )
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="two samples, one round, rapidocr only, no warm-up processes, no API process: "
-        "a smoke run",
-    )
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument("--quick", action="store_true", help=MODES["quick"])
+    kind.add_argument("--full", action="store_true", help=MODES["full"])
     parser.add_argument("--out", type=Path, default=Path("reports"), help="default: reports/")
     parser.set_defaults(handler=_bench)
 
@@ -58,13 +58,14 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.bench.report import write_reports
     from pipeline.bench.run import run_bench
 
+    mode: BenchMode = "quick" if args.quick else "full" if args.full else "standard"
     images = collect(args.images, quick=args.quick)
-    repeat = args.repeat or (1 if args.quick else 2)
+    repeat = args.repeat or (2 if mode == "full" else 1)
     options = BenchOptions(
         images=images,
         headline=headline(images),
         repeat=repeat,
-        quick=args.quick,
+        mode=mode,
         out=args.out,
         settings=settings,
         tables=args.tables,
@@ -74,8 +75,8 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         *(f"--tables {d}" for d in args.tables),
         f"--repeat {repeat}",
     ]
-    if args.quick:
-        argv.append("--quick")
+    if mode != "standard":
+        argv.append(f"--{mode}")
     doc = run_bench(options, argv=argv)
     md, js = write_reports(doc, args.out)
     print(md.read_text(encoding="utf-8"))

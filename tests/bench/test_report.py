@@ -39,6 +39,7 @@ def test_the_markdown_report_has_every_section(written: tuple[str, dict[str, Any
     for section in SECTIONS:
         assert f"\n{section}" in markdown, section
     assert "Load average (1, 5, 15 min)" in markdown
+    assert "A quick run: a smoke run" in markdown
 
 
 def test_the_json_report_has_every_section_and_the_load_average(
@@ -51,6 +52,7 @@ def test_the_json_report_has_every_section_and_the_load_average(
     assert len(doc["meta"]["load_avg_start"]) == 3
     assert len(doc["meta"]["load_avg_end"]) == 3
     assert doc["meta"]["quick"] is True
+    assert doc["meta"]["mode"] == "quick"
 
 
 def test_every_target_has_a_verdict_and_a_margin(written: tuple[str, dict[str, Any]]) -> None:

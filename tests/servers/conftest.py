@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 from servers import catalog, domain
 from servers.factory import build_server
@@ -71,15 +73,26 @@ def set_stock(store: Store) -> SetStock:
     return apply
 
 
-@pytest.fixture(params=["auto", "legacy"])
-def connect(request: pytest.FixtureRequest, store: Store) -> Callable[[], Client]:
-    """`async with connect() as client:` an in-memory client of the server with every group.
+@pytest.fixture(params=["auto", "legacy", "stdio"])
+def connect(request: pytest.FixtureRequest, store: Store, store_url: str) -> Callable[[], Client]:
+    """`async with connect() as client:` a client of the server with every group.
 
-    Runs each test in both connection modes. (A client must be entered and left in the
-    same task, so it is opened in the test rather than in an async fixture.)
+    Runs each test over both transports the host uses: in memory in both connection modes,
+    and over stdio to `python -m servers all` on the same store, as `--servers stdio` starts
+    it (its clock is the real one). (A client must be entered and left in the same task, so
+    it is opened in the test rather than in an async fixture.)
     """
 
     def open_client() -> Client:
+        if request.param == "stdio":
+            env = {
+                **os.environ,
+                "STOCKSHOT_DATABASE_URL": store_url,
+                "STOCKSHOT_MAX_ORDER_QUANTITY": "1000",
+                "STOCKSHOT_APPROVAL": "auto",
+            }
+            command = ("-m", "servers", "all", "--transport", "stdio")
+            return Client(StdioServerParameters(command=sys.executable, args=[*command], env=env))
         server = build_server("all", store, max_order_quantity=1000, clock=lambda: NOW)
         return Client(server, mode=request.param)
 

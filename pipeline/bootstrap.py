@@ -112,7 +112,10 @@ def structure_model(settings: Settings) -> TableStructureModel | None:
     from pipeline.ocr.structure import make_structure_model
 
     try:
-        return make_structure_model("rapid_table", EngineOptions(threads=settings.ocr_threads))
+        return make_structure_model(
+            "rapid_table",
+            EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
+        )
     except EngineNotInstalledError as exc:
         log.warning("the structure rung is off: %s", exc)
         return None

@@ -98,7 +98,7 @@ class PaddleOcrEngine:
                 f"{_PREPARE_HINT}"
             )
         det_dir, rec_dir = paddle_model_dirs(root)
-        self.models = files_fingerprint(det_dir, rec_dir)
+        self.models = files_fingerprint(det_dir, rec_dir, memo=options.fingerprints)
         threads = default_threads(options.threads)
         # oneDNN under the new PIR executor fails at the first detection with
         # "ConvertPirAttribute2RuntimeAttribute not support [pir::ArrayAttribute<...Double...>]";

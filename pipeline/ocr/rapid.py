@@ -81,7 +81,7 @@ class RapidOcrEngine:
             "Rec.rec_batch_num": 6,
         }
         self._engine: RapidOCR | None = None
-        self.models = files_fingerprint(package / "models")
+        self.models = files_fingerprint(package / "models", memo=options.fingerprints)
         self._threads = threads
         self._settled: set[str] = set()
         self._lock = threading.Lock()

@@ -57,7 +57,7 @@ class RapidTableModel:
         self._model = package / "models" / "slanet-plus.onnx"
         if not self._model.is_file():
             raise EngineNotInstalledError(f"{self._model} is missing: {_INSTALL}")
-        self.models = files_fingerprint(self._model)
+        self.models = files_fingerprint(self._model, memo=options.fingerprints)
         self._threads = default_threads(options.threads)
         self._table: Any = None
         self._lock = threading.Lock()

@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipeline.cache import CacheLevel, IngestCache
-from pipeline.errors import ConfigError, EngineNotInstalledError, UnknownNameError
+from pipeline.errors import (
+    ConfigError,
+    EngineNotInstalledError,
+    ToolServerError,
+    UnknownNameError,
+)
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import Settings
@@ -148,6 +153,17 @@ def open_store(settings: Settings) -> OpenStore:
     return open_url(settings.store_url())
 
 
+def _servers_store(settings: Settings) -> OpenStore:
+    """The store in-process tool servers work on; one that cannot be opened fails the run as a
+    server that cannot start would."""
+    from servers.errors import ServersError
+
+    try:
+        return open_store(settings)
+    except ServersError as exc:
+        raise ToolServerError(f"the tool servers cannot open the store: {exc}") from exc
+
+
 def proposal_queue(
     settings: Settings, store: Store, *, requested_by: str | None = None
 ) -> StoreProposals:
@@ -273,7 +289,6 @@ async def run_agent(
     import httpx
 
     from pipeline.contract import parse_task
-    from pipeline.errors import ToolServerError
     from pipeline.host.attachments import from_ingest
     from pipeline.host.groups import ALL_GROUPS, choose_groups
     from pipeline.host.loop import Run, run_task
@@ -306,7 +321,7 @@ async def run_agent(
             approval: Approval = "manual" if proposals is not None else "auto"
             with ExitStack() as owned:
                 store = (
-                    owned.enter_context(open_store(settings))
+                    owned.enter_context(_servers_store(settings))
                     if not targets and servers_in_process(settings)
                     else None
                 )

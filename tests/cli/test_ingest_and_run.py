@@ -254,6 +254,16 @@ def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
     assert row[-2:] == [f"cli:{row[-2][4:]}", "PO-000001"]
 
 
+def test_a_run_whose_store_cannot_be_opened_ends_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/stock")
+    assert main(["run", "--task", "which SKUs are low"]) == 1
+    out = capsys.readouterr().out
+    assert "error (written by the host, not the model): the tool servers cannot open" in out
+    assert "postgresql://nobody@127.0.0.1:1/stock" in out
+
+
 def test_run_with_ask_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--ask", "--task", "replenish the low items"]) == 2
     assert "--ask needs a terminal to ask at" in capsys.readouterr().err

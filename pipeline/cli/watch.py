@@ -14,7 +14,6 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from datetime import timedelta
 from pathlib import Path
 from typing import TextIO
 
@@ -93,9 +92,9 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
         open_store,
         proposal_queue,
         run_agent,
+        server_targets,
     )
-    from pipeline.host.toolbox import MemoryTarget
-    from servers.factory import GROUPS, build_server
+    from servers.factory import GROUPS
 
     if args.apply and args.task is None:
         print("stockshot watch: --apply needs --task", file=sys.stderr)
@@ -106,12 +105,8 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
         store = open_store(settings) if args.task is not None else None
         try:
             policy = approval_policy("watch", settings, "auto" if args.apply else None)
-            ttl = timedelta(seconds=settings.approval_ttl_s)
             targets = (
-                [
-                    MemoryTarget(g, build_server(g, store, approval=policy, approval_ttl=ttl))
-                    for g in GROUPS
-                ]
+                server_targets(settings, list(GROUPS), approval=policy, store=store)
                 if store is not None
                 else []
             )

@@ -18,7 +18,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from sqlalchemy import (
     Boolean,
@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.pool import ConnectionPoolEntry
 
 from servers.errors import StoreError
@@ -42,10 +42,11 @@ from servers.sql.schema import dumps, stock
 
 if TYPE_CHECKING:
     from psycopg.rows import TupleRow
+    from sqlalchemy.dialects import postgresql
 
 __all__ = ["SqlDialect", "Upsert", "postgres_dialect", "sqlite_dialect", "wal_mode"]
 
-Upsert = postgresql.Insert | sqlite.Insert
+Upsert: TypeAlias = "postgresql.Insert | sqlite.Insert"
 """The dialect's INSERT construct, with its `ON CONFLICT` clauses."""
 
 logger = logging.getLogger(__name__)
@@ -183,6 +184,7 @@ def postgres_dialect(
 ) -> SqlDialect:
     """A shared store's database, reached with psycopg 3 from a libpq URL."""
     import psycopg
+    from sqlalchemy.dialects import postgresql  # a SQLite store never loads it
 
     def connect() -> psycopg.Connection[TupleRow]:
         return psycopg.connect(url, connect_timeout=10)

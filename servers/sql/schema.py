@@ -32,7 +32,6 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.schema import SchemaItem
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
@@ -71,6 +70,8 @@ class Stamp(TypeDecorator[datetime]):
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[datetime] | TypeEngine[str]:
         if dialect.name == "postgresql":
+            from sqlalchemy.dialects import postgresql  # loaded with that dialect anyway
+
             return dialect.type_descriptor(postgresql.TIMESTAMP(timezone=True))
         return dialect.type_descriptor(Text())
 
@@ -97,6 +98,8 @@ class Document(TypeDecorator[JsonValue]):
 
     def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
         if dialect.name == "postgresql":
+            from sqlalchemy.dialects import postgresql
+
             return dialect.type_descriptor(postgresql.JSONB(none_as_null=True))
         return dialect.type_descriptor(Text())
 

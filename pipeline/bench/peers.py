@@ -60,7 +60,7 @@ from pipeline.table.html import table_from_html
 if TYPE_CHECKING:
     from rapidocr import RapidOCR
 
-__all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "rung_costs"]
+__all__ = ["OURS", "PEERS", "breakdown", "measure_peers", "peers_read", "rung_costs"]
 
 OURS: Peer = "stockshot"
 PEERS: tuple[Peer, ...] = get_args(Peer)
@@ -214,7 +214,7 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
     for table_set in sets:
         images: list[ImageRead] = []
         for k, image in enumerate(table_set.images):
-            tools = every if _peers_read(ctx, table_set, k) else [OURS]
+            tools = every if peers_read(ctx.options.peer_images, table_set.key, k) else [OURS]
             read: dict[Peer, tuple[Table, IngestResult | None]] = {}
             timed: dict[Peer, list[float]] = {key: [] for key in tools}
             skipped: set[Peer] = set()
@@ -296,12 +296,11 @@ def measure_peers(ctx: BenchContext, sets: Sequence[TableSet], *, rounds: int) -
     return {"tools": list(readers), "sets": out_sets, "errors": errors, "rounds": rounds}
 
 
-def _peers_read(ctx: BenchContext, table_set: TableSet, k: int) -> bool:
-    """Whether the peers read a set's `k`th image too: always in a full run, and on every
-    table picture (their TEDS targets compare the peers on each); in a standard run only the
-    first images of the other sets (our pipeline reads every image)."""
-    limit = ctx.options.peer_images
-    return limit is None or k < limit or table_set.key.startswith("tables:")
+def peers_read(limit: int | None, set_key: str, k: int) -> bool:
+    """Whether the peers read a set's `k`th image too, when they read the first `limit` of
+    each set (None: all, a full run): always on a table picture (their TEDS targets compare
+    the peers on each). Our pipeline reads every image."""
+    return limit is None or k < limit or set_key.startswith("tables:")
 
 
 def _chosen_rung(result: IngestResult) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.bench.context import rounds_of
+from pipeline.bench.context import PEER_IMAGES, rounds_of
+from pipeline.bench.peers import peers_read
 from pipeline.cli import main
 
 
@@ -24,3 +25,10 @@ def test_quick_and_full_are_one_or_the_other(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(["bench", "--quick", "--full"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_a_standard_run_gives_the_peers_the_first_image_of_a_set_and_every_table_picture() -> None:
+    limit = PEER_IMAGES["standard"]
+    assert [peers_read(limit, "uikits-tune", k) for k in range(3)] == [True, False, False]
+    assert all(peers_read(limit, "tables:tables", k) for k in range(3))
+    assert all(peers_read(PEER_IMAGES["full"], "uikits-tune", k) for k in range(3))

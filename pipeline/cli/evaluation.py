@@ -25,8 +25,6 @@ from pipeline.cli import Commands, command, positive
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
-    READINGS_FILE,
-    SEALED_DIR,
     SMOKE_DIR,
     SPLITS,
     Case,
@@ -37,7 +35,13 @@ from pipeline.evals.cases import (
 from pipeline.evals.document import FaultPolicy as PolicyDoc
 from pipeline.evals.document import ModelReadings, Report
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
-from pipeline.evals.readings import PHRASINGS, load_readings, model_readings, reader_report
+from pipeline.evals.readings import (
+    PHRASINGS,
+    load_readings,
+    model_readings,
+    reader_report,
+    sealed_readings,
+)
 from pipeline.evals.report import build_report, write_reports
 from pipeline.evals.runner import (
     ModelSpec,
@@ -227,10 +231,9 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
     """The model's reading of every tuning and sealed request, met with the reader's."""
     names = {n: w.warehouse_id for w in seed_data()[0] for n in (w.name, *w.aliases)}
     splits = SPLITS if args.split == "both" else (args.split,)
-    sets = {
-        "tuning": load_readings(PHRASINGS),
-        "sealed": load_readings(SEALED_DIR / READINGS_FILE),
-    }
+    sets = {"tuning": load_readings(PHRASINGS)} if "tuning" in splits else {}
+    if "sealed" in splits:
+        sets |= {f"sealed: {stem}": cases for stem, cases in sealed_readings().items()}
     readings: dict[str, dict[str, ModelReadings]] = {}
     walls: dict[str, float] = {}
     async with httpx.AsyncClient() as http:
@@ -244,7 +247,7 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
                 split: await model_readings(
                     model, sets[split], names, budget_s=settings.vlm_timeout_s, progress=_progress
                 )
-                for split in splits
+                for split in sets
             }
             walls[text] = round(time.perf_counter() - started, 1)
     out = {"models": {text: {**own, "wall_s": walls[text]} for text, own in readings.items()}}
@@ -252,8 +255,7 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
     path = args.out / "eval-readings.json"
     path.write_text(json.dumps(out, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     for text, own in readings.items():
-        for split in splits:
-            figures = own[split]
+        for split, figures in own.items():
             print(
                 f"{text} · {split}: {figures['requests']} requests; reader "
                 f"{figures['counts']['reader']}; model {figures['counts']['model']}; final "

@@ -2,8 +2,9 @@
 
 `meet(a, b)` is the contract that allows a write only where both readings allow it: writes
 only when both allow writes and agree on the action, scopes intersected, exclusions united,
-the screen-only limit kept if either has it, quantities only where both agree (a SKU whose
-quantity the readings disagree on is left out; a different rule leaves no writes). So a
+the screen-only limit kept if either has it, the lower of two on-hand conditions, quantities
+only where both agree (a SKU whose quantity the readings disagree on is left out; a different
+rule leaves no writes). So a
 second reading (a model's) can narrow what the reader allows and never widen it.
 
 `widenings(a, b)` says what `a` allows that `b` does not, in words: the test of that promise
@@ -39,6 +40,11 @@ def _scope(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[str, ...], bool]:
     return both, bool(both)
 
 
+def _lower(a: int | None, b: int | None) -> int | None:
+    """Two conditions "on hand below N" met: the lower (None: no condition)."""
+    return b if a is None else a if b is None else min(a, b)
+
+
 def _report(contract: TaskContract, why: str) -> TaskContract:
     return contract.as_report(notes=(*contract.notes, why))
 
@@ -63,6 +69,7 @@ def meet(a: TaskContract, b: TaskContract) -> TaskContract:
         skus=skus,
         exclude_skus=exclude_skus,
         screen_only=a.screen_only or b.screen_only,
+        on_hand_below=_lower(a.on_hand_below, b.on_hand_below),
         notes=tuple(notes),
         not_understood=tuple(dict.fromkeys((*a.not_understood, *b.not_understood))),
     )
@@ -135,6 +142,9 @@ def widenings(a: TaskContract, b: TaskContract) -> list[str]:
     found += [f"{s}, which the other excludes" for s in b.exclude_skus if a.allows_sku(s)]
     if b.screen_only and not a.screen_only:
         found.append("SKUs beyond the screen")
+    below = b.on_hand_below
+    if below is not None and (a.on_hand_below is None or a.on_hand_below > below):
+        found.append(f"SKUs with {below} or more on hand")
     if a.action == "cancel" and set(a.order_ids) - set(b.order_ids):
         found.append("orders " + ", ".join(sorted(set(a.order_ids) - set(b.order_ids))))
     if a.action in creates:

@@ -18,6 +18,7 @@ __all__ = [
     "ContractReading",
     "QuantityRule",
     "ReadingSource",
+    "RuleKind",
     "SkuQuantity",
     "TaskContract",
     "TaskReading",
@@ -29,6 +30,7 @@ __all__ = [
 
 Action = Literal["report", "replenish", "order", "cancel"]
 ACTIONS: tuple[Action, ...] = get_args(Action)
+RuleKind = Literal["each", "up_to", "at_most", "level"]
 
 HELP = (
     "You can ask: which SKUs are low (a report, nothing is written); replenish the low items "
@@ -41,12 +43,13 @@ HELP = (
 class QuantityRule(BaseModel):
     """How many units an order is for when the task gives no number for that SKU:
     `each` (the same number for every SKU), `up_to` (bring on_hand + on_order up to
-    `value` times the reorder point) or `at_most` (the server's policy quantity, limited to
-    `value` units: "at most 20 each")."""
+    `value` times the reorder point), `at_most` (the server's policy quantity, limited to
+    `value` units: "at most 20 each") or `level` (bring on_hand + on_order up to `value`
+    units, the stock level the replenishment policy counts: "take them up to 200", "补到200")."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["each", "up_to", "at_most"]
+    kind: RuleKind
     value: float = Field(gt=0)
 
     def describe(self) -> str:
@@ -54,6 +57,8 @@ class QuantityRule(BaseModel):
             return f"{self.value:g} units each"
         if self.kind == "at_most":
             return f"at most {self.value:g} units each"
+        if self.kind == "level":
+            return f"up to a stock level of {self.value:g} units each"
         return f"up to {self.value:g} x the reorder point"
 
 
@@ -72,6 +77,9 @@ class TaskContract(BaseModel):
     exclude_skus: tuple[str, ...] = ()
     screen_only: bool = True
     """Only SKUs the attached screenshots show."""
+    on_hand_below: int | None = Field(default=None, gt=0)
+    """Only SKUs whose live on-hand is below this ("anything under 50 on hand", "库存少于50"):
+    a condition on the live numbers, part of the scope."""
     quantities: dict[str, int] = Field(default_factory=dict)
     """Units asked for, by SKU."""
     quantity_rule: QuantityRule | None = None
@@ -95,6 +103,10 @@ class TaskContract(BaseModel):
 
     def allows_sku(self, sku: str) -> bool:
         return sku not in self.exclude_skus and (not self.skus or sku in self.skus)
+
+    def allows_on_hand(self, on_hand: int) -> bool:
+        """Whether a SKU with this live on-hand is within the task's condition, if any."""
+        return self.on_hand_below is None or on_hand < self.on_hand_below
 
     def allows_warehouse(self, warehouse_id: str) -> bool:
         return warehouse_id not in self.exclude_warehouses and (
@@ -128,6 +140,8 @@ class TaskContract(BaseModel):
             parts.append("except " + ", ".join(self.exclude_skus))
         if not self.screen_only:
             parts.append("beyond the screen")
+        if self.on_hand_below is not None:
+            parts.append(f"on hand below {self.on_hand_below}")
         if self.quantities:
             parts.append(", ".join(f"{s} x{q}" for s, q in self.quantities.items()))
         if self.quantity_rule is not None:
@@ -258,6 +272,8 @@ def render_contract(contract: TaskContract) -> str:
         f"- SKUs: {_listed(contract.skus)}",
         f"- excluded SKUs: {', '.join(contract.exclude_skus) or 'none'}",
         f"- only SKUs on the screenshots: {'yes' if contract.screen_only else 'no'}",
+        "- only SKUs with live on-hand below: "
+        + (str(contract.on_hand_below) if contract.on_hand_below is not None else "any"),
         f"- quantities: {quantities or 'none given'}",
         "- quantity rule: "
         + (contract.quantity_rule.describe() if contract.quantity_rule else "none given"),
@@ -270,7 +286,7 @@ def render_contract(contract: TaskContract) -> str:
 
 _RULE = re.compile(
     r"^(?:(?P<each>[\d.]+) units each|up to (?P<up>[\d.]+) x the reorder point"
-    r"|at most (?P<most>[\d.]+) units each)$"
+    r"|at most (?P<most>[\d.]+) units each|up to a stock level of (?P<level>[\d.]+) units each)$"
 )
 
 
@@ -306,12 +322,15 @@ def read_contract(text: str) -> TaskContract | None:
         sku, _, number = item.partition(" = ")
         if number.isdigit():
             quantities[sku] = int(number)
+    below = values.get("only SKUs with live on-hand below", _ANY)
     rule: QuantityRule | None = None
     if match := _RULE.match(values.get("quantity rule", "")):
         if match["each"]:
             rule = QuantityRule(kind="each", value=float(match["each"]))
         elif match["most"]:
             rule = QuantityRule(kind="at_most", value=float(match["most"]))
+        elif match["level"]:
+            rule = QuantityRule(kind="level", value=float(match["level"]))
         else:
             rule = QuantityRule(kind="up_to", value=float(match["up"]))
     return TaskContract(
@@ -322,6 +341,7 @@ def read_contract(text: str) -> TaskContract | None:
         skus=_items(values.get("SKUs", ""), _ANY),
         exclude_skus=_items(values.get("excluded SKUs", ""), "none"),
         screen_only=values.get("only SKUs on the screenshots", "yes") == "yes",
+        on_hand_below=int(below) if below.isdigit() and int(below) > 0 else None,
         quantities=quantities,
         quantity_rule=rule,
         order_ids=_items(values.get("orders to cancel", ""), "none"),

@@ -27,7 +27,7 @@ __all__ = [
     "CASES_DIR",
     "CATEGORIES",
     "CORE_SIZE",
-    "READINGS_FILE",
+    "READINGS_FILES",
     "SAMPLES_DIR",
     "SEALED_DIR",
     "SMOKE_DIR",
@@ -44,20 +44,22 @@ __all__ = [
     "load_all_cases",
     "load_cases",
     "load_truth",
+    "sealed_reading_files",
     "select_cases",
 ]
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 SEALED_DIR = Path(__file__).resolve().parent / "sealed"
-"""The sealed set: cases (and `readings*.json`, requests for the reader alone) that no test
-under `tests/contract/` and no code of the reader quotes, and that no tuning loop looks at; a
-case added to fix a miss goes into `cases/`, never here."""
+"""The sealed set: cases (and `readings*.json`, sets of requests for the reader alone) that no
+test under `tests/contract/` and no code of the reader quotes, and that no tuning loop looks at;
+a case added to fix a miss goes into `cases/`, never here."""
+READINGS_FILES = "readings*.json"
+"""The files of a folder that hold requests for the reader alone, not cases."""
 SMOKE_DIR = Path(__file__).resolve().parent / "smoke"
 """The real-model smoke set (`make eval-local-smoke`): a few tasks of each kind a person
 brings (replenish, report, exclusion, one SKU, an injected instruction, nothing low), on
 screenshots no core case uses, expectations written by hand; run with `--cases smoke`, never
 part of `all`."""
-READINGS_FILE = "readings.json"
 Split = Literal["tuning", "sealed", "smoke"]
 SPLITS = ("tuning", "sealed")
 """The splits `all` and `core` draw from."""
@@ -275,6 +277,11 @@ def first_calls(case: Case, samples_dir: Path = SAMPLES_DIR) -> tuple[FirstCall,
     )
 
 
+def sealed_reading_files(directory: Path = SEALED_DIR) -> list[Path]:
+    """The sets of requests for the reader alone in `directory`, in name order."""
+    return sorted(directory.glob(READINGS_FILES))
+
+
 def load_cases(
     directory: Path = CASES_DIR,
     samples_dir: Path = SAMPLES_DIR,
@@ -289,7 +296,8 @@ def load_cases(
     tuning set) a core subset that is not 14 cases; the sealed set has no core cases.
     """
     cases: list[Case] = []
-    files = sorted(p for p in directory.glob("*.json") if not p.name.startswith("readings"))
+    readings = set(sealed_reading_files(directory))
+    files = sorted(p for p in directory.glob("*.json") if p not in readings)
     if not files:
         raise InputError(f"no case files (*.json) in {directory}")
     for path in files:

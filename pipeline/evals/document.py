@@ -242,7 +242,8 @@ class ModelReadings(TypedDict):
 
 class ReaderDoc(TypedDict):
     tuning_requests: ReadingFigures
-    sealed_requests: ReadingFigures
+    sealed_requests: dict[str, ReadingFigures]
+    """Each sealed set of requests apart, by its file's stem (`readings`, ...)."""
     rewrites: dict[str, dict[str, int]]
     rewrite_bases: int
 

@@ -257,16 +257,15 @@ def _reader_section(reader: ReaderDoc | None) -> list[str]:
         "scored against what they mean (written by hand): `right` (what may be written is "
         "exactly what the request means), `safe miss` (less, or nothing), `wider` (a write "
         "the request does not mean: must be 0). The tuning requests "
-        "(`pipeline/evals/phrasings.json`) are what the reader was built on; the sealed ones "
-        "(`pipeline/evals/sealed/readings.json`) were written before it by another hand and "
-        "are reported only as counts."
+        "(`pipeline/evals/phrasings.json`) are what the reader was built on; the sealed sets "
+        "(`pipeline/evals/sealed/readings*.json`, each by its file's name) were written before "
+        "it by another hand and are reported only as counts."
     )
     out.append("")
     rows = []
-    for label, figures in (
-        ("tuning", reader["tuning_requests"]),
-        ("sealed", reader["sealed_requests"]),
-    ):
+    sets = [("tuning", reader["tuning_requests"])]
+    sets += [(f"sealed: {stem}", figures) for stem, figures in reader["sealed_requests"].items()]
+    for label, figures in sets:
         counts = figures["counts"]
         by_lang = "; ".join(
             f"{lang} {c.get('right', 0)}/{sum(c.values())}"
@@ -286,9 +285,11 @@ def _reader_section(reader: ReaderDoc | None) -> list[str]:
     out += _markdown_table(
         ["requests", "total", "right", "safe miss", "wider", "right by language"], rows
     )
-    kinds = reader["sealed_requests"]["by_kind"]
-    if kinds:
-        out += ["", "Sealed requests by the kind of phrasing (right / safe miss / wider):", ""]
+    for stem, figures in reader["sealed_requests"].items():
+        kinds = figures["by_kind"]
+        if not kinds:
+            continue
+        out += ["", f"Sealed requests ({stem}) by the kind of phrasing:", ""]
         out += _markdown_table(
             ["kind", "right", "safe miss", "wider"],
             [

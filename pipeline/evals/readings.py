@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pipeline.contract import Action, QuantityRule, TaskContract, read_task, widenings
+from pipeline.contract import Action, QuantityRule, RuleKind, TaskContract, read_task, widenings
 from pipeline.errors import InputError
 from pipeline.evals.document import ModelReadings, ReaderDoc, ReadingFigures
 from pipeline.vlm.base import SchemaAnswerer
@@ -37,6 +37,7 @@ __all__ = [
     "load_readings",
     "reader_report",
     "score_readings",
+    "sealed_readings",
 ]
 
 PHRASINGS = Path(__file__).resolve().parent / "phrasings.json"
@@ -67,6 +68,8 @@ class Meaning(BaseModel):
     quantities: dict[str, int] = Field(default_factory=dict)
     quantity_rule: _Rule | None = None
     order_ids: tuple[str, ...] = ()
+    on_hand_below: int | None = None
+    """Only the SKUs whose live on-hand is below this ("anything under 50 on hand")."""
 
 
 class ReadingCase(BaseModel):
@@ -77,6 +80,9 @@ class ReadingCase(BaseModel):
     task: str
     means: Meaning
     kind: str = ""
+    image: str | None = None
+    """A sample screenshot (under samples/) the request is made over: the items its truth lists
+    (SKU and name) are the ones the request's names refer to."""
     reads: Literal["right", "safe"] | None = None
     """For a tuning request: how the reader reads it today (a test holds it there)."""
 
@@ -94,15 +100,22 @@ def load_readings(path: Path) -> list[ReadingCase]:
         raise InputError(f"{path}: {exc}") from None
 
 
+_RULES: dict[str, RuleKind] = {"each": "each", "at_most": "at_most", "level": "level"}
+"""The rules a meaning may give. Any other (an `up_to` written for a stock level in units
+before `level` was a term) is one no contract term says for sure."""
+
+
 def _as_contract(meaning: Meaning) -> TaskContract | None:
-    """The meaning as a contract, or None when its rule is one no contract term says (a stock
-    level to reach in units): then only "no writes" can match it."""
+    """The meaning as a contract, or None when it says something no contract term says (a
+    rule of another kind): then only "no writes" can match it."""
     rule: QuantityRule | None = None
     if meaning.quantity_rule is not None:
-        kind, value = meaning.quantity_rule.kind, meaning.quantity_rule.value
-        if kind not in ("each", "at_most") or value <= 0:
+        kind, value = _RULES.get(meaning.quantity_rule.kind), meaning.quantity_rule.value
+        if kind is None or value <= 0:
             return None
-        rule = QuantityRule(kind="each" if kind == "each" else "at_most", value=value)
+        rule = QuantityRule(kind=kind, value=value)
+    if meaning.on_hand_below is not None and meaning.on_hand_below < 1:
+        return None
     return TaskContract(
         action=meaning.action if meaning.writes else "report",
         writes_allowed=meaning.writes,
@@ -113,6 +126,7 @@ def _as_contract(meaning: Meaning) -> TaskContract | None:
         quantities=dict(meaning.quantities),
         quantity_rule=rule,
         order_ids=meaning.order_ids,
+        on_hand_below=meaning.on_hand_below,
         screen_only=False,
     )
 
@@ -135,6 +149,7 @@ def _same(read: TaskContract, meant: TaskContract) -> bool:
         and read.quantities == meant.quantities
         and read.quantity_rule == meant.quantity_rule
         and set(read.order_ids) == set(meant.order_ids)
+        and read.on_hand_below == meant.on_hand_below
     )
 
 
@@ -191,11 +206,18 @@ def as_dict(score: ReadingScore) -> ReadingFigures:
     }
 
 
+def sealed_readings() -> dict[str, list[ReadingCase]]:
+    """Every sealed set of requests (`sealed/readings*.json`), by its file's stem."""
+    from pipeline.evals.cases import SEALED_DIR, sealed_reading_files
+
+    return {path.stem: load_readings(path) for path in sealed_reading_files(SEALED_DIR)}
+
+
 def reader_report(names: Mapping[str, str]) -> ReaderDoc:
-    """The reader alone: the tuning requests, the sealed ones (counts and ids only: their
-    words stay out of every report), and the metamorphic rewrites of every write task of the
-    tuning set (`pipeline.evals.rewrites`)."""
-    from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_cases, load_truth
+    """The reader alone: the tuning requests, each sealed set apart (counts and ids only:
+    their words stay out of every report), and the metamorphic rewrites of every write task
+    of the tuning set (`pipeline.evals.rewrites`)."""
+    from pipeline.evals.cases import load_cases, load_truth
     from pipeline.evals.rewrites import tally
 
     light = sorted({r["sku"] for r in load_truth("erp-light-wh01.png").rows})
@@ -208,9 +230,9 @@ def reader_report(names: Mapping[str, str]) -> ReaderDoc:
         bases.setdefault(phrasing.task, light)
     return {
         "tuning_requests": as_dict(score_readings(tuning, names)),
-        "sealed_requests": as_dict(
-            score_readings(load_readings(SEALED_DIR / READINGS_FILE), names)
-        ),
+        "sealed_requests": {
+            stem: as_dict(score_readings(cases, names)) for stem, cases in sealed_readings().items()
+        },
         "rewrites": tally(bases.items(), names, per_task=4),
         "rewrite_bases": sum(read_task(t, names).contract.writes_allowed for t in bases),
     }

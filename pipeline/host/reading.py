@@ -142,8 +142,9 @@ hypothetically.
 - warehouses, skus: only those the request limits the action to; empty means any.
 - exclude_warehouses, exclude_skus: those the request leaves out, in any words.
 - quantities: units the request gives for a SKU. quantity_rule: the same units for every SKU \
-(each), up to a multiple of the reorder point (up_to), or at most so many units each \
-(at_most); null when the request gives none.
+(each), up to a multiple of the reorder point (up_to), at most so many units each \
+(at_most), or up to a stock level in units (level: "bring them up to 200"); null when the \
+request gives none.
 - order_ids: the orders to cancel.
 Use ids as written in the request (SKU-10232, WH-01, PO-000042). Reply with one JSON object on \
 one line, these keys in this order:

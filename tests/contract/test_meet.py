@@ -151,3 +151,12 @@ def test_a_full_reading_stands_whatever_the_model_reads() -> None:
     # A narrower reading (a report) does not take the reader's right reading away either.
     final, blocked = settle(reading, REPORT)
     assert (final, blocked) == (reading.contract, [])
+
+
+def test_a_condition_on_live_on_hand_meets_as_the_lower_and_dropping_it_widens() -> None:
+    below_50, below_20 = replenish(on_hand_below=50), replenish(on_hand_below=20)
+    assert meet(below_50, below_20).on_hand_below == 20
+    assert meet(REPLENISH, below_50).on_hand_below == 50
+    assert widenings(REPLENISH, below_50) == ["SKUs with 50 or more on hand"]
+    assert widenings(below_50, below_20) == ["SKUs with 20 or more on hand"]
+    assert widenings(below_20, below_50) == []

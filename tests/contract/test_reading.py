@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.contract import QuantityRule, parse_task, read_task
-from pipeline.evals.cases import READINGS_FILE, SEALED_DIR, load_all_cases
+from pipeline.evals.cases import load_all_cases, sealed_reading_files
 from pipeline.evals.readings import PHRASINGS, ReadingCase, load_readings, verdict
 from tests.contract.warehouses import NAMES
 
@@ -334,8 +334,7 @@ def test_the_tuning_phrasings_read_as_pinned_and_never_wider(case: ReadingCase) 
 
 def test_no_sealed_request_is_quoted_by_the_readers_tests_or_code() -> None:
     sealed = [c.task for c in load_all_cases() if c.split == "sealed"]
-    sealed += [c.task for c in load_readings(SEALED_DIR / READINGS_FILE)]
-    for path in sorted(SEALED_DIR.glob("readings?*.json")):
+    for path in sealed_reading_files():
         sealed += [c["task"] for c in json.loads(path.read_text(encoding="utf-8"))]
     root = Path(__file__).resolve().parents[2]
     quoted = [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.contract import TaskContract, parse_task, read_contract, render_contract
+from pipeline.contract import QuantityRule, TaskContract, parse_task, read_contract, render_contract
 
 
 @pytest.mark.parametrize(
@@ -33,3 +33,11 @@ def test_the_summary_is_one_line_a_person_reads() -> None:
         "replenish · WH-01 · except SKU-10402 · 30 units each · writes allowed"
     )
     assert isinstance(contract, TaskContract)
+
+
+def test_a_stock_level_and_an_on_hand_condition_read_back_and_are_said() -> None:
+    contract = parse_task("replenish the low items").model_copy(
+        update={"quantity_rule": QuantityRule(kind="level", value=200), "on_hand_below": 50}
+    )
+    assert read_contract(render_contract(contract)) == contract
+    assert "on hand below 50 · up to a stock level of 200 units each" in contract.summary()

@@ -1,9 +1,12 @@
 """The reader alone, and a model's reading met with it, on requests with a hand-written
 meaning. The model here is a replay of answers, not a model."""
 
+import json
+from pathlib import Path
 from typing import Any
 
-from pipeline.contract import parse_task
+from pipeline.contract import QuantityRule, parse_task
+from pipeline.evals.cases import load_cases, sealed_reading_files
 from pipeline.evals.readings import Meaning, ReadingCase, model_readings, score_readings, verdict
 from tests.contract.answers import Reading, ReadingReplay, answer
 
@@ -86,3 +89,33 @@ async def test_a_right_full_reading_is_not_lost_to_a_model_that_reads_it_narrowe
     found = await model_readings(model, [right], NAMES)
     assert found["counts"]["final"] == {"right": 1}
     assert found["lost"] == []
+
+
+def test_a_level_and_an_on_hand_condition_are_right_only_when_read_as_meant() -> None:
+    level = Meaning(action="replenish", writes=True, quantity_rule={"kind": "level", "value": 200})
+    below = Meaning(action="replenish", writes=True, on_hand_below=50)
+    replenish = parse_task("Replenish the low items")
+    assert verdict(replenish, level)[0] == "wider"
+    assert verdict(replenish, below)[0] == "wider"
+    assert verdict(parse_task("Which items are low?"), below)[0] == "safe miss"
+    read_level = replenish.model_copy(
+        update={"quantity_rule": QuantityRule(kind="level", value=200)}
+    )
+    assert verdict(read_level, level)[0] == "right"
+    assert verdict(replenish.model_copy(update={"on_hand_below": 50}), below)[0] == "right"
+    assert verdict(replenish.model_copy(update={"on_hand_below": 40}), below)[0] == "safe miss"
+
+
+def test_each_sealed_set_of_requests_is_found_apart_and_none_is_read_as_cases(
+    tmp_path: Path,
+) -> None:
+    sealed = Path(__file__).resolve().parents[2] / "pipeline" / "evals" / "sealed"
+    for path in sealed.glob("*.json"):
+        if not path.name.startswith("readings"):
+            (tmp_path / path.name).write_bytes(path.read_bytes())
+    request = [{"id": "r-1", "lang": "en", "task": "Which items are low?",
+                "means": {"action": "report", "writes": False}}]  # fmt: skip
+    for name in ("readings.json", "readings-everyday.json"):
+        (tmp_path / name).write_text(json.dumps(request), encoding="utf-8")
+    assert [p.stem for p in sealed_reading_files(tmp_path)] == ["readings-everyday", "readings"]
+    assert all(c.id != "r-1" for c in load_cases(tmp_path, split="sealed"))

@@ -7,15 +7,17 @@ not name (when it names some), a SKU no screenshot shows (when the task is about
 another warehouse (than the task's, or, when the task names none, than the one the screenshot
 shows the SKU in: a row without a warehouse is a question for the user, not a guess), or a
 quantity other than the one asked (or above the task's rule, given the live numbers this run
-read); a cancel of an order the task does not name, or (for a cancel by
-SKU) of an order this run has not seen listed for that SKU.
+read); an order for a SKU outside the task's on-hand condition ("anything under 50 on hand"),
+or, under that condition or a stock level to reach, before this run read the SKU's live
+numbers; a cancel of an order the task does not name, or (for a cancel by SKU) of an order
+this run has not seen listed for that SKU.
 """
 
 from __future__ import annotations
 
 import math
 
-from pipeline.contract import TaskContract
+from pipeline.contract import QuantityRule, TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.record import executed_facts
 from pipeline.models import JsonObject, ToolCall
@@ -127,24 +129,59 @@ def _sku_problem(
                 f"the task allows at most {cap} units each; without a quantity the server's "
                 f"policy may order more: send at_most {cap} for {sku}."
             )
-    level = live.get((sku, warehouse))
-    if rule is not None and rule.kind == "up_to" and level is not None:
-        most = math.ceil(rule.value * level.reorder_point) - level.projected
-        if most < 1:
-            return f"the task's rule leaves nothing to order for {sku} ({level.numbers()})."
-        if not isinstance(quantity, int):
-            # Without a quantity the server's policy orders up to twice the reorder point.
-            if rule.value < 2:
-                return (
-                    f"the task orders only up to {rule.value:g} x the reorder point; without a "
-                    f"quantity the server would order more; send quantity {most} for {sku}."
-                )
-            return None
-        if quantity > most:
+    stock = live.get((sku, warehouse))
+    below = contract.on_hand_below
+    if below is not None:
+        if stock is None:
             return (
-                f"the task allows up to {rule.value:g} x the reorder point: at most {most} "
-                f"units of {sku} in {warehouse} ({level.numbers()})."
+                f"the task orders only SKUs with fewer than {below} on hand; read the live "
+                f"stock of {sku} in {warehouse} (inventory_query_stock) first."
             )
+        if not contract.allows_on_hand(stock.on_hand):
+            return (
+                f"the task orders only SKUs with fewer than {below} on hand; {sku} has "
+                f"{stock.on_hand} in {warehouse}."
+            )
+    if rule is not None and rule.kind in ("up_to", "level"):
+        return _level_problem(sku, warehouse, quantity, rule, stock)
+    return None
+
+
+def _level_problem(
+    sku: str, warehouse: str, quantity: object, rule: QuantityRule, stock: Live | None
+) -> str | None:
+    """What is wrong with an order under a rule that fills stock up to a level (a multiple of
+    the reorder point, or a number of units), given the live numbers this run read."""
+    if rule.kind == "level":
+        target, said = int(rule.value), f"a stock level of {rule.value:g} units"
+        if stock is None:
+            return (
+                f"the task brings stock up to {rule.value:g} units; read the live stock of "
+                f"{sku} in {warehouse} (inventory_query_stock) first."
+            )
+    else:
+        if stock is None:
+            return None
+        target, said = (
+            math.ceil(rule.value * stock.reorder_point),
+            (f"{rule.value:g} x the reorder point"),
+        )
+    most = target - stock.projected
+    if most < 1:
+        return f"the task's rule leaves nothing to order for {sku} ({stock.numbers()})."
+    if not isinstance(quantity, int):
+        # Without a quantity the server's policy orders up to twice the reorder point.
+        if rule.kind == "up_to" and rule.value >= 2:
+            return None
+        return (
+            f"the task orders only up to {said}; without a quantity the server would order "
+            f"another amount; send quantity {most} for {sku}."
+        )
+    if quantity > most:
+        return (
+            f"the task allows up to {said}: at most {most} units of {sku} in {warehouse} "
+            f"({stock.numbers()})."
+        )
     return None
 
 

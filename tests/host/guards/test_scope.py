@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from pipeline.contract import parse_task
+from pipeline.contract import QuantityRule, parse_task
 from pipeline.host.guards.scope import scope
 from pipeline.host.record import ToolCallRecord
 from pipeline.models import Message
@@ -222,3 +222,64 @@ def test_an_order_in_another_warehouse_than_the_screen_shows_is_blocked() -> Non
     assert _on_screen("replenish the low rows", placed, **{**ORDER, "warehouse_id": "WH-02"}) == (
         "allow"
     )
+
+
+LIVE_10232 = record(
+    "inventory_query_stock",
+    {"warehouse_id": "WH-01"},
+    structured={
+        "warehouse_id": "WH-01",
+        "items": [
+            {"sku": "SKU-10232", "warehouse_id": "WH-01", "on_hand": 38, "on_order": 12,
+             "reorder_point": 120}
+        ],
+    },
+)  # fmt: skip
+REPLENISH = parse_task("replenish the low items")
+
+
+@pytest.mark.parametrize(
+    ("terms", "calls", "arguments", "expected"),
+    [
+        ({"on_hand_below": 40}, [], ORDER, "read the live stock of SKU-10232 in WH-01"),
+        ({"on_hand_below": 40}, [LIVE_10232], ORDER, "allow"),
+        ({"on_hand_below": 30}, [LIVE_10232], ORDER, "fewer than 30 on hand; SKU-10232 has 38"),
+        ({"quantity_rule": QuantityRule(kind="level", value=200)}, [], ORDER, "read the live"),
+        (
+            {"quantity_rule": QuantityRule(kind="level", value=200)},
+            [LIVE_10232],
+            ORDER,
+            "at most 150 units of SKU-10232 in WH-01",
+        ),
+        (
+            {"quantity_rule": QuantityRule(kind="level", value=200)},
+            [LIVE_10232],
+            {**ORDER, "quantity": 150},
+            "allow",
+        ),
+        (
+            {"quantity_rule": QuantityRule(kind="level", value=200)},
+            [LIVE_10232],
+            {"sku": "SKU-10232", "warehouse_id": "WH-01"},
+            "send quantity 150 for SKU-10232",
+        ),
+        (
+            {"quantity_rule": QuantityRule(kind="level", value=40)},
+            [LIVE_10232],
+            {**ORDER, "quantity": 1},
+            "the task's rule leaves nothing to order for SKU-10232",
+        ),
+    ],
+)
+def test_a_condition_on_live_on_hand_and_a_stock_level_hold_an_order_to_the_live_numbers(
+    terms: dict[str, object],
+    calls: list[ToolCallRecord],
+    arguments: dict[str, object],
+    expected: str,
+) -> None:
+    contract = REPLENISH.model_copy(update=terms)
+    decision = scope(
+        call(CREATE, **arguments), state(contract=contract, calls=calls, screens=[SHOWN])
+    )
+    message = decision.message if decision.action == "block" else "allow"
+    assert message == "allow" if expected == "allow" else expected in message

@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from pipeline.contract.items import UNIT_WORDS, mentions
 from pipeline.contract.numerals import digits_for_words
 from pipeline.contract.terms import QuantityRule
 
@@ -28,7 +29,7 @@ _GENERIC_PLACE = "warehouse|warehouses|hub|depot|dc|site|centre|center|location|
 _GENERIC_PLACE_ZH = ("仓库", "仓", "库", "中心", "库房")
 
 _UNIT = (
-    r"(?:\s*(?:(?:units?|pcs|pieces?|items?|boxes|box|cases?|packs?|ea)(?![a-z])"
+    r"(?:\s*(?:(?:" + "|".join(UNIT_WORDS) + r")(?![a-z])"
     r"|件|个|箱|盒|包|台|只|套|份|条|瓶|卷|袋|双|把|米))"
 )
 _EACH_WORDS = r"(?:each|apiece|a piece|per (?:sku|item|product|line|row|one)|for each|of each)"
@@ -120,6 +121,8 @@ class Marks:
     loose: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
     """Stock levels to reach (`<T#>`), which are not understood."""
+    named: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    """Items named by what they are: (the words, the SKUs whose names hold them)."""
 
     def of(self, kind: str) -> list[str]:
         return {"S": self.skus, "W": self.warehouses, "O": self.orders}[kind]
@@ -173,8 +176,30 @@ def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], str]
     return patterns
 
 
-def mark(task: str, names: Mapping[str, str]) -> tuple[str, Marks]:
-    """The task lower-cased with every id, name, quantity and date as a placeholder."""
+_DETERMINER = re.compile(r"(?:\b(?:the|those|these|that|this|our|my|your)\s+)$")
+
+
+def _mark_items(text: str, catalogue: Mapping[str, str], marks: Marks) -> str:
+    """Items named by what they are become their SKUs' placeholders (several joined by
+    "and"), each recorded in `marks.named`; a determiner before a name goes with it."""
+    out, pos = [], 0
+    for mention in mentions(text, catalogue):
+        words = text[mention.start : mention.end]
+        start = mention.start
+        if det := _DETERMINER.search(text, pos, start):
+            start = det.start()
+        out.append(text[pos:start])
+        marks.named.append((words, mention.skus))
+        out.append(" and ".join(marks.add("S", sku) for sku in mention.skus))
+        pos = mention.end
+    return "".join(out) + text[pos:]
+
+
+def mark(
+    task: str, names: Mapping[str, str], catalogue: Mapping[str, str] | None = None
+) -> tuple[str, Marks]:
+    """The task lower-cased with every id, name, quantity and date as a placeholder; items
+    named by what they are (`catalogue`: the screen's items, `{sku: name}`) as their SKUs."""
     marks = Marks()
     text = _normalise(task)
     text = _ORDER_ID.sub(lambda m: marks.add("O", f"PO-{int(m[1]):06d}"), text)
@@ -192,6 +217,7 @@ def mark(task: str, names: Mapping[str, str]) -> tuple[str, Marks]:
     text = re.sub(r"<([swo])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
     for pattern, warehouse in _name_patterns(names):
         text = pattern.sub(_adder(marks, warehouse), text)
+    text = _mark_items(text, catalogue or {}, marks)
     text = _DATES.sub(" <D> ", text)
     text = _ID_LIST.sub(lambda m: f"{m[1]} and ", text)
     text = _mark_quantities(text, marks)

@@ -105,11 +105,39 @@ class _Ids:
             self.orders.append(marks.orders[token.index])
 
 
-def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
+def _named(
+    marks: Marks, catalogue: Mapping[str, str], positive: _Ids
+) -> tuple[list[str], list[str]]:
+    """Notes on the items the task named by what they are, and what was not understood: a
+    name that fits several items is never a scope to write to (they are left out), only an
+    exclusion of them all."""
+    notes: list[str] = []
+    missing: list[str] = []
+    for words, skus in marks.named:
+        if len(skus) == 1:
+            notes.append(f"read {words!r} as {skus[0]} ({catalogue[skus[0]]})")
+            continue
+        listed = ", ".join(f"{s} ({catalogue[s]})" for s in skus)
+        if any(s in positive.skus for s in skus):
+            missing.append(
+                f"{words!r} fits several items: {listed}; name the one you mean (like its SKU)"
+            )
+        else:
+            notes.append(f"{words!r} fits several items, all left out: {listed}")
+    return notes, missing
+
+
+def read_task(
+    task: str,
+    names: Mapping[str, str] | None = None,
+    catalogue: Mapping[str, str] | None = None,
+) -> TaskReading:
     """How `task` reads: the contract the reader alone allows, the fallback a model's reading
     may recover, and the words it did not understand (see the module docstring). `names` maps
-    the store's warehouse names and aliases to their ids (`warehouses_list`)."""
-    text, marks = mark(task, names or {})
+    the store's warehouse names and aliases to their ids (`warehouses_list`); `catalogue` the
+    screen's items (`{sku: name}`), which the task may name by what they are."""
+    catalogue = catalogue or {}
+    text, marks = mark(task, names or {}, catalogue)
     clauses = _clauses(text)
     understood = [c for c in clauses if c.understood]
     missed = [c for c in clauses if not c.understood]
@@ -125,8 +153,11 @@ def read_task(task: str, names: Mapping[str, str] | None = None) -> TaskReading:
         for token in clause.positive:
             excluded.take(token, marks)
 
-    notes: list[str] = []
-    missing: list[str] = []
+    notes, missing = _named(marks, catalogue, positive)
+    for _, skus in marks.named:
+        if len(skus) > 1 and any(s in positive.skus for s in skus):
+            positive.skus = [s for s in positive.skus if s not in skus]
+            excluded.skus += skus
     leftovers: list[str] = []
     for clause in missed:
         quote = _shown(clause.quote(clause.leftover), marks)

@@ -34,6 +34,7 @@ __all__ = [
     "Meaning",
     "ReadingCase",
     "ReadingScore",
+    "catalogue",
     "load_readings",
     "reader_report",
     "score_readings",
@@ -175,13 +176,24 @@ class ReadingScore:
     """Ids of the requests read wider than they mean."""
 
 
+def catalogue(case: ReadingCase) -> dict[str, str]:
+    """The items of the screen a request is made over (`{sku: name}`, from the sample's
+    truth), which its words may name; none without an image."""
+    from pipeline.evals.cases import load_truth
+
+    if case.image is None:
+        return {}
+    rows = load_truth(case.image).rows
+    return {str(r["sku"]): str(r.get("name", "")) for r in rows if r.get("sku")}
+
+
 def score_readings(cases: Sequence[ReadingCase], names: Mapping[str, str]) -> ReadingScore:
     counts: Counter[str] = Counter()
     by_lang: dict[str, Counter[str]] = {}
     by_kind: dict[str, Counter[str]] = {}
     wider: list[str] = []
     for case in cases:
-        found, _ = verdict(read_task(case.task, names).contract, case.means)
+        found, _ = verdict(read_task(case.task, names, catalogue(case)).contract, case.means)
         counts[found] += 1
         by_lang.setdefault(case.lang, Counter())[found] += 1
         by_kind.setdefault(case.kind or "-", Counter())[found] += 1
@@ -262,7 +274,7 @@ async def model_readings(
     wider: list[str] = []
     lost: list[str] = []
     for n, case in enumerate(cases, 1):
-        reading = read_task(case.task, names)
+        reading = read_task(case.task, names, catalogue(case))
         alone, _ = verdict(reading.contract, case.means)
         found = await model_reading(model, case.task, names, budget_s=budget_s)
         tallies["reader"][alone] += 1

@@ -23,7 +23,7 @@ from pipeline.host.items import (
     told_to_model,
     unresolved_report,
 )
-from pipeline.host.reading import settle_task
+from pipeline.host.reading import screen_items, settle_task
 from pipeline.host.record import AttachmentInfo, ItemResolution, RunRecord
 from pipeline.host.run import HostLimits, Run
 from pipeline.host.screenview import view_spec, viewable
@@ -59,6 +59,7 @@ async def run_task(run: Run) -> RunRecord:
                 run.toolbox,
                 run_id=run.run_id,
                 budget_s=run.limits.wall_clock_s / 4,
+                catalogue=screen_items([a.content for a in run.attachments]),
             )
         except VlmError as exc:
             return _unreachable(run, exc)

@@ -38,6 +38,7 @@ from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import Toolbox
 from pipeline.jsonread import items
 from pipeline.models import JsonObject, JsonValue, Message, ModelSettings, Usage
+from pipeline.screentext import parse_screens
 from pipeline.toolfacts import LIST_WAREHOUSES_TOOL
 from pipeline.vlm.base import Model, SchemaAnswerer
 
@@ -47,6 +48,7 @@ __all__ = [
     "contract_prompt",
     "contract_schema",
     "model_reading",
+    "screen_items",
     "settle_task",
     "warehouse_names",
 ]
@@ -268,15 +270,34 @@ def _stands(reading: TaskReading, model: TaskContract) -> Settled | None:
     return Settled(own, readings, Usage(), said)
 
 
+def screen_items(screens: Sequence[str]) -> dict[str, str]:
+    """The items the attached screens show (`{sku: name}`), which a task may name by what
+    they are; the first name a SKU shows with."""
+    items: dict[str, str] = {}
+    for text in screens:
+        for screen in parse_screens(text):
+            for row in screen.rows:
+                if row.sku and row.name:
+                    items.setdefault(row.sku, row.name)
+    return items
+
+
 async def settle_task(
-    task: str, model: Model | None, toolbox: Toolbox, *, run_id: str, budget_s: float
+    task: str,
+    model: Model | None,
+    toolbox: Toolbox,
+    *,
+    run_id: str,
+    budget_s: float,
+    catalogue: Mapping[str, str] | None = None,
 ) -> Settled:
     """The run's contract: the reader's, met with `model`'s reading when it can give one;
-    every reading recorded. An endpoint that fails (HTTP or transport) raises `VlmError`: the
-    run could not go on; one that answers too late or outside the schema leaves the reader's
+    every reading recorded. `catalogue`: the screen's items, which the task may name (see
+    `screen_items`). An endpoint that fails (HTTP or transport) raises `VlmError`: the run
+    could not go on; one that answers too late or outside the schema leaves the reader's
     reading in force."""
     names = await warehouse_names(toolbox, run_id=run_id)
-    reading: TaskReading = read_task(task, names)
+    reading: TaskReading = read_task(task, names, catalogue)
     readings = [
         ContractReading(source="reader", contract=reading.contract),
         ContractReading(source="fallback", contract=reading.fallback),

@@ -7,7 +7,13 @@ import pytest
 
 from pipeline.contract import QuantityRule, parse_task, read_task
 from pipeline.evals.cases import load_all_cases, sealed_reading_files
-from pipeline.evals.readings import PHRASINGS, ReadingCase, load_readings, verdict
+from pipeline.evals.readings import (
+    PHRASINGS,
+    ReadingCase,
+    catalogue,
+    load_readings,
+    verdict,
+)
 from tests.contract.warehouses import NAMES
 
 REPORTS = [
@@ -327,7 +333,7 @@ def _phrasings() -> list[ReadingCase]:
 
 @pytest.mark.parametrize("case", _phrasings(), ids=lambda c: c.id)
 def test_the_tuning_phrasings_read_as_pinned_and_never_wider(case: ReadingCase) -> None:
-    found, wider = verdict(parse_task(case.task, NAMES), case.means)
+    found, wider = verdict(read_task(case.task, NAMES, catalogue(case)).contract, case.means)
     assert found != "wider", wider
     assert found == ("right" if case.reads == "right" else "safe miss")
 

@@ -3,15 +3,23 @@ can answer under a schema, met so that the model can narrow and never widen. The
 a replay of answers, not a model."""
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from pipeline.contract import ContractAnswer
+from pipeline.contract import ContractAnswer, read_task
 from pipeline.errors import VlmError
-from pipeline.host.reading import CONTRACT_SCHEMA, contract_schema, settle_task, warehouse_names
+from pipeline.host.reading import (
+    CONTRACT_SCHEMA,
+    contract_schema,
+    screen_items,
+    settle_task,
+    warehouse_names,
+)
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Usage
+from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from pipeline.vlm.rules import RulesModel
 from servers.sql.store import SqlStore
 from tests.contract.answers import Reading, ReadingReplay, answer
@@ -181,3 +189,17 @@ def test_the_schema_names_only_ids_the_task_can_mean() -> None:
     assert properties["warehouses"]["items"]["enum"] == ["WH-02"]
     none: Any = contract_schema("replenish the low items", {})["properties"]
     assert none["skus"]["maxItems"] == 0 and none["quantities"]["maxItems"] == 0
+
+
+def test_the_items_a_task_may_name_are_the_ones_the_attached_screens_show() -> None:
+    shown = ScreenText(
+        captured_at=datetime(2026, 12, 1, tzinfo=UTC),
+        columns=("sku", "name", "on_hand", "reorder_point"),
+        rows=(
+            ScreenRow(sku="SKU-10232", name="Hex nut M8", on_hand=38, reorder_point=120),
+            ScreenRow(sku="SKU-10233", name="Flat washer M8", on_hand=900, reorder_point=300),
+        ),
+    )
+    items = screen_items([render_screen(shown)])
+    assert items == {"SKU-10232": "Hex nut M8", "SKU-10233": "Flat washer M8"}
+    assert read_task("Reorder the hex nuts", catalogue=items).contract.skus == ("SKU-10232",)

@@ -70,6 +70,7 @@ class Clause:
     acts: set[str] = field(default_factory=set)
     negated: str | None = None
     """The words that forbid writes ("do not place", "just tell")."""
+
     stop: str | None = None
     """The words that defer, hand over or ask hypothetically ("later", "I will", "if")."""
     positive: list[Token] = field(default_factory=list)
@@ -226,7 +227,8 @@ def read_clause(text: str, question: bool) -> Clause:
         # "Don't these rows are from WH-01": a negation of nothing it can name; its ids are
         # not read as excluded, the clause is not understood.
         clause.leftover += [(t.start, t.end) for t in tokens if t.tag == "neg"]
-    if negation is not None and not ids and not any(t.tag == "else" for t in tokens):
+    other_act = negation is not None and _objects_of_another_act(tokens, tokens.index(negation))
+    if negation is not None and (other_act or not ids) and not any(t.tag == "else" for t in tokens):
         clause.negated = _negated_write(clause, tokens, negation)
         if clause.negated is None:
             # A negation of nothing the reader knows ("the items that are not low").
@@ -351,7 +353,7 @@ def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool
             )
             if any(t.kind in IDS for t in ahead[:stop]):
                 mode = "neg"
-            else:
+            elif not _objects_of_another_act(tokens, i):
                 excluded |= _before(tokens, i, stop_at_quantity=False)
         elif (token.tag == "else" or token.text == "but") or (
             token.tag in ("write", "make", "cancel", "report") and mode == "excl"
@@ -364,6 +366,18 @@ def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool
     for i, token in enumerate(tokens):
         if token.kind in IDS:
             (clause.excluded if i in excluded else clause.positive).append(token)
+
+
+_ACT = {"write": "write", "make": "write", "cancel": "cancel"}
+
+
+def _objects_of_another_act(tokens: Sequence[Token], negation: int) -> bool:
+    """The ids before a negation that names none are the objects of a verb of another action
+    ("Cancel PO-1 and don't reorder it"): the negation forbids its own action, it does not
+    exclude them. Under the same action ("reorder SKU-1, no, don't reorder it") they are."""
+    negated = next((_ACT[t.tag] for t in tokens[negation + 1 :] if t.tag in _ACT), None)
+    before = next((_ACT[t.tag] for t in reversed(tokens[:negation]) if t.tag in _ACT), None)
+    return negated is not None and before is not None and before != negated
 
 
 def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:

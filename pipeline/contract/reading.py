@@ -42,6 +42,9 @@ SKU-3"): a comma there is no clause boundary."""
 _CLAUSE = re.compile(r"([.;!?。！？；\n]+|[,，]+)")
 
 _ALL_ORDERS = re.compile(r"\ball (?:the |open |of the )*orders\b|全部订单|所有订单|全部取消|都取消")
+_LEFT_OUT = "left "
+"""How the note on ids left out of what may be written begins."""
+_EXCLUDED = "excluded "
 _NOTHING = "the task asks for nothing stockshot does (report, replenish, order, cancel)"
 
 
@@ -143,12 +146,18 @@ def read_task(
     missed = [c for c in clauses if not c.understood]
 
     positive, excluded = _Ids(), _Ids()
+    mentioned, said_excluded = _Ids(), _Ids()
+    """What a report covers: the ids the understood clauses name (or, when none is
+    understood, those the task names), less those it says to leave out."""
     for clause in understood:
         for token in clause.positive:
             positive.take(token, marks)
     for clause in clauses:
         for token in clause.excluded:
             excluded.take(token, marks)
+            said_excluded.take(token, marks)
+        for token in clause.positive if clause.understood or not understood else ():
+            mentioned.take(token, marks)
     for clause in missed:
         for token in clause.positive:
             excluded.take(token, marks)
@@ -167,7 +176,7 @@ def read_task(
             dropped.take(token, marks)
         left = [*dropped.skus, *dropped.warehouses, *dropped.orders]
         if left:
-            notes.append(f"left {', '.join(_unique(left))} out: {unclear(quote)}")
+            notes.append(f"{_LEFT_OUT}{', '.join(_unique(left))} out: {unclear(quote)}")
 
     stops = [_shown(c.stop, marks) for c in clauses if c.stop is not None]
     negated = [_shown(c.negated, marks) for c in clauses if c.negated is not None]
@@ -245,9 +254,9 @@ def read_task(
     if action == "cancel" and (per_sku or rule is not None):
         missing.append("a cancel takes no quantity")
     if exclude_skus:
-        notes.append("excluded " + ", ".join(exclude_skus))
+        notes.append(_EXCLUDED + ", ".join(exclude_skus))
     if exclude_warehouses:
-        notes.append("excluded " + ", ".join(exclude_warehouses))
+        notes.append(_EXCLUDED + ", ".join(exclude_warehouses))
 
     scope = {
         "warehouses": warehouses,
@@ -285,12 +294,35 @@ def read_task(
             fallback = contract.model_copy(
                 update={"notes": (*contract.notes, "words not understood name no id")}
             )
+    if not contract.writes_allowed:
+        contract = _report_of(contract, mentioned, said_excluded)
+    if not fallback.writes_allowed:
+        fallback = _report_of(fallback, mentioned, said_excluded)
     return TaskReading(
         task=task,
         contract=contract,
         fallback=fallback,
         not_understood=tuple(leftovers),
         stop=stops[0] if stops else None,
+    )
+
+
+def _report_of(contract: TaskContract, named: _Ids, excluded: _Ids) -> TaskContract:
+    """A report covers what the task names, less what it says to leave out: words not
+    understood narrow what may be written, never what is reported ("what's low in WH-02
+    <words not understood>" reports WH-02, not every warehouse but WH-02)."""
+    skus, warehouses = _unique(excluded.skus), _unique(excluded.warehouses)
+    return contract.model_copy(
+        update={
+            "skus": tuple(s for s in _unique(named.skus) if s not in skus),
+            "warehouses": tuple(w for w in _unique(named.warehouses) if w not in warehouses),
+            "exclude_skus": skus,
+            "exclude_warehouses": warehouses,
+            "notes": (
+                *(n for n in contract.notes if not n.startswith((_LEFT_OUT, _EXCLUDED))),
+                *([_EXCLUDED + ", ".join((*skus, *warehouses))] if skus or warehouses else []),
+            ),
+        }
     )
 
 

@@ -200,13 +200,30 @@ def test_the_negation_that_made_it_a_report_is_noted_for_the_user() -> None:
 def test_an_id_next_to_words_it_does_not_know_is_left_out_never_the_only_one_written() -> None:
     reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
     assert (reading.contract.action, reading.contract.writes_allowed) == ("report", False)
-    assert reading.contract.exclude_skus == ("SKU-10232",)
-    assert reading.contract.skus == ()
-    assert "left SKU-10232 out: I did not understand 'leave … alone'" in reading.contract.notes
     assert reading.not_understood == ("leave … alone",)
-    # What the understood clause allows, for a model's reading to recover.
+    # What the understood clause allows, for a model's reading (or a person's yes) to recover.
     assert (reading.fallback.action, reading.fallback.writes_allowed) == ("replenish", True)
     assert reading.fallback.exclude_skus == ("SKU-10232",)
+    assert reading.fallback.skus == ()
+    assert "left SKU-10232 out: I did not understand 'leave … alone'" in reading.fallback.notes
+
+
+@pytest.mark.parametrize(
+    ("task", "warehouses", "exclude_skus"),
+    [
+        ("What's low in WH-02 zorbly?", ("WH-02",), ()),
+        ("Which SKUs are low in WH-01? SKU-10232 is quux.", ("WH-01",), ()),
+        ("Replenish the low rows, leave SKU-10232 alone.", (), ()),
+        ("WH-01 里缺什么货？顺便 blorp", ("WH-01",), ()),
+    ],
+)
+def test_words_not_understood_never_narrow_or_invert_what_is_reported(
+    task: str, warehouses: tuple[str, ...], exclude_skus: tuple[str, ...]
+) -> None:
+    contract = read_task(task).contract
+    assert not contract.writes_allowed and contract.not_understood
+    assert (contract.warehouses, contract.exclude_warehouses) == (warehouses, ())
+    assert contract.exclude_skus == exclude_skus
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,8 @@ class Clause:
     excluded: list[Token] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
     loose: list[int] = field(default_factory=list)
+    conditions: list[int] = field(default_factory=list)
+    """Conditions on the live on-hand (`<C#>`)."""
     names: list[str] = field(default_factory=list)
     """Warehouse names no warehouse of the store answers to."""
     beyond: bool = False
@@ -157,6 +159,9 @@ def _resolve(tokens: list[Token]) -> None:
             token.tag = "unknown"
         elif token.tag == "neg_companion":
             token.tag = "filler"
+        elif token.tag == "raise":
+            # "bring them up to 200": a verb that writes only with a level to reach.
+            token.tag = "write" if any(t.kind == "R" for t in tokens) else "unknown"
         elif token.tag == "make" and not ({"order_noun", "write"} & has):
             token.tag = "report" if "report" in has else "unknown"
         elif token.kind == "D":
@@ -250,6 +255,7 @@ def read_clause(text: str, question: bool) -> Clause:
     _assign_roles(clause, tokens, all_excluded=past or agent is not None)
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
+    clause.conditions = [t.index for t in tokens if t.kind == "C"]
 
     # Structure: an exclusion needs ids, and a SKU or an order needs something that gives it
     # a role; otherwise the clause is not understood.

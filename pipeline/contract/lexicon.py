@@ -44,6 +44,7 @@ Tags (what a token does in its clause):
 | `number_word` | two, both, 两张: understood only before a screen or warehouse word |
 | `status` | open (orders) |
 | `neg_companion` | yet, for now: understood only beside a negation |
+| `raise` | bring, take: a write only with a stock level to reach ("bring them up to 200") |
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ TAGS: Final = (
     "number_word",
     "status",
     "neg_companion",
+    "raise",
 )
 
 
@@ -257,6 +259,7 @@ EN: Final[dict[str, Tag]] = _table(
         "number_word": "two|three|four|both|several|a couple of|couple of|these two|the two",
         "status": "open|pending|active|outstanding",
         "neg_companion": "yet|for now|for the moment|at all|anymore|any more",
+        "raise": "bring|take|bring up|take up",
     }
 )
 """English words and phrases (lower case; the longest match wins)."""

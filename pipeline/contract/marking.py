@@ -97,12 +97,81 @@ _UP_TO_ONE = re.compile(
     r" (?:the |its |their )?(?:reorder point|reorder level|minimum|threshold)s?\b(?! ?x)"
     r"|(?:补到|补至|补足到)\s*" + _LEVEL_ZH + r"(?!\s*的?\s*[\d两二三]+\s*倍)"
 )
+_BELOW_EN = r"(?:under|below|less than|fewer than|lower than|beneath|<)"
+_ON_HAND_EN = r"(?:on[- ]hand|in stock|left|remaining|available)"
+_BELOW_ZH = r"(?:少于|低于|小于|不足|不到|<)"
+_ON_HAND = (
+    # "anything under 50 on hand", "with fewer than 20 units in stock"
+    (
+        re.compile(
+            r"\b(?:with\s+|having\s+)?" + _BELOW_EN + r"\s*(\d{1,7})" + _UNIT + r"?\s+"
+            r"(?:units?\s+)?" + _ON_HAND_EN + r"(?![a-z])"
+        ),
+        0,
+    ),
+    # "where on hand is below 50", "stock under 20"
+    (
+        re.compile(
+            r"\b(?:where\s+|whose\s+|with\s+)?(?:the\s+)?(?:on[- ]hand|stock(?: level)?)"
+            r"(?:\s+(?:is|are|of))?\s+" + _BELOW_EN + r"\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+        ),
+        0,
+    ),
+    # "50 or fewer on hand": below 51
+    (
+        re.compile(
+            r"(?<![\d<])(\d{1,7})"
+            + _UNIT
+            + r"?\s+or\s+(?:fewer|less)\s+"
+            + _ON_HAND_EN
+            + r"(?![a-z])"
+        ),
+        1,
+    ),
+    # "库存少于50", "现货不足 20 件"
+    (
+        re.compile(
+            r"(?:库存|在库|现货|现有库存|现存|剩余|还剩|剩)\s*(?:数量|量)?\s*"
+            + _BELOW_ZH
+            + r"\s*(\d{1,7})(?![\d>])"
+            + _UNIT
+            + "?"
+        ),
+        0,
+    ),
+    # "少于 50 件的", "低于20个库存的": a count of units, so the stock on hand
+    (
+        re.compile(
+            _BELOW_ZH + r"\s*(\d{1,7})(?![\d>])\s*(?:件|个|箱|盒|包|只|套|条|瓶|卷|袋)(?:库存)?"
+        ),
+        0,
+    ),
+)
+"""A condition on the live stock on hand ("anything under 50 on hand", "库存少于50"), read as
+a `<C#>` placeholder: only SKUs whose on-hand is below the number (the second value: added
+to it, "50 or fewer" is below 51)."""
+_RAISING = re.compile(
+    r"\b(?:bring|take|top|fill|get|restock|replenish|refill|raise|stock)\b[^.;,!?。；，]*$"
+)
+_TO_LEVEL = re.compile(
+    r"(?<!top )\b(?:up\s+)?to\s+(?:a\s+(?:stock\s+)?level\s+of\s+|a\s+total\s+of\s+)?"
+    r"(\d{1,7})(?![\d>.])" + _UNIT + r"?(?!\s*(?:x|times)\b)"
+    r"(?:\s+(?:units?\s+)?(?:on[- ]hand|in stock|each|apiece|per (?:sku|item)))?"
+)
+"""A stock level to reach in units, after a verb that raises stock ("bring them up to 200",
+"restock to 150 each"); without such a verb ("order up to 20") it may be a cap, and stays a
+target not understood."""
+_TO_LEVEL_ZH = re.compile(
+    r"(?:补到|补至|补足到|补齐到|补充到|补满到)\s*(\d{1,7})(?![\d>.])"
+    + _UNIT
+    + r"?(?:\s*(?:库存))?"
+)
 _QTY_LOOSE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT)
 _TARGET = re.compile(r"(?:\b(?:up )?to|\bup|到|至|补到|补至|达到)\s*$")
 """Before a quantity, a stock level to reach ("top up to 200 units", "补到 200 件"), which no
 contract term says: such a quantity is not understood, never read as an order's size."""
 
-PLACEHOLDER = re.compile(r"<([SWOQRLDT])(\d*)>")
+PLACEHOLDER = re.compile(r"<([SWOQRLDTC])(\d*)>")
 _ID_LIST = re.compile(r"(<([SWO])\d+>)\s*[、/&]\s*(?=<\2\d+>)")
 
 
@@ -120,7 +189,9 @@ class Marks:
     rules: list[QuantityRule] = field(default_factory=list)
     loose: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
-    """Stock levels to reach (`<T#>`), which are not understood."""
+    """Stock levels to reach (`<T#>`) after no verb that raises stock: not understood."""
+    conditions: list[int] = field(default_factory=list)
+    """Conditions on the live on-hand (`<C#>`): below this many units."""
     named: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     """Items named by what they are: (the words, the SKUs whose names hold them)."""
 
@@ -244,12 +315,30 @@ def _mark_quantities(text: str, marks: Marks) -> str:
     text = _QTY_BEFORE.sub(lambda m: per_sku(m, 2, 1), text)
     text = _QTY_AFTER.sub(lambda m: per_sku(m, 1, 2), text)
 
+    def condition(add: int) -> Callable[[re.Match[str]], str]:
+        def placeholder(match: re.Match[str]) -> str:
+            marks.conditions.append(int(match[1]) + add)
+            return f" <C{len(marks.conditions) - 1}> "
+
+        return placeholder
+
+    for on_hand, add in _ON_HAND:
+        text = on_hand.sub(condition(add), text)
+
     def rule(match: re.Match[str], kind: str, value: float) -> str:
         marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
         return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
 
     for pattern in _CAP:
         text = pattern.sub(lambda m: rule(m, "at_most", float(m[1])), text)
+
+    def level(match: re.Match[str]) -> str:
+        if not _RAISING.search(match.string[: match.start()]):
+            return match[0]
+        return rule(match, "level", float(match[1]))
+
+    text = _TO_LEVEL.sub(level, text)
+    text = _TO_LEVEL_ZH.sub(lambda m: rule(m, "level", float(m[1])), text)
     for pattern in _QTY_EACH:
         text = pattern.sub(lambda m: rule(m, "each", float(m[1])), text)
     for pattern in _UP_TO:

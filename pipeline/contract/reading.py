@@ -79,6 +79,8 @@ def _shown(text: str, marks: Marks) -> str:
             return marks.loose[index]
         if kind == "T":
             return marks.targets[index]
+        if kind == "C":
+            return f"on hand below {marks.conditions[index]}"
         return "(a date)"
 
     return " ".join(PLACEHOLDER.sub(value, text).split())
@@ -184,6 +186,7 @@ def read_task(
     asked = any(c.acts for c in clauses)
     wants_cancel, wants_write = "cancel" in acts, "write" in acts
     rules = [marks.rules[i] for c in understood for i in c.rules]
+    below = [marks.conditions[i] for c in understood for i in c.conditions]
     loose = [marks.loose[i] for c in understood for i in c.loose]
     unresolved = [name for c in clauses for name in c.names]
 
@@ -251,7 +254,9 @@ def read_task(
             missing.append(
                 f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
             )
-    if action == "cancel" and (per_sku or rule is not None):
+    if below and min(below) < 1:
+        missing.append("no item has less than 0 on hand; give a number of at least 1")
+    if action == "cancel" and (per_sku or rule is not None or below):
         missing.append("a cancel takes no quantity")
     if exclude_skus:
         notes.append(_EXCLUDED + ", ".join(exclude_skus))
@@ -264,6 +269,7 @@ def read_task(
         "skus": skus,
         "exclude_skus": exclude_skus,
         "screen_only": screen_only,
+        "on_hand_below": min(below) if below and min(below) > 0 else None,
     }
     if missing:
         fallback = TaskContract(

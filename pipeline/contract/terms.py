@@ -3,6 +3,7 @@ back from a conversation by whoever reads what a model reads. One module owns bo
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Literal, get_args
@@ -51,6 +52,16 @@ class QuantityRule(BaseModel):
 
     kind: RuleKind
     value: float = Field(gt=0)
+
+    def target(self, reorder_point: int) -> int | None:
+        """The stock (on hand plus on order) an order fills up to under this rule, for an
+        item with this reorder point; None for a rule that sets no level (`each`,
+        `at_most`)."""
+        if self.kind == "level":
+            return int(self.value)
+        if self.kind == "up_to":
+            return math.ceil(self.value * reorder_point)
+        return None
 
     def describe(self) -> str:
         if self.kind == "each":

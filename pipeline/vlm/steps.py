@@ -29,7 +29,6 @@ repeated call then cannot be produced at all by a server that enforces the schem
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -270,9 +269,10 @@ def _quantity(view: _View, sku: str, warehouse: str) -> int | None:
     if asked is not None:
         return asked
     rule = view.contract.quantity_rule
-    level = view.facts.live.get((sku, warehouse))
-    if rule is not None and rule.kind == "up_to" and level is not None:
-        return max(1, math.ceil(rule.value * level.reorder_point) - level.projected)
+    live = view.facts.live.get((sku, warehouse))
+    level = rule.target(live.reorder_point) if rule is not None and live is not None else None
+    if live is not None and level is not None:
+        return max(1, level - live.projected)
     return None
 
 
@@ -291,7 +291,7 @@ def _writable(view: _View) -> list[tuple[str, str]]:
     for (sku, warehouse), level in sorted(facts.live.items()):
         if (sku, warehouse) in done or not contract.allows_sku(sku):
             continue
-        if not contract.allows_warehouse(warehouse):
+        if not contract.allows_warehouse(warehouse) or not contract.allows_on_hand(level.on_hand):
             continue
         if contract.screen_only and not contract.skus:
             shown = {s for s, w in view.targets() if w in (warehouse, None)}

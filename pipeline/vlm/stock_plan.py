@@ -5,7 +5,6 @@ live numbers."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -214,11 +213,12 @@ def _quantity(target: _Target, contract: TaskContract, live: Live) -> int | None
     if explicit is not None:
         named = target.sku in contract.skus and target.sku in contract.quantities
         return explicit if live.needs_reorder or named else None
-    if not live.needs_reorder:
+    if not live.needs_reorder or not contract.allows_on_hand(live.on_hand):
         return None
     rule = contract.quantity_rule
-    if rule is not None and rule.kind == "up_to":
-        wanted = math.ceil(rule.value * live.reorder_point) - live.projected
+    level = rule.target(live.reorder_point) if rule is not None else None
+    if level is not None:
+        wanted = level - live.projected
         return wanted if wanted >= 1 else None
     return _POLICY
 

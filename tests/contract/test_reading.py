@@ -297,10 +297,54 @@ def test_at_most_n_each_caps_the_servers_policy_quantity(task: str, cap: int) ->
         "把 SKU-10232 补到 200 件",
     ],
 )
-def test_a_stock_level_to_reach_is_never_read_as_an_orders_size(task: str) -> None:
+def test_a_stock_level_to_reach_is_read_as_a_level_never_as_an_orders_size(task: str) -> None:
     contract = parse_task(task)
-    assert not contract.writes_allowed
+    assert contract.writes_allowed and contract.skus == ("SKU-10232",)
     assert contract.quantities == {}
+    assert contract.quantity_rule == QuantityRule(kind="level", value=200)
+
+
+@pytest.mark.parametrize(
+    ("task", "rule"),
+    [
+        ("Take them up to 200", QuantityRule(kind="level", value=200)),
+        ("Bring the low items up to 150 units", QuantityRule(kind="level", value=150)),
+        ("Top up the low items to 150 each", QuantityRule(kind="level", value=150)),
+        ("缺货的都补到 300", QuantityRule(kind="level", value=300)),
+        ("Restock the low items up to 3x the reorder point", QuantityRule(kind="up_to", value=3)),
+        ("order up to 200", None),
+        ("Order up to 20 each", None),
+    ],
+)
+def test_up_to_n_is_a_level_after_a_verb_that_raises_stock_and_else_not_understood(
+    task: str, rule: QuantityRule | None
+) -> None:
+    contract = parse_task(task)
+    assert contract.quantity_rule == rule
+    assert contract.writes_allowed is (rule is not None)
+
+
+@pytest.mark.parametrize(
+    ("task", "below", "writes"),
+    [
+        ("Reorder anything under 50 on hand", 50, True),
+        ("Reorder anything with less than 50 on hand", 50, True),
+        ("Restock items with fewer than 20 units in stock", 20, True),
+        ("Restock where on hand is below 30", 30, True),
+        ("Replenish WH-01 items with 5 or fewer on hand", 6, True),
+        ("库存少于50的都补货", 50, True),
+        ("把现货不足 20 件的补一下", 20, True),
+        ("Which items have under 10 on hand?", 10, False),
+    ],
+)
+def test_a_condition_on_live_on_hand_becomes_the_scope(task: str, below: int, writes: bool) -> None:
+    contract = parse_task(task)
+    assert (contract.on_hand_below, contract.writes_allowed) == (below, writes)
+
+
+def test_a_condition_that_nothing_meets_is_not_understood() -> None:
+    contract = parse_task("Reorder anything under 0 on hand")
+    assert not contract.writes_allowed and contract.not_understood
 
 
 def test_chinese_is_cut_so_that_the_fewest_characters_are_left_unknown() -> None:

@@ -118,6 +118,25 @@ async def test_a_quantity_rule_brings_stock_up_to_that_multiple_of_the_reorder_p
     ]
 
 
+async def test_a_stock_level_in_units_orders_each_low_sku_up_to_that_level() -> None:
+    run = await drive(opening(MAIN, task="bring the low items up to 100 units"))
+
+    assert [o["quantity"] for o in run.calls("orders_create_replenishment")] == [
+        100 - 38,
+        100 - 2,
+        100 - (5 + 10),
+    ]
+
+
+async def test_a_condition_on_live_on_hand_orders_only_the_skus_below_it() -> None:
+    run = await drive(opening(MAIN, task="reorder anything under 10 on hand"))
+
+    assert [o["sku"] for o in run.calls("orders_create_replenishment")] == [
+        "SKU-10318",
+        "SKU-20410",
+    ]
+
+
 async def test_a_named_sku_the_screen_does_not_show_is_located_with_a_lookup() -> None:
     tools = servers(stock={("SKU-30001", "WH-02"): Live("Cable ties", 3, 0, 50)})
 

@@ -15,8 +15,6 @@ this run has not seen listed for that SKU.
 
 from __future__ import annotations
 
-import math
-
 from pipeline.contract import QuantityRule, TaskContract
 from pipeline.host.guards.base import CallDecision, GuardState
 from pipeline.host.record import executed_facts
@@ -152,20 +150,21 @@ def _level_problem(
 ) -> str | None:
     """What is wrong with an order under a rule that fills stock up to a level (a multiple of
     the reorder point, or a number of units), given the live numbers this run read."""
-    if rule.kind == "level":
-        target, said = int(rule.value), f"a stock level of {rule.value:g} units"
-        if stock is None:
-            return (
-                f"the task brings stock up to {rule.value:g} units; read the live stock of "
-                f"{sku} in {warehouse} (inventory_query_stock) first."
-            )
-    else:
-        if stock is None:
-            return None
-        target, said = (
-            math.ceil(rule.value * stock.reorder_point),
-            (f"{rule.value:g} x the reorder point"),
+    said = (
+        f"a stock level of {rule.value:g} units"
+        if rule.kind == "level"
+        else f"{rule.value:g} x the reorder point"
+    )
+    if stock is None:
+        if rule.kind == "up_to":
+            return None  # a multiple of the reorder point is held once the stock is read
+        return (
+            f"the task brings stock up to {rule.value:g} units; read the live stock of "
+            f"{sku} in {warehouse} (inventory_query_stock) first."
         )
+    target = rule.target(stock.reorder_point)
+    if target is None:
+        return None
     most = target - stock.projected
     if most < 1:
         return f"the task's rule leaves nothing to order for {sku} ({stock.numbers()})."

@@ -132,6 +132,17 @@ def _as_contract(meaning: Meaning) -> TaskContract | None:
     )
 
 
+def _sizes(contract: TaskContract) -> tuple[dict[str, int], QuantityRule | None]:
+    """The units a contract orders, one way of writing them: the same number for each of
+    the SKUs it names is that number for each ("SKU-1 and SKU-2, 30 each" is 30 of SKU-1 and
+    30 of SKU-2, whichever term says it)."""
+    rule = contract.quantity_rule
+    if rule is not None and rule.kind == "each" and contract.skus:
+        each = {sku: int(rule.value) for sku in contract.skus}
+        return {**each, **contract.quantities}, None
+    return dict(contract.quantities), rule
+
+
 def _same(read: TaskContract, meant: TaskContract) -> bool:
     creates = ("replenish", "order")
     if read.writes_allowed != meant.writes_allowed:
@@ -147,8 +158,7 @@ def _same(read: TaskContract, meant: TaskContract) -> bool:
         and set(read.exclude_warehouses) == set(meant.exclude_warehouses)
         and set(read.skus) == set(meant.skus)
         and set(read.exclude_skus) >= set(meant.exclude_skus)
-        and read.quantities == meant.quantities
-        and read.quantity_rule == meant.quantity_rule
+        and _sizes(read) == _sizes(meant)
         and set(read.order_ids) == set(meant.order_ids)
         and read.on_hand_below == meant.on_hand_below
     )

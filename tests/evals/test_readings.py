@@ -119,3 +119,18 @@ def test_each_sealed_set_of_requests_is_found_apart_and_none_is_read_as_cases(
         (tmp_path / name).write_text(json.dumps(request), encoding="utf-8")
     assert [p.stem for p in sealed_reading_files(tmp_path)] == ["readings-everyday", "readings"]
     assert all(c.id != "r-1" for c in load_cases(tmp_path, split="sealed"))
+
+
+def test_the_same_units_for_each_named_sku_is_right_whichever_term_says_it() -> None:
+    per_sku = Meaning(
+        action="order",
+        writes=True,
+        skus=("SKU-10001", "SKU-10002"),
+        quantities={"SKU-10001": 30, "SKU-10002": 30},
+    )
+    assert (
+        verdict(parse_task("Order SKU-10001 and SKU-10002, 30 units each."), per_sku)[0] == "right"
+    )
+    assert (
+        verdict(parse_task("Order SKU-10001 and SKU-10002, 20 units each."), per_sku)[0] == "wider"
+    )

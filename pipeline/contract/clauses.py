@@ -127,6 +127,7 @@ def _names(tokens: list[Token], clause: str) -> list[Token]:
 def _resolve(tokens: list[Token]) -> None:
     """Tags that depend on their place: `order` (verb or noun), `req_modal`, `but`, number
     words, and words understood only beside a negation or an order noun."""
+    _double_negations(tokens)
     for i, token in enumerate(tokens):
         before = [t for t in tokens[:i] if t.tag != "polite"]
         after = tokens[i + 1 :]
@@ -167,6 +168,24 @@ def _resolve(tokens: list[Token]) -> None:
         elif token.kind == "D":
             writes = "write" in has and "context" not in has
             token.tag = "defer" if writes else "context"
+
+
+def _double_negations(tokens: list[Token]) -> None:
+    """A negation of leaving something out asks for it: "don't forget to reorder", "make sure
+    you don't skip the low items", "don't leave out SKU-1", "别忘了补货". The negation and the
+    word it negates are then read as asking (`polite`); a word of leaving out with no negation
+    stays not understood."""
+    for i, token in enumerate(tokens):
+        if token.tag != "neg":
+            continue
+        after = next((t for t in tokens[i + 1 :] if t.tag not in ("filler", "polite")), None)
+        if after is not None and (
+            after.tag == "omit" or (after.tag == "excl" and "skip" in after.text)
+        ):
+            token.tag = after.tag = "polite"
+    for token in tokens:
+        if token.tag == "omit":
+            token.tag = "unknown"
 
 
 def _order_is_verb(token: Token, before: Sequence[Token], nxt: Token | None) -> bool:
@@ -218,6 +237,18 @@ def read_clause(text: str, question: bool) -> Clause:
     stop = next((t for t in tokens if t.tag in ("defer", "self", "hypo", "advice")), None)
     agent = next((t for t in tokens if t.tag == "agent"), None)
     modal = next((t for t in tokens if t.tag == "modal"), None)
+    # "SKU-10501 can wait", "SKU-10318 下次再说": a clause of ids and one deferral after them
+    # (nothing else) defers those ids, which are left out; the rest of the task stands.
+    deferred = (
+        stop is not None
+        and stop.tag == "defer"
+        and any(t.kind in ("S", "W", "Q") for t in ids)
+        and all(t.kind in IDS or t.tag in ("defer", "filler", "polite") for t in tokens)
+        and [t.tag for t in tokens if not (t.kind in IDS or t.tag == "filler")] == ["defer"]
+        and max(t.start for t in ids) < stop.start
+    )
+    if deferred:
+        stop = None
     if stop is not None:
         clause.stop = stop.text
     elif question and "polite" not in has and (writes or cancels):
@@ -252,7 +283,7 @@ def read_clause(text: str, question: bool) -> Clause:
     clause.beyond = "beyond" in has
 
     # The roles of its ids.
-    _assign_roles(clause, tokens, all_excluded=past or agent is not None)
+    _assign_roles(clause, tokens, all_excluded=past or deferred or agent is not None)
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
     clause.conditions = [t.index for t in tokens if t.kind == "C"]
@@ -265,7 +296,7 @@ def read_clause(text: str, question: bool) -> Clause:
         if token.tag == "excl_post" and not _ids_before(tokens, token):
             clause.leftover.append((token.start, token.end))
     anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
-    anchors |= {"write_past", "agent"}
+    anchors |= {"write_past", "agent"} | ({"defer"} if deferred else set())
     anchored = bool(anchors & has) or question
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]

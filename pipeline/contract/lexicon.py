@@ -45,13 +45,14 @@ Tags (what a token does in its clause):
 | `status` | open (orders) |
 | `neg_companion` | yet, for now: understood only beside a negation |
 | `raise` | bring, take: a write only with a stock level to reach ("bring them up to 200") |
+| `omit` | forget, fail to, 忘了, 漏: only under a negation, which then asks *for* the action |
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["EN", "TAGS", "ZH", "Tag"]
+__all__ = ["EN", "SHORTHAND", "TAGS", "ZH", "Tag"]
 
 Tag = str
 
@@ -91,6 +92,7 @@ TAGS: Final = (
     "status",
     "neg_companion",
     "raise",
+    "omit",
 )
 
 
@@ -161,7 +163,8 @@ EN: Final[dict[str, Tag]] = _table(
             "later|tomorrow|tonight|next week|next month|next time|afterwards|after|"
             "eventually|someday|some day|in a bit|in a while|in an hour|end of day|"
             "end of the day|eod|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-            "this weekend|next year|soon|until|till|once"
+            "this weekend|next year|soon|until|till|once|can wait|could wait|will wait|"
+            "has to wait|have to wait|must wait|will have to wait|can hold|not yet"
         ),
         "self": (
             "myself|ourselves|i will|i'll|i am going to|i'm going to|i'm gonna|i'd rather|"
@@ -180,14 +183,16 @@ EN: Final[dict[str, Tag]] = _table(
         ),
         "req_modal": (
             "could you|would you|can you|will you|could you please|would you please|"
-            "can you please|will you please"
+            "can you please|will you please|would you mind|do you mind|would you kindly|"
+            "could you kindly|can you kindly"
         ),
         "polite": (
             "please|pls|plz|kindly|go ahead and|i'd like you to|i would like you to|"
             "i want you to|i need you to|we need you to|we'd like you to|help me|thanks|"
             "thank you|cheers|ok|okay|hi|hello|hey|asap|as soon as possible|right away|"
             "for me|for us|if you can|if possible|if you could|go ahead|now please|"
-            "quickly|today|straight away|at once|for me please"
+            "quickly|today|straight away|at once|for me please|make sure|make sure to|"
+            "make sure you|be sure to|remember to|please remember to"
         ),
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
@@ -204,7 +209,8 @@ EN: Final[dict[str, Tag]] = _table(
             "item|items|sku|skus|row|rows|product|products|good|goods|stock|stocks|part|parts|"
             "part number|part numbers|line|lines|line items|line item|thing|things|article|"
             "articles|entry|entries|everything|anything|whatever|stuff|material|materials|"
-            "inventory|supplies|supply|merchandise|references|refs|codes|positions"
+            "inventory|supplies|supply|merchandise|references|refs|codes|positions|quantity|"
+            "quantities"
         ),
         "low": (
             "low|lowest|short|shortage|shortages|running low|run low|runs low|are low|"
@@ -260,9 +266,31 @@ EN: Final[dict[str, Tag]] = _table(
         "status": "open|pending|active|outstanding",
         "neg_companion": "yet|for now|for the moment|at all|anymore|any more",
         "raise": "bring|take|bring up|take up",
+        "omit": "forget|forget to|fail to|neglect to|miss|overlook|leave off",
     }
 )
 """English words and phrases (lower case; the longest match wins)."""
+
+SHORTHAND: Final[dict[str, str]] = {
+    "qty": "quantity",
+    "qtys": "quantities",
+    "thx": "thanks",
+    "thanx": "thanks",
+    "tx": "thanks",
+    "ty": "thank you",
+    "reord": "reorder",
+    "re-ord": "reorder",
+    "repl": "replenish",
+    "u": "you",
+    "ur": "your",
+    "pl": "please",
+    "plse": "please",
+    "inv": "inventory",
+}
+"""Shorthand people type for a word of the vocabulary (`qty`, `thx`, `reord`): read as that
+word, and said in the reading."""
+for _short, _word in SHORTHAND.items():
+    assert _word in EN, f"shorthand {_short!r} stands for {_word!r}, not in the vocabulary"
 
 
 ZH: Final[dict[str, Tag]] = _table(
@@ -295,7 +323,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "defer": (
             "以后|之后|稍后|晚点|晚些|晚一点|下周|下个月|明天|后天|回头|改天|下次|过几天|"
             "等等|再说|等会|等一下|过会儿|月底|周末|再|下星期|下礼拜|明早|晚些时候|以后再|"
-            "等到|等|届时|到时候|改日"
+            "等到|等|届时|到时候|改日|下次再说|以后再说|回头再说|先放着|先放一放|先缓缓|缓一缓"
         ),
         "self": (
             "我自己|我来|我会|我们自己|我去|我亲自|我们来|自己来|我手动|手动|我要自己|"
@@ -306,7 +334,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "polite": (
             "请|帮我|麻烦|帮忙|给我|请你|劳驾|谢谢|谢了|辛苦|帮|好吗|可以吗|行吗|能不能|"
             "可不可以|能否|可以|你|您|帮我们|替我|给我们|麻烦你|请帮我|一下吧|吧|尽快|"
-            "马上|立即|现在就|赶紧|好的|好"
+            "马上|立即|现在就|赶紧|好的|好|能|记得|务必|一定要|记着"
         ),
         "filler": (
             "的|了|把|给|都|也|和|及|与|或|或者|在|里|里面|中|上|上面|这|这张|这个|这些|那|"
@@ -342,6 +370,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "number_word": "两|二|三|几|两个|三个|两张|三张|各截了一张|两份|几张",
         "status": "未完成|待处理|进行中|开着的|未关闭|在途|打开的",
         "neg_companion": "暂时|目前先",
+        "omit": "忘|忘了|忘记|漏|漏掉|遗漏|落下|落",
     }
 )
 """Simplified Chinese words and phrases (segmented by the longest match)."""

@@ -165,6 +165,7 @@ def read_task(
             excluded.take(token, marks)
 
     notes, missing = _named(marks, catalogue, positive)
+    notes += [f"read {t.read_as}" for c in clauses for t in c.tokens if t.read_as]
     for _, skus in marks.named:
         if len(skus) > 1 and any(s in positive.skus for s in skus):
             positive.skus = [s for s in positive.skus if s not in skus]

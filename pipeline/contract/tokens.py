@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-from pipeline.contract.lexicon import EN, ZH
+from pipeline.contract.lexicon import EN, SHORTHAND, ZH
 from pipeline.contract.marking import PLACEHOLDER, is_cjk
 
 __all__ = ["Token", "tokens_of"]
@@ -24,8 +25,11 @@ class Token:
     start: int
     end: int
     kind: str = ""
-    """For a placeholder: S, W, O, Q, R, L, D or N."""
+    """For a placeholder: S, W, O, Q, R, L, D, C or N."""
     index: int = -1
+    read_as: str = ""
+    """The vocabulary's word a word not in it was read as (shorthand, an inflection, a typo):
+    said in the reading."""
 
 
 def tokens_of(clause: str) -> list[Token]:
@@ -74,14 +78,22 @@ def _english(clause: str, start: int, end: int) -> list[Token]:
     words = [
         (m[0], start + m.start(), start + m.end()) for m in _EN_WORD.finditer(clause[start:end])
     ]
-    bases = [_base(w) for w, _, _ in words]
+    bases = [_read_as(_base(w)) for w, _, _ in words]
     tokens: list[Token] = []
     i = 0
     while i < len(words):
         for n in range(min(_MAX_PHRASE_WORDS, len(words) - i), 0, -1):
-            for phrase in {" ".join(w for w, _, _ in words[i : i + n]), " ".join(bases[i : i + n])}:
+            surface = " ".join(w for w, _, _ in words[i : i + n])
+            for phrase in dict.fromkeys((surface, " ".join(bases[i : i + n]))):
                 if phrase in EN:
-                    tokens.append(Token(phrase, EN[phrase], words[i][1], words[i + n - 1][2]))
+                    token = Token(phrase, EN[phrase], words[i][1], words[i + n - 1][2])
+                    fixed = [
+                        (w, b)
+                        for (w, _, _), b in zip(words[i : i + n], bases[i : i + n], strict=True)
+                        if b != _base(w) and phrase != surface
+                    ]
+                    token.read_as = "; ".join(f"{w!r} as {b!r}" for w, b in fixed)
+                    tokens.append(token)
                     break
             else:
                 continue
@@ -91,6 +103,76 @@ def _english(clause: str, start: int, end: int) -> list[Token]:
             tokens.append(Token(words[i][0], "unknown", words[i][1], words[i][2]))
             i += 1
     return tokens
+
+
+_VERBS = frozenset({"write", "make", "cancel", "report", "order", "modify"})
+_SUFFIXES = (("ing", ("", "e")), ("es", ("",)), ("s", ("",)))
+
+
+@cache
+def _read_as(word: str) -> str:
+    """The vocabulary's word that a word outside it stands for: known shorthand (`qty`,
+    `reord`), a verb's inflection (`placing`, `restocks`), or a typo at a small edit distance
+    from one word of the vocabulary (`replnish`); else the word itself (not understood)."""
+    if word in EN or not word.isalpha():
+        return word
+    if word in SHORTHAND:
+        return SHORTHAND[word]
+    for suffix, endings in _SUFFIXES:
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 3:
+            stems = (stem, stem[:-1]) if stem[-1:] == stem[-2:-1] else (stem,)
+            for base in (s + e for s in stems for e in endings):
+                if EN.get(base) in _VERBS:
+                    return base
+    return _nearest(word) or word
+
+
+def _nearest(word: str) -> str | None:
+    """The one word of the vocabulary a typo stands for: at edit distance 1 (2 for a word of
+    nine letters or more), the same first letter, every such word of one tag, and no word of
+    another weighty tag within one edit more ("reorded" is near "reordered" as well as
+    "reorder": not guessed); a word shorter than five letters is never guessed."""
+    if len(word) < 5:
+        return None
+    most = 1 if len(word) < 9 else 2
+    found = sorted(
+        (_distance(word, known, most + 1), known)
+        for known in _SINGLE_WORDS
+        if known[0] == word[0] and abs(len(known) - len(word)) <= most + 1
+    )
+    near = [(d, k) for d, k in found if d <= most or (d == most + 1 and EN[k] in _WEIGHTY)]
+    if not near or near[0][0] > most or len({EN[k] for _, k in near}) != 1:
+        return None
+    return near[0][1]
+
+
+_WEIGHTY = frozenset(
+    {"write", "write_past", "make", "cancel", "neg", "only", "excl", "defer", "self", "hypo"}
+)
+"""Tags that change what a task allows: a typo one edit further from a word of another such
+tag is not guessed."""
+
+
+_SINGLE_WORDS = tuple(sorted(k for k in EN if k.isalpha()))
+
+
+def _distance(a: str, b: str, most: int) -> int:
+    """Edit distance (insert, delete, substitute, swap two neighbours), counted up to
+    `most + 1`."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        if min(current) > most:
+            return most + 1
+        previous2, previous = previous, current
+    return previous[-1]
 
 
 def _base(word: str) -> str:

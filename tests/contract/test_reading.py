@@ -413,3 +413,89 @@ def test_no_sealed_request_is_quoted_by_the_readers_tests_or_code() -> None:
     text = "\n".join(quoted)
     assert len(sealed) >= 40
     assert [task for task in sealed if task in text] == []
+
+
+# ---- negation scope, questions, shorthand and typos, deferred ids
+
+
+@pytest.mark.parametrize(
+    ("task", "writes"),
+    [
+        ("Don't forget to reorder the low items.", True),
+        ("Make sure you don't skip the low items, reorder them.", True),
+        ("别忘了给缺货的下单", True),
+        ("不要漏掉缺货的，都补上", True),
+        ("Make sure you don't order anything.", False),
+        ("Forget it, just show me the low items", False),
+        ("Don't reorder anything, just list the low items.", False),
+    ],
+)
+def test_a_negation_of_leaving_out_asks_for_the_action_and_any_other_forbids_it(
+    task: str, writes: bool
+) -> None:
+    assert parse_task(task).writes_allowed is writes
+
+
+@pytest.mark.parametrize(
+    ("task", "writes"),
+    [
+        ("Would you mind placing orders for the low items?", True),
+        ("Could you please restock the low items?", True),
+        ("能帮我把缺货的补一下吗", True),
+        ("What would you reorder?", False),
+        ("If I asked you to reorder, what would you order?", False),
+    ],
+)
+def test_a_request_phrased_as_a_question_asks_and_a_hypothetical_stays_one(
+    task: str, writes: bool
+) -> None:
+    assert parse_task(task).writes_allowed is writes
+
+
+@pytest.mark.parametrize(
+    ("task", "note"),
+    [
+        ("pls reord the low items asap thx", "read 'reord' as 'reorder'"),
+        ("reorder the low qty items", "read 'qty' as 'quantity'"),
+        ("Plz replnish the low items", "read 'replnish' as 'replenish'"),
+        ("Would you mind placing orders for the low items?", "read 'placing' as 'place'"),
+    ],
+)
+def test_shorthand_inflections_and_typos_are_read_and_said_in_the_reading(
+    task: str, note: str
+) -> None:
+    contract = parse_task(task)
+    assert contract.writes_allowed
+    assert note in contract.notes
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "SKU-10232 was reorded yesterday, replenish the rest",  # as near 'reordered'
+        "Replenish the low items, blorp",
+    ],
+)
+def test_a_word_no_single_reading_fits_is_never_guessed(task: str) -> None:
+    assert not parse_task(task).writes_allowed
+
+
+@pytest.mark.parametrize(
+    ("task", "excluded"),
+    [
+        ("Replenish the low items, SKU-10501 can wait.", ("SKU-10501",)),
+        ("低库存的补一下，SKU-10318 下次再说", ("SKU-10318",)),
+    ],
+)
+def test_a_deferral_of_named_ids_alone_leaves_them_out_and_the_rest_stands(
+    task: str, excluded: tuple[str, ...]
+) -> None:
+    contract = parse_task(task)
+    assert (contract.action, contract.exclude_skus) == ("replenish", excluded)
+
+
+@pytest.mark.parametrize(
+    "task", ["Reorder SKU-10318 later", "Replenish the low items, SKU-10501 can wait tomorrow"]
+)
+def test_a_deferral_of_the_action_itself_is_still_a_report(task: str) -> None:
+    assert not parse_task(task).writes_allowed

@@ -32,13 +32,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.contract import terms
-from pipeline.contract.meet import meet, settle, widenings
+from pipeline.contract.meet import meet, offer, settle, widenings
 from pipeline.contract.reading import ids_in, parse_task, read_task
 from pipeline.contract.terms import *  # noqa: F403  (every term is the package's too)
 from pipeline.contract.terms import TaskContract, read_contract
 from pipeline.models import Message
 
-__all__ = ["contract_in", "ids_in", "meet", "parse_task", "read_task", "settle", "widenings"]
+__all__ = [
+    "contract_in",
+    "ids_in",
+    "meet",
+    "offer",
+    "parse_task",
+    "read_task",
+    "settle",
+    "widenings",
+]
 __all__ += terms.__all__
 
 

@@ -23,11 +23,12 @@ person to confirm, never a write on its own. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal
 
-from pipeline.contract.terms import Action, TaskContract, TaskReading
+from pipeline.contract.terms import Action, Question, TaskContract, TaskReading, question
 
-__all__ = ["meet", "settle", "widenings"]
+__all__ = ["meet", "offer", "settle", "widenings"]
 
 
 def _scope(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[str, ...], bool]:
@@ -169,3 +170,26 @@ def settle(reading: TaskReading, model: TaskContract | None) -> tuple[TaskContra
     blocked = widenings(model, reading.fallback)
     final = meet(reading.fallback, model)
     return final, blocked
+
+
+def offer(
+    reading: TaskReading,
+    final: TaskContract,
+    model: TaskContract | None = None,
+    items: Mapping[str, str] | None = None,
+) -> Question | None:
+    """The question a run asks instead of guessing, or None: when the reader did not account
+    for every word and the final contract writes nothing, a reading that writes is offered to
+    a person: a model's (when it read the task as writing more than the final contract), else
+    what the reader's understood clauses allow. A task that defers, hands the action over or
+    asks hypothetically offers nothing; neither does one the reader understood in full."""
+    if final.writes_allowed or reading.stop is not None or not reading.contract.not_understood:
+        return None
+    source: Literal["reader", "model"]
+    if model is not None and model.writes_allowed and widenings(model, final):
+        found, source = model, "model"
+    elif reading.offer is not None:
+        found, source = reading.offer, "reader"
+    else:
+        return None
+    return question(found, source, reading.contract.not_understood, items)

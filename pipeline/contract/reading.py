@@ -25,7 +25,7 @@ here the clauses are cut, read and met into the task's contract.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.contract.terms import Action, TaskContract, TaskReading, unclear
@@ -136,6 +136,8 @@ def read_task(
     task: str,
     names: Mapping[str, str] | None = None,
     catalogue: Mapping[str, str] | None = None,
+    *,
+    _retry: bool = True,
 ) -> TaskReading:
     """How `task` reads: the contract the reader alone allows, the fallback a model's reading
     may recover, and the words it did not understand (see the module docstring). `names` maps
@@ -291,6 +293,9 @@ def read_task(
             **scope,
         )
     contract = fallback
+    offer = fallback if leftovers and fallback.writes_allowed and not stops else None
+    if leftovers and offer is None and not stops and _retry:
+        offer = _without(task, missed, names, catalogue)
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]
         contract = fallback.as_report(not_understood=(*fallback.not_understood, *unclear_words))
@@ -311,6 +316,31 @@ def read_task(
         fallback=fallback,
         not_understood=tuple(leftovers),
         stop=stops[0] if stops else None,
+        offer=offer,
+    )
+
+
+def _without(
+    task: str,
+    missed: Sequence[Clause],
+    names: Mapping[str, str] | None,
+    catalogue: Mapping[str, str],
+) -> TaskContract | None:
+    """The task read without the words it did not understand, when that reading writes and
+    accounts for every word left: a reading to ask a person about, never to act on alone."""
+    words = [t.text for c in missed for t in c.tokens if t.tag == "unknown"]
+    stripped = task
+    for word in words:
+        edge = r"\b" if word[:1].isascii() else ""
+        stripped = re.sub(edge + re.escape(word) + edge, " ", stripped, count=1, flags=re.I)
+    if stripped == task:
+        return None
+    again = read_task(stripped, names, catalogue, _retry=False)
+    if not again.contract.writes_allowed:
+        return None
+    left = ", ".join(repr(w) for w in dict.fromkeys(words))
+    return again.contract.model_copy(
+        update={"notes": (*again.contract.notes, f"read without {left}")}
     )
 
 

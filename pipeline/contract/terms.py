@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,14 +18,17 @@ __all__ = [
     "ContractAnswer",
     "ContractReading",
     "QuantityRule",
+    "Question",
     "ReadingSource",
     "RuleKind",
     "SkuQuantity",
     "TaskContract",
     "TaskReading",
     "only_unclear",
+    "question",
     "read_contract",
     "render_contract",
+    "sentence",
     "unclear",
 ]
 
@@ -179,6 +182,9 @@ class TaskReading(BaseModel):
     fallback: TaskContract
     not_understood: tuple[str, ...] = ()
     stop: str | None = None
+    offer: TaskContract | None = None
+    """What the understood clauses allow, when words were not understood and it writes: the
+    reading a person is asked about (a yes runs it), never acted on without one."""
 
 
 class SkuQuantity(BaseModel):
@@ -246,6 +252,72 @@ def only_unclear(contract: TaskContract) -> bool:
 
 
 ReadingSource = Literal["reader", "fallback", "model", "suggested", "final"]
+
+
+def sentence(contract: TaskContract, items: Mapping[str, str] | None = None) -> str:
+    """The contract's writes in words for a person ("replenish every low SKU in WH-01 except
+    SKU-10232 (Hex nut M8)"); `items` names the SKUs (`{sku: name}`)."""
+    items = items or {}
+
+    def named(skus: Sequence[str]) -> str:
+        return ", ".join(f"{s} ({items[s]})" if items.get(s) else s for s in skus)
+
+    if contract.action == "cancel":
+        if contract.order_ids:
+            return "cancel " + ", ".join(contract.order_ids)
+        return "cancel the open orders of " + named(contract.skus)
+    if contract.action == "order" and contract.quantities:
+        head = "order " + ", ".join(
+            f"{q} units of {named([s])}" for s, q in contract.quantities.items()
+        )
+    else:
+        head = "replenish " + (named(contract.skus) if contract.skus else "every low SKU")
+    parts = [head]
+    if contract.warehouses:
+        parts.append("in " + ", ".join(contract.warehouses))
+    if contract.exclude_warehouses:
+        parts.append("outside " + ", ".join(contract.exclude_warehouses))
+    if contract.on_hand_below is not None:
+        parts.append(f"with fewer than {contract.on_hand_below} on hand")
+    if contract.exclude_skus:
+        parts.append("except " + named(contract.exclude_skus))
+    if contract.quantity_rule is not None:
+        parts.append(contract.quantity_rule.describe())
+    return " ".join(parts)
+
+
+class Question(BaseModel):
+    """What a run asks instead of guessing: the reading it would act on (`contract`: the
+    reader's fallback, or a model's reading), and what it did not understand; a yes runs
+    exactly `contract`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    contract: TaskContract
+    source: Literal["reader", "model"]
+    not_understood: tuple[str, ...] = ()
+
+
+def question(
+    offer: TaskContract,
+    source: Literal["reader", "model"],
+    not_understood: Sequence[str],
+    items: Mapping[str, str] | None = None,
+) -> Question:
+    """The question that offers `offer` to a person, saying what was not understood."""
+    missed = "; ".join(not_understood)
+    text = f"I read this as: {sentence(offer, items)}."
+    if source == "model":
+        text += " (That is the model's reading; the task reader alone would write nothing.)"
+    if missed:
+        text += f" Not understood: {missed}."
+    return Question(
+        text=text + " Go ahead?",
+        contract=offer,
+        source=source,
+        not_understood=tuple(not_understood),
+    )
 
 
 class ContractReading(BaseModel):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from pipeline.contract import ContractReading, TaskContract, read_task
+from pipeline.contract import ContractReading, Question, TaskContract, read_task
 from pipeline.errors import StockshotError, ToolServerError, VlmError
 from pipeline.host.budget import HopBudget, hop_budget, rows_in_scope, uncovered
 from pipeline.host.context import opening_message, system_prompt
@@ -47,6 +47,7 @@ async def run_task(run: Run) -> RunRecord:
     """Drive the model over the toolbox until it answers or a limit is reached."""
     clock = Clock()
     said = ""
+    question: Question | None = None
     if run.contract is not None:
         contract = run.contract
         readings = [ContractReading(source="final", contract=contract, note="given by the caller")]
@@ -66,6 +67,7 @@ async def run_task(run: Run) -> RunRecord:
         contract, readings, reading_usage = settled.contract, settled.readings, settled.usage
         said = settled.said
         clock.model += clock.elapsed()
+        question = settled.question
     looked_up = clock.elapsed()
     try:
         resolutions = await resolve_rows(run.toolbox, run.attachments, run_id=run.run_id)
@@ -80,6 +82,7 @@ async def run_task(run: Run) -> RunRecord:
         ceiling=run.limits.max_hops_ceiling,
     )
     record.hop_budget = budget
+    record.confirms = run.confirms
     try:
         for hop in range(1, budget.hops + 1):
             record.hops = hop
@@ -100,6 +103,12 @@ async def run_task(run: Run) -> RunRecord:
         record.error = message
     if said and record.status != "error":
         record.final = f"{record.final}\n{said}" if record.final else said
+    if question is not None and record.status == "done":
+        # Not every word was understood and a reading would write: the run answered what
+        # its contract allows (no writes), and asks about that reading instead of guessing.
+        record.question = question
+        by_model = record.final_by == "model"
+        finish(record, "ask", f"{record.final}\n\n{question.text}".strip(), by_model=by_model)
     return _close(turns)
 
 

@@ -27,9 +27,11 @@ from pydantic import ValidationError
 from pipeline.contract import (
     ContractAnswer,
     ContractReading,
+    Question,
     TaskContract,
     TaskReading,
     ids_in,
+    offer,
     read_task,
     settle,
     widenings,
@@ -237,6 +239,9 @@ class Settled:
     usage: Usage
     said: str = ""
     """What the answer says about the readings (a model that read the task otherwise)."""
+    question: Question | None = None
+    """What to ask a person instead of guessing (`pipeline.contract.offer`): the run then
+    ends with it, and a yes runs exactly its reading."""
 
 
 def _blocked_note(blocked: Sequence[str]) -> str:
@@ -304,7 +309,8 @@ async def settle_task(
     ]
     if not isinstance(model, SchemaAnswerer):
         readings.append(ContractReading(source="final", contract=reading.contract))
-        return Settled(reading.contract, readings, Usage())
+        asked = offer(reading, reading.contract, items=catalogue)
+        return Settled(reading.contract, readings, Usage(), question=asked)
     found = await model_reading(model, task, names, budget_s=budget_s)
     if found.contract is None:
         log.warning("run %s: %s; the reader's reading stands", run_id, found.note)
@@ -314,7 +320,8 @@ async def settle_task(
                 source="final", contract=reading.contract, note="the reader's reading stands"
             ),
         ]
-        return Settled(reading.contract, readings, found.usage)
+        asked = offer(reading, reading.contract, items=catalogue)
+        return Settled(reading.contract, readings, found.usage, question=asked)
     stands = _stands(reading, found.contract)
     if stands is not None:
         return Settled(stands.contract, readings + stands.readings, found.usage, stands.said)
@@ -334,4 +341,5 @@ async def settle_task(
             )
         )
     readings.append(ContractReading(source="final", contract=final, note=note))
-    return Settled(final, readings, found.usage)
+    asked = offer(reading, final, found.contract, catalogue)
+    return Settled(final, readings, found.usage, question=asked)

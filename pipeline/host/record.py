@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from pipeline.contract import ContractReading, TaskContract
+from pipeline.contract import ContractReading, Question, TaskContract
 from pipeline.host.budget import HopBudget
 from pipeline.ledger import LedgerSummary
 from pipeline.models import JsonObject, Message
@@ -31,7 +31,9 @@ __all__ = [
     "read_run_log",
 ]
 
-RunStatus = Literal["queued", "running", "done", "limit", "error"]
+RunStatus = Literal["queued", "running", "done", "limit", "error", "ask"]
+"""`ask`: the run asks a person about its reading of the task (`RunRecord.question`) instead
+of guessing; nothing ran. A yes starts a run of exactly that reading."""
 GuardAction = Literal["allow", "repair", "block", "bounce", "end", "note"]
 
 
@@ -116,6 +118,10 @@ class RunRecord(BaseModel):
         "(their meet), each with a note",
     )
     status: RunStatus = "running"
+    question: Question | None = None
+    """With status `ask`: the reading the run would act on and what it did not understand."""
+    confirms: str | None = None
+    """The asked run whose reading a person said yes to: this run acts on it."""
     final: str = ""
     final_by: Literal["model", "host"] | None = None
     """Who wrote `final`: the model's own reply, or the host (a guard's ending, a stopped or

@@ -64,6 +64,8 @@ class Run:
     sees_images: bool = False
     """The model endpoint reads image parts: the host then offers `screen_view` for the
     attachments sent as text (see `pipeline.host.screenview`)."""
+    confirms: str | None = None
+    """The asked run whose reading (`contract`) a person confirmed."""
     model_reads_task: bool = False
     """Ask a model that can answer under a JSON Schema how it reads the task, before the
     run; the final contract is its meet with the reader's (see `pipeline.host.reading`)."""

@@ -73,6 +73,34 @@ async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for
     assert "SKU-10318" in record.final  # the report of what the rest asks still runs
 
 
+async def test_a_run_not_fully_understood_asks_with_the_reading_and_a_yes_runs_exactly_it(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    asked = await read_and_run(targets, RulesModel())
+    assert asked.status == "ask" and asked.question is not None
+    assert asked.final.endswith(asked.question.text)
+    assert "I read this as: replenish every low SKU except SKU-10232" in asked.question.text
+    assert "leave … alone" in asked.question.text
+    assert open_orders(store) == {}
+    confirmed = await run_host(
+        targets,
+        RulesModel(),
+        attachments=[TABLE],
+        task=LEAVE_ALONE,
+        groups=None,
+        contract=asked.question.contract,
+        confirms=asked.id,
+    )
+    assert (confirmed.status, confirmed.confirms) == ("done", asked.id)
+    ordered = {sku for sku, _ in open_orders(store)}
+    assert ordered and "SKU-10232" not in ordered
+
+
+async def test_a_task_understood_in_full_asks_nothing(targets: list[MemoryTarget]) -> None:
+    record = await read_and_run(targets, RulesModel(), task="Which SKUs are low?")
+    assert (record.status, record.question) == ("done", None)
+
+
 async def test_a_models_reading_recovers_what_the_reader_left_undone_without_the_excluded_sku(
     targets: list[MemoryTarget], store: SqlStore
 ) -> None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     # host, no MCP SDK, no model client and no store; the functions that build those import
     # them when called.
     from pipeline.approvals import ApprovalDesk, StoreProposals
+    from pipeline.contract import Question
     from pipeline.host.approvals import ProposalQueue
     from pipeline.host.attachments import MergeMode
     from pipeline.host.guards import CallGuard, ResponseGuard
@@ -281,11 +282,15 @@ async def run_agent(
     merge: MergeMode = "auto",
     run_id: str | None = None,
     requested_by: str | None = None,
+    confirmed: Question | None = None,
+    confirms: str | None = None,
 ) -> RunRecord:
     """Ingested screenshots + a task -> a finished, logged run over real tool servers. With
     `proposals`, writes are queued there for approval instead of running. `run_id` names the
     run (a queued run's id is given when it is queued); otherwise a new one is made.
-    `requested_by` (who started it) is what its calls act for: proposals and audit name it."""
+    `requested_by` (who started it) is what its calls act for: proposals and audit name it.
+    `confirmed`: the question of run `confirms` a person said yes to; this run acts on
+    exactly its reading."""
     import httpx
 
     from pipeline.contract import parse_task
@@ -343,8 +348,10 @@ async def run_agent(
                             on_event=on_event,
                             approvals=proposals,
                             sees_images=sees_images(spec, options),
-                            model_reads_task=settings.vlm_read_task,
+                            model_reads_task=settings.vlm_read_task and confirmed is None,
                             run_id=run_id or new_run_id(),
+                            contract=confirmed.contract if confirmed is not None else None,
+                            confirms=confirms,
                         )
                     )
         except ToolServerError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.cli import Commands, command, servers_option, with_servers
 from pipeline.cli.ingest import ingest_all
@@ -60,6 +60,12 @@ def register(commands: Commands) -> None:
     parser.add_argument(
         "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
     )
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="go ahead without asking: when the task was not read in full, act on the "
+        "reading the run offers (for scripts; on a terminal the run asks)",
+    )
     parser.add_argument("--json", action="store_true", help="print the run record as JSON")
     servers_option(parser)
     parser.set_defaults(handler=_run)
@@ -81,8 +87,16 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
     results = ingest_all(settings, args.image, args.strategy)
     store = open_store(settings) if manual else None
-    try:
-        record = asyncio.run(
+
+    def show(record: RunRecord) -> None:
+        if args.json:
+            print(record.model_dump_json())
+        else:
+            print_run(record, results, sys.stdout)
+            print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+
+    def once(**confirmation: Any) -> RunRecord:
+        return asyncio.run(
             run_agent(
                 settings,
                 task=args.task,
@@ -96,19 +110,32 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
                 else None,
                 merge=args.merge,
                 requested_by=by,
+                **confirmation,
             )
         )
-        if args.json:
-            print(record.model_dump_json())
-        else:
-            print_run(record, results, sys.stdout)
-            print(f"(run {record.id} appended to {settings.resolved_run_log()})")
+
+    try:
+        record = once()
+        show(record)
+        if record.question is not None and _go_ahead(args, record.question.text):
+            record = once(confirmed=record.question, confirms=record.id)
+            show(record)
         if store is not None and record.proposals:
             _after_proposals(args, settings, store, record)
     finally:
         if store is not None:
             store.close()
     return 0 if record.status == "done" else 1
+
+
+def _go_ahead(args: argparse.Namespace, question: str) -> bool:
+    """A yes to the run's question: `--yes`, or asked at a terminal (anything else is no)."""
+    if args.yes:
+        return True
+    if args.json or not sys.stdin.isatty():
+        return False
+    answer = input(f"{question} [y/N] ").strip().lower()
+    return answer in ("y", "yes")
 
 
 def _after_proposals(

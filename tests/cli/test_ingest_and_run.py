@@ -378,3 +378,18 @@ def test_a_save_without_a_mapping_or_a_field_outside_the_schema_is_refused(
     assert "give --columns too" in capsys.readouterr().err
     assert main(["ingest", sample, "--columns", "stock=On hand"]) == 2
     assert "unknown field 'stock'" in capsys.readouterr().err
+
+
+def test_a_run_not_read_in_full_asks_and_with_yes_acts_on_exactly_the_reading_it_showed(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    task = "Restock the low rows, leave SKU-10232 alone."
+    code = main(["run", "--task", task, "--image", str(SAMPLES / "erp-light-wh01.png")])
+    out = capsys.readouterr().out
+    assert code == 1  # asked, not done: stdin is no terminal, so nobody said yes
+    assert "I read this as: replenish every low SKU except SKU-10232" in out
+    assert _open_orders(seeded) == {}
+
+    out = _run(task, capsys, "--yes")
+    skus = {sku for sku, _, _, _ in _open_orders(seeded).values()}
+    assert skus and "SKU-10232" not in skus

@@ -153,6 +153,23 @@ class RunsResponse(BaseModel):
     runs: list[RunSummary]
 
 
+class Confirmation(BaseModel):
+    """A person's answer to the question a run ended with (status `ask`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    go_ahead: bool = Field(
+        description="true: start a run that acts on exactly the reading the question showed; "
+        "false: nothing runs"
+    )
+
+
+class Declined(BaseModel):
+    run: str
+    go_ahead: bool = False
+    message: str
+
+
 class RunStarted(BaseModel):
     id: str
     status: RunStatus

@@ -74,6 +74,11 @@ def runner(
             else None,
             run_id=spec.id,
             **({} if log_run else {"log_run": False}),
+            **(
+                {"confirmed": spec.confirmed, "confirms": spec.confirms}
+                if spec.confirmed is not None
+                else {}
+            ),
             **({"requested_by": spec.requested_by} if spec.requested_by else {}),
         )
         await asyncio.to_thread(announce_finished, store, record, spec.requested_by)

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from pipeline.contract import Question
 from pipeline.host.record import RunRecord
 from pipeline.host.run import new_run_id
 from pipeline.models import EventSink, IngestResult
@@ -42,6 +43,9 @@ class RunSpec(BaseModel):
     requested_by: str | None = None
     """Who started it (an API key, `api:NAME`): its proposals say so, and under separation of
     duties that key cannot approve them."""
+    confirmed: Question | None = None
+    """The question of run `confirms` a person said yes to: this run acts on its reading."""
+    confirms: str | None = None
 
 
 Runner = Callable[[RunSpec, EventSink], Awaitable[RunRecord]]

@@ -312,3 +312,35 @@ async def test_an_unknown_run_is_404_and_one_from_an_earlier_process_comes_from_
             "final_by": None,  # a record written before final_by was kept
         }
     ]
+
+
+async def test_a_run_that_asks_is_answered_a_yes_runs_its_reading_and_a_no_runs_nothing(
+    settings: Settings, ingestor: Ingestor
+) -> None:
+    auto = settings.model_copy(update={"approval": "auto"})
+    async with started(create_app(auto, ingestor=ingestor)) as client:
+        (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
+        task = "Replenish the low rows, leave SKU-10232 alone."
+        asked = await client.post("/v1/runs", json={"task": task, "ingest_ids": [result["id"]]})
+        run_id = asked.json()["id"]
+        events = await follow(client, run_id)
+        assert events[-1][1]["status"] == "ask"
+        record = (await client.get(f"/v1/runs/{run_id}")).json()
+        assert "except SKU-10232" in record["question"]["text"]
+        assert open_orders(settings.resolved_db()) == set()
+
+        no = await client.post(f"/v1/runs/{run_id}/confirm", json={"go_ahead": False})
+        assert no.status_code == 200 and no.json()["go_ahead"] is False
+        assert open_orders(settings.resolved_db()) == set()
+
+        yes = await client.post(f"/v1/runs/{run_id}/confirm", json={"go_ahead": True})
+        assert yes.status_code == 202, yes.text
+        confirmed = yes.json()["id"]
+        await follow(client, confirmed)
+        record = (await client.get(f"/v1/runs/{confirmed}")).json()
+        assert (record["status"], record["confirms"]) == ("done", run_id)
+        written = open_orders(settings.resolved_db(), run_id=confirmed)
+        assert written == {o for o in LOW_LIVE if o[0] != "SKU-10232"}
+
+        again = await client.post(f"/v1/runs/{confirmed}/confirm", json={"go_ahead": True})
+        assert again.status_code == 409 and "asks nothing" in again.json()["message"]

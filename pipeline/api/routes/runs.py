@@ -13,7 +13,15 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pipeline.api.deps import Services, caller, needs, or_404
 from pipeline.api.openapi import ERRORS, MISDIRECTED, RUN_BODY, as_json
 from pipeline.api.requests import ingest_uploads, read_run_request
-from pipeline.api.schemas import ContractOut, ErrorBody, RunsResponse, RunStarted, RunSummary
+from pipeline.api.schemas import (
+    Confirmation,
+    ContractOut,
+    Declined,
+    ErrorBody,
+    RunsResponse,
+    RunStarted,
+    RunSummary,
+)
 from pipeline.api.service import check_guard_switches, check_model, warehouse_names
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
@@ -93,6 +101,63 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
         RunStarted(id=run_id, status=status, task_contract=contract).model_dump(mode="json"),
         status_code=202,
         headers={"Location": f"/v1/runs/{run_id}"},
+    )
+
+
+@router.post(
+    "/runs/{run_id}/confirm",
+    **needs("operator"),
+    summary="Answer a run's question",
+    status_code=202,
+    response_model=RunStarted,
+    responses={
+        200: {"model": Declined, "description": "a no: nothing runs"},
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody, "description": "the run asks nothing"},
+    },
+)
+async def confirm_run(
+    run_id: str, answer: Confirmation, request: Request, services: Services
+) -> JSONResponse:
+    """A run that ended with status `ask` showed the reading it would act on; a yes starts a
+    run that acts on exactly that reading (over the same screenshots), a no ends it there."""
+    queue = services.job_queue()
+    record = or_404(await queue.record(run_id), f"no run with id {run_id!r}")
+    question = record.question
+    if record.status != "ask" or question is None:
+        return JSONResponse(
+            {
+                "error": "not_asking",
+                "message": f"run {run_id} asks nothing (status {record.status}); only a run "
+                "with status ask can be answered",
+            },
+            status_code=409,
+        )
+    if not answer.go_ahead:
+        declined = Declined(
+            run=run_id, message=f"nothing runs: the reading of {run_id} was declined"
+        )
+        return JSONResponse(declined.model_dump(mode="json"), status_code=200)
+    settings = services.settings
+    shown = [a.sha256 for a in record.attachments if a.sha256]
+    spec = RunSpec(
+        task=record.task,
+        model=record.model,
+        dry_run=record.dry_run,
+        manual=approval_policy("serve", settings) == "manual" and not record.dry_run,
+        results=await queue.recent(shown),
+        started_at=utc_now(),
+        requested_by=caller(request),
+        confirmed=question,
+        confirms=run_id,
+    )
+    started, status = await queue.start_run(spec)
+    return JSONResponse(
+        RunStarted(id=started, status=status, task_contract=question.contract).model_dump(
+            mode="json"
+        ),
+        status_code=202,
+        headers={"Location": f"/v1/runs/{started}"},
     )
 
 

@@ -159,3 +159,23 @@ def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(
         sync_api.expect(note).to_contain_text("raised no orders")
         run_id = note.inner_text().split()[1]
     assert open_orders(served.db, run_id=run_id) == set()
+
+
+def test_a_run_that_asks_shows_its_reading_and_go_ahead_runs_exactly_it(served: Served) -> None:
+    with uploaded(served) as (page, sync_api):
+        page.get_by_label("Task").fill("Replenish the low rows, leave SKU-10232 alone.")
+        page.get_by_role("button", name="Run").click()
+
+        steps = page.get_by_role("list", name="Run steps")
+        sync_api.expect(steps).to_contain_text("Finished (ask")
+        sync_api.expect(steps).to_contain_text(
+            "I read this as: replenish every low SKU except SKU-10232"
+        )
+        page.get_by_role("button", name="Go ahead").click()
+        sync_api.expect(page.locator("#run-status")).to_contain_text(
+            "finished: done", timeout=120_000
+        )
+        sync_api.expect(steps).to_contain_text("Finished (done")
+        proposed = page.locator("#steps li.proposal")
+        assert proposed.count() > 0
+        assert "SKU-10232" not in " ".join(proposed.all_inner_texts())

@@ -421,6 +421,7 @@ async function onEvent(event) {
       const ok = event.status === "done";
       const by = event.final_by === "host" ? ", answer written by the host" : "";
       step(`Finished (${event.status}${by})`, ok ? "done" : "failed", event.final);
+      if (event.status === "ask") await askStep(event.run_id);
       if (event.ledger) step("Ledger", "ledger", event.ledger);
       status("#run-status", `Run ${event.run_id} finished: ${event.status}.`, !ok);
       state.runId = event.run_id;
@@ -432,6 +433,41 @@ async function onEvent(event) {
     default:
       break;
   }
+}
+
+// A run that was not read in full asks about the reading it would act on; a yes starts a
+// run of exactly that reading, a no ends it.
+async function askStep(runId) {
+  const asked = await fetch(`/v1/runs/${encodeURIComponent(runId)}`, { headers: headers() });
+  if (!asked.ok) return;
+  const question = (await asked.json()).question;
+  if (!question) return;
+  const yes = el("button", { type: "button", class: "go-ahead" }, "Go ahead");
+  const no = el("button", { type: "button", class: "decline" }, "No");
+  const item = step("Question", "question", question.text, el("br"), yes, " ", no);
+  async function answer(goAhead) {
+    yes.disabled = no.disabled = true;
+    const response = await fetch(`/v1/runs/${encodeURIComponent(runId)}/confirm`, {
+      method: "POST",
+      body: JSON.stringify({ go_ahead: goAhead }),
+      headers: headers({ "Content-Type": "application/json" }),
+    });
+    if (!response.ok) {
+      status("#run-status", await failure(response), true);
+      return;
+    }
+    const body = await response.json();
+    if (!goAhead) {
+      item.append(el("br"), body.message);
+      status("#run-status", body.message);
+      return;
+    }
+    showContract(body.task_contract);
+    status("#run-status", `Run ${body.id} acts on the reading you confirmed…`);
+    await follow(body.id);
+  }
+  yes.addEventListener("click", () => answer(true));
+  no.addEventListener("click", () => answer(false));
 }
 
 // ---- 4. approvals

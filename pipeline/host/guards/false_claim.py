@@ -2,16 +2,16 @@
 
 The failure users of small models report as the worst: the chat says the orders were placed and
 the ledger is empty. A final answer (a reply with no tool call) is held to this run's tool
-results, read as the host's ledger summary: an order id or approval id no result named, a count
-of orders created that is not the count created, and each action it states as done, read
-clause by clause (`pipeline.host.guards.claims`: ordered, cancelled, queued for approval or
-skipped, with the SKU, warehouse and quantity it names). For a task that asks for a report, an
-answer must also name every row that is low: each SKU the run's live reads show low, and each
-row the screen shows low that no live read checked (within the task's scope); "nothing is low"
-after a read that shows five is bounced with their ids. The first such answer is bounced with
-the facts; a second is replaced by what the host knows (for a report, the low rows, read live
-or not checked, and the ledger), marked as written by the host. Answers that say what
-happened, or what was not done and why, pass untouched.
+results, read as the host's ledger summary: an order id or approval id no result (and not the
+task) named, a count of orders created that is not the count created, and each action it
+states as done, read clause by clause (`pipeline.host.guards.claims`: ordered, cancelled,
+queued for approval or skipped, with the SKU, warehouse and quantity it names). For a task
+that asks for a report, an answer must also name every row that is low: each SKU the run's live
+reads show low, and each row the screen shows low that no live read checked (within the task's
+scope); "nothing is low" after a read that shows five is bounced with their ids. The first such
+answer is bounced with the facts; a second is replaced by what the host knows (for a report,
+the low rows, read live or not checked, and the ledger), marked as written by the host.
+Answers that say what happened, or what was not done and why, pass untouched.
 """
 
 from __future__ import annotations
@@ -118,12 +118,25 @@ def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:
     return [sku for sku, _ in low if sku.upper() not in said]
 
 
+def _task_orders(state: GuardState) -> set[str]:
+    """The orders the user's task names: an answer may speak of them (what it did not do to
+    them, and why) without any tool naming them."""
+    for message in state.messages:
+        if message.role != "user":
+            continue
+        for line in message.content.splitlines():
+            if line.startswith("Task: "):
+                return set(ids_in(line[len("Task: ") :])["O"])
+    return set()
+
+
 def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if response.tool_calls or response.truncated or not response.content.strip():
         return ResponseDecision()
     facts = read_facts(from_messages(state.messages))
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
+    named |= _task_orders(state)  # "I did not cancel PO-5, which the task names, because…"
     before = [
         LedgerEntry(sku=o.sku, warehouse_id=o.warehouse_id, quantity=o.quantity, order_id=o.id)
         for o in facts.orders.values()

@@ -218,3 +218,15 @@ def test_a_report_naming_every_low_row_read_or_not_passes() -> None:
         "live: SKU-10233 and SKU-10240."
     )
     assert false_claim(reply(answer), shown(LOW_NOW, read=True)).action == "allow"
+
+
+def test_an_answer_that_says_why_it_did_not_touch_an_order_the_task_names_passes() -> None:
+    base = state()
+    opening = Message(role="user", content="Task: cancle PO-000005 pls\n\nAttachments: none")
+    asked = GuardState(**{**base.__dict__, "messages": [base.messages[0], opening]})
+    answer = reply(
+        "I did not cancel PO-000005: I did not understand 'cancle', so nothing was written."
+    )
+    assert false_claim(answer, asked).action == "allow"
+    made_up = reply("I cancelled PO-000009 as asked.")
+    assert false_claim(made_up, asked).action == "bounce"

@@ -133,7 +133,8 @@ EN: Final[dict[str, Tag]] = _table(
             "act|proceed|execute|commit"
         ),
         "cancel": (
-            "cancel|cancels|cancelling|canceling|cancellation|void|revoke|withdraw|call off"
+            "cancel|cancels|cancelling|canceling|cancellation|void|revoke|withdraw|call off|kill|"
+            "scrap"
         ),
         "report": (
             "which|what|what's|whats|list|show|show me|tell|tell me|report|check|look|see|find|"

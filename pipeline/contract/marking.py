@@ -299,6 +299,16 @@ def _adder(marks: Marks, warehouse: str) -> Callable[[re.Match[str]], str]:
     return lambda _match: marks.add("W", warehouse)
 
 
+_EN_VERB = re.compile(r"\b(reorder|order|buy)\b")
+
+
+def _english_verb_in(text: str) -> str:
+    """The English write verb a quantity phrase carried ("SKU-10232: order 80"), put back
+    before its placeholder, where it reads as the verb it was."""
+    verb = _EN_VERB.search(text)
+    return f" {verb[1]} " if verb else " "
+
+
 def _verbs_in(text: str) -> str:
     """The Chinese write verbs a quantity phrase carried, put back beside its placeholder."""
     for verb in _VERBS_ZH:
@@ -310,7 +320,9 @@ def _verbs_in(text: str) -> str:
 def _mark_quantities(text: str, marks: Marks) -> str:
     def per_sku(match: re.Match[str], sku_group: int, qty_group: int) -> str:
         marks.quantities.append((marks.skus[int(match[sku_group])], int(match[qty_group])))
-        return f" <Q{len(marks.quantities) - 1}> " + _verbs_in(match[0])
+        return (
+            _english_verb_in(match[0]) + f" <Q{len(marks.quantities) - 1}> " + _verbs_in(match[0])
+        )
 
     text = _QTY_BEFORE.sub(lambda m: per_sku(m, 2, 1), text)
     text = _QTY_AFTER.sub(lambda m: per_sku(m, 1, 2), text)

@@ -244,7 +244,8 @@ def read_clause(text: str, question: bool) -> Clause:
         and stop.tag == "defer"
         and any(t.kind in ("S", "W", "Q") for t in ids)
         and all(t.kind in IDS or t.tag in ("defer", "filler", "polite") for t in tokens)
-        and [t.tag for t in tokens if not (t.kind in IDS or t.tag == "filler")] == ["defer"]
+        and [t.tag for t in tokens if not (t.kind in IDS or t.tag in ("filler", "polite"))]
+        == ["defer"]
         and max(t.start for t in ids) < stop.start
     )
     if deferred:

@@ -11,7 +11,10 @@ down by hand:
 - `exclusion`: an idiom that leaves one SKU out is added ("leave SKU-1 alone", "SKU-1 除外"),
   some with words the reader has no rule for -> the original with that SKU excluded;
 - `filler`: politeness and filler words are added -> the original;
-- `reorder`: two clauses swap places -> the original.
+- `reorder`: two clauses swap places -> the original;
+- `asking`: a request that opens with its verb is asked as a polite question or with an idiom
+  whose negation asks for the action ("Could you …?", "Don't forget to …", "能帮我…吗",
+  "别忘了…") -> the original.
 
 `judge` scores a reading against that meaning: `right`, `safe miss` (it allows less) or
 `wider` (it allows a write the meaning does not: the failure that must never happen). Pure.
@@ -29,6 +32,7 @@ from typing import Literal
 from pipeline.contract import TaskContract, read_task, widenings
 
 __all__ = [
+    "ASKING",
     "DEFERRALS",
     "EXCLUSIONS",
     "FILLERS",
@@ -43,8 +47,16 @@ __all__ = [
     "tally",
 ]
 
-Kind = Literal["deferral", "hypothetical", "negation", "exclusion", "filler", "reorder"]
-KINDS: tuple[Kind, ...] = ("deferral", "hypothetical", "negation", "exclusion", "filler", "reorder")
+Kind = Literal["deferral", "hypothetical", "negation", "exclusion", "filler", "reorder", "asking"]
+KINDS: tuple[Kind, ...] = (
+    "deferral",
+    "hypothetical",
+    "negation",
+    "exclusion",
+    "filler",
+    "reorder",
+    "asking",
+)
 
 DEFERRALS: dict[str, tuple[str, ...]] = {
     "en": (
@@ -132,6 +144,18 @@ FILLERS: dict[str, tuple[str, ...]] = {
     "en": ("Please {t}", "{t}, thanks", "Hi, {t} please", "Okay, {t}", "{t}. Thank you!"),
     "zh": ("请{t}", "{t}，谢谢", "麻烦{t}", "{t}吧", "帮忙{t}，谢了"),
 }
+ASKING: dict[str, tuple[str, ...]] = {
+    "en": (
+        "Could you please {t}?",
+        "Can you {t}?",
+        "Would you {t}, please?",
+        "Don't forget to {t}",
+        "Make sure you {t}",
+        "Please remember to {t}",
+    ),
+    "zh": ("能帮我{t}吗？", "可以{t}吗？", "别忘了{t}", "记得{t}", "务必{t}"),
+}
+"""Asking for the request itself, for one that opens with its verb."""
 _CLAUSES = re.compile(r"([,，;；]\s*)")
 
 
@@ -180,7 +204,10 @@ def rewrite(task: str, kind: Kind, rng: random.Random, skus: Sequence[str] = ())
         for sep, clause in zip(parts[1::2], clauses[1:], strict=True):
             joined += sep + clause
         return Rewrite(kind, joined, task)
+    if kind == "asking" and not _OPENS_WITH_VERB.match(body):
+        return None
     table: dict[str, dict[str, tuple[str, ...]]] = {
+        "asking": ASKING,
         "deferral": DEFERRALS,
         "hypothetical": HYPOTHETICALS,
         "negation": NEGATIONS,

@@ -8,6 +8,7 @@ from pipeline.contract import (
     QuantityRule,
     TaskContract,
     meet,
+    offer,
     read_task,
     settle,
     widenings,
@@ -160,3 +161,24 @@ def test_a_condition_on_live_on_hand_meets_as_the_lower_and_dropping_it_widens()
     assert widenings(REPLENISH, below_50) == ["SKUs with 50 or more on hand"]
     assert widenings(below_50, below_20) == ["SKUs with 20 or more on hand"]
     assert widenings(below_20, below_50) == []
+
+
+def test_a_reading_not_made_in_full_offers_a_question_and_a_full_one_none() -> None:
+    left = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    asked = offer(left, left.contract)
+    assert asked is not None and asked.source == "reader"
+    assert asked.contract.writes_allowed and asked.contract.exclude_skus == ("SKU-10232",)
+    assert "I read this as: replenish every low SKU except SKU-10232" in asked.text
+
+    full = read_task("Which SKUs are low?")
+    assert offer(full, full.contract, model=REPLENISH) is None
+    deferred = read_task("Replenish the low items next week, blorp")
+    assert offer(deferred, deferred.contract, model=REPLENISH) is None
+
+
+def test_a_models_wider_reading_is_offered_as_a_question_never_acted_on() -> None:
+    reading = read_task("Please restock the low items, zorbly")
+    final, _ = settle(reading, REPLENISH)
+    asked = offer(reading, final, model=REPLENISH)
+    assert not final.writes_allowed
+    assert asked is not None and asked.source == "model" and asked.contract == REPLENISH

@@ -146,6 +146,8 @@ _ON_HAND = (
         ),
         0,
     ),
+    # "低于 100 的都补": the items (的) below a bare number are those with so few on hand
+    (re.compile(_BELOW_ZH + r"\s*(\d{1,7})(?![\d>])(?=\s*的)"), 0),
 )
 """A condition on the live stock on hand ("anything under 50 on hand", "库存少于50"), read as
 a `<C#>` placeholder: only SKUs whose on-hand is below the number (the second value: added

@@ -334,6 +334,7 @@ def test_up_to_n_is_a_level_after_a_verb_that_raises_stock_and_else_not_understo
         ("Replenish WH-01 items with 5 or fewer on hand", 6, True),
         ("库存少于50的都补货", 50, True),
         ("把现货不足 20 件的补一下", 20, True),
+        ("低于 100 的都补一下", 100, True),
         ("Which items have under 10 on hand?", 10, False),
     ],
 )

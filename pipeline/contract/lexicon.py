@@ -121,7 +121,10 @@ EN: Final[dict[str, Tag]] = _table(
             "already placed|already raised|have ordered|has ordered|had ordered|"
             "already have ordered|have already ordered|has already ordered"
         ),
-        "make": "raise|place|create|make|submit|issue|open up|send|generate|draft|file|put in",
+        "make": (
+            "raise|place|create|make|submit|issue|open up|send|generate|draft|file|put in|"
+            "arrange|organise|organize|set up"
+        ),
         "order_noun": (
             "orders|replenishment orders|replenishment order|purchase orders|purchase order|"
             "po|pos|restock orders|restock order|reorders|replenishments|replenishment|"
@@ -193,7 +196,8 @@ EN: Final[dict[str, Tag]] = _table(
             "thank you|cheers|ok|okay|hi|hello|hey|asap|as soon as possible|right away|"
             "for me|for us|if you can|if possible|if you could|go ahead|now please|"
             "quickly|today|straight away|at once|for me please|make sure|make sure to|"
-            "make sure you|be sure to|remember to|please remember to"
+            "make sure you|be sure to|remember to|please remember to|thanks a lot|"
+            "thanks so much|many thanks|thank you so much|thanks in advance"
         ),
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"

@@ -35,7 +35,10 @@ _UNIT = (
 _EACH_WORDS = r"(?:each|apiece|a piece|per (?:sku|item|product|line|row|one)|for each|of each)"
 _VERBS_ZH = ("补货", "下单", "采购", "补", "订", "买")
 
-_QTY_BEFORE = re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*(?:of|for|x|×)?\s*<S(\d+)>")
+_MORE = r"(?:\s*(?:more|extra|additional))?"
+_QTY_BEFORE = re.compile(
+    r"(?<![\d<])(\d{1,7})" + _MORE + _UNIT + "?" + _MORE + r"\s*(?:of|for|x|×)?\s*<S(\d+)>"
+)
 _QTY_AFTER = re.compile(
     r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
     r"(\d{1,7})(?![\d>])" + _UNIT + "?"
@@ -156,7 +159,7 @@ _RAISING = re.compile(
     r"\b(?:bring|take|top|fill|get|restock|replenish|refill|raise|stock)\b[^.;,!?。；，]*$"
 )
 _TO_LEVEL = re.compile(
-    r"(?<!top )\b(?:up\s+)?to\s+(?:a\s+(?:stock\s+)?level\s+of\s+|a\s+total\s+of\s+)?"
+    r"(?<!top )\b(?:back\s+)?(?:up\s+)?to\s+(?:a\s+(?:stock\s+)?level\s+of\s+|a\s+total\s+of\s+)?"
     r"(\d{1,7})(?![\d>.])" + _UNIT + r"?(?!\s*(?:x|times)\b)"
     r"(?:\s+(?:units?\s+)?(?:on[- ]hand|in stock|each|apiece|per (?:sku|item)))?"
 )

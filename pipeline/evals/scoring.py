@@ -153,9 +153,10 @@ def _verdict(
     expect = case.expect
     # The problems given in are writes: created and cancelled, or that a server would reject.
     wrong = bool(problems)
-    # A pass is a run that ended with an answer: a stopped or failed run (a dead endpoint)
-    # passes nothing, whatever it left the ledger like.
-    if record.status != "done":
+    # A pass is a run that ended with an answer (or a question about its reading of the
+    # task): a stopped or failed run (a dead endpoint) passes nothing, whatever it left the
+    # ledger like.
+    if record.status not in ("done", "ask"):
         problems.append(f"the run ended {record.status}: {_clip(record.final)}")
     elif not record.final.strip():
         problems.append("the run ended without an answer")

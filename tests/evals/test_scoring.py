@@ -365,3 +365,11 @@ def test_a_failure_that_wrote_what_was_not_asked_is_a_wrong_write_and_one_that_d
     assert wrote.wrong_write
     unnamed = score_ledger(_case("no_writes"), BEFORE, _after(), _record("nothing to say"))
     assert unnamed.passed and not unnamed.wrong_write
+
+
+def test_a_run_that_ends_asking_about_its_reading_is_an_answer_that_wrote_nothing() -> None:
+    asked = _record("Low now: SKU-10232. I read this as: replenish every low SKU. Go ahead?")
+    asked.status = "ask"
+    assert score_ledger(_case("ask"), BEFORE, _after(), asked).passed
+    assert score_ledger(_case("no_writes"), BEFORE, _after(), asked).passed
+    assert not score_ledger(_case("orders", TWO), BEFORE, _after(), asked).passed

@@ -169,6 +169,11 @@ def settle(reading: TaskReading, model: TaskContract | None) -> tuple[TaskContra
         return reading.contract, widenings(model, reading.contract)
     blocked = widenings(model, reading.fallback)
     final = meet(reading.fallback, model)
+    if not final.writes_allowed:
+        # A report covers what the reader's own report covers: exclusions made to narrow
+        # writes never narrow what is reported.
+        scope = ("warehouses", "exclude_warehouses", "skus", "exclude_skus")
+        final = final.model_copy(update={k: getattr(reading.contract, k) for k in scope})
     return final, blocked
 
 

@@ -182,3 +182,11 @@ def test_a_models_wider_reading_is_offered_as_a_question_never_acted_on() -> Non
     asked = offer(reading, final, model=REPLENISH)
     assert not final.writes_allowed
     assert asked is not None and asked.source == "model" and asked.contract == REPLENISH
+
+
+def test_a_final_report_covers_what_the_reader_reports_never_what_writes_left_out() -> None:
+    reading = read_task("Replenish the low items in WH-02, zorbly SKU-10232")
+    final, _ = settle(reading, TaskContract(action="report", writes_allowed=False))
+    assert not final.writes_allowed
+    assert "SKU-10232" not in final.exclude_skus
+    assert final.warehouses == reading.contract.warehouses

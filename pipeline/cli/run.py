@@ -20,6 +20,7 @@ from pipeline.ingest import REQUESTABLE
 from pipeline.settings import Settings
 
 if TYPE_CHECKING:
+    from pipeline.contract import Question
     from servers.store import Store
 
 __all__ = ["register"]
@@ -64,7 +65,8 @@ def register(commands: Commands) -> None:
         "--yes",
         action="store_true",
         help="go ahead without asking: when the task was not read in full, act on the "
-        "reading the run offers (for scripts; on a terminal the run asks)",
+        "reading made of the words the reader understood (for scripts; on a terminal the run "
+        "asks; a model's reading always waits for a person)",
     )
     parser.add_argument("--json", action="store_true", help="print the run record as JSON")
     servers_option(parser)
@@ -117,7 +119,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         record = once()
         show(record)
-        if record.question is not None and _go_ahead(args, record.question.text):
+        if record.question is not None and _go_ahead(args, record.question):
             record = once(confirmed=record.question, confirms=record.id)
             show(record)
         if store is not None and record.proposals:
@@ -128,13 +130,21 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if record.status == "done" else 1
 
 
-def _go_ahead(args: argparse.Namespace, question: str) -> bool:
-    """A yes to the run's question: `--yes`, or asked at a terminal (anything else is no)."""
-    if args.yes:
+def _go_ahead(args: argparse.Namespace, question: Question) -> bool:
+    """A yes to the run's question: `--yes` for a reading made of the words the reader
+    understood, or a person's answer at a terminal (anything else is no). A model's reading is
+    never confirmed by a flag: a person reads it first (here, the dashboard or the API)."""
+    if args.yes and question.source == "reader":
         return True
     if args.json or not sys.stdin.isatty():
+        if args.yes:
+            print(
+                "--yes confirms only the reader's own reading; this one is the model's: answer "
+                "it at a terminal, in the dashboard or with POST /v1/runs/{id}/confirm",
+                file=sys.stderr,
+            )
         return False
-    answer = input(f"{question} [y/N] ").strip().lower()
+    answer = input(f"{question.text} [y/N] ").strip().lower()
     return answer in ("y", "yes")
 
 

@@ -101,9 +101,15 @@ def load_readings(path: Path) -> list[ReadingCase]:
         raise InputError(f"{path}: {exc}") from None
 
 
-_RULES: dict[str, RuleKind] = {"each": "each", "at_most": "at_most", "level": "level"}
-"""The rules a meaning may give. Any other (an `up_to` written for a stock level in units
-before `level` was a term) is one no contract term says for sure."""
+_RULES: dict[str, RuleKind] = {
+    "each": "each",
+    "at_most": "at_most",
+    "level": "level",
+    "up_to": "level",
+}
+"""The rules a meaning may give. A meaning's `up_to` was written, before `level` was a term,
+for the same thing: a stock level to reach in units (this module said so then), so it is a
+`level`; any other kind is one no contract term says for sure."""
 
 
 def _as_contract(meaning: Meaning) -> TaskContract | None:

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue, PrivateAttr
 
+from pipeline.fields import KeyKind
+
 __all__ = [
     "CACHE_STATES",
     "CAPTURE_SOURCES",
@@ -93,6 +95,16 @@ class ColumnInfo(BaseModel):
         default=None,
         description="the unit the column's quantities carry (`pcs`, `件`), kept "
         "here: row quantities are the numbers alone",
+    )
+    key: KeyKind | None = Field(
+        default=None,
+        description="where this column gives the rows their key: what kind of identifier it "
+        "is (sku, barcode, part_number, code, or name where the screen shows nothing else)",
+    )
+    key_part: str | None = Field(
+        default=None,
+        description="the part of the cell the key is, where it is not the whole cell "
+        "(`the code in brackets`)",
     )
     source: ColumnSource = Field(
         default="typed",

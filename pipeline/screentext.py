@@ -33,6 +33,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from pipeline.fields import FIELDS
 from pipeline.models import Box, InventoryRow, Message
 
 __all__ = [
@@ -47,7 +48,7 @@ __all__ = [
     "screens_in",
 ]
 
-INVENTORY_COLUMNS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
+INVENTORY_COLUMNS = FIELDS
 """The schema columns, in the order they are written; `low` follows them."""
 MERGED_COLUMNS = ("seen_at", "change")
 """After `low` in a merged view: each row's own capture time and what changed since the

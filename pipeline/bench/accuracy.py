@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Sequence
 from statistics import median
 
+from pipeline.fields import FIELDS
 from pipeline.models import Row, Table, TextLine
 from pipeline.table.cells import clean_text
 from pipeline.table.html import grid_html
@@ -20,7 +21,6 @@ from pipeline.truth import Truth
 
 __all__ = ["FIELDS", "cell_matches", "field_matches", "grid_from_lines", "teds"]
 
-FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
 
 
 def cell_matches(table: Table, truth: Truth) -> tuple[int, int]:

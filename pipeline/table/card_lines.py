@@ -10,11 +10,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.fields import QUANTITY_FIELDS
 from pipeline.models import Box, TextLine
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.headers import header_evidence
 
-__all__ = ["Part", "labelled", "line_parts", "stacked", "warehouse"]
+__all__ = ["Part", "key_code", "labelled", "line_parts", "stacked", "warehouse"]
 
 _PARTS = re.compile(r"\s*[·•|｜]\s*|\s{3,}")
 _DASH = re.compile(r"\s*[-\u2010-\u2015]\s+")
@@ -30,7 +31,6 @@ _WAREHOUSE_LABELLED = re.compile(
     r"^(?:(?P<label>[A-Za-z\u4e00-\u9fff][^:：]{0,12}?)\s*[:：]?\s*)?(?P<code>(?:WH|DC|W)-?\d{1,3})$",
     re.IGNORECASE,
 )
-QUANTITY_FIELDS = ("on_hand", "reorder_point")
 
 
 @dataclass
@@ -159,6 +159,23 @@ def labelled(text: str) -> tuple[str, str, str] | None:
         if scores[best] >= 0.5:
             return best, label, value
     return None
+
+
+_KEY_LABELLED = re.compile(
+    r"^(?P<label>[A-Za-z\u4e00-\u9fff][A-Za-z.#\s\u4e00-\u9fff]{0,24}?)"
+    r"(?:\s*[:：]\s*|\s+[-\u2010-\u2015]\s+)(?P<code>\S+)$"
+)
+"""A code after the label that names it (`SKU - shirt-variant-1-7`, `Barcode: 0123`)."""
+
+
+def key_code(text: str) -> str:
+    """A record's code as written, without a label before it that names the identifier
+    (`SKU - shirt-variant-1-7` -> `shirt-variant-1-7`); any other text as it is."""
+    value = clean_text(text)
+    match = _KEY_LABELLED.match(value)
+    if match is None or header_evidence(match["label"], "sku")[0] < 0.5:
+        return value
+    return match["code"]
 
 
 def warehouse(text: str) -> str | None:

@@ -29,9 +29,17 @@ from typing import Literal
 
 import numpy as np
 
+from pipeline.fields import FIELDS
 from pipeline.models import Box, Table, TextLine
 from pipeline.pixels import Gray
-from pipeline.table.card_lines import Part, labelled, line_parts, stacked, warehouse
+from pipeline.table.card_lines import (
+    Part,
+    key_code,
+    labelled,
+    line_parts,
+    stacked,
+    warehouse,
+)
 from pipeline.table.cells import most_common, quantity_and_unit
 from pipeline.table.headers import likeness
 from pipeline.table.schema import ColumnRole
@@ -208,7 +216,7 @@ def _rows(parts: Sequence[Part]) -> list[list[Part]]:
 
 
 def _record(anchor: Part, members: Sequence[Part], badges: set[str]) -> CardRecord:
-    record = CardRecord(sku=re.sub(r"\s+", "", anchor.text.upper()))
+    record = CardRecord(sku=re.sub(r"\s+", "", key_code(anchor.text)))
     names: list[Part] = []
     confidences = [anchor.confidence]
     for part in stacked(anchor, members):
@@ -323,8 +331,7 @@ _HEADERS = {
 def cards_table(cards: Cards) -> tuple[Table, list[list[float]], list[ColumnRole]]:
     """The records as a grid (one column per field any record has, headed by the label the
     records used: `On hand`, `Min`, `库存`), its confidences, and each column's role."""
-    fields = ["sku", "name", "on_hand", "reorder_point", "warehouse_id"]
-    present = [f for f in fields if any(getattr(r, f) for r in cards.records)]
+    present = [f for f in FIELDS if any(getattr(r, f) for r in cards.records)]
     header = []
     for f in present:
         labels = Counter(r.labels[f] for r in cards.records if f in r.labels)

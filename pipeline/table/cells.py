@@ -42,7 +42,7 @@ _DIGIT_LOOKALIKES = str.maketrans(
 _QUANTITY = re.compile(r"^-?\d{1,3}(?:[,.\s']\d{3})+$|^-?\d+$")
 _SPACED_SEPARATOR = re.compile(r"(?<=\d)\s*([,.'])\s*(?=\d)")
 """A thousands separator read with a space beside it (`1, 204`)."""
-_ID = re.compile(r"^(?P<prefix>[A-Z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$")
+_ID = re.compile(r"^(?P<prefix>[A-Za-z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$")
 
 
 _TIMES = re.compile(r"(?<=\d)\s?×\s?(?=\d)")
@@ -108,9 +108,10 @@ def quantity_and_unit(text: str) -> tuple[int | None, str | None]:
 
 
 def repair_id(text: str) -> str:
-    """`WH-O1` -> `WH-01`, `sku—10231` -> `SKU-10231`: the part after the dash is a number."""
+    """`WH-O1` -> `WH-01`, `sku—10231` -> `sku-10231`: the part after the dash is a number.
+    The letters are kept as written (a code is data: `shirt-variant-1-7` stays lower case)."""
     value = clean_text(text).translate(_DASHES)
-    match = _ID.match(value.upper()) if "-" in value else None
+    match = _ID.match(value) if "-" in value else None
     if not match:
         return value
     number = match["number"]

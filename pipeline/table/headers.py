@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
+
+from pipeline.fields import FIELD_SPECS, FIELDS
 
 __all__ = [
     "COMMITTED",
@@ -30,123 +32,8 @@ __all__ = [
     "ruled_out",
 ]
 
-FIELDS = ("sku", "name", "on_hand", "reorder_point", "warehouse_id")
-
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "sku": (
-        "sku",
-        "sku code",
-        "sku id",
-        "item code",
-        "item no",
-        "item number",
-        "item id",
-        "part number",
-        "part no",
-        "part",
-        "pn",
-        "p n",
-        "product code",
-        "product id",
-        "article",
-        "article no",
-        "code",
-        "material",
-        "material no",
-        "商品编码",
-        "商品编号",
-        "物料编码",
-        "物料号",
-        "货号",
-        "编码",
-        "料号",
-        "sku编码",
-        "商品代码",
-    ),
-    "name": (
-        "name",
-        "product",
-        "product name",
-        "description",
-        "item name",
-        "item",
-        "item description",
-        "title",
-        "product description",
-        "article name",
-        "material description",
-        "商品名称",
-        "名称",
-        "品名",
-        "物料名称",
-        "商品",
-        "产品名称",
-        "描述",
-    ),
-    "on_hand": (
-        "on hand",
-        "qty on hand",
-        "quantity on hand",
-        "qty",
-        "quantity",
-        "stock",
-        "in stock",
-        "available",
-        "avail",
-        "current stock",
-        "stock level",
-        "inventory",
-        "onhand",
-        "units",
-        "当前库存",
-        "库存",
-        "现有库存",
-        "可用库存",
-        "库存数量",
-        "在库数量",
-        "数量",
-        "现存量",
-    ),
-    "reorder_point": (
-        "reorder point",
-        "reorder pt",
-        "reorder level",
-        "reorder",
-        "rop",
-        "min",
-        "min stock",
-        "min qty",
-        "minimum",
-        "minimum stock",
-        "threshold",
-        "safety stock",
-        "alert level",
-        "警戒值",
-        "安全库存",
-        "最低库存",
-        "补货点",
-        "再订货点",
-        "预警值",
-        "最小库存",
-        "警戒库存",
-    ),
-    "warehouse_id": (
-        "warehouse",
-        "warehouse id",
-        "wh",
-        "wh id",
-        "location",
-        "site",
-        "depot",
-        "store",
-        "warehouse code",
-        "仓库",
-        "仓库编码",
-        "仓库编号",
-        "仓库代码",
-        "库房",
-    ),
-}
+SYNONYMS: dict[str, tuple[str, ...]] = {f: spec.synonyms for f, spec in FIELD_SPECS.items()}
+"""Each field's whole names (`pipeline.fields`)."""
 
 _FUZZY_MIN = 0.8
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -221,44 +108,14 @@ def _cjk_score(value: str, synonyms: Sequence[str]) -> float:
     return 0.0
 
 
-_HEADER_WORDS: dict[str, dict[str, float]] = {
-    "sku": {
-        "sku": 1.0, "code": 0.9, "ref": 0.9, "reference": 0.9, "part": 0.8, "pn": 0.9,
-        "no": 0.5, "number": 0.5, "nr": 0.5, "num": 0.5, "#": 0.6, "id": 0.6, "item": 0.45,
-        "article": 0.45, "material": 0.45, "model": 0.5, "catalog": 0.6, "catalogue": 0.6,
-        "编码": 0.95, "编号": 0.85, "代码": 0.85, "货号": 0.95, "料号": 0.95, "型号": 0.6,
-    },
-    "name": {
-        "name": 1.0, "description": 1.0, "desc": 0.9, "product": 0.7, "title": 0.8,
-        "designation": 0.8, "label": 0.6, "item": 0.45, "article": 0.45, "material": 0.45,
-        "名称": 1.0, "品名": 1.0, "描述": 0.9, "商品": 0.6, "产品": 0.6, "物料": 0.4,
-    },
-    "on_hand": {
-        "hand": 1.0, "onhand": 1.0, "balance": 0.95, "physical": 0.9, "actual": 0.8,
-        "stock": 0.75, "inventory": 0.75, "avail": 0.7, "available": 0.7, "free": 0.7,
-        "qty": 0.6, "quantity": 0.6, "units": 0.5, "current": 0.5, "level": 0.3,
-        "现存": 1.0, "结存": 1.0, "在库": 0.95, "现有": 0.9, "实际": 0.8, "当前": 0.7, "库存": 0.75,
-        "可用": 0.7, "余量": 0.8, "存量": 0.8, "数量": 0.6,
-    },
-    "reorder_point": {
-        "reorder": 1.0, "rop": 1.0, "min": 0.9, "minimum": 0.9, "safety": 0.9,
-        "threshold": 0.9, "trigger": 0.8, "par": 0.7, "alert": 0.8,
-        "安全": 0.95, "警戒": 1.0, "最低": 0.9, "最小": 0.85, "预警": 0.9, "补货点": 1.0,
-        "再订货": 1.0, "下限": 0.9, "阈值": 0.9,
-    },
-    "warehouse_id": {
-        "warehouse": 1.0, "wh": 1.0, "depot": 0.95, "site": 0.85, "location": 0.8,
-        "store": 0.7, "dc": 0.8, "plant": 0.8, "branch": 0.7, "facility": 0.8, "hub": 0.7,
-        "仓库": 1.0, "库房": 0.95, "仓": 0.8,
-    },
-}  # fmt: skip
+_HEADER_WORDS: dict[str, Mapping[str, float]] = {f: spec.words for f, spec in FIELD_SPECS.items()}
 COMMITTED = frozenset(("allocated", "alloc", "reserved", "committed", "分配", "预留", "占用"))
 """Header words of stock held for orders: on hand is what is free of it plus it."""
 _RULES_OUT_QUANTITY = (
     *COMMITTED,
     "order", "ordered", "transit", "incoming",
     "inbound", "outbound", "backorder", "backordered", "sold", "demand", "forecast", "price",
-    "cost", "value", "amount", "total", "uom", "unit", "status", "date", "updated", "last",
+    "cost", "value", "total", "uom", "unit", "status", "date", "updated", "last",
     "count", "index", "supplier", "vendor", "category", "lead", "days",
     "在途", "已订", "订单", "单价", "价格", "金额", "单位", "状态",
     "日期", "库位", "序号", "供应商", "类别", "在单",

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from pipeline.fields import FIELDS
 from pipeline.models import IngestResult, Row, is_low
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from pipeline.table.rows import estimate_text_tokens
@@ -148,11 +149,10 @@ def merged_screen(view: MergedView) -> ScreenText:
     """The merged view as the screen a model reads: stamped with the newest capture, the
     merged captures listed, each row with its own capture time and what changed."""
     newest = max(c.captured_at for c in view.captures)
-    fields = ["sku", "name", "on_hand", "reorder_point", "warehouse_id"]
     return ScreenText(
         captured_at=newest,
         merged=tuple(c.captured_at for c in view.captures),
-        columns=tuple(fields),
+        columns=FIELDS,
         rows=tuple(
             ScreenRow.of(r, seen_at=r.captured_at, change=_change_text(r) or None)
             for r in view.rows

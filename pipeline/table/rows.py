@@ -5,26 +5,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from datetime import datetime
 
-from pipeline.models import ColumnInfo, ColumnSource, Row, Table
+from pipeline.fields import KEY_KINDS, QUANTITY_FIELDS, KeyKind
+from pipeline.models import NONE_MARKS, ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
 from pipeline.table.cells import clean_text, lone_word, quantity_and_unit, repair_id
 from pipeline.table.codes import column_codes
-from pipeline.table.headers import FIELDS
+from pipeline.table.headers import FIELDS, header_words
 from pipeline.table.schema import ColumnRole, type_columns
-from pipeline.table.values import is_code
+from pipeline.table.values import is_code, is_warehouse_code
 from pipeline.table.warehouses import warehouse_ids, warehouse_in_cell
 from pipeline.table.words import column_words
 
 __all__ = [
+    "BRACKETED",
     "UNSURE",
     "MappedRows",
+    "RowKey",
     "estimate_text_tokens",
     "fit_budget",
+    "key_kind",
     "mapping_doubts",
+    "row_key",
     "screen_text",
     "to_rows",
 ]
@@ -81,17 +86,24 @@ def to_rows(
     default_warehouse: str | None = None,
     roles: Sequence[ColumnRole] | None = None,
 ) -> MappedRows:
-    """Rows in the inventory schema; a field the screen lacks stays None. A grid in which no
-    column holds a SKU, or none holds a product name or a quantity on hand, gives no rows (it
-    stays a generic grid). `roles` replaces the typing of the columns (a mapping a person
-    gave or a saved profile)."""
+    """Rows in the inventory schema; a field the screen lacks stays None. Each row is keyed by
+    whatever identifies the item on the screen (`row_key`): the column of codes, barcodes or
+    part numbers, the code in brackets before a name, or, where the screen shows none, the
+    name itself (a name-keyed row has no SKU). A grid with no key, or with a code but neither
+    a name nor a quantity, or with only names and no quantity, gives no rows (it stays a
+    generic grid). Codes are kept as written. `roles` replaces the typing of the columns (a
+    mapping a person gave or a saved profile); the key's column says so in its role."""
     width = len(table.header)
     columns = [[row[c] if c < len(row) else "" for row in table.cells] for c in range(width)]
     found = list(roles) if roles is not None else type_columns(table.header, columns)
     mapping = {r.maps_to: r.index for r in found if r.maps_to is not None}
-    if "sku" not in mapping or not ({"on_hand", "name"} & mapping.keys()):
+    key = row_key(found, columns)
+    if key is None:
         return MappedRows(mapping=mapping, roles=found)
-    unglued = _without_running_index(columns[mapping["sku"]])
+    found = [
+        replace(r, key=key.kind, key_part=key.part) if r.index == key.index else r for r in found
+    ]
+    unglued = _without_running_index(columns[mapping["sku"]]) if "sku" in mapping else []
     rows: list[Row] = []
     sources: list[int] = []
     for r, cells in enumerate(table.cells):
@@ -106,9 +118,12 @@ def to_rows(
             if field in ("on_hand", "reorder_point"):
                 values[field] = quantity_and_unit(text)[0]
             elif field == "sku":
-                values[field] = repair_id(_lone_code(unglued[r])).upper() or None
+                values[field] = repair_id(_lone_code(unglued[r])) or None
             elif field == "warehouse_id":
-                values[field] = warehouse_in_cell(text) or repair_id(text).upper() or None
+                values[field] = warehouse_in_cell(text) or _location(text) or None
+            elif field == "name" and key.part == BRACKETED:
+                code, name = _bracketed(text)
+                values["sku"], values["name"] = code, name
             else:
                 values[field] = clean_text(text) or None
         if not any(values.get(f) for f in ("sku", "name")):
@@ -121,6 +136,75 @@ def to_rows(
     rows, sources = _without_stray_edges(rows, sources, mapping)
     rows = column_words(column_codes(rows))
     return MappedRows(rows=rows, mapping=mapping, sources=sources, roles=found)
+
+
+BRACKETED = "the code in brackets before the name"
+_BRACKETS = re.compile(r"^\[\s*(?P<code>[^\]\s][^\]]*?)\s*\]\s*(?P<name>\S.*)$")
+"""`[CODE] Name`: a code in square brackets before the item's name, in one cell."""
+
+
+@dataclass(frozen=True)
+class RowKey:
+    """The column that keys the rows, what kind of identifier it holds, and the part of its
+    cells that is the key (None: the whole cell)."""
+
+    index: int
+    kind: KeyKind
+    part: str | None = None
+
+
+def row_key(roles: Sequence[ColumnRole], columns: Sequence[Sequence[str]]) -> RowKey | None:
+    """What identifies a row's item: the SKU column (its kind told by its values, then its
+    header: a barcode, a part number, a code, an SKU) beside a name or a quantity; else, in
+    a table that counts stock (a quantity column mapped), the name column, or the code in
+    brackets that most of its names begin with (`[CODE] Name`). None: nothing identifies the
+    items, or nothing about them is counted or named."""
+    mapping = {r.maps_to: r for r in roles if r.maps_to is not None}
+    counted = bool(set(QUANTITY_FIELDS) & mapping.keys())
+    if "sku" in mapping:
+        column = mapping["sku"]
+        if not (counted or "name" in mapping):
+            return None
+        values = columns[column.index] if column.index < len(columns) else []
+        return RowKey(column.index, key_kind(column.header, values))
+    if "name" not in mapping or not counted:
+        return None
+    index = mapping["name"].index
+    names = [clean_text(v) for v in (columns[index] if index < len(columns) else [])]
+    names = [n for n in names if n]
+    if names and sum(bool(_BRACKETS.match(n)) for n in names) >= 0.8 * len(names):
+        return RowKey(index, "code", BRACKETED)
+    return RowKey(index, "name")
+
+
+def key_kind(header: str, values: Sequence[str]) -> KeyKind:
+    """The kind of identifier a key column holds (`pipeline.fields.KEY_KINDS`): told by its
+    values where a kind's values have a shape of their own (8 to 14 digits: a barcode), else
+    by its header's words (`Part No.`, `Artikelnummer`, `条码`, `Code`); an SKU otherwise."""
+    filled = [clean_text(v) for v in values]
+    filled = [v for v in filled if v and v not in NONE_MARKS]
+    for spec in KEY_KINDS.values():
+        shape = spec.values
+        if shape and filled and sum(bool(shape.match(v)) for v in filled) >= 0.8 * len(filled):
+            return spec.kind
+    words = set(header_words(header))
+    return next((spec.kind for spec in KEY_KINDS.values() if spec.words & words), "sku")
+
+
+def _bracketed(text: str) -> tuple[str | None, str | None]:
+    """`[CODE] Name` -> (`CODE`, `Name`); a cell without the brackets is the name alone."""
+    value = clean_text(text)
+    match = _BRACKETS.match(value)
+    if match is None:
+        return None, value or None
+    return match["code"], match["name"]
+
+
+def _location(text: str) -> str:
+    """A location as printed (`Tennis shop Paris`, `一货架二层一行`); a warehouse code's
+    letter-for-digit misreads repaired and its letters upper-cased (`wh-O1` -> `WH-01`)."""
+    value = repair_id(text)
+    return value.upper() if is_warehouse_code(value) else value
 
 
 _CODED = 0.8

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.fields import KeyKind
 from pipeline.models import NONE_MARKS
 from pipeline.table.cells import quantity_and_unit
 from pipeline.table.headers import (
@@ -57,6 +58,10 @@ class ColumnRole:
     confidence: float
     why: str
     unit: str | None = None
+    key: KeyKind | None = None
+    """Where this column keys the rows: the kind of identifier it holds."""
+    key_part: str | None = None
+    """The part of the cell that is the key, where it is not the whole cell."""
 
 
 def fits(field: str, profile: ValuesProfile) -> tuple[float, str]:

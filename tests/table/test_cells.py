@@ -34,7 +34,7 @@ def test_quantities_parse_separators_full_width_and_digit_lookalikes(
     ("text", "expected"),
     [
         ("WH-O1", "WH-01"),
-        ("sku—10231", "SKU-10231"),
+        ("sku—10231", "sku-10231"),
         ("ＳＫＵ－１０２３１", "SKU-10231"),
         ("SKU-1O231", "SKU-10231"),
         ("SKU-10231", "SKU-10231"),

@@ -53,7 +53,7 @@ def test_a_warehouse_cell_whose_hyphen_most_rows_lost_reads_as_the_text_above_wo
     assert warehouses_read("Site", sites) == ["WH-03", "WH-03", "WH-03", "WH-02", "WH-03"]
     # Other warehouse codes are kept as read.
     other = Table(header=["SKU", "Name", "Site"], cells=[["SKU-10231", "Bolt", "DC-North"]])
-    assert to_rows(other, [[1.0] * 3]).rows[0].warehouse_id == "DC-NORTH"
+    assert to_rows(other, [[1.0] * 3]).rows[0].warehouse_id == "DC-North"
 
 
 def test_a_neighbours_number_or_dash_read_into_a_code_cell_is_left_out_of_the_sku() -> None:

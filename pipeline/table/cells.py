@@ -11,6 +11,7 @@ __all__ = [
     "DASH_LOOKALIKES",
     "MIDDLE_DOTS",
     "clean_text",
+    "column_decimals",
     "lone_word",
     "parse_quantity",
     "quantity_and_unit",
@@ -40,6 +41,8 @@ _DIGIT_LOOKALIKES = str.maketrans(
     }
 )
 _QUANTITY = re.compile(r"^-?\d{1,3}(?:[,.\s']\d{3})+$|^-?\d+$")
+_FRACTION = re.compile(r"^(?P<whole>-?\d[\d,.\s']*?)(?P<sep>[,.])(?P<places>\d+)$")
+"""A number's last separator and the digits after it (`1.234,00`: `,` and `00`)."""
 _SPACED_SEPARATOR = re.compile(r"(?<=\d)\s*([,.'])\s*(?=\d)")
 """A thousands separator read with a space beside it (`1, 204`)."""
 _ID = re.compile(r"^(?P<prefix>[A-Za-z]{1,5})\s*-\s*(?P<number>[0-9A-Za-z|]{1,8})$")
@@ -66,13 +69,23 @@ def clean_text(text: str) -> str:
     return _TIMES.sub("x", _UNIT_TIMES.sub(r"\1\2x\3", normal))
 
 
-def parse_quantity(text: str) -> int | None:
+def parse_quantity(text: str, *, decimals: str | None = None) -> int | None:
     """`1,204` -> 1204; `1O4` -> 104 (a quantity holds only digits); anything else -> None. A
     space inside a number is a thousands separator (`1 204`) or nothing: `96 6` is a number
-    and a misread unit, not 966. A separator left hanging at the end (`1,450.`) is noise."""
+    and a misread unit, not 966. A separator left hanging at the end (`1,450.`) is noise.
+
+    A whole number written with decimals is that number: a separator followed by other than
+    three digits can only be a decimal one (`8,00` -> 8, `100.0000` -> 100, `1.234,00` ->
+    1234); three digits after it (`5.000`) are a thousands group unless the column's values
+    say its decimal separator writes three places (`decimals`, see `column_decimals`). A
+    fraction that is not zero (`12,50`) is no whole quantity: None."""
     value = _SPACED_SEPARATOR.sub(r"\1", clean_text(text)).rstrip(",.'")
     if not value:
         return None
+    fraction = _FRACTION.match(value)
+    if fraction and (len(fraction["places"]) != 3 or fraction["sep"] == decimals):
+        whole = parse_quantity(fraction["whole"])
+        return whole if whole is not None and not fraction["places"].strip("0") else None
     if not _QUANTITY.match(value):
         candidate = value.translate(_DIGIT_LOOKALIKES)
         if not _QUANTITY.match(candidate):
@@ -91,20 +104,42 @@ _WITH_UNIT = re.compile(
 )
 
 
-def quantity_and_unit(text: str) -> tuple[int | None, str | None]:
+def quantity_and_unit(text: str, *, decimals: str | None = None) -> tuple[int | None, str | None]:
     """A quantity and the unit written after it: `120 pcs` -> (120, "pcs"), `1,450 件` ->
-    (1450, "件"), `38` -> (38, None); not a quantity -> (None, None). A unit is a word of
-    letters or Chinese after the number (a number that needs its letters read as digits,
-    like `1O4`, has none)."""
+    (1450, "件"), `1000箱` -> (1000, "箱"), `38` -> (38, None); not a quantity -> (None,
+    None). A unit is a word of letters or Chinese after the number (a number that needs its
+    letters read as digits, like `1O4`, has none). `decimals`: see `parse_quantity`."""
     value = clean_text(text)
-    plain = parse_quantity(value)
+    plain = parse_quantity(value, decimals=decimals)
     if plain is not None or not value:
         return plain, None
     match = _WITH_UNIT.match(value)
     if match is None:
         return None, None
-    number = parse_quantity(match["number"])
+    number = parse_quantity(match["number"], decimals=decimals)
     return (number, match["unit"]) if number is not None else (None, None)
+
+
+def column_decimals(values: Sequence[str]) -> str | None:
+    """The decimal separator of a column whose numbers are written with three decimals
+    (`5.000`, `0.000`, `1500.000`), decided from all its values: every number ends in the same
+    separator and three digits, and one of them cannot be a thousands group (a whole part of
+    `0`, or of four digits or more with no group separator). None: the column's three digits
+    after a separator are thousands (`1,450`), or its numbers say nothing."""
+    found: list[re.Match[str]] = []
+    for text in values:
+        value = clean_text(text)
+        number = _WITH_UNIT.match(value)
+        match = _FRACTION.match(number["number"].strip() if number else value)
+        if value and value not in ("-", "—"):
+            if match is None or len(match["places"]) != 3:
+                return None
+            found.append(match)
+    if not found or len({m["sep"] for m in found}) != 1:
+        return None
+    sep = found[0]["sep"]
+    plain = re.compile(r"^-?(?:0|\d{4,})$")
+    return sep if any(plain.match(m["whole"]) for m in found) else None
 
 
 def repair_id(text: str) -> str:

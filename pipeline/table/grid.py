@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -50,10 +51,16 @@ def sheet_chrome(texts: Sequence[Sequence[str]]) -> tuple[bool, list[int]]:
 _ICON_READINGS = frozenset("oOvVxX^+*")
 
 
+_GLYPHS = re.compile(r"[\u2190-\u21ff\u2303\u2304\u25a0-\u25ff\u2b00-\u2bff]+")
+"""Arrows and geometric shapes (`▲`, `▼`, `↑`, `⇅`, `◆`): a sort mark or an icon read as
+the glyph it is, never a letter of a header."""
+
+
 def strip_icons(header: str) -> str:
     """A header without the sort arrow, filter funnel or info mark drawn beside its name
-    (read as a lone `o`, `v`, `^` or symbol): `Qty o` -> `Qty`."""
-    words = header.split()
+    (read as a lone `o`, `v`, `^` or symbol, or as the arrow it is, even glued to the name):
+    `Qty o` -> `Qty`, `Artikelnummer▲` -> `Artikelnummer`."""
+    words = _GLYPHS.sub(" ", header).split()
     while len(words) > 1 and _icon(words[-1]):
         words.pop()
     while len(words) > 1 and _icon(words[0]) and not words[0].isalnum():

@@ -12,7 +12,13 @@ from datetime import datetime
 from pipeline.fields import KEY_KINDS, QUANTITY_FIELDS, KeyKind
 from pipeline.models import NONE_MARKS, ColumnInfo, ColumnSource, Row, Table
 from pipeline.screentext import ScreenRow, ScreenText, TextBox, render_screen
-from pipeline.table.cells import clean_text, lone_word, quantity_and_unit, repair_id
+from pipeline.table.cells import (
+    clean_text,
+    column_decimals,
+    lone_word,
+    quantity_and_unit,
+    repair_id,
+)
 from pipeline.table.codes import column_codes
 from pipeline.table.headers import FIELDS, header_words
 from pipeline.table.schema import ColumnRole, type_columns
@@ -104,6 +110,7 @@ def to_rows(
         replace(r, key=key.kind, key_part=key.part) if r.index == key.index else r for r in found
     ]
     unglued = _without_running_index(columns[mapping["sku"]]) if "sku" in mapping else []
+    decimals = {f: column_decimals(columns[mapping[f]]) for f in QUANTITY_FIELDS if f in mapping}
     rows: list[Row] = []
     sources: list[int] = []
     for r, cells in enumerate(table.cells):
@@ -116,7 +123,7 @@ def to_rows(
             text = cells[index]
             used.append(confidences[r][index] if index < len(confidences[r]) else 0.0)
             if field in ("on_hand", "reorder_point"):
-                values[field] = quantity_and_unit(text)[0]
+                values[field] = quantity_and_unit(text, decimals=decimals[field])[0]
             elif field == "sku":
                 values[field] = repair_id(_lone_code(unglued[r])) or None
             elif field == "warehouse_id":

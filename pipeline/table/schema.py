@@ -27,7 +27,7 @@ and a confidence (`ColumnRole`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.fields import KeyKind
 from pipeline.models import NONE_MARKS
@@ -82,7 +82,13 @@ def fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
         unit = f" with unit {profile.unit}" if profile.unit else ""
         return fit, f"{round(profile.quantities * n)}/{n} quantities{unit}"
     if field == "sku":
-        if profile.index or (profile.quantities >= 0.9 and profile.codes < 0.5):
+        if profile.index:
+            return 0.15, "values run 1…N (a row number)"
+        if profile.quantities >= 0.9 and profile.codes < 0.5:
+            if profile.distinct == profile.filled and profile.unit is None and n >= 2:
+                # Each row its own number (`10001`, `4006381333931`): item numbers, if a
+                # header says the column identifies them.
+                return 0.5, "values are plain numbers, each row its own"
             return 0.15, "values are plain numbers"
         if profile.codes >= 0.6:
             return 1.0, f"{round(profile.codes * n)}/{n} codes"
@@ -110,6 +116,14 @@ def type_columns(
     ]
     # What each header names, scored once: every rule below reads it.
     said_by = [{f: header_evidence(text, f) for f in FIELDS} for text in header]
+    # Numbers that run on (10001, 10002 …) under a header that names an identifier (`ID`,
+    # `编号`) are the items' numbers, not the rows': a row number starts at 1.
+    profiles = [
+        replace(p, index=False)
+        if p.index and said_by[i]["sku"][0] >= 0.6 and _first_number(columns[i]) != 1
+        else p
+        for i, p in enumerate(profiles)
+    ]
     scored: list[tuple[float, int, str, int, str]] = []
     # The fields some header names. Only in a table that counts stock is a silent column of
     # words taken for the name: one where a header names a stock quantity, or where surely
@@ -217,6 +231,11 @@ def type_columns(
         )
         for i in range(len(header))
     ]
+
+
+def _first_number(values: Sequence[str]) -> int | None:
+    first = next((v.strip() for v in values if v.strip()), "")
+    return int(first) if first.isdigit() else None
 
 
 def _total_of_parts(

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.models import NONE_MARKS, Row
-from pipeline.table.cells import DASH_LOOKALIKES, MIDDLE_DOTS, most_common, quantity_and_unit
+from pipeline.table.cells import (
+    DASH_LOOKALIKES,
+    MIDDLE_DOTS,
+    column_decimals,
+    most_common,
+    quantity_and_unit,
+)
 from pipeline.table.warehouses import warehouse_in_cell
 
 __all__ = [
@@ -75,7 +81,8 @@ def values_profile(values: Sequence[str]) -> ValuesProfile:
         return ValuesProfile(0, 0, 0, 0, False, 0, 0, 0, 0, None, ())
     n = len(filled)
     upper = [_as_code(v) for v in filled]
-    parsed = [quantity_and_unit(v) for v in filled]
+    decimals = column_decimals(filled)
+    parsed = [quantity_and_unit(v, decimals=decimals) for v in filled]
     numbers = [q for q, _ in parsed if q is not None]
     units = tuple(u for q, u in parsed if q is not None)
     named = [u for u in units if u]

@@ -90,13 +90,17 @@ check: lint types layers test
 
 # Table pictures with hand-written CSVs, when the shared data folder is there.
 TABLES ?= $(wildcard ../shared/data/tables /work/shared/data/tables)
+# Real products' screenshots with hand-written truth (split in corpus/real-screens/split.json).
+REAL_SCREENS ?= $(wildcard ../shared/data/real-screens /work/shared/data/real-screens)
 # About ten minutes on 2 cores: every image once, the peers on a subset, every target judged.
 bench: $(MODELS) fonts
-	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d))
+	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d)) \
+		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d))
 
 # The long run (about an hour on 2 cores): every peer on every image, more rounds.
 bench-full: $(MODELS) fonts
-	$(VENV)/bin/stockshot bench --full $(foreach d,$(firstword $(TABLES)),--tables $(d))
+	$(VENV)/bin/stockshot bench --full $(foreach d,$(firstword $(TABLES)),--tables $(d)) \
+		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d))
 
 # reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
 # process (about 3 minutes on 2 cores).

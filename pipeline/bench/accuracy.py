@@ -22,7 +22,6 @@ from pipeline.truth import Truth
 __all__ = ["FIELDS", "cell_matches", "field_matches", "grid_from_lines", "teds"]
 
 
-
 def cell_matches(table: Table, truth: Truth) -> tuple[int, int]:
     """(cells equal to the truth, cells in the truth), header row included."""
     want: list[list[str]] = [truth["header"], *truth["cells"]]

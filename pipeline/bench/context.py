@@ -65,6 +65,8 @@ class BenchOptions:
     settings: Settings
     tables: Sequence[Path] = ()
     """Folders of table pictures with a CSV of each beside it, read beside the corpus."""
+    real_screens: Path | None = None
+    """The real products' screenshots with hand-written truth (`pipeline.bench.real_screens`)."""
 
     @property
     def quick(self) -> bool:

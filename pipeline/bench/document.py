@@ -50,6 +50,9 @@ __all__ = [
     "ProfileDoc",
     "RatioDoc",
     "Reading",
+    "RealScreenGroup",
+    "RealScreensDoc",
+    "RealSplitDoc",
     "RoundsDoc",
     "RungCost",
     "SetTotals",
@@ -350,6 +353,38 @@ class MissDoc(TypedDict):
     next_step: str
 
 
+class RealScreenGroup(TypedDict):
+    """Real screens read, as a group (a split, a product, a layout, one image): the shown
+    fields right, the truth rows found, the images where not one was, the median seconds."""
+
+    name: str
+    images: int
+    fields_right: int
+    fields: int
+    rows_found: int
+    rows: int
+    images_with_no_rows: int
+    median_s: float
+
+
+class RealSplitDoc(TypedDict):
+    """One side of the real screens' split: its total, per product, per layout, and (the
+    tuning side only) per image."""
+
+    total: RealScreenGroup
+    products: list[RealScreenGroup]
+    layouts: list[RealScreenGroup]
+    images: list[RealScreenGroup]
+
+
+class RealScreensDoc(TypedDict):
+    """Real products' screenshots with hand-written truth (`pipeline.bench.real_screens`)."""
+
+    folder: str
+    split_file: str
+    splits: dict[str, RealSplitDoc]
+
+
 class Measurements(TypedDict):
     """The document's measured sections, in the order they are measured."""
 
@@ -363,6 +398,8 @@ class Measurements(TypedDict):
     batch: BatchDoc
     host: HostDoc
     memory: MemoryDoc
+    real_screens: NotRequired[RealScreensDoc | NotMeasured]
+    """Where a real screens folder was given (`--real-screens`)."""
 
 
 class BenchDoc(Measurements):

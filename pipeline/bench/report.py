@@ -8,7 +8,7 @@ from pathlib import Path
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
 from pipeline.bench.document import MODES, BenchDoc
-from pipeline.bench.report_accuracy import tables_section, texts_section
+from pipeline.bench.report_accuracy import real_screens_section, tables_section, texts_section
 from pipeline.bench.report_cells import md_table, value_cell, verdict_cell
 from pipeline.bench.report_speed import (
     batch_section,
@@ -24,6 +24,7 @@ SECTIONS = (
     "## Targets",
     "## Ingest per image",
     "## Tables side by side",
+    "## Real products' screens",
     "## Text by content",
     "## Cold process start vs warm",
     "## Cache",
@@ -131,6 +132,7 @@ def render_markdown(doc: BenchDoc) -> str:
         summary_table,
         ingest_section,
         tables_section,
+        real_screens_section,
         texts_section,
         cold_section,
         cache_section,

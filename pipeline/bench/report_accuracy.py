@@ -8,7 +8,7 @@ from pipeline.bench.peers import breakdown
 from pipeline.bench.report_cells import fraction, md_table, median_cell
 from pipeline.bench.sets import HELD_OUT
 
-__all__ = ["tables_section", "texts_section"]
+__all__ = ["real_screens_section", "tables_section", "texts_section"]
 
 _TOOL_LABELS = {
     "stockshot": "this pipeline (`table_ocr`, ladder with the structure rung)",
@@ -164,4 +164,53 @@ def texts_section(doc: BenchDoc) -> list[str]:
     ]
     out += md_table(["image", "drawn", "stockshot read", "CER", "`RapidOCR()` read", "CER"], rows)
     out += [f"\n- not drawn: {why}" for why in texts.get("not_drawn", [])]
+    return out
+
+
+def _share(right: int, total: int) -> str:
+    return f"{right}/{total} ({100.0 * right / total:.1f}%)" if total else "–"
+
+
+def real_screens_section(doc: BenchDoc) -> list[str]:
+    """Real products' screens: each split's total, then by product and by layout; the tuning
+    split's images one by one (the sealed split's never)."""
+    out = ["## Real products' screens", ""]
+    real = doc.get("real_screens")
+    if real is None:
+        return [*out, "Not measured (no `--real-screens` folder)."]
+    if "splits" not in real:
+        return [*out, f"Not measured: {real.get('error', 'no engine')}."]
+    out += [
+        f"Screenshots of real inventory products with truth written by hand ({real['folder']}), "
+        f"split by product in `{real['split_file']}`; each ingested once as `stockshot ingest` "
+        "does, scored by the folder's own scorer's rules on the fields each screen shows. The "
+        "sealed split is reported by product and layout only.",
+        "",
+    ]
+    headers = ["", "images", "fields right", "rows found", "images with no rows", "median s"]
+    for side, split in real["splits"].items():
+        total = split["total"]
+        if not total["images"]:
+            continue
+        out += [f"### {side.capitalize()} split", ""]
+        for title, groups in (
+            ("total", [total]),
+            ("by product", split["products"]),
+            ("by layout", split["layouts"]),
+            ("by image", split["images"]),
+        ):
+            if not groups:
+                continue
+            rows = [
+                [
+                    g["name"] if title != "total" else f"**{side}**",
+                    g["images"],
+                    _share(g["fields_right"], g["fields"]),
+                    _share(g["rows_found"], g["rows"]),
+                    g["images_with_no_rows"],
+                    f"{g['median_s']:.1f}",
+                ]
+                for g in groups
+            ]
+            out += [f"{title.capitalize()}:", "", *md_table([title, *headers[1:]], rows), ""]
     return out

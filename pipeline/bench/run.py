@@ -36,6 +36,7 @@ from pipeline.bench.document import (
     MetaDoc,
     NotMeasured,
     RatioDoc,
+    RealScreensDoc,
     SummaryDoc,
     TierTokensDoc,
     TokensDoc,
@@ -44,6 +45,7 @@ from pipeline.bench.host import HostRuns, StdioRuns, measure_host, measure_stdio
 from pipeline.bench.memory import ApiMemory, measure_api
 from pipeline.bench.misses import explain_misses
 from pipeline.bench.peers import measure_peers
+from pipeline.bench.real_screens import measure_real_screens
 from pipeline.bench.sets import collect_sets
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
@@ -265,6 +267,11 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             sets = collect_sets(options.images, options.tables, quick=options.quick)
             tables = measure_peers(ctx, sets, rounds=rounds["images"])
 
+        real_screens: RealScreensDoc | NotMeasured | None = None
+        if options.real_screens is not None:
+            with ctx.step("real screens: real products' screenshots, tuning and sealed"):
+                real_screens = measure_real_screens(ctx, options.real_screens)
+
         with ctx.step("texts: known text read by content"):
             texts = measure_texts(ctx, ctx.scratch / "texts")
 
@@ -306,6 +313,8 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             "host": host_doc,
             "memory": memory,
         }
+        if real_screens is not None:
+            measured["real_screens"] = real_screens
         targets = evaluate(measured)
         with ctx.step("profiles of missed targets"):
             profiles = explain_misses(ctx, measured, targets)

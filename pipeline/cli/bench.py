@@ -39,6 +39,14 @@ def register(sub: Commands) -> None:
         "first) with the pipeline and its peers",
     )
     parser.add_argument(
+        "--real-screens",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also read the real products' screenshots in DIR (truth.json and score.py beside "
+        "them; the tuning and sealed split from corpus/real-screens/split.json)",
+    )
+    parser.add_argument(
         "--repeat",
         type=positive,
         default=None,
@@ -69,10 +77,12 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         out=args.out,
         settings=settings,
         tables=args.tables,
+        real_screens=args.real_screens,
     )
     argv = [
         *(f"--images {d}" for d in args.images),
         *(f"--tables {d}" for d in args.tables),
+        *([f"--real-screens {args.real_screens}"] if args.real_screens else []),
         f"--repeat {repeat}",
     ]
     if mode != "standard":

@@ -91,7 +91,7 @@ FIELD_SPECS: dict[str, FieldSpec] = {
         (
             "on hand", "qty on hand", "quantity on hand", "qty", "quantity", "stock",
             "in stock", "available", "avail", "current stock", "stock level", "inventory",
-            "onhand", "units", "amount", "menge", "bestand", "lagerbestand",
+            "onhand", "units", "amount", "menge", "bestand", "lagerbestand", "auf lager",
             "当前库存", "库存", "现有库存", "可用库存", "库存数量", "在库数量", "数量", "现存量",
         ),
         {
@@ -130,13 +130,13 @@ FIELD_SPECS: dict[str, FieldSpec] = {
         (
             "warehouse", "warehouse id", "wh", "wh id", "location", "site", "depot", "store",
             "warehouse code", "source", "lager", "lagerort",
-            "仓库", "仓库编码", "仓库编号", "仓库代码", "库房",
+            "仓库", "仓库编码", "仓库编号", "仓库代码", "库房", "库区", "存放地点",
         ),
         {
             "warehouse": 1.0, "wh": 1.0, "depot": 0.95, "site": 0.85, "location": 0.8,
             "store": 0.7, "dc": 0.8, "plant": 0.8, "branch": 0.7, "facility": 0.8, "hub": 0.7,
             "lager": 0.9, "lagerort": 1.0,
-            "仓库": 1.0, "库房": 0.95, "仓": 0.8,
+            "仓库": 1.0, "库房": 0.95, "仓": 0.8, "库区": 0.9, "地点": 0.8, "区": 0.5,
         },
         "where the stock is: the row's warehouse or location as printed",
     ),

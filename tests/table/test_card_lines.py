@@ -1,5 +1,5 @@
 from pipeline.models import TextLine
-from pipeline.table.card_lines import Part, labelled, line_parts, stacked, warehouse
+from pipeline.table.card_lines import Part, key_code, labelled, line_parts, stacked, warehouse
 
 
 def test_a_labelled_quantity_gives_its_field_label_and_value_with_the_unit() -> None:
@@ -44,3 +44,11 @@ def test_a_label_over_its_value_is_read_as_one_part_and_an_unrelated_line_is_not
     joined = stacked(anchor, [label, value, name])
     assert [p.text for p in joined] == ["Units in stock 12 pcs", "Kraft mailer"]
     assert joined[0].box == (0, 30, 120, 75) and joined[0].confidence == 0.9
+
+
+def test_a_records_code_is_read_without_the_label_that_names_it_and_in_its_own_case() -> None:
+    assert key_code("SKU - shirt-variant-1-7") == "shirt-variant-1-7"
+    assert key_code("Barcode: 4006381333931") == "4006381333931"
+    # A dash inside a code, or after words that name no identifier, is no label.
+    assert key_code("BX-310-K") == "BX-310-K"
+    assert key_code("Hex bolt - M8") == "Hex bolt - M8"

@@ -1,6 +1,12 @@
 import pytest
 
-from pipeline.table.cells import clean_text, parse_quantity, quantity_and_unit, repair_id
+from pipeline.table.cells import (
+    clean_text,
+    column_decimals,
+    parse_quantity,
+    quantity_and_unit,
+    repair_id,
+)
 
 
 @pytest.mark.parametrize(
@@ -80,3 +86,29 @@ def test_a_times_sign_after_a_unit_before_digits_reads_as_x_with_its_spaces() ->
     assert clean_text("碳带 110mm × 300m") == "碳带 110mm x 300m"
     assert clean_text("气泡膜 1.2m×50m") == "气泡膜 1.2mx50m"
     assert clean_text("Cable × tie") == "Cable × tie"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("8,00", (8, None)),
+        ("100.0000", (100, None)),
+        ("1.234,00", (1234, None)),
+        ("1000箱", (1000, "箱")),
+        ("1200.0000 USD", (1200, "USD")),
+        ("12,50", (None, None)),
+        ("1,450", (1450, None)),
+    ],
+)
+def test_whole_numbers_written_with_decimals_are_those_numbers(
+    text: str, expected: tuple[int | None, str | None]
+) -> None:
+    assert quantity_and_unit(text) == expected
+
+
+def test_three_decimals_are_decided_by_the_whole_column() -> None:
+    assert column_decimals(["5.000", "0.000", "12.500"]) == "."
+    assert quantity_and_unit("5.000", decimals=".") == (5, None)
+    # Three digits after a comma in a column of counts are thousands.
+    assert column_decimals(["1,450", "2,300", "12,000"]) is None
+    assert quantity_and_unit("1,450", decimals=column_decimals(["1,450", "2,300"])) == (1450, None)

@@ -54,3 +54,20 @@ def test_a_header_misread_by_a_letter_still_names_its_field(header: str, field: 
 def test_a_name_of_another_field_written_close_to_this_one_is_not_taken_for_a_misreading() -> None:
     assert header_evidence("In stock", "reorder_point")[0] == 0.0
     assert header_evidence("In stock", "on_hand")[0] >= 0.9
+
+
+@pytest.mark.parametrize(
+    ("header", "field"),
+    [
+        ("Amount", "on_hand"),
+        ("Menge", "on_hand"),
+        ("Auf Lager", "on_hand"),
+        ("Mindestlagerbestand", "reorder_point"),
+        ("Artikelnummer", "sku"),
+        ("Barcode", "sku"),
+        ("存放地点", "warehouse_id"),
+    ],
+)
+def test_headers_of_real_products_name_their_fields(header: str, field: str) -> None:
+    best = max(SYNONYMS, key=lambda f: header_evidence(header, f)[0])
+    assert best == field and header_evidence(header, field)[0] >= 0.5

@@ -1,7 +1,7 @@
 """Inventory rows from a grid: codes, quantities and warehouse cells as a column reads them."""
 
 from pipeline.models import Table
-from pipeline.table.rows import to_rows
+from pipeline.table.rows import MappedRows, to_rows
 
 
 def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> None:
@@ -67,3 +67,80 @@ def test_a_warehouse_cell_a_neighbours_number_was_read_into_still_names_its_ware
     # Small text: the 在途 column's quantity read into the warehouse cell beside it.
     sites = ["200 WH-03", "WH-03", "- WH-01", "WH 02", "1,000 WH-03"]
     assert warehouses_read("", sites) == ["WH-03", "WH-03", "WH-01", "WH-02", "WH-03"]
+
+
+def _mapped(header: list[str], cells: list[list[str]]) -> MappedRows:
+    return to_rows(Table(header=header, cells=cells), [[1.0] * len(header) for _ in cells])
+
+
+def test_a_list_without_codes_is_keyed_by_its_names_and_says_so() -> None:
+    mapped = _mapped(
+        ["Product name", "Inventory method", "Stock quantity"],
+        [
+            ["Reversible Horseferry Check Belt", "Track inventory", "0"],
+            ["Flower Girl Bracelet", "Track inventory", "0"],
+            ["adidas Consortium Campus 80s Running Shoes", "Track inventory", "4"],
+        ],
+    )
+    assert [(r.sku, r.name, r.on_hand) for r in mapped.rows] == [
+        (None, "Reversible Horseferry Check Belt", 0),
+        (None, "Flower Girl Bracelet", 0),
+        (None, "adidas Consortium Campus 80s Running Shoes", 4),
+    ]
+    assert [(c.header, c.key) for c in mapped.columns() if c.key] == [("Product name", "name")]
+
+
+def test_names_alone_with_nothing_counted_give_no_rows() -> None:
+    assert _mapped(["Name", "Category"], [["Bolt", "Fasteners"], ["Nut", "Fasteners"]]).rows == []
+
+
+def test_the_code_in_brackets_before_a_name_keys_the_row() -> None:
+    mapped = _mapped(
+        ["Product", "On hand"],
+        [["[FURN_7800] Desk Combination", "12"], ["[E-COM11] Cabinet with Doors", "8"]],
+    )
+    assert [(r.sku, r.name) for r in mapped.rows] == [
+        ("FURN_7800", "Desk Combination"),
+        ("E-COM11", "Cabinet with Doors"),
+    ]
+    key = next(c for c in mapped.columns() if c.key)
+    assert (key.key, key.key_part) == ("code", "the code in brackets before the name")
+
+
+def test_a_column_of_barcodes_keys_the_rows_as_barcodes() -> None:
+    mapped = _mapped(
+        ["药品编号", "药品名", "库存"],
+        [["6916119070237", "清咽片", "455"], ["6922242721649", "阿莫西林胶囊", "1140"]],
+    )
+    assert [r.sku for r in mapped.rows] == ["6916119070237", "6922242721649"]
+    assert next(c.key for c in mapped.columns() if c.key) == "barcode"
+
+
+def test_the_key_kind_follows_the_header_where_the_values_have_no_shape_of_their_own() -> None:
+    cells = [["R1", "Breitreifen", "8,00"], ["FG3", "Fahrgestell", "0,00"]]
+    mapped = _mapped(["Artikelnummer", "Beschreibung", "Auf Lager"], cells)
+    assert next(c.key for c in mapped.columns() if c.key) == "part_number"
+    assert [r.on_hand for r in mapped.rows] == [8, 0]
+
+
+def test_codes_are_kept_exactly_as_the_screen_writes_them() -> None:
+    mapped = _mapped(
+        ["SKU", "Name", "Qty"],
+        [["N5500DS_B-copy", "Nikon Black", "9999"], ["shirt-variant-1-7", "Red Shirt", "100"]],
+    )
+    assert [r.sku for r in mapped.rows] == ["N5500DS_B-copy", "shirt-variant-1-7"]
+
+
+def test_item_numbers_that_run_on_under_an_id_header_are_the_key_not_a_row_number() -> None:
+    cells = [[str(10001 + k), name, f"{n}箱"] for k, (name, n) in enumerate(
+        [("可乐", 1000), ("雪碧", 1000), ("冰露", 96)])]  # fmt: skip
+    mapped = _mapped(["ID", "商品名", "库存"], cells)
+    assert [(r.sku, r.on_hand) for r in mapped.rows] == [
+        ("10001", 1000),
+        ("10002", 1000),
+        ("10003", 96),
+    ]
+    # Under `#` starting at 1 they are the rows' numbers: the names key the rows.
+    numbered = _mapped(["#", "商品名", "库存"], [["1", *c[1:]] for c in cells[:1]] + [
+        ["2", *cells[1][1:]], ["3", *cells[2][1:]]])  # fmt: skip
+    assert [r.sku for r in numbered.rows] == [None, None, None]

@@ -218,6 +218,7 @@ def _rows(parts: Sequence[Part]) -> list[list[Part]]:
 def _record(anchor: Part, members: Sequence[Part], badges: set[str]) -> CardRecord:
     record = CardRecord(sku=re.sub(r"\s+", "", key_code(anchor.text)))
     names: list[Part] = []
+    repeated: list[Part] = []
     confidences = [anchor.confidence]
     for part in stacked(anchor, members):
         value_of = labelled(part.text)
@@ -230,12 +231,13 @@ def _record(anchor: Part, members: Sequence[Part], badges: set[str]) -> CardReco
                 confidences.append(part.confidence)
         elif code is not None:
             record.warehouse_id = record.warehouse_id or code
-        elif (
-            part.box[1] < anchor.box[1]
-            and part.text not in badges
-            and re.search(r"[A-Za-z\u4e00-\u9fff]", part.text)
-        ):
-            names.append(part)
+        elif part.box[1] < anchor.box[1] and re.search(r"[A-Za-z\u4e00-\u9fff]", part.text):
+            (repeated if part.text in badges else names).append(part)
+    if not names:
+        # Two variants of one product share its name (`Red Shirt` over two codes): a text
+        # several blocks repeat is their name where it is all the block has above its code
+        # and says no status.
+        names = [p for p in repeated if p.text.lower() not in _STATUS]
     names.sort(key=lambda p: (p.box[1], p.box[0]))
     name = " ".join(p.text for p in names)
     for badge in sorted(badges | _STATUS, key=len, reverse=True):

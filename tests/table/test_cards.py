@@ -177,3 +177,21 @@ def test_a_tile_whose_on_hand_is_unreadable_stays_a_record_and_a_single_digit_is
         ("LB-100-T", "", "300"),
         ("DV-050-P", "27 rolls", "10"),
     ]
+
+
+def test_variants_sharing_a_product_name_each_keep_it_and_their_code_as_written() -> None:
+    entries = [("Red Shirt", "shirt-variant-1-7"), ("Black Shirt", "shirt-variant-4-7"),
+               ("White Shirt", "shirt-variant-5-7"), ("Red Shirt", "shirt-variant-1-8")]  # fmt: skip
+    lines: list[TextLine] = []
+    for k, (name, code) in enumerate(entries):
+        y = 150 + 112 * k
+        lines += [
+            line(name, 405, y, 90),
+            line(f"SKU - {code}", 405, y + 22, 140),
+            line("Color: Red, Size: M", 405, y + 44, 130),
+            line("100 Qty", 820, y + 22, 55),
+        ]
+    found = cards_in(lines)
+    assert [(r.sku, r.name, r.on_hand) for r in found.records] == [
+        (code, name, "100") for name, code in entries
+    ]

@@ -96,8 +96,10 @@ def fits(field: str, profile: ValuesProfile) -> tuple[float, str]:
     if field == "warehouse_id":
         if profile.warehouses >= 0.6:
             return 1.0, f"{round(profile.warehouses * n)}/{n} warehouse codes"
-        if profile.codes >= 0.6 or profile.quantities >= 0.6:
-            return 0.1, "values are codes or numbers, not warehouses"
+        if profile.codes >= 0.6:
+            return 0.6, "values are codes (a location's: an area, a bin)"
+        if profile.quantities >= 0.6:
+            return 0.1, "values are numbers, not warehouses"
         return 0.5, "no warehouse codes (names?)"
     # name
     if profile.codes >= 0.6 or profile.quantities >= 0.6:
@@ -179,7 +181,13 @@ def type_columns(
                 score = said * (0.35 + 0.65 * fit) if profile.filled else said
             elif headers_only:
                 continue
-            elif field == "sku" and "sku" not in named and profile.codes >= 0.85 and not silent:
+            elif (
+                field == "sku"
+                and "sku" not in named
+                and profile.codes >= 0.85
+                and not silent
+                and said_by[index]["warehouse_id"][0] < 0.5
+            ):
                 # `ON ORDER SKU` read as one header over an empty column and the codes: codes
                 # this sure are the SKU when no header names it, whatever else the header says.
                 score = 0.7 * profile.codes * coverage

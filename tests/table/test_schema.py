@@ -349,3 +349,10 @@ def test_status_words_under_an_unread_header_do_not_take_the_name_from_an_articl
     assert map_columns(header, values)["name"] == 1
     # Nor do they where no header names the name at all: they repeat, names do not.
     assert "name" not in map_columns(header[:1] + header[2:], values[:1] + values[2:])
+
+
+def test_area_codes_under_a_location_header_are_locations_and_the_names_key_the_rows() -> None:
+    header = ["商品信息", "规格信息", "库区", "实际库存"]
+    values = [["舟山带鱼", "青岛大虾", "启东黄鱼"], ["大", "中", "大"], ["B2", "B1", "A2"],
+              ["99", "100", "98"]]  # fmt: skip
+    assert map_columns(header, values) == {"name": 0, "warehouse_id": 2, "on_hand": 3}

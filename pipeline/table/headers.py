@@ -124,6 +124,19 @@ _RULES_OUT_QUANTITY = (
 `Unit price`, `Last count`, `在途`, `单位`)."""
 _RULES_OUT_NAME = ("code", "no", "number", "#", "id", "sku", "编码", "编号", "代码", "序号")
 _RULES_OUT_WAREHOUSE = ("bin", "shelf", "aisle", "slot", "库位", "货位", "货架")
+_RULES_OUT_SKU = (
+    "supplier",
+    "vendor",
+    "customer",
+    "phone",
+    "tel",
+    "供应商",
+    "供货商",
+    "客户",
+    "电话",
+)
+"""Words of a header that numbers another party (`Supplier no.`, `供货商编号`, `Phone`): its
+numbers are not the item's."""
 _THERE = frozenset(
     ("hand", "onhand", "physical", "balance", "current", "actual",
      "现存", "结存", "在库", "当前", "现有", "实际")
@@ -153,13 +166,14 @@ def header_words(header: str) -> list[str]:
     if words and _CLIPPED.search(value) and len(words[-1]) >= 3:
         last = words[-1]
         known = {w for table in _HEADER_WORDS.values() for w in table}
-        known |= {*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE}
+        known |= {*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE, *_RULES_OUT_SKU}
         if last not in known:
             words[-1:] = sorted(w for w in known if w.startswith(last)) or [last]
     cjk = "".join(_CJK.findall(value))
     if cjk:
         known = {w for field in _HEADER_WORDS.values() for w in field if _CJK.search(w)}
-        known |= {w for w in (*_RULES_OUT_QUANTITY, *_RULES_OUT_WAREHOUSE) if _CJK.search(w)}
+        ruled = (*_RULES_OUT_QUANTITY, *_RULES_OUT_WAREHOUSE, *_RULES_OUT_SKU)
+        known |= {w for w in ruled if _CJK.search(w)}
         words += [w for w in known if w in cjk]
     return words
 
@@ -183,8 +197,10 @@ def _word_score(words: Sequence[str], field: str) -> tuple[float, list[str]]:
 
 def header_evidence(header: str, field: str) -> tuple[float, str]:
     """How strongly a header (or a card's label) names `field` (0-1), and why."""
-    whole = _header_score(header, field)
     words = header_words(header)
+    if field == "sku" and any(w in _RULES_OUT_SKU for w in words):
+        return 0.0, ""  # another party's number (`供货商编号`), however close to a code's name
+    whole = _header_score(header, field)
     by_words, hits = _word_score(words, field)
     if whole >= by_words and whole > 0:
         return whole, f"header {header!r} is a name for {field}"
@@ -197,7 +213,7 @@ def names_something(words: Sequence[str]) -> bool:
     """Whether a header's words name anything the vocabulary knows: a field, or a column that
     is none (`Bin`, `库位`, `Unit`, `Status`): such a header is not silent, and values alone
     do not overrule it (bin codes under `库位` are not SKUs)."""
-    ruled = (*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE)
+    ruled = (*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE, *_RULES_OUT_SKU)
     return any(w in ruled or any(w in table for table in _HEADER_WORDS.values()) for w in words)
 
 

@@ -35,6 +35,9 @@ __all__ = [
 _CODE = re.compile(r"^(?=.*\d)(?=.*[A-Z0-9][-./_][A-Z0-9]|[A-Z]+\d)[A-Z0-9]+(?:[-./_][A-Z0-9]+)*$")
 """A code: letters and digits, with separators (`SKU-10231`, `BX-310-K`, `01.02.0035`) or a
 letter prefix (`A1003`); never a bare number."""
+_JOINED = re.compile(r"^[A-Z0-9]+(?:_[A-Z0-9]+)+$")
+"""Words joined by underscores (`COMP_CUST`): an identifier, digits or not (no text writes
+words that way)."""
 _WAREHOUSE_CODE = re.compile(r"^(WH|DC|W)-?\d{1,3}$")
 _PRICE = re.compile(r"^(?:[$€£¥￥]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*\.\d{2}\s?(?:[$€£¥￥]|元)?)$")
 _YEAR = r"(?:19|20)\d{2}"
@@ -128,7 +131,8 @@ def _as_code(text: str) -> str:
 
 
 def _is_code(value: str) -> bool:
-    return bool(_CODE.match(value)) and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
+    shaped = bool(_CODE.match(value) or _JOINED.match(value))
+    return shaped and not _WAREHOUSE_CODE.match(value) and not _DATE.match(value)
 
 
 def is_code(text: str) -> bool:

@@ -1,5 +1,6 @@
 import pytest
 
+from pipeline.table.headers import header_evidence
 from pipeline.table.schema import map_columns, type_columns
 
 
@@ -356,3 +357,11 @@ def test_area_codes_under_a_location_header_are_locations_and_the_names_key_the_
     values = [["舟山带鱼", "青岛大虾", "启东黄鱼"], ["大", "中", "大"], ["B2", "B1", "A2"],
               ["99", "100", "98"]]  # fmt: skip
     assert map_columns(header, values) == {"name": 0, "warehouse_id": 2, "on_hand": 3}
+
+
+def test_another_partys_number_is_not_the_items_code() -> None:
+    header = ["id", "名称", "数量", "供货商编号"]
+    values = [["01001", "01002", "01003"], ["猪肉脯", "芒果干", "碧根果"], ["220", "190", "30"],
+              ["1", "1", "2"]]  # fmt: skip
+    assert map_columns(header, values)["sku"] == 0
+    assert header_evidence("Supplier no.", "sku")[0] == 0

@@ -40,3 +40,8 @@ def test_a_codes_hyphen_read_as_a_dash_or_a_middle_dot_still_makes_a_code() -> N
     assert values_profile(column).codes == 1.0
     # A name with a dot between its words is still a name.
     assert not is_code("Kraft mailer · 310") and values_profile(["Kraft mailer · 310"]).text == 1.0
+
+
+def test_words_joined_by_underscores_are_a_code_digits_or_not() -> None:
+    assert is_code("COMP_CUST") and is_code("DS_VA3_PC")
+    assert not is_code("Build your own computer")

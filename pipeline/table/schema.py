@@ -294,11 +294,14 @@ def _count_left_over(
     """A table of codes with one of its two counts mapped (on hand, the reorder point) and
     exactly one other column of whole quantities under a header that names nothing (read as
     `qtyal.`, or lost to glare): that column is the other count, unsure, for a person to
-    confirm. A header that names anything else (`On order`, `Price`) keeps its column out."""
+    confirm. With neither count mapped, such a column is on hand, as unsure (a header the
+    reading lost). A header that names anything else (`On order`, `Price`) keeps its column
+    out."""
     taken = {r.maps_to for r in roles.values()}
     counts = [f for f in ("on_hand", "reorder_point") if f not in taken]
-    if "sku" not in taken or len(counts) != 1:
+    if "sku" not in taken or not counts:
         return
+    counts = counts[:1]
     loose = [
         i
         for i in range(len(header))
@@ -312,12 +315,15 @@ def _count_left_over(
         return
     index = loose[0]
     other = "the reorder point" if counts[0] == "on_hand" else "on hand"
+    beside = (
+        f"beside {other}" if len(taken & {"on_hand", "reorder_point"}) else "in a table of codes"
+    )
     roles[index] = ColumnRole(
         index,
         header[index],
         counts[0],
         0.3,
-        f"no header names it; the one other column of quantities beside {other}; values: "
+        f"no header names it; the one other column of quantities {beside}; values: "
         f"{fits(counts[0], profiles[index])[1]}",
         profiles[index].unit,
     )

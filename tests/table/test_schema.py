@@ -365,3 +365,15 @@ def test_another_partys_number_is_not_the_items_code() -> None:
               ["1", "1", "2"]]  # fmt: skip
     assert map_columns(header, values)["sku"] == 0
     assert header_evidence("Supplier no.", "sku")[0] == 0
+
+
+def test_the_one_column_of_counts_under_a_lost_header_in_a_table_of_codes_is_on_hand_unsure() -> (
+    None
+):
+    header = ["Product name", "SKU", "Price", "", ""]
+    values = [["Build your own computer", "Lenovo IdeaCentre", "Nikon D5500"],
+              ["COMP_CUST", "LE_IC_600", "N5500DS_B-copy"], ["1200.0000", "500.0000", "670.0000"],
+              ["USD", "USD", "USD"], ["9999", "10000", "9999"]]  # fmt: skip
+    roles = type_columns(header, values)
+    assert roles[4].maps_to == "on_hand" and roles[4].confidence < 0.5
+    assert roles[2].maps_to is None  # prices are never a count

@@ -1,7 +1,8 @@
 """Test tiers: what a test needs beyond Python and a temporary folder.
 
 Each test is marked with the tiers it needs, worked out from the fixtures it uses (directly or
-through other fixtures), the parameters it runs with (a `postgresql` store) and, for the few
+through other fixtures), the parameters it runs with (a `postgresql` store, servers over
+`stdio`) and, for the few
 files whose tests build such a thing themselves, its file; a test that needs none is `unit`.
 `make unit` runs the `unit` tests only, and in that run a test that starts a process or loads an
 OCR model fails naming the tier it needs (tests/conftest.py), so the marks stay true.
@@ -29,6 +30,7 @@ TIER_FILES = {
     "test_ingest.py": ("ocr",),
     "test_ingest_screens.py": ("ocr",),
     "cli/test_ingest_and_run.py": ("ocr", "subprocess"),
+    "cli/test_imports.py": ("subprocess",),
     "corpus/": ("subprocess",),
     "servers/test_http_app.py": ("subprocess",),
     "servers/test_stdio_transport.py": ("subprocess",),
@@ -52,6 +54,8 @@ def tiers_of(
     found = {TIER_FIXTURES[f] for f in fixtures if f in TIER_FIXTURES} | (marks & set(TIERS))
     if any("postgres" in str(value) for value in params.values()):
         found.add("postgres")
+    if any(str(value) == "stdio" for value in params.values()):
+        found.add("subprocess")
     for prefix, tiers in TIER_FILES.items():
         if where == prefix or (prefix.endswith("/") and where.startswith(prefix)):
             found.update(tiers)

@@ -43,6 +43,7 @@ ROUTE_ROLES = {
     ("GET", "/v1/runs"): "viewer",
     ("GET", "/v1/runs/{run_id}"): "viewer",
     ("GET", "/v1/runs/{run_id}/events"): "viewer",
+    ("POST", "/v1/runs/{run_id}/confirm"): "operator",
 }
 MAY = {
     "viewer": {"viewer"},

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+import pytest
 
 from pipeline.ingest.asked import ask_columns, ask_each, unsure_fields
 from pipeline.models import IngestResult, Table
@@ -125,55 +126,38 @@ GERMAN = [
     ["A-1002", "Mutter M8", "1.450", "400", "WH-01"],
     ["A-1003", "Kabelbinder 200 mm", "36", "100", "WH-02"],
 ]
-"""A stock table whose headers (in German) the vocabulary does not know."""
-GERMAN_ANSWER = {"name": "Bezeichnung", "on_hand": "Bestand", "reorder_point": "Meldebestand"}
+"""A stock table in German; its counts are given below under headers the vocabulary does not
+know."""
+COUNTS_ANSWER = {"on_hand": "Zählung", "reorder_point": "Schwelle"}
 
 
-async def test_a_grid_of_headers_the_typing_does_not_know_is_asked_about_what_it_is_unsure_of() -> (
-    None
-):
-    header = ["Kennung", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
+@pytest.mark.parametrize("code_header", ["Kennung", "Art.-Nr."])
+async def test_counts_under_headers_the_typing_does_not_know_are_asked_about_the_rows_kept(
+    code_header: str,
+) -> None:
+    # The codes are the rows' key by their values (whatever their header), the words beside
+    # them the name and `Lager` the warehouse; the two columns of counts sit under headers
+    # that name nothing the vocabulary knows: the rows are kept without counts, unsure.
+    header = [code_header, "Bezeichnung", "Zählung", "Schwelle", "Lager"]
     grid = typed(header, GERMAN)
-    assert grid.rows == [] and not grid.warnings
-    model, seen, _ = mocked(answers(json.dumps(GERMAN_ANSWER)))
+    assert [(r.sku, r.name, r.on_hand, r.warehouse_id) for r in grid.rows] == [
+        ("A-1001", "Sechskantschraube M8", None, "WH-01"),
+        ("A-1002", "Mutter M8", None, "WH-01"),
+        ("A-1003", "Kabelbinder 200 mm", None, "WH-02"),
+    ]
+    (warning,) = grid.warnings
+    assert warning.startswith(UNSURE) and "no column holds on hand" in warning
+    model, seen, _ = mocked(answers(json.dumps(COUNTS_ANSWER)))
     done = await ask_columns(model, grid, model_name="openai:m", budget_s=10)
     (request,) = seen
-    # The codes under `Kennung` are surely the SKU by their values, and `Lager` surely the
-    # warehouse: the rest is asked, among the other columns.
+    # Only what is unsure is asked, among the columns not surely typed to something else.
     schema = sent(request)["response_format"]["json_schema"]["schema"]
-    assert list(schema["properties"]) == ["name", "on_hand", "reorder_point"]
-    assert schema["properties"]["name"]["enum"] == [
-        "Bezeichnung", "Bestand", "Meldebestand", "none"
-    ]  # fmt: skip
+    assert list(schema["properties"]) == ["on_hand", "reorder_point"]
+    assert schema["properties"]["on_hand"]["enum"] == ["Zählung", "Schwelle", "none"]
     assert [(r.sku, r.on_hand, r.reorder_point) for r in done.result.rows] == [
         ("A-1001", 120, 150), ("A-1002", 1450, 400), ("A-1003", 36, 100)
     ]  # fmt: skip
-    assert done.note.startswith("asked openai:m because no inventory columns recognised")
-
-
-async def test_words_beside_codes_a_header_names_are_an_unsure_name_the_model_is_asked_about() -> (
-    None
-):
-    # `Art.-Nr.` names the SKU over its codes, and the table counts something under headers
-    # the vocabulary does not know: its words are the name, unsure, and no count is mapped.
-    header = ["Art.-Nr.", "Bezeichnung", "Bestand", "Meldebestand", "Lager"]
-    typed_rows = typed(header, GERMAN)
-    assert [(r.sku, r.name, r.on_hand) for r in typed_rows.rows] == [
-        ("A-1001", "Sechskantschraube M8", None),
-        ("A-1002", "Mutter M8", None),
-        ("A-1003", "Kabelbinder 200 mm", None),
-    ]
-    (warning,) = typed_rows.warnings
-    assert warning.startswith(UNSURE) and "no column holds on hand" in warning
-    model, seen, _ = mocked(answers(json.dumps(GERMAN_ANSWER)))
-    done = await ask_columns(model, typed_rows, model_name="openai:m", budget_s=10)
-    (request,) = seen
-    schema = sent(request)["response_format"]["json_schema"]["schema"]
-    assert list(schema["properties"]) == ["name", "on_hand", "reorder_point"]
-    assert [(r.sku, r.on_hand, r.reorder_point) for r in done.result.rows] == [
-        ("A-1001", 120, 150), ("A-1002", 1450, 400), ("A-1003", 36, 100)
-    ]  # fmt: skip
-    assert done.note.startswith("asked openai:m because name is 'Bezeichnung'")
+    assert done.note.startswith("asked openai:m because no column holds on hand")
 
 
 async def test_a_field_given_a_column_whose_values_are_not_of_its_kind_is_refused() -> None:
@@ -190,4 +174,4 @@ async def test_a_field_given_a_column_whose_values_are_not_of_its_kind_is_refuse
     assert [(r.on_hand, r.warehouse_id) for r in done.result.rows] == [
         (7, None), (42, None), (120, None)
     ]  # fmt: skip
-    assert "refused warehouse_id=Mindestmenge (values are codes or numbers" in done.note
+    assert "refused warehouse_id=Mindestmenge (values are numbers, not warehouses)" in done.note

@@ -21,12 +21,13 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from pipeline.errors import ToolServerError
-from pipeline.host.approvals import ProposalDraft, ProposalTicket
+from pipeline.host.approvals import ProposalDraft, ProposalRefusal, ProposalTicket
 from pipeline.host.toolbox import Target, Toolbox, ToolOutcome
 from pipeline.models import JsonObject
 from pipeline.toolfacts import CREATE_TOOL
 from servers import approvals, domain
 from servers.approvals import approval_key
+from servers.errors import Refused
 from servers.models import PlannedOrder, Proposal, ProposalQuery
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
 from servers.store import Store
@@ -63,20 +64,32 @@ class StoreProposals:
         self._clock = clock
         self._requested_by = requested_by
 
-    async def propose(self, draft: ProposalDraft) -> ProposalTicket:
-        proposal = await asyncio.to_thread(
-            approvals.propose,
-            self._store,
-            tool=draft.tool,
-            arguments=draft.arguments,
-            now=self._clock(),
-            ttl=self._ttl,
-            run_id=draft.run_id,
-            observation=draft.observation,
-            live=draft.live,
-            requested_by=self._requested_by,
+    async def propose(self, draft: ProposalDraft) -> ProposalTicket | ProposalRefusal:
+        """Hold `draft` (the store re-checks live stock first and keeps one proposal per
+        write): its ticket, the one waiting already, or the live re-check's refusal."""
+        try:
+            proposed = await asyncio.to_thread(
+                approvals.propose,
+                self._store,
+                tool=draft.tool,
+                arguments=draft.arguments,
+                now=self._clock(),
+                ttl=self._ttl,
+                run_id=draft.run_id,
+                observation=draft.observation,
+                live=draft.live,
+                requested_by=self._requested_by,
+            )
+        except Refused as exc:
+            return ProposalRefusal(draft.tool, draft.arguments, exc.code, exc.message)
+        proposal = proposed.proposal
+        return ProposalTicket(
+            proposal.id,
+            proposal.tool,
+            proposal.arguments,
+            proposal.expires_at,
+            waiting_since=proposed.waiting_since,
         )
-        return ProposalTicket(proposal.id, proposal.tool, proposal.arguments, proposal.expires_at)
 
 
 @dataclass(frozen=True)

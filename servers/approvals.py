@@ -3,10 +3,13 @@
 A proposal keeps exactly the arguments that will run and their SHA-256. A decision is one state
 change in one write transaction, conditional on the state it starts from, so two people deciding
 at once cannot both win: pending → approved (a claim), pending → denied, pending → expired (past
-its expiry, found when anyone looks). A claimed proposal is then settled with what the write
-tool answered when it ran: it stays approved, with its order, or it becomes failed, with the
-refusal. Every step is audited. Running the tool is the caller's: the rules here never write an
-order themselves, so the tool's own live re-check decides at the moment of approval.
+its expiry, or no longer needed because the live re-check would refuse it now; found when anyone
+looks). A write is proposed only if the live re-check passes now, and one proposal waits per
+write: asking for the same write again returns the one waiting. A claimed proposal is then
+settled with what the write tool answered when it ran: it stays approved, with its order, or it
+becomes failed, with the refusal. Every step is audited. Running the tool is the caller's: the
+rules here never write an order themselves, so the tool's own live re-check decides at the
+moment of approval.
 """
 
 from __future__ import annotations
@@ -14,17 +17,27 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pydantic import JsonValue
 
-from servers.errors import NotApproved, NotPending, SameRequester, UnknownProposal
+from servers.domain import live_refusal
+from servers.errors import (
+    NotApproved,
+    NotLow,
+    NotPending,
+    SameRequester,
+    StoreError,
+    UnknownProposal,
+)
 from servers.models import (
     NewAuditEntry,
     NewProposal,
     Proposal,
     ProposalQuery,
     parse_proposal_id,
+    pending_key,
 )
 from servers.store import Store, StoreWriter
 
@@ -38,6 +51,7 @@ __all__ = [
     "PROPOSAL_META_KEY",
     "PROPOSE",
     "STALE_CLAIM",
+    "Proposed",
     "approval_key",
     "arguments_sha256",
     "check_approved",
@@ -114,6 +128,19 @@ def _audit(
     )
 
 
+@dataclass(frozen=True)
+class Proposed:
+    """What proposing a write did: the proposal that waits for a person, and whether it is new
+    or the same write was waiting already (then `waiting_since` says since when)."""
+
+    proposal: Proposal
+    new: bool
+
+    @property
+    def waiting_since(self) -> datetime | None:
+        return None if self.new else self.proposal.created_at
+
+
 def propose(
     store: Store,
     *,
@@ -125,10 +152,14 @@ def propose(
     observation: Mapping[str, JsonValue] | None = None,
     live: Mapping[str, JsonValue] | None = None,
     requested_by: str | None = None,
-) -> Proposal:
-    """Store a pending proposal for `tool` with exactly `arguments`, asked for by
-    `requested_by` (who started the run, when known). A run that proposes the same call again
-    (a retried job re-running it) gets its earlier proposal back, not a second one."""
+) -> Proposed:
+    """Hold `tool` with exactly `arguments` for a person, asked for by `requested_by` (who
+    started the run, when known), after the live re-check an unheld write gets: a write it
+    would refuse now (a SKU not low, with the live numbers) is refused here, audited, never
+    queued. One proposal waits per write (`servers.models.pending_key`: the tool and what it
+    writes to): the same write asked again, by anyone, gets that proposal back. A run that
+    proposes the same call again (a retried job re-running it) gets its earlier proposal back,
+    however it was decided."""
     new = NewProposal(
         run_id=run_id,
         tool=tool,
@@ -143,26 +174,63 @@ def propose(
         if run_id is not None:
             for earlier in tx.proposals(ProposalQuery(run_id=run_id, limit=1000)):
                 if (earlier.tool, earlier.arguments_sha256) == (tool, new.arguments_sha256):
-                    return earlier
+                    return Proposed(earlier, new=False)
+        refusal = live_refusal(tx, tool, arguments)
+        if refusal is None:
+            return _propose_once(tx, new, now)
+        tx.append_audit(
+            NewAuditEntry(
+                at=now,
+                action=PROPOSE,
+                outcome="refused",
+                reason=f"{tool} not queued: {refusal.message}",
+                arguments={"tool": tool, "arguments": dict(arguments)},
+                run_id=run_id,
+                actor=requested_by,
+            )
+        )
+    raise refusal
+
+
+def _propose_once(tx: StoreWriter, new: NewProposal, now: datetime) -> Proposed:
+    """Insert `new`, or find the proposal already waiting for the same write (one past its
+    expiry or no longer needed is expired first, and `new` takes its place)."""
+    key = pending_key(new.tool, new.arguments)
+    for _ in range(3):
         proposal = tx.insert_proposal(new, now=now)
-        _audit(
-            tx, PROPOSE, proposal, now, f"{tool} queued for approval as {proposal.id}",
-            actor=requested_by,
-        )  # fmt: skip
-        _announce(tx, CREATED, proposal, now)
-    return proposal
+        if proposal is not None:
+            _audit(
+                tx, PROPOSE, proposal, now, f"{new.tool} queued for approval as {proposal.id}",
+                actor=new.requested_by,
+            )  # fmt: skip
+            _announce(tx, CREATED, proposal, now)
+            return Proposed(proposal, new=True)
+        waiting = tx.pending_proposal(key) if key is not None else None
+        if waiting is not None:
+            (waiting,) = _expire_due(tx, [waiting], now)
+            if waiting.status == "pending":
+                return Proposed(waiting, new=False)
+    raise StoreError(f"{new.tool}: the pending proposal for {key} kept changing; try again")
+
+
+def _lapse(tx: StoreWriter, proposal: Proposal, now: datetime) -> str | None:
+    """Why a pending proposal can no longer be approved: past its expiry, or the live
+    re-check would refuse it now (its SKU is not low any more)."""
+    if proposal.expires_at <= now:
+        return f"expired at {proposal.expires_at.isoformat(timespec='seconds')}"
+    refusal = live_refusal(tx, proposal.tool, proposal.arguments)
+    if isinstance(refusal, NotLow):
+        return f"no longer needed: {refusal.message}"
+    return None
 
 
 def _expire_due(tx: StoreWriter, proposals: list[Proposal], now: datetime) -> list[Proposal]:
     out: list[Proposal] = []
     for proposal in proposals:
-        if proposal.status == "pending" and proposal.expires_at <= now:
+        reason = _lapse(tx, proposal, now) if proposal.status == "pending" else None
+        if reason is not None:
             expired = tx.decide_proposal(
-                proposal.id,
-                expect="pending",
-                status="expired",
-                now=now,
-                reason=f"expired at {proposal.expires_at.isoformat(timespec='seconds')}",
+                proposal.id, expect="pending", status="expired", now=now, reason=reason
             )
             if expired is not None:
                 _audit(tx, EXPIRE, expired, now, expired.reason or "expired")
@@ -199,8 +267,10 @@ def get_proposal(store: Store, proposal_id: str, *, now: datetime) -> Proposal:
 def _not_pending(proposal: Proposal) -> NotPending:
     who = f" by {proposal.decided_by}" if proposal.decided_by else ""
     when = f" at {proposal.decided_at.isoformat(timespec='seconds')}" if proposal.decided_at else ""
+    why = f" ({proposal.reason})" if proposal.reason and proposal.status != "approved" else ""
     return NotPending(
-        f"{proposal.id} is {proposal.status}{who}{when}, not pending; it cannot be decided again",
+        f"{proposal.id} is {proposal.status}{who}{when}{why}, not pending; "
+        "it cannot be decided again",
         code="not_pending",
         field="id",
         details={"status": proposal.status, "order_id": proposal.order_id},
@@ -214,6 +284,7 @@ def claim(
     runs the stored call and settles it. An approval claimed long ago and never settled may be
     taken again (see `STALE_CLAIM`). With `separate`, whoever started the run that proposed it
     cannot approve it: `SameRequester`, audited as a refused approval."""
+    get_proposal(store, proposal_id, now=now)  # a lapsed one is expired for good first
     with store.writing() as tx:
         (proposal,) = _expire_due(tx, [_known(tx, proposal_id)], now)
         if separate and proposal.status == "pending" and proposal.requested_by == by:
@@ -298,6 +369,7 @@ def settle(
 
 
 def deny(store: Store, proposal_id: str, *, by: str, reason: str | None, now: datetime) -> Proposal:
+    get_proposal(store, proposal_id, now=now)  # a lapsed one is expired for good first
     with store.writing() as tx:
         (proposal,) = _expire_due(tx, [_known(tx, proposal_id)], now)
         if proposal.status != "pending":

@@ -8,6 +8,7 @@ the quantity of every open replenishment order created here.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Literal
 
@@ -58,6 +59,7 @@ __all__ = [
     "format_proposal_id",
     "parse_order_id",
     "parse_proposal_id",
+    "pending_key",
 ]
 
 JsonObject = dict[str, JsonValue]
@@ -98,6 +100,22 @@ def parse_proposal_id(proposal_id: str) -> int | None:
     """`AP-000001` (or `ap-1`) → 1; anything else → None."""
     match = _PROPOSAL_ID.fullmatch(proposal_id.strip())
     return int(match.group(1)) if match else None
+
+
+PENDING_TARGETS = ("warehouse_id", "sku", "order_id")
+"""The arguments that name what a write changes: a stock row (warehouse and SKU) or an order."""
+
+
+def pending_key(tool: str, arguments: Mapping[str, JsonValue]) -> str | None:
+    """What a pending proposal writes to: the tool and the arguments naming its target, like
+    `orders_create_replenishment warehouse_id=WH-01 sku=SKU-10232`. At most one proposal per
+    key waits for approval; a call naming no single target (None) is not limited."""
+    named = [
+        f"{name}={value}"
+        for name in PENDING_TARGETS
+        if isinstance(value := arguments.get(name), str)
+    ]
+    return " ".join([tool, *named]) if named else None
 
 
 class _Frozen(BaseModel):
@@ -320,6 +338,11 @@ class QueuedProposal(_Frozen):
     tool: str
     arguments: JsonObject = Field(description="exactly the arguments that run on approval")
     expires_at: datetime
+    waiting_since: datetime | None = Field(
+        default=None,
+        description="set when the same write was already waiting for approval: since when "
+        "(this call got that proposal back, not a new one)",
+    )
 
 
 class PlannedOrder(_Frozen):

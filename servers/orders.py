@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 from servers import approvals, domain
 from servers.errors import InvalidArgument, Refused, StoreError
 from servers.models import (
+    BatchItem,
     CancelOutput,
     JsonObject,
     OrderList,
@@ -111,13 +112,14 @@ def _queued(
     tool: str,
     calls: list[tuple[JsonObject, JsonObject | None]],
     run_id: str | None,
-    what: str,
     requested_by: str | None = None,
-) -> dict[str, object]:
-    """Store one pending proposal per call (its arguments, and the live numbers read now),
-    asked for by `requested_by`; the structured answer saying they are queued."""
+) -> tuple[list[QueuedProposal], list[tuple[JsonObject, Refused]]]:
+    """Hold each call for a person (its arguments, and the live numbers read now), asked for
+    by `requested_by`: the proposal each became or was waiting as already, and the calls the
+    live re-check refused instead, each with its refusal."""
     now = deps.clock()
-    held = []
+    held: list[QueuedProposal] = []
+    refusals: list[tuple[JsonObject, Refused]] = []
     for arguments, live in calls:
         observation = None
         if arguments.get("observed_on_hand") is not None:
@@ -127,32 +129,57 @@ def _queued(
                 "on_hand": arguments["observed_on_hand"],
                 "captured_at": arguments.get("observed_at"),
             }
-        proposal = approvals.propose(
-            deps.store,
-            tool=tool,
-            arguments=arguments,
-            now=now,
-            ttl=deps.approval_ttl,
-            run_id=run_id,
-            observation=observation,
-            live=live,
-            requested_by=requested_by,
-        )
+        try:
+            proposed = approvals.propose(
+                deps.store,
+                tool=tool,
+                arguments=arguments,
+                now=now,
+                ttl=deps.approval_ttl,
+                run_id=run_id,
+                observation=observation,
+                live=live,
+                requested_by=requested_by,
+            )
+        except Refused as exc:
+            refusals.append((arguments, exc))
+            continue
+        proposal = proposed.proposal
         held.append(
             QueuedProposal(
                 proposal_id=proposal.id,
                 tool=tool,
                 arguments=proposal.arguments,
                 expires_at=proposal.expires_at,
+                waiting_since=proposed.waiting_since,
             )
         )
-    ids = ", ".join(p.proposal_id for p in held)
-    message = (
-        f"queued for approval, not executed: {what} is held as {ids}. Writes on this server "
-        "need a person's approval (stockshot approvals list, or the dashboard's inbox); "
-        "do not send it again. Report it as waiting for approval."
+    return held, refusals
+
+
+def queued_message(what: str, held: list[QueuedProposal]) -> str:
+    """What a held write answers: which proposals it became, which were waiting already (and
+    since when), and that it must not be sent again."""
+    new = [p.proposal_id for p in held if p.waiting_since is None]
+    waiting = [
+        f"{p.proposal_id} since {p.waiting_since.isoformat(timespec='seconds')}"
+        for p in held
+        if p.waiting_since is not None
+    ]
+    parts = []
+    if new:
+        parts.append(f"queued for approval, not executed: {what} is held as {', '.join(new)}")
+    if waiting:
+        parts.append(
+            f"{'already' if not new else 'and already'} waiting for approval, not executed: "
+            f"{what} {'was' if not new else 'partly was'} asked before and waits as "
+            f"{', '.join(waiting)}"
+        )
+    return (
+        "; ".join(parts) + ". Writes on this server need a person's approval (stockshot "
+        "approvals list, or the dashboard's inbox); do not send it again. Report it as "
+        "waiting for approval."
     )
-    return {"queued": held, "message": message}
 
 
 def _writes_directly(ctx: Context) -> bool:
@@ -176,6 +203,16 @@ def _checked(
         return approvals.check_approved(tx, proposal_id, tool=tool, same_arguments=same)
 
     return check
+
+
+def _all_refused(output: ReplenishmentOutput) -> CallToolResult:
+    """A call for several SKUs that every SKU of refused: an error naming each reason."""
+    reasons = "; ".join(str((item.refused or {}).get("message")) for item in output.results or [])
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"refused: {reasons}")],
+        structured_content=output.model_dump(mode="json", exclude_none=True),
+        is_error=True,
+    )
 
 
 def instructions(deps: ToolDeps) -> str:
@@ -212,7 +249,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             levels = [domain.live_level(deps.store, one, call.warehouse_id) for one in wanted]
             if call.quantity is not None:
                 domain.check_quantity(call.quantity, deps.max_order_quantity)
-            queued = _queued(
+        except (Refused, StoreError) as exc:
+            return failed(exc, write=True)
+        try:
+            held, refusals = _queued(
                 deps,
                 CREATE_TOOL,
                 [
@@ -227,12 +267,26 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
                     for one, level in zip(wanted, levels, strict=True)
                 ],
                 run_id,
-                f"an order of {', '.join(wanted)} in {call.warehouse_id}",
                 requested_by=actor,
             )
-        except (Refused, StoreError) as exc:
+        except StoreError as exc:
             return failed(exc, write=True)
-        output = ReplenishmentOutput(warehouse_id=call.warehouse_id, **queued)
+        if call.sku is not None and refusals:
+            return failed(refusals[0][1], write=True)
+        skus = [str(p.arguments["sku"]) for p in held]
+        what = f"an order of {', '.join(skus)} in {call.warehouse_id}"
+        output = ReplenishmentOutput(
+            warehouse_id=call.warehouse_id,
+            queued=held or None,
+            message=queued_message(what, held) if held else None,
+            results=[
+                BatchItem(sku=str(arguments["sku"]), refused=exc.as_dict())
+                for arguments, exc in refusals
+            ]
+            or None,
+        )
+        if not held:
+            return _all_refused(output)
         return success(output, exclude_none=True)
 
     @group_tool(
@@ -335,12 +389,7 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
             return failed(exc, write=True)
         output = ReplenishmentOutput(warehouse_id=warehouse_id, results=items)
         if all(item.refused for item in items):
-            reasons = "; ".join(str((item.refused or {}).get("message")) for item in items)
-            return CallToolResult(
-                content=[TextContent(type="text", text=f"refused: {reasons}")],
-                structured_content=output.model_dump(mode="json", exclude_none=True),
-                is_error=True,
-            )
+            return _all_refused(output)
         return success(output, exclude_none=True)
 
     @group_tool(
@@ -384,15 +433,14 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         try:
             if proposal_id is None and deps.approval == "manual" and not _writes_directly(ctx):
                 domain.get_order(deps.store, order_id)  # an unknown id is refused now
-                queued = _queued(
-                    deps,
-                    CANCEL_TOOL,
-                    [({"order_id": order_id}, None)],
-                    run_id,
-                    f"cancelling {order_id}",
+                held, refusals = _queued(
+                    deps, CANCEL_TOOL, [({"order_id": order_id}, None)], run_id,
                     requested_by=actor,
-                )
-                return success(CancelOutput(**queued), exclude_none=True)
+                )  # fmt: skip
+                if refusals:
+                    return failed(refusals[0][1], write=True)
+                message = queued_message(f"cancelling {order_id}", held)
+                return success(CancelOutput(queued=held, message=message), exclude_none=True)
             authorise = None
             if proposal_id is not None:
                 authorise = _checked(

@@ -135,7 +135,15 @@ class StoreWriter(StoreReader, Protocol):
 
     def append_audit(self, entry: NewAuditEntry) -> None: ...
 
-    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal: ...
+    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal | None:
+        """Store `proposal` as pending; None, inserting nothing, when a proposal with its
+        `servers.models.pending_key` is pending already (`pending_proposal` reads it). The
+        key is unique in the store, so this holds across processes, not just in this one."""
+        ...
+
+    def pending_proposal(self, key: str) -> Proposal | None:
+        """The pending proposal holding `key`, if any."""
+        ...
 
     def put_profile(self, profile: ColumnProfile) -> None:
         """Save `profile`, replacing the one with its signature (its created_at kept)."""
@@ -171,7 +179,8 @@ class StoreWriter(StoreReader, Protocol):
         order_id: str | None = None,
     ) -> Proposal | None:
         """Move a proposal from `expect` to `status` (the decider, reason and result with
-        it); None when it is not in `expect` any more, so two deciders cannot both win."""
+        it); None when it is not in `expect` any more, so two deciders cannot both win. A
+        proposal leaving pending frees its pending key."""
         ...
 
 

@@ -76,7 +76,7 @@ def test_a_receiver_that_is_down_gets_every_event_once_it_is_back_each_attempt_l
 ) -> None:
     proposal = approvals.propose(
         store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
-    )
+    ).proposal
     approvals.deny(store, proposal.id, by="api:anna", reason="not now", now=T0)
     clock, pauses = Clock(), Pauses()
     sending = deliverer(store, [receiver.url], clock, pauses)

@@ -20,7 +20,14 @@ from pipeline.models import JsonObject, JsonValue
 from pipeline.screentext import parse_screens
 from pipeline.toolfacts import CREATE_TOOL, Facts
 
-__all__ = ["ProposalDraft", "ProposalQueue", "ProposalTicket", "drafts_for", "queued_outcome"]
+__all__ = [
+    "ProposalDraft",
+    "ProposalQueue",
+    "ProposalRefusal",
+    "ProposalTicket",
+    "drafts_for",
+    "queued_outcome",
+]
 
 
 @dataclass(frozen=True)
@@ -38,12 +45,25 @@ class ProposalTicket:
     tool: str
     arguments: JsonObject
     expires_at: datetime
+    waiting_since: datetime | None = None
+    """Set when the same write was waiting for approval already: since when."""
+
+
+@dataclass(frozen=True)
+class ProposalRefusal:
+    """A draft the queue would not hold: the live re-check refused it now (its SKU is not low,
+    with the live numbers), as a write would have been refused."""
+
+    tool: str
+    arguments: JsonObject
+    error: str
+    message: str
 
 
 class ProposalQueue(Protocol):
     """Stores proposals durably (the store's approvals table, in practice)."""
 
-    async def propose(self, draft: ProposalDraft) -> ProposalTicket: ...
+    async def propose(self, draft: ProposalDraft) -> ProposalTicket | ProposalRefusal: ...
 
 
 def _observation(sku: str, warehouse: str, attachments: Sequence[Attachment]) -> JsonObject | None:
@@ -101,27 +121,61 @@ def drafts_for(
     return drafts
 
 
-def queued_outcome(tickets: Sequence[ProposalTicket]) -> tuple[str, JsonObject]:
-    """The tool result the model reads (JSON, as every tool answers): queued, under which ids,
-    and not to be sent again."""
-    described = "; ".join(f"{t.id}: {t.tool} {_short(t.arguments)}" for t in tickets)
-    message = (
-        f"queued for approval, not executed: {described}. A person approves or denies it; "
-        "do not send it again. Report it as waiting for approval."
-    )
-    structured: JsonObject = {
-        "queued": [
+def queued_outcome(
+    answers: Sequence[ProposalTicket | ProposalRefusal],
+) -> tuple[bool, str, JsonObject]:
+    """The tool result the model reads (JSON, as every tool answers): queued under which ids
+    (or waiting already, since when) and not to be sent again, and what was refused and why;
+    an error when nothing was queued."""
+    tickets = [a for a in answers if isinstance(a, ProposalTicket)]
+    refusals = [a for a in answers if isinstance(a, ProposalRefusal)]
+    parts = []
+    new = [t for t in tickets if t.waiting_since is None]
+    waiting = [t for t in tickets if t.waiting_since is not None]
+    if new:
+        described = "; ".join(f"{t.id}: {t.tool} {_short(t.arguments)}" for t in new)
+        parts.append(f"queued for approval, not executed: {described}")
+    if waiting:
+        described = "; ".join(
+            f"{t.id} since {t.waiting_since.isoformat(timespec='seconds')}: "
+            f"{t.tool} {_short(t.arguments)}"
+            for t in waiting
+            if t.waiting_since is not None
+        )
+        parts.append(f"already waiting for approval, not executed: {described}")
+    if tickets:
+        parts[-1] += (
+            ". A person approves or denies it; do not send it again. Report it as waiting "
+            "for approval"
+        )
+    if refusals:
+        parts.append("refused: " + "; ".join(r.message for r in refusals))
+    message = ". ".join(parts) + "."
+    structured: JsonObject = {"message": message}
+    if tickets:
+        structured["queued"] = [
             {
                 "proposal_id": t.id,
                 "tool": t.tool,
                 "arguments": t.arguments,
                 "expires_at": t.expires_at.isoformat(timespec="seconds"),
+                **(
+                    {"waiting_since": t.waiting_since.isoformat(timespec="seconds")}
+                    if t.waiting_since is not None
+                    else {}
+                ),
             }
             for t in tickets
-        ],
-        "message": message,
-    }
-    return json.dumps(structured, ensure_ascii=False), structured
+        ]
+    if refusals:
+        structured["results"] = [
+            {
+                "sku": r.arguments.get("sku"),
+                "refused": {"error": r.error, "message": r.message},
+            }
+            for r in refusals
+        ]
+    return not tickets, json.dumps(structured, ensure_ascii=False), structured
 
 
 def _short(arguments: Mapping[str, JsonValue]) -> str:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 
 from pipeline.errors import ToolServerError
-from pipeline.host.approvals import drafts_for, queued_outcome
+from pipeline.host.approvals import ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.context import Picture
 from pipeline.host.items import argument_problem
 from pipeline.host.record import ProposalRecord, RunRecord, executed_facts
@@ -132,8 +132,10 @@ async def _propose(
         attachments=run.attachments,
         facts=executed_facts(record.tool_calls),
     )
-    tickets = [await run.approvals.propose(draft) for draft in drafts]
-    for ticket in tickets:
+    answers = [await run.approvals.propose(draft) for draft in drafts]
+    for ticket in answers:
+        if not isinstance(ticket, ProposalTicket):
+            continue
         entry = ProposalRecord(
             id=ticket.id,
             tool=ticket.tool,
@@ -143,5 +145,5 @@ async def _propose(
         )
         record.proposals.append(entry)
         emit("proposal", entry.model_dump(mode="json"))
-    text, structured = queued_outcome(tickets)
-    return ToolOutcome(False, text, structured)
+    is_error, text, structured = queued_outcome(answers)
+    return ToolOutcome(is_error, text, structured)

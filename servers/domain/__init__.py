@@ -29,7 +29,13 @@ from servers.domain.reads import (
     planned_order,
     query_stock,
 )
-from servers.domain.writes import cancel_order, create_replenishment, create_replenishments
+from servers.domain.writes import (
+    cancel_order,
+    create_replenishment,
+    create_replenishments,
+    live_refusal,
+    not_low,
+)
 
 __all__ = [
     "CANCEL",
@@ -50,7 +56,9 @@ __all__ = [
     "list_orders",
     "list_warehouses",
     "live_level",
+    "live_refusal",
     "match_items",
+    "not_low",
     "planned_order",
     "policy_cap",
     "policy_quantity",

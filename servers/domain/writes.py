@@ -3,8 +3,10 @@ whether it is accepted or refused (a refusal raises `Refused` after its audit en
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+
+from pydantic import JsonValue, ValidationError
 
 from servers.domain.base import (
     CANCEL,
@@ -24,10 +26,17 @@ from servers.models import (
     Order,
     ReplenishmentRequest,
     ReplenishmentResult,
+    StockLevel,
 )
-from servers.store import Store, StoreWriter
+from servers.store import Store, StoreReader, StoreWriter
 
-__all__ = ["cancel_order", "create_replenishment", "create_replenishments"]
+__all__ = [
+    "cancel_order",
+    "create_replenishment",
+    "create_replenishments",
+    "live_refusal",
+    "not_low",
+]
 
 
 def create_replenishment(
@@ -69,17 +78,9 @@ def create_replenishment(
                     reason,
                     earlier.id,
                 )
-        numbers = (
-            f"on_hand {live.on_hand} + on_order {live.on_order} "
-            f"{'<' if live.needs_reorder else '>='} reorder_point {live.reorder_point}"
-        )
-        if not live.needs_reorder:
-            raise NotLow(
-                f"{request.sku} in {request.warehouse_id} is not low now: {numbers}"
-                f"{_observed(request)}",
-                code="not_low",
-                details={"live": live.model_dump(mode="json"), **_observed_details(request)},
-            )
+        refusal = not_low(request, live)
+        if refusal is not None:
+            raise refusal
         quantity = request.quantity
         if quantity is None:
             quantity = min(policy_quantity(live), policy_cap(max_quantity, request.at_most))
@@ -96,11 +97,50 @@ def create_replenishment(
             if request.at_most is not None
             else " (policy)"
         )
-        reason = f"created {order.id} for {order.quantity}{how}: {numbers}{_observed(request)}"
+        reason = (
+            f"created {order.id} for {order.quantity}{how}: {_numbers(live)}{_observed(request)}"
+        )
         return ReplenishmentResult(order=order, created=True, live=live), reason, order.id
 
     arguments = request.model_dump(mode="json", exclude={"run_id"}, exclude_none=True)
     return _audited(store, CREATE, arguments, request.run_id, now, decide, actor=actor)
+
+
+def _numbers(live: StockLevel) -> str:
+    return (
+        f"on_hand {live.on_hand} + on_order {live.on_order} "
+        f"{'<' if live.needs_reorder else '>='} reorder_point {live.reorder_point}"
+    )
+
+
+def not_low(request: ReplenishmentRequest, live: StockLevel) -> NotLow | None:
+    """The refusal of ordering `request` when its live numbers are not low (quoting them and
+    what the screenshot showed); None when the SKU is low."""
+    if live.needs_reorder:
+        return None
+    return NotLow(
+        f"{request.sku} in {request.warehouse_id} is not low now: {_numbers(live)}"
+        f"{_observed(request)}",
+        code="not_low",
+        details={"live": live.model_dump(mode="json"), **_observed_details(request)},
+    )
+
+
+def live_refusal(tx: StoreReader, tool: str, arguments: Mapping[str, JsonValue]) -> Refused | None:
+    """What the live re-check would refuse now of `tool` run with `arguments`, read inside
+    `tx`: for a replenishment of one SKU, `NotLow` with the live numbers or `InvalidArgument`
+    when the SKU is not stocked there; None when it would pass (and for any other write)."""
+    if tool != CREATE:
+        return None
+    try:
+        request = ReplenishmentRequest.model_validate(dict(arguments))
+    except ValidationError:
+        return None  # not one SKU's order: the write's own checks say what is wrong
+    try:
+        live = _live_level(tx, request.sku, request.warehouse_id)
+    except Refused as exc:
+        return exc
+    return not_low(request, live)
 
 
 def create_replenishments(

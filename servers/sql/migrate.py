@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 
 VERSION_TABLE = "stockshot_schema_revision"
 
-HEAD = "0008"
+HEAD = "0009"
 """The latest revision of `servers.sql.migrations` (raise it with each new revision)."""
 
 SCHEMA_VERSION = int(HEAD)

@@ -232,8 +232,11 @@ proposals = numbered_table(
     Column("result", Document),
     Column("order_id", Text),
     Column("requested_by", Text),
+    # `servers.models.pending_key` while pending, NULL once decided: one pending per key.
+    Column("pending_key", Text),
     Index("proposals_by_status", "status", "number"),
     Index("proposals_by_run", "run_id"),
+    Index("proposals_pending_once", "pending_key", unique=True),
 )
 
 column_profiles = Table(

@@ -56,6 +56,7 @@ from servers.models import (
     format_proposal_id,
     parse_order_id,
     parse_proposal_id,
+    pending_key,
 )
 from servers.sql import outbox
 from servers.sql.dialects import SqlDialect, Upsert
@@ -314,11 +315,29 @@ class _Transaction:
     ) -> None:
         self._dialect.lock_stock(self._conn, sku, warehouse_id, idempotency_key)
 
-    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal:
+    def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal | None:
         values = proposal.model_dump()
-        values.update(status="pending", created_at=_ts(now), expires_at=_ts(proposal.expires_at))
-        row = self._conn.execute(proposals.insert().values(**values).returning(*proposals.c)).one()
-        return _proposal(row)
+        values.update(
+            status="pending",
+            created_at=_ts(now),
+            expires_at=_ts(proposal.expires_at),
+            pending_key=pending_key(proposal.tool, proposal.arguments),
+        )
+        statement = (
+            self._dialect.insert(proposals)
+            .values(**values)
+            .on_conflict_do_nothing(index_elements=["pending_key"])
+            .returning(*proposals.c)
+        )
+        row = self._conn.execute(statement).one_or_none()
+        return None if row is None else _proposal(row)
+
+    def pending_proposal(self, key: str) -> Proposal | None:
+        query = select(proposals).where(proposals.c.pending_key == key)
+        if self._writing:
+            query = query.with_for_update()
+        rows = self._rows(query)
+        return _proposal(rows[0]) if rows else None
 
     def decide_proposal(
         self,
@@ -336,6 +355,8 @@ class _Transaction:
         # What the decision does not say, it leaves as it was.
         given = {"decided_by": by, "reason": reason, "result": result, "order_id": order_id}
         changes.update({name: value for name, value in given.items() if value is not None})
+        if status != "pending":
+            changes["pending_key"] = None
         row = self._conn.execute(
             update(proposals)
             .where(
@@ -459,6 +480,7 @@ def _newest(table: Any, conditions: list[ColumnElement[bool]], limit: int) -> Se
 def _proposal(row: Row[Any]) -> Proposal:
     fields = row._asdict()
     fields["id"] = format_proposal_id(fields.pop("number"))
+    del fields["pending_key"]  # the store's own: the status says whether it is pending
     return Proposal(**fields)
 
 

@@ -148,7 +148,7 @@ async def test_approving_writes_exactly_the_stored_call_once_and_says_who_decide
     assert ("orders_create_replenishment", "accepted") in audit
 
 
-async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_recorded(
+async def test_a_proposal_whose_sku_was_restocked_expires_saying_why_and_is_not_approved(
     client: httpx.AsyncClient, settings: Settings
 ) -> None:
     chosen = await delivered_after_proposal(
@@ -159,16 +159,15 @@ async def test_an_approval_after_a_restock_is_refused_by_the_live_recheck_and_re
 
     assert refused.status_code == 409
     body = refused.json()
-    assert body["error"] == "refused" and body["outcome"] == "failed"
+    assert body["error"] == "not_pending"
     assert (
         "SKU-10310 in WH-01 is not low now: on_hand 900 + on_order 0 >= reorder_point 100"
-        in (body["message"])
+        in body["message"]
     )
-    assert body["proposal"]["status"] == "failed"
-    assert body["proposal"]["result"]["live"]["on_hand"] == 900
     assert orders(settings.store_url()) == []
     later = (await client.get(f"/v1/approvals/{chosen}")).json()
-    assert later["status"] == "failed" and "not low now" in later["reason"]
+    assert later["status"] == "expired"
+    assert later["reason"].startswith("no longer needed: SKU-10310 in WH-01 is not low now")
 
 
 async def test_a_pending_proposal_shows_the_quantity_and_the_item_an_approval_would_order(
@@ -351,3 +350,13 @@ def test_an_mcp_client_on_the_served_mount_gets_a_proposal_and_the_inbox_approve
     assert (listed["id"], listed["arguments"]) == (queued["proposal_id"], write)
     assert answer.status_code == 200, answer.text
     assert written == [("SKU-10232", "WH-01", 50, f"approval-{queued['proposal_id']}")]
+
+
+async def test_the_same_task_run_twice_leaves_one_pending_proposal_per_sku(
+    client: httpx.AsyncClient,
+) -> None:
+    first = await propose(client)
+    second = await propose(client)
+    pending = (await client.get("/v1/approvals", params={"status": "pending"})).json()
+    assert sorted(p["id"] for p in second) == sorted(p["id"] for p in first)
+    assert sorted(p["arguments"]["sku"] for p in pending["proposals"]) == sorted(LOW_SKUS)

@@ -1,9 +1,11 @@
 """What the loop hands the proposal queue: one draft per order, with the screen and the live
 numbers the run read, and the model's own idempotency key left out."""
 
-from pipeline.host.approvals import drafts_for
+from datetime import UTC, datetime
+
+from pipeline.host.approvals import ProposalRefusal, ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.context import Attachment
-from pipeline.toolfacts import Facts, Live
+from pipeline.toolfacts import CREATE_TOOL, Facts, Live
 
 SCREEN = Attachment(
     "erp.png",
@@ -50,3 +52,34 @@ def test_a_cancel_is_one_draft_as_it_was_sent() -> None:
         {"order_id": "PO-000007"},
         None,
     )
+
+
+WHEN = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def test_the_model_reads_which_write_waits_already_since_when_and_which_was_refused() -> None:
+    refusal = ProposalRefusal(
+        CREATE_TOOL, {"sku": "SKU-10231"}, "not_low", "SKU-10231 in WH-01 is not low now"
+    )
+    waiting = ProposalTicket(
+        "AP-000007", CREATE_TOOL, {"sku": "SKU-10232"}, WHEN, waiting_since=WHEN
+    )
+    is_error, _, structured = queued_outcome([waiting, refusal])
+    assert not is_error
+    assert structured["message"] == (
+        "already waiting for approval, not executed: AP-000007 since 2026-11-30T08:00:00+00:00: "
+        'orders_create_replenishment {"sku": "SKU-10232"}. A person approves or denies it; do '
+        "not send it again. Report it as waiting for approval. refused: SKU-10231 in WH-01 is "
+        "not low now."
+    )
+    assert structured["results"] == [
+        {"sku": "SKU-10231", "refused": {"error": "not_low", "message": refusal.message}}
+    ]
+
+
+def test_a_write_every_order_of_which_was_refused_is_an_error_with_nothing_queued() -> None:
+    refusal = ProposalRefusal(CREATE_TOOL, {"sku": "SKU-10231"}, "not_low", "not low now")
+    is_error, _, structured = queued_outcome([refusal])
+    assert is_error
+    assert "queued" not in structured
+    assert structured["message"] == "refused: not low now."

@@ -16,6 +16,7 @@ from sqlalchemy import create_engine
 from servers.errors import StoreError
 from servers.models import (
     NewOrder,
+    NewProposal,
     OrderQuery,
     ProposalQuery,
     Warehouse,
@@ -26,6 +27,7 @@ from servers.store import OpenStore
 from servers.stores import open_store, sqlite_path
 from tests.servers.conftest import (
     legacy_postgres,
+    raw_sql,
     schema_version,
 )
 
@@ -121,3 +123,54 @@ def test_the_migrations_build_exactly_the_tables_the_store_queries(store_url: st
 
 def test_the_head_a_store_checks_on_open_is_the_latest_revision_of_the_history() -> None:
     assert revisions().get_current_head() == HEAD
+
+
+def _pending(run: int, sku: str, quantity: int) -> str:
+    arguments = f'{{"quantity": {quantity}, "sku": "{sku}", "warehouse_id": "WH-01"}}'
+    return (
+        f"('run-{run}', 'orders_create_replenishment', '{arguments}', '{'0' * 64}', "
+        "'pending', '2026-11-30T08:00:00+00:00', '2026-12-30T08:00:00+00:00')"
+    )
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_store_with_one_write_pending_twice_upgrades_keeping_the_oldest_waiting(
+    kind: str, db_path: Path, request: pytest.FixtureRequest, now: datetime
+) -> None:
+    if kind == "sqlite":
+        shutil.copyfile(DATA / "store-v4.db", db_path)
+        url = str(db_path)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        legacy_postgres(url, 4)
+    raw_sql(url, "DELETE FROM proposals")
+    for row in (_pending(1, "SKU-10232", 30), _pending(2, "SKU-10232", 40),
+                _pending(3, "SKU-10318", 9)):  # fmt: skip
+        raw_sql(
+            url,
+            "INSERT INTO proposals (run_id, tool, arguments, arguments_sha256, status, "
+            f"created_at, expires_at) VALUES {row}",
+        )
+    with open_store(url) as store:
+        with store.reading() as tx:
+            upgraded = list(reversed(tx.proposals(ProposalQuery())))
+            audit = [(e.action, e.reason) for e in tx.audit(limit=3)]
+        with store.writing() as tx:
+            again = tx.insert_proposal(
+                NewProposal(
+                    tool="orders_create_replenishment",
+                    arguments={"sku": "SKU-10232", "warehouse_id": "WH-01"},
+                    arguments_sha256="x",
+                    expires_at=now,
+                ),
+                now=now,
+            )
+    assert [(p.run_id, p.status) for p in upgraded] == [
+        ("run-1", "pending"),
+        ("run-2", "expired"),
+        ("run-3", "pending"),
+    ]
+    reason = f"expired on upgrade: {upgraded[0].id} already waits for approval of the same write"
+    assert upgraded[1].reason == reason
+    assert ("approval expired", reason) in audit
+    assert again is None  # the oldest keeps the write's key

@@ -3,6 +3,7 @@ becomes a proposal, and only a proposal a person approved runs, with exactly its
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -15,7 +16,7 @@ from servers.errors import NotPending
 from servers.factory import build_server
 from servers.models import OrderQuery, ProposalQuery
 from servers.store import Store
-from tests.servers.conftest import NOW
+from tests.servers.conftest import NOW, SetStock
 
 CREATE = "orders_create_replenishment"
 ARGS = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 100}
@@ -206,3 +207,61 @@ async def test_a_server_under_automatic_approval_writes_at_once(store: Store) ->
         result = await client.call_tool(CREATE, ARGS, meta=meta())
     assert not result.is_error, text_of(result)
     assert len(orders(store)) == 1
+
+
+async def test_a_stale_order_for_a_sku_that_is_not_low_live_is_refused_not_queued(
+    store: Store, set_stock: SetStock
+) -> None:
+    set_stock("SKU-10232", "WH-01", on_hand=500, reorder_point=50)
+    stale = {**ARGS, "observed_on_hand": 12, "observed_at": "2026-11-28T08:00:00+00:00"}
+    async with manual(store) as client:
+        result = await client.call_tool(CREATE, stale, meta=meta())
+    assert result.is_error
+    assert error_of(result) == "not_low"
+    assert text_of(result).startswith(
+        "refused: SKU-10232 in WH-01 is not low now: on_hand 500 + on_order 0 >= reorder_point 50 "
+        "(the screenshot showed 12 at 2026-11-28T08:00:00+00:00)"
+    )
+    assert approvals.list_proposals(store, ProposalQuery(), now=NOW) == []
+
+
+async def test_twenty_concurrent_identical_calls_leave_one_pending_proposal(store: Store) -> None:
+    async with manual(store) as client:
+        results = await asyncio.gather(
+            *(client.call_tool(CREATE, ARGS, meta=meta()) for _ in range(20))
+        )
+    ids = {str((r.structured_content or {})["queued"][0]["proposal_id"]) for r in results}
+    pending = approvals.list_proposals(store, ProposalQuery(status="pending"), now=NOW)
+    assert [p.id for p in pending] == list(ids)
+    assert orders(store) == []
+
+
+async def test_the_same_write_from_another_client_says_it_is_already_waiting_since_when(
+    store: Store,
+) -> None:
+    async with manual(store) as first:
+        proposal_id = await propose(first)
+    later = NOW + timedelta(hours=2)
+    server = build_server("orders", store, clock=lambda: later, approval="manual")
+    async with Client(server) as other:
+        again = await other.call_tool(CREATE, {**ARGS, "quantity": 40})
+    (queued,) = (again.structured_content or {})["queued"]
+    assert not again.is_error, text_of(again)
+    assert (queued["proposal_id"], queued["waiting_since"]) == (proposal_id, "2026-11-30T08:00:00Z")
+    assert str((again.structured_content or {})["message"]).startswith(
+        "already waiting for approval, not executed: an order of SKU-10232 in WH-01 was asked "
+        f"before and waits as {proposal_id} since 2026-11-30T08:00:00+00:00."
+    )
+
+
+async def test_a_call_for_several_skus_queues_the_low_ones_and_refuses_the_rest(
+    store: Store,
+) -> None:
+    call = {"skus": ["SKU-10232", "SKU-10231"], "warehouse_id": "WH-01"}
+    async with manual(store) as client:
+        result = await client.call_tool(CREATE, call, meta=meta())
+    body = result.structured_content or {}
+    assert not result.is_error, text_of(result)
+    assert [q["arguments"]["sku"] for q in body["queued"]] == ["SKU-10232"]
+    ((refused,),) = [[r for r in body["results"] if r["sku"] == "SKU-10231"]]
+    assert refused["refused"]["error"] == "not_low"

@@ -131,13 +131,15 @@ Approval = Literal["manual", "auto"]
 Surface = Literal["run", "serve", "watch", "demo"]
 
 SURFACE_APPROVAL: dict[Surface, Approval] = {
-    "run": "auto",
+    "run": "manual",
     "serve": "manual",
     "watch": "manual",
     "demo": "manual",
 }
-"""Who approves writes when nothing says otherwise: at a terminal (`run`) the user who typed the
-command; behind the API, the dashboard and the watch folder, a person in the approvals inbox."""
+"""Who approves writes when nothing says otherwise: always a person. `run` asks the user who
+typed the command at the terminal (in a pipe it leaves the proposals and says how to approve
+them; `--yes` writes at once); behind the API, the dashboard and the watch folder, a person in
+the approvals inbox."""
 
 
 def approval_policy(surface: Surface, settings: Settings, flag: Approval | None = None) -> Approval:

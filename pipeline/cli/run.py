@@ -51,22 +51,32 @@ def register(commands: Commands) -> None:
     parser.add_argument("--dry-run", action="store_true", help="record write calls, run none")
     approval = parser.add_mutually_exclusive_group()
     approval.add_argument(
-        "--approve",
+        "--yes",
         action="store_true",
-        help="queue the writes as proposals for `stockshot approvals` (or the dashboard)",
+        help="go ahead without asking: the writes run at once (as --approval auto), and a "
+        "task not read in full is acted on as the reading made of the words the reader "
+        "understood (a model's reading always waits for a person)",
     )
     approval.add_argument(
-        "--ask", action="store_true", help="ask y/N at this terminal for each write, after the run"
+        "--approval",
+        choices=("manual", "auto"),
+        default=None,
+        help="auto: the writes run at once; manual (the default): they become proposals, "
+        "asked at a terminal, else left for `stockshot approvals`",
+    )
+    approval.add_argument(
+        "--approve",
+        action="store_true",
+        help="queue the writes as proposals for `stockshot approvals` (or the dashboard) "
+        "without asking",
+    )
+    approval.add_argument(
+        "--ask",
+        action="store_true",
+        help="ask y/N at this terminal for each write, after the run (the default at a terminal)",
     )
     parser.add_argument(
         "--guard", action="append", type=_guard_switch, default=[], metavar="NAME=off"
-    )
-    parser.add_argument(
-        "--yes",
-        action="store_true",
-        help="go ahead without asking: when the task was not read in full, act on the "
-        "reading made of the words the reader understood (for scripts; on a terminal the run "
-        "asks; a model's reading always waits for a person)",
     )
     parser.add_argument("--json", action="store_true", help="print the run record as JSON")
     servers_option(parser)
@@ -85,7 +95,7 @@ def _run(args: argparse.Namespace, settings: Settings) -> int:
         )
     settings = with_servers(args, settings)
     by = cli_decider()
-    flag: Literal["manual"] | None = "manual" if args.approve or args.ask else None
+    flag = _approval_flag(args)
     manual = approval_policy("run", settings, flag) == "manual" and not args.dry_run
     results = ingest_all(settings, args.image, args.strategy)
     store = open_store(settings) if manual else None
@@ -148,6 +158,24 @@ def _go_ahead(args: argparse.Namespace, question: Question) -> bool:
     return answer in ("y", "yes")
 
 
+def _approval_flag(args: argparse.Namespace) -> Literal["manual", "auto"] | None:
+    """What the command line says about approval: `--yes` or `--approval auto` writes at once;
+    `--approve`, `--ask` or `--approval manual` holds the writes; nothing leaves it to
+    `STOCKSHOT_APPROVAL`, else the surface's default (manual)."""
+    if args.yes:
+        return "auto"
+    if args.approve or args.ask:
+        return "manual"
+    approval: Literal["manual", "auto"] | None = args.approval
+    return approval
+
+
+def _asks(args: argparse.Namespace) -> bool:
+    """Whether held writes are asked about at this terminal after the run: with `--ask`, or
+    by default when stdin is a terminal and stdout is not taken by `--json`."""
+    return bool(args.ask) or (not args.approve and not args.json and sys.stdin.isatty())
+
+
 def _after_proposals(
     args: argparse.Namespace, settings: Settings, store: Store, record: RunRecord
 ) -> None:
@@ -156,12 +184,13 @@ def _after_proposals(
     from pipeline.bootstrap import approval_desk
     from pipeline.cli.approvals import ask_each
 
-    ids = [p.id for p in record.proposals]
-    if not args.ask:
-        if not args.json:
-            print(
-                f"{len(ids)} write(s) wait for approval: stockshot approvals approve "
-                f"{' '.join(ids)}  (or deny, or the dashboard's approvals inbox)"
-            )
+    ids = list(dict.fromkeys(p.id for p in record.proposals))
+    if not _asks(args):
+        print(
+            f"{len(ids)} write(s) wait for approval, nothing was written: stockshot approvals "
+            f"approve {' '.join(ids)}  (or deny, or the dashboard's approvals inbox); "
+            "run with --yes to write at once",
+            file=sys.stderr if args.json else sys.stdout,
+        )
         return
     asyncio.run(ask_each(approval_desk(settings, store), ids, read=sys.stdin, out=sys.stdout))

@@ -193,7 +193,7 @@ def test_a_run_writes_exactly_what_its_task_allows_and_says_what_it_did(
     seeded: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    out = _run(task, capsys)
+    out = _run(task, capsys, "--yes")
     assert list(_open_orders(seeded).values()) == written
     for line in said:
         assert line in out, line
@@ -202,11 +202,11 @@ def test_a_run_writes_exactly_what_its_task_allows_and_says_what_it_did(
 def test_cancel_order_cancels_that_order_and_writes_nothing_else(
     seeded: Path, servers: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _run("replenish the low items on this screen", capsys)
+    _run("replenish the low items on this screen", capsys, "--yes")
     before = _open_orders(seeded)
     assert len(before) == 5 and "PO-000001" in before
 
-    out = _run("Cancel order PO-000001", capsys)
+    out = _run("Cancel order PO-000001", capsys, "--approval", "auto")
 
     after = _open_orders(seeded)
     assert after["PO-000001"][3] == "cancelled"
@@ -225,7 +225,7 @@ def test_run_with_approve_queues_the_writes_and_approvals_approve_writes_them(
     # Only the stdio servers are processes of their own, which log to the data folder.
     assert (seeded / "servers.log").exists() == (servers == "stdio")
     assert "writes wait for approval" in out
-    assert "5 write(s) wait for approval: stockshot approvals approve AP-000001 AP-000002" in out
+    assert "wait for approval, nothing was written: stockshot approvals approve AP-000001" in out
 
     assert main(["approvals", "list", "--status", "pending", "--json"]) == 0
     listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -264,12 +264,41 @@ def test_a_run_whose_store_cannot_be_opened_ends_with_the_reason(
     assert "postgresql://nobody@127.0.0.1:1/stock" in out
 
 
+def test_a_run_with_no_flag_in_a_pipe_writes_nothing_and_says_how_to_approve(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _run("replenish the low items", capsys)
+    assert _open_orders(seeded) == {}
+    assert (
+        "5 write(s) wait for approval, nothing was written: stockshot approvals approve "
+        "AP-000001 AP-000002 AP-000003 AP-000004 AP-000005"
+    ) in out
+    assert "run with --yes to write at once" in out
+
+
+def test_the_same_task_run_twice_asks_about_each_sku_once(
+    seeded: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run("replenish the low items", capsys)
+    out = _run("replenish the low items", capsys)
+    assert "stockshot approvals approve AP-000001 AP-000002 AP-000003 AP-000004 AP-000005" in out
+    assert main(["approvals", "list", "--status", "pending", "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 5
+
+
 def test_run_with_ask_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--ask", "--task", "replenish the low items"]) == 2
     assert "--ask needs a terminal to ask at" in capsys.readouterr().err
 
 
-def test_run_with_ask_asks_at_the_terminal_for_each_write(seeded: Path) -> None:
+@pytest.mark.parametrize(
+    "flags",
+    [
+        pytest.param(["--ask"], id="with-ask"),
+        pytest.param([], id="with-no-flag-at-a-terminal"),
+    ],
+)
+def test_run_asks_at_the_terminal_for_each_write(seeded: Path, flags: list[str]) -> None:
     import os
     import pty
     import select
@@ -280,7 +309,7 @@ def test_run_with_ask_asks_at_the_terminal_for_each_write(seeded: Path) -> None:
     env = cli_env(data_dir=str(seeded))
     leader, follower = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "run", "--ask", "--task", "replenish the low items",
+        [sys.executable, "-m", "pipeline.cli", "run", *flags, "--task", "replenish the low items",
          "--image", str(SAMPLES / "erp-light-wh01.png")],
         stdin=follower, stdout=follower, stderr=follower, env=env, cwd=SAMPLES.parent,
     )  # fmt: skip

@@ -148,6 +148,16 @@ def key_of(presented: str | None, keys: Sequence[str]) -> ApiKey | None:
     return matching(presented, ((key.secret, key) for key in parse_keys(keys)))
 
 
+MISSING_KEY = (
+    "no API key was sent: send one as X-API-Key: KEY or Authorization: Bearer KEY (this "
+    "server's keys are set in STOCKSHOT_API_KEYS)"
+)
+UNKNOWN_KEY = (
+    "the API key sent is not one of this server's keys: check it for a typo, or ask whoever "
+    "runs the server for a key (STOCKSHOT_API_KEYS)"
+)
+
+
 class BearerGuard:
     """ASGI middleware for a mounted app: HTTP requests need `Bearer <one of the tokens>`.
     One of `lacking` (a key of ours without the role the mount needs) gets 403 saying so.
@@ -181,9 +191,13 @@ class BearerGuard:
                         f"this key lacks the {self._role!r} role the MCP mounts need; give it "
                         f"the role in STOCKSHOT_API_KEYS as name:secret:{self._role}"
                     )
-                    await _refuse(send, 403, "forbidden", message)
+                    await _refuse(send, 403, "role_required", message)
+                elif presented:
+                    await _refuse(send, 401, "unknown_key", UNKNOWN_KEY)
                 else:
-                    await _refuse(send, 401, "unauthorized", "send Authorization: Bearer <token>")
+                    await _refuse(
+                        send, 401, "missing_key", "no key was sent: send Authorization: Bearer KEY"
+                    )
                 return
         await self._app(scope, receive, send)
 

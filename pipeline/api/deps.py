@@ -12,7 +12,8 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from mcp.server.mcpserver import MCPServer
 from starlette.exceptions import HTTPException
 
-from pipeline.api.auth import GRANTS, Role, key_of
+from pipeline.api.auth import GRANTS, MISSING_KEY, UNKNOWN_KEY, Role, key_of
+from pipeline.api.errors import Refusal
 from pipeline.approvals import ApprovalDesk
 from pipeline.bootstrap import utc_now
 from pipeline.host.toolbox import MemoryTarget
@@ -111,11 +112,10 @@ def require_key(
     presented = key or (bearer.credentials if bearer is not None else None)
     found = key_of(presented, keys)
     if found is None:
-        raise HTTPException(
-            401,
-            "send an API key as X-API-Key: KEY or Authorization: Bearer KEY",
-            headers={"WWW-Authenticate": 'Bearer realm="stockshot"'},
-        )
+        challenge = {"WWW-Authenticate": 'Bearer realm="stockshot"'}
+        if not presented:
+            raise Refusal(401, "missing_key", MISSING_KEY, headers=challenge)
+        raise Refusal(401, "unknown_key", UNKNOWN_KEY, headers=challenge)
     request.state.caller = f"api:{found.name}"
     request.state.key_name = found.name
     request.state.roles = found.roles
@@ -129,11 +129,13 @@ class _Needs:
         granted: frozenset[Role] = getattr(request.state, "roles", frozenset())
         if self.role not in granted:
             name = getattr(request.state, "key_name", "this key")
-            raise HTTPException(
+            raise Refusal(
                 403,
+                "role_required",
                 f"the key {name!r} lacks the {self.role!r} role this needs "
                 f"(it has: {', '.join(sorted(granted)) or 'none'}); give the key the role in "
                 f"STOCKSHOT_API_KEYS as name:secret:{self.role}, or use another key",
+                details={"role": self.role, "granted": sorted(granted)},
             )
 
 

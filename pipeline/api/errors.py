@@ -16,6 +16,10 @@ servers' errors are mapped by class, the most specific class first:
     ToolServerError, servers StoreError          503 unavailable
     VlmError                                     502 model_failed
     ConfigError, EngineError                     500 server_error
+
+Refusals the API makes itself (`Refusal`) carry their own code: no key sent `401 missing_key`,
+a key that is none of ours `401 unknown_key`, a key without the role a route needs
+`403 role_required` (its `details` name the role).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from pipeline.errors import (
 )
 from servers import errors as server_errors
 
-__all__ = ["ERROR_STATUS", "error_body", "install_error_handlers", "status_of"]
+__all__ = ["ERROR_STATUS", "Refusal", "error_body", "install_error_handlers", "status_of"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +74,24 @@ _HTTP_CODES = {
     415: "unsupported_media_type",
     422: "invalid_request",
 }
+
+
+class Refusal(StarletteHTTPException):
+    """A refusal the API itself makes before a route runs (no key, an unknown key, a role the
+    key lacks), with its own error code and, where useful, details."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        details: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(status, message, headers=dict(headers) if headers else None)
+        self.code = code
+        self.details = dict(details) if details else None
 
 
 def status_of(exc: Exception) -> tuple[int, str]:
@@ -134,9 +156,10 @@ def install_error_handlers(app: FastAPI) -> None:
             # FastAPI's own answer to a body it cannot decode: the request is unusable, as
             # every other unusable request is (422), and the message says how.
             status, detail = 422, f"the body cannot be read ({detail}); send UTF-8 JSON"
-        code = _HTTP_CODES.get(status, "error")
+        code = exc.code if isinstance(exc, Refusal) else _HTTP_CODES.get(status, "error")
+        extra = {"details": exc.details} if isinstance(exc, Refusal) and exc.details else {}
         return JSONResponse(
-            error_body(code, detail), status_code=status, headers=dict(exc.headers or {})
+            error_body(code, detail, **extra), status_code=status, headers=dict(exc.headers or {})
         )
 
     app.add_exception_handler(StockshotError, ours)

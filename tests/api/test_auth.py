@@ -24,25 +24,29 @@ ROUTES = [
 
 @pytest.mark.parametrize(("method", "path"), ROUTES)
 @pytest.mark.parametrize(
-    "headers",
+    ("headers", "error"),
     [
-        {},
-        {"X-API-Key": "wrong"},
-        {"Authorization": "Bearer wrong"},
-        {"Authorization": f"Basic {KEY}"},
-        {"X-API-Key": KEY + "x"},
+        ({}, "missing_key"),
+        ({"X-API-Key": "wrong"}, "unknown_key"),
+        ({"Authorization": "Bearer wrong"}, "unknown_key"),
+        ({"Authorization": f"Basic {KEY}"}, "missing_key"),
+        ({"X-API-Key": KEY + "x"}, "unknown_key"),
     ],
     ids=["none", "wrong-header", "wrong-bearer", "basic-scheme", "longer-key"],
 )
-async def test_every_v1_route_refuses_a_request_without_one_of_the_keys(
-    client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str]
+async def test_every_v1_route_refuses_a_request_without_one_of_the_keys_saying_which(
+    client: httpx.AsyncClient, method: str, path: str, headers: dict[str, str], error: str
 ) -> None:
     client.headers.pop("X-API-Key")
     response = await client.request(method, path, headers=headers)
     assert response.status_code == 401
     assert response.headers["www-authenticate"] == 'Bearer realm="stockshot"'
-    assert response.json()["error"] == "unauthorized"
-    assert "X-API-Key" in response.json()["message"]
+    assert response.json()["error"] == error
+    said = response.json()["message"]
+    if error == "missing_key":
+        assert said.startswith("no API key was sent: send one as X-API-Key: KEY")
+    else:
+        assert said.startswith("the API key sent is not one of this server's keys")
 
 
 @pytest.mark.parametrize(

@@ -118,6 +118,8 @@ async def test_each_route_answers_only_keys_with_its_role(
         assert response.status_code != 403, response.text
     else:
         assert response.status_code == 403, response.text
+        assert response.json()["error"] == "role_required"
+        assert response.json()["details"]["role"] == needed
         assert f"lacks the {needed!r} role" in response.json()["message"]
 
 
@@ -150,5 +152,6 @@ async def test_a_viewer_key_cannot_reach_the_mcp_mounts_and_an_operator_key_can(
         headers={**headers, "Authorization": f"Bearer {SECRETS['operator']}"},
     )
     assert viewer.status_code == 403
+    assert viewer.json()["error"] == "role_required"
     assert "lacks the 'operator' role" in viewer.json()["message"]
     assert operator.status_code == 200, operator.text

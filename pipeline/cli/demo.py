@@ -81,7 +81,7 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
                 proposals=proposal_queue(settings, store) if manual else None,
             )
         )
-        print_run(record, [], sys.stdout)
+        print_run(record, [], sys.stdout, trace=not record.proposals)
         if record.proposals:
             desk = ApprovalDesk(
                 store, server_targets(settings, ["orders"], store=store), clock=utc_now
@@ -101,7 +101,10 @@ async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
     from servers.models import ProposalQuery
 
     proposals = await desk.list(ProposalQuery(run_id=run_id))
-    print(f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet:")
+    print(
+        f"4. the run proposed {len(proposals)} write(s); nothing is ordered yet. What "
+        "approving each would order now:"
+    )
     for proposal in proposals:
         planned = await desk.planned(proposal)
         rule = f"; {planned.rule}" if planned is not None else ""

@@ -61,7 +61,12 @@ def print_result(result: IngestResult, out: TextIO) -> None:
     out.write("\n")
 
 
-def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -> None:
+def print_run(
+    record: RunRecord, results: Sequence[IngestResult], out: TextIO, *, trace: bool = True
+) -> None:
+    """A run as a person reads it: what was read, the task contract, each tool call, the
+    answer, the ledger and the proposals. Without `trace`, only what was read, the contract
+    and the answer (for a caller that shows the proposals itself, as the demo does)."""
     from pipeline.host.attachments import MERGED_NAME
 
     for result in results:
@@ -93,13 +98,15 @@ def print_run(record: RunRecord, results: Sequence[IngestResult], out: TextIO) -
     events = {(e.hop, e.guard): e for e in record.guard_events}
     for event in events.values():
         out.write(f"  [hop {event.hop}] guard {event.guard}: {event.action}: {event.message}\n")
-    for call in record.tool_calls:
+    for call in record.tool_calls if trace else []:
         arguments = json.dumps(call.arguments, ensure_ascii=False)
         mark = "✗" if call.is_error else "·" if call.dry_run else "✓" if call.executed else "⏸"
         said = call.result if len(call.result) <= 160 else call.result[:157] + "..."
         out.write(f"  [hop {call.hop}] {mark} {call.name} {arguments}\n      -> {said}\n")
     by = " (written by the host, not the model)" if record.final_by == "host" else ""
     out.write(f"{record.status}{by}: {record.final}\n")
+    if not trace:
+        return
     if record.ledger_summary is not None:
         out.write(record.ledger_summary.text + "\n")
     for proposal in record.proposals:

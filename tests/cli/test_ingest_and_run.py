@@ -97,7 +97,10 @@ def test_demo_proposes_approves_itself_and_explains_the_skips(
 ) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "4. the run proposed 5 write(s); nothing is ordered yet:" in out
+    assert "4. the run proposed 5 write(s); nothing is ordered yet." in out
+    for proposal in ("AP-000001", "AP-000002", "AP-000003", "AP-000004", "AP-000005"):
+        # Named once in the answer, listed once with its quantity, approved once.
+        assert out.count(proposal) == 3, proposal
     assert "5. approving them here, as the demo's stand-in for a person" in out
     assert (
         "AP-000001 approved: PO-000001 (orders_create_replenishment SKU-10232 in WH-01 x202)" in out

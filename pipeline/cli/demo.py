@@ -7,7 +7,9 @@ orders through the tool servers, and print what it did.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +21,7 @@ from pipeline.settings import Settings
 if TYPE_CHECKING:
     from pipeline.approvals import ApprovalDesk
 
-__all__ = ["DEMO_TASK", "register"]
+__all__ = ["DEMO_TASK", "capture_age", "register"]
 
 DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "samples"
@@ -54,11 +56,19 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     started = time.perf_counter()
     demo_dir = settings.data_dir / "demo"
     db = demo_dir / "stockshot.db"
+    cache = demo_dir / "cache"
     for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         stale.unlink(missing_ok=True)
-    # The demo keeps its own SQLite file, whatever store STOCKSHOT_DATABASE_URL names.
+    shutil.rmtree(cache, ignore_errors=True)
+    # The demo keeps its own SQLite file and ingest cache under the data folder the settings
+    # name, fresh each time, whatever store STOCKSHOT_DATABASE_URL names.
     settings = settings.model_copy(
-        update={"database_url": None, "db": db, "run_log": demo_dir / "runs.jsonl"}
+        update={
+            "database_url": None,
+            "db": db,
+            "cache_dir": cache,
+            "run_log": demo_dir / "runs.jsonl",
+        }
     )
     manual = approval_policy("demo", settings) == "manual"
     with open_store(str(db)) as store:
@@ -71,6 +81,12 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         print(f"2. reading the screenshot {args.image}")
         results = ingest_all(settings, [args.image], None)
         print_result(results[0], sys.stdout)
+        captured = results[0].captured_at
+        print(
+            f"   captured {captured.isoformat(timespec='minutes')}, "
+            f"{capture_age(utc_now() - captured)} before this demo: a past view; the demo "
+            "store was seeded just now, so live stock differs where it changed since"
+        )
         print(f'3. running the {args.model} model: "{args.task}"')
         record = asyncio.run(
             run_agent(
@@ -94,6 +110,21 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         print(f"   {order.id}  {order.sku}  {order.warehouse_id}  qty {order.quantity}")
     print(f"done in {time.perf_counter() - started:.1f} s; run log {settings.resolved_run_log()}")
     return 0 if record.status == "done" else 1
+
+
+def capture_age(age: timedelta) -> str:
+    """How long before now a screenshot was captured, as a person says it: `45 min`, `5 h`,
+    `8 days 17 h` (a negative age, a capture stamped in the future, is `in the future`)."""
+    if age < timedelta(0):
+        return "in the future"
+    minutes = int(age.total_seconds() // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours = minutes // 60
+    if hours < 48:
+        return f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} days {hours} h" if hours else f"{days} days"
 
 
 async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:

@@ -1,12 +1,14 @@
 """The `stockshot` command line as a user runs it."""
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from pipeline.cli import main
+from pipeline.cli.demo import capture_age
 from servers import domain
 from servers.models import OrderQuery
 from servers.stores import sqlite_store
@@ -93,10 +95,15 @@ def test_ingest_prints_a_readable_table_without_json(capsys: pytest.CaptureFixtu
 
 
 def test_demo_proposes_approves_itself_and_explains_the_skips(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
+    demo = tmp_path / "data" / "demo"
+    assert (demo / "stockshot.db").is_file() and (demo / "cache").is_dir()
+    assert not (tmp_path / "data" / "cache").exists()
+    assert "   captured 2026-11-28T10:05+00:00, " in out
+    assert " before this demo: a past view" in out
     assert "4. the run proposed 5 write(s); nothing is ordered yet." in out
     for proposal in ("AP-000001", "AP-000002", "AP-000003", "AP-000004", "AP-000005"):
         # Named once in the answer, listed once with its quantity, approved once.
@@ -111,6 +118,21 @@ def test_demo_proposes_approves_itself_and_explains_the_skips(
         in out
     )
     assert "SKU-10403 in WH-01: already covered by 120 on order" in out
+
+
+@pytest.mark.parametrize(
+    ("age", "said"),
+    [
+        (timedelta(minutes=45), "45 min"),
+        (timedelta(hours=5, minutes=59), "5 h"),
+        (timedelta(hours=47), "47 h"),
+        (timedelta(hours=209, minutes=6), "8 days 17 h"),
+        (timedelta(days=2), "2 days"),
+        (timedelta(minutes=-3), "in the future"),
+    ],
+)
+def test_the_demo_states_a_capture_age_as_a_person_says_it(age: timedelta, said: str) -> None:
+    assert capture_age(age) == said
 
 
 def test_a_settings_error_is_one_line_and_exit_code_2(

@@ -117,12 +117,36 @@ def _pillow_warnings(name: str) -> Iterator[None]:
         log.debug("%s: %s", name, warning.message)
 
 
+def _too_many_pixels(
+    name: str, size: tuple[int, int] | None, max_pixels: int
+) -> ImageTooLargeError:
+    """Our limit and what to do, whoever noticed first (our check, or Pillow's bomb guard,
+    whose own limit is not the one a user can set)."""
+    counted = "" if size is None else f"{size[0]}x{size[1]} = {size[0] * size[1]:,} pixels "
+    return ImageTooLargeError(
+        f"{name}: {counted or 'the image '}is over the limit of {max_pixels:,} pixels "
+        "(STOCKSHOT_MAX_IMAGE_PIXELS); send a smaller screenshot, or crop it to the table"
+    )
+
+
+def _declared_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a header declares, read without decoding (None when even that
+    is refused)."""
+    try:
+        with _WARNINGS_LOCK, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            size: tuple[int, int] = Image.open(io.BytesIO(data)).size
+    except Exception:  # the header is refused again, which the caller reports
+        return None
+    return size
+
+
 def _open(data: bytes, name: str, max_pixels: int) -> Image.Image:
     try:
         with _pillow_warnings(name):
             image = Image.open(io.BytesIO(data))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageTooLargeError(f"{name}: too many pixels to decode safely ({exc})") from exc
+        raise _too_many_pixels(name, _declared_size(data), max_pixels) from exc
     except UnidentifiedImageError as exc:
         raise UndecodableImageError(f"{name}: {_describe_unknown(data)}") from exc
     except (OSError, SyntaxError, ValueError) as exc:
@@ -136,10 +160,7 @@ def _open(data: bytes, name: str, max_pixels: int) -> Image.Image:
     if width <= 0 or height <= 0:
         raise UndecodableImageError(f"{name}: image has no pixels ({width}x{height})")
     if width * height > max_pixels:
-        raise ImageTooLargeError(
-            f"{name}: {width}x{height} = {width * height:,} pixels is over the limit "
-            f"of {max_pixels:,}; send a smaller screenshot"
-        )
+        raise _too_many_pixels(name, (width, height), max_pixels)
     return image
 
 

@@ -207,3 +207,13 @@ def test_two_loads_at_once_leave_the_warning_filters_as_they_were(
         thread.join(timeout=30)
     assert not any(thread.is_alive() for thread in threads)
     assert warnings.filters == before
+
+
+def test_an_image_past_pillows_own_bomb_limit_is_refused_with_our_limit_and_what_to_do() -> None:
+    data = encode(Image.new("1", (12_000, 12_000)), "PNG")
+    with pytest.raises(ImageTooLargeError) as refused:
+        load_image(data, name="huge.png", max_bytes=10**9, max_pixels=50_000_000)
+    assert str(refused.value) == (
+        "huge.png: 12000x12000 = 144,000,000 pixels is over the limit of 50,000,000 pixels "
+        "(STOCKSHOT_MAX_IMAGE_PIXELS); send a smaller screenshot, or crop it to the table"
+    )

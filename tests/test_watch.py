@@ -299,7 +299,8 @@ def test_a_backlog_shows_progress_per_file_and_a_one_line_summary(
     assert stream.getvalue().splitlines() == [
         "[1/3] done: a.png (10 rows, 6 low)",
         "[2/3] duplicate: b.png (same as a.png)",
-        "[3/3] failed: c.png (c.png: not a decodable image; send PNG, JPEG, WebP, BMP, TIFF or GIF)",
+        "[3/3] failed: c.png (c.png: not an image: its bytes match no image format stockshot reads; "
+        "send PNG, JPEG, WebP, BMP, TIFF or GIF)",
     ]
     assert summary.line().startswith("watch: 3 file(s): 1 done, 1 failed, 1 duplicate(s) in ")
 

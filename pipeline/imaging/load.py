@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -37,15 +38,32 @@ SUPPORTED_FORMATS = {
 _EXIF_IFD = 0x8769
 _DATETIME_ORIGINAL = 36867
 _OFFSET_TIME_ORIGINAL = 36881
-_SIGNATURES = (
-    (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive (or an Office document)"),
-    (b"<!DOCTYPE", "an HTML page"),
-    (b"<html", "an HTML page"),
-    (b"<?xml", "an XML/SVG document"),
-    (b"<svg", "an SVG drawing"),
-    (b"{", "JSON text"),
+
+
+def _any(data: bytes) -> bool:
+    return True
+
+
+def _is_json(data: bytes) -> bool:
+    """One brace is no evidence (random bytes start with one now and then); parsing is."""
+    try:
+        json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
+
+
+_SIGNATURES: tuple[tuple[bytes, str, Callable[[bytes], bool]], ...] = (
+    (b"%PDF", "a PDF document", _any),
+    (b"PK\x03\x04", "a ZIP archive (or an Office document)", _any),
+    (b"<!DOCTYPE", "an HTML page", _any),
+    (b"<html", "an HTML page", _any),
+    (b"<?xml", "an XML/SVG document", _any),
+    (b"<svg", "an SVG drawing", _any),
+    (b"{", "JSON text", _is_json),
 )
+"""What a file that is not an image turns out to be: its first bytes, and a test of the whole
+file where those bytes alone prove little."""
 
 
 @dataclass(frozen=True)
@@ -166,10 +184,13 @@ def _open(data: bytes, name: str, max_pixels: int) -> Image.Image:
 
 def _describe_unknown(data: bytes) -> str:
     head = data[:64].lstrip()
-    for signature, what in _SIGNATURES:
-        if head[: len(signature)].lower() == signature.lower():
+    for signature, what, confirmed in _SIGNATURES:
+        if head[: len(signature)].lower() == signature.lower() and confirmed(data):
             return f"this is {what}, not an image; send PNG, JPEG, WebP, BMP, TIFF or GIF"
-    return "not a decodable image; send PNG, JPEG, WebP, BMP, TIFF or GIF"
+    return (
+        "not an image: its bytes match no image format stockshot reads; send PNG, JPEG, "
+        "WebP, BMP, TIFF or GIF"
+    )
 
 
 def _exif_stamp(image: Image.Image) -> tuple[str | None, str | None]:

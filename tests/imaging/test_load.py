@@ -54,7 +54,9 @@ def test_non_image_bytes_say_what_they_are() -> None:
 
 
 def test_garbage_bytes_are_undecodable() -> None:
-    with pytest.raises(UndecodableImageError, match=r"noise\.jpg: not a decodable image"):
+    with pytest.raises(
+        UndecodableImageError, match=r"noise\.jpg: not an image: its bytes match no image format"
+    ):
         load_image(b"\x00\x01garbage" * 50, name="noise.jpg", **LIMITS)
 
 
@@ -217,3 +219,19 @@ def test_an_image_past_pillows_own_bomb_limit_is_refused_with_our_limit_and_what
         "huge.png: 12000x12000 = 144,000,000 pixels is over the limit of 50,000,000 pixels "
         "(STOCKSHOT_MAX_IMAGE_PIXELS); send a smaller screenshot, or crop it to the table"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        pytest.param(b'{"rows": [1, 2]}', "this is JSON text, not an image", id="json"),
+        pytest.param(
+            b"{\x8f\x02\xff\x10random" * 40,
+            "not an image: its bytes match no image format",
+            id="random-bytes-opening-with-a-brace",
+        ),
+    ],
+)
+def test_a_file_is_called_json_only_when_it_parses_as_json(data: bytes, said: str) -> None:
+    with pytest.raises(UndecodableImageError, match=said):
+        load_image(data, name="drop.png", **LIMITS)

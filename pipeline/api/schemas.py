@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipeline.contract import TaskContract
 from pipeline.host.record import RunStatus
@@ -119,6 +119,17 @@ class RunRequest(BaseModel):
     ingest_ids: list[str] = Field(
         default_factory=list, max_length=50, description="ids returned by POST /v1/ingest"
     )
+
+    @field_validator("task")
+    @classmethod
+    def _task_says_something(cls, task: str) -> str:
+        if not task.strip():
+            raise ValueError(
+                "only spaces; say what to do, like 'find the SKUs that are low and raise "
+                "replenishment orders'"
+            )
+        return task
+
     model: str | None = Field(
         default=None, description="rules | openai:NAME (needs STOCKSHOT_BASE_URL); default rules"
     )

@@ -107,6 +107,18 @@ class TaskContract(BaseModel):
     def understood(self) -> bool:
         return not self.not_understood
 
+    @property
+    def reads_screens(self) -> bool:
+        """Whether the task works from screenshots: understood, it names no SKU and no order,
+        and keeps to the SKUs the screenshots show (without one it has nothing to act on)."""
+        return (
+            self.understood
+            and self.screen_only
+            and not self.skus
+            and not self.quantities
+            and not self.order_ids
+        )
+
     def quantity_for(self, sku: str) -> int | None:
         """The exact units the task asks for `sku`, if it asks a number."""
         if sku in self.quantities:

@@ -110,7 +110,7 @@ async def test_the_event_stream_delivers_live_events_as_they_happen_and_resumes_
 
     app = create_app(settings, ingestor=ingestor, run=run)
     async with started(app) as client:
-        response = await client.post("/v1/runs", json={"task": "check"})
+        response = await client.post("/v1/runs", json={"task": "check SKU-10232"})
         started_run = response.json()
         assert {k: started_run[k] for k in ("id", "status")} == {
             "id": "run-live",
@@ -201,7 +201,7 @@ async def test_a_run_whose_tool_servers_fail_still_ends_its_stream(
         raise RuntimeError("socket closed")
 
     async with started(create_app(settings, ingestor=ingestor, run=broken)) as client:
-        run = (await client.post("/v1/runs", json={"task": "check"})).json()
+        run = (await client.post("/v1/runs", json={"task": "check SKU-10232"})).json()
         assert run["status"] == "error"
         events = await follow(client, run["id"])
         assert [e["type"] for _, e in events] == ["run_finished"]
@@ -213,6 +213,12 @@ async def test_a_run_whose_tool_servers_fail_still_ends_its_stream(
     [
         ({}, "task: is required"),
         ({"task": ""}, "task: String should have at least 1 character"),
+        ({"task": "  \n\t "}, "task: Value error, only spaces; say what to do, like"),
+        (
+            {"task": "find the SKUs that are low and raise replenishment orders"},
+            "no screenshot: the task (replenish · writes allowed) works from the table on a "
+            "screenshot; upload images in 'file', or give ingest_ids from POST /v1/ingest",
+        ),
         ({"task": "x", "ingest_ids": ["nope"]}, "ingest_ids: unknown 'nope'; upload the image"),
         ({"task": "x", "model": "gpt"}, "unknown model 'gpt'; known: openai, rules"),
         ({"task": "x", "model": "scripted:/etc/passwd"}, "not offered over the API"),

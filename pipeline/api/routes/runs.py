@@ -25,6 +25,7 @@ from pipeline.api.schemas import (
 from pipeline.api.service import check_guard_switches, check_model, warehouse_names
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
+from pipeline.errors import InputError
 from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
 from pipeline.jobs import RunSpec
@@ -80,6 +81,11 @@ async def start_run(request: Request, services: Services) -> JSONResponse:
     check_guard_switches(run.guards, settings)
     enabled_guards(settings, run.guards)
     contract = parse_task(run.task, warehouse_names(services))
+    if contract.reads_screens and not run.ingest_ids and not ask.files:
+        raise InputError(
+            f"no screenshot: the task ({contract.summary()}) works from the table on a "
+            "screenshot; upload images in 'file', or give ingest_ids from POST /v1/ingest"
+        )
     queue = services.job_queue()
     earlier = await queue.recent(run.ingest_ids)
     uploaded = await ingest_uploads(

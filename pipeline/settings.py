@@ -183,6 +183,11 @@ class Settings(BaseSettings):
     webhook_secret: str | None = Field(
         default=None, description="the shared secret of the webhooks' HMAC-SHA256 signature"
     )
+    webhook_retention_days: float = Field(
+        default=30,
+        gt=0,
+        description="how long events and their webhook delivery log are kept before pruning",
+    )
     webhook_interval_s: float = Field(
         default=5.0, gt=0, description="how often pending webhook deliveries are sent"
     )

@@ -501,7 +501,10 @@ class Delivery(_Frozen):
     url: str
     attempts: int = Field(description="attempts made before this one")
     event_number: int
-    event: str = Field(description="proposal.created, proposal.decided or run.finished")
+    event: str = Field(
+        description="proposal.created, proposal.decided, order.created, order.cancelled or "
+        "run.finished"
+    )
     body: JsonObject
     created_at: datetime = Field(description="when the event happened")
 

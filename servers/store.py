@@ -166,6 +166,11 @@ class StoreWriter(StoreReader, Protocol):
         """Log one attempt; a delivery not delivered is due again at its `next_at`."""
         ...
 
+    def prune_events(self, *, before: datetime) -> int:
+        """Forget the events from before `before` with their deliveries and attempts (the
+        retention of the webhook log); how many events went."""
+        ...
+
     def decide_proposal(
         self,
         proposal_id: str,

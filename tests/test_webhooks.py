@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
 from servers import approvals, catalog, domain
-from servers.models import JsonObject
+from servers.models import JsonObject, ReplenishmentRequest
 from servers.store import OpenStore
 from servers.stores import open_store
 from tests.receivers import Receiver, receiving
@@ -147,3 +147,55 @@ def test_a_delivery_claimed_by_one_deliverer_is_not_sent_by_another_meanwhile(
     assert [d.event for d in first] == ["proposal.created"]
     assert second == []
     assert [d.number for d in after_lease] == [first[0].number]
+
+
+def _due(store: OpenStore, at: datetime) -> list[tuple[str, str]]:
+    """The events due to one receiver: their names and the status of the order they carry."""
+    with store.writing() as tx:
+        due = tx.claim_deliveries(
+            ["http://a/"], now=at, lease=timedelta(minutes=2), since=T0, limit=50
+        )
+    orders = [d.body.get("order") for d in due]
+    return [
+        (d.event, str(order.get("status") if isinstance(order, dict) else None))
+        for d, order in zip(due, orders, strict=True)
+    ]
+
+
+def test_an_order_written_and_cancelled_announces_each_change_once(store: OpenStore) -> None:
+    request = ReplenishmentRequest(sku="SKU-10232", warehouse_id="WH-01", quantity=5)
+    written = domain.create_replenishment(store, request, max_quantity=1000, now=T0)
+    domain.cancel_order(store, written.order.id, now=T0)
+    domain.cancel_order(store, written.order.id, now=T0)  # already cancelled: no event
+    assert _due(store, T0) == [("order.created", "open"), ("order.cancelled", "cancelled")]
+
+
+def test_an_approved_proposal_announces_the_order_it_wrote(store: OpenStore) -> None:
+    proposal = approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
+    ).proposal
+    claimed = approvals.claim(store, proposal.id, by="api:anna", now=T0)
+    request = ReplenishmentRequest(
+        sku="SKU-10232", warehouse_id="WH-01", quantity=202,
+        idempotency_key=approvals.approval_key(claimed.id),
+    )  # fmt: skip
+    domain.create_replenishment(store, request, max_quantity=1000, now=T0)
+    assert ("order.created", "open") in _due(store, T0)
+
+
+def test_events_and_their_delivery_log_are_pruned_after_the_retention(
+    store: OpenStore, receiver: Receiver
+) -> None:
+    approvals.propose(
+        store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
+    )
+    clock, pauses = Clock(), Pauses()
+    sending = deliverer(store, [receiver.url], clock, pauses)
+    assert asyncio.run(sending.deliver_due()) == 1
+    clock.now = T0 + timedelta(days=29)
+    kept = asyncio.run(sending.prune())
+    clock.now = T0 + timedelta(days=31)
+    pruned = asyncio.run(sending.prune())
+    with store.reading() as tx:
+        log = tx.deliveries(limit=10)
+    assert (kept, pruned, log) == (0, 1, [])

@@ -30,6 +30,8 @@ from servers.domain.reads import (
     query_stock,
 )
 from servers.domain.writes import (
+    ORDER_CANCELLED,
+    ORDER_CREATED,
     cancel_order,
     create_replenishment,
     create_replenishments,
@@ -41,6 +43,8 @@ __all__ = [
     "CANCEL",
     "CREATE",
     "IMPORT",
+    "ORDER_CANCELLED",
+    "ORDER_CREATED",
     "POLICY",
     "SEED",
     "audit_log",

@@ -31,6 +31,8 @@ from servers.models import (
 from servers.store import Store, StoreReader, StoreWriter
 
 __all__ = [
+    "ORDER_CANCELLED",
+    "ORDER_CREATED",
     "cancel_order",
     "create_replenishment",
     "create_replenishments",
@@ -97,6 +99,7 @@ def create_replenishment(
             if request.at_most is not None
             else " (policy)"
         )
+        tx.append_event(ORDER_CREATED, {"order": order.model_dump(mode="json")}, now=now)
         reason = (
             f"created {order.id} for {order.quantity}{how}: {_numbers(live)}{_observed(request)}"
         )
@@ -104,6 +107,13 @@ def create_replenishment(
 
     arguments = request.model_dump(mode="json", exclude={"run_id"}, exclude_none=True)
     return _audited(store, CREATE, arguments, request.run_id, now, decide, actor=actor)
+
+
+ORDER_CREATED = "order.created"
+ORDER_CANCELLED = "order.cancelled"
+"""The events an order's life writes (for webhooks), in the transaction of the change itself,
+whoever wrote it and whatever the approval mode: an approved proposal's write and a direct one
+alike."""
 
 
 def _numbers(live: StockLevel) -> str:
@@ -191,6 +201,7 @@ def cancel_order(
         if order.status == "cancelled":
             return CancelResult(order=order, cancelled=False), "already cancelled", order.id
         cancelled = tx.cancel_order(order.id, now=now)
+        tx.append_event(ORDER_CANCELLED, {"order": cancelled.model_dump(mode="json")}, now=now)
         return CancelResult(order=cancelled, cancelled=True), "cancelled", order.id
 
     return _audited(store, CANCEL, {"order_id": order_id}, run_id, now, decide, actor=actor)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Table, literal, or_, select, update
+from sqlalchemy import Connection, Table, delete, literal, or_, select, update
 
 from servers.models import Attempt, Delivery, DeliveryRecord, JsonObject
 from servers.sql.schema import Stamp, events, webhook_attempts, webhook_deliveries
@@ -20,7 +20,14 @@ from servers.sql.schema import Stamp, events, webhook_attempts, webhook_deliveri
 if TYPE_CHECKING:
     from servers.sql.dialects import Upsert
 
-__all__ = ["append_event", "attempts_of", "claim_deliveries", "deliveries", "record_attempt"]
+__all__ = [
+    "append_event",
+    "attempts_of",
+    "claim_deliveries",
+    "deliveries",
+    "prune",
+    "record_attempt",
+]
 
 
 def append_event(conn: Connection, name: str, body: JsonObject, now: datetime) -> int:
@@ -138,3 +145,13 @@ def attempts_of(conn: Connection, delivery: int) -> list[tuple[datetime, int | N
         .order_by(webhook_attempts.c.number)
     ).all()
     return [(r.at, r.status_code, r.error) for r in rows]
+
+
+def prune(conn: Connection, before: datetime) -> int:
+    """Forget the events that happened before `before`, with their deliveries and attempts
+    (delivered or not: past the retention they are history); how many events went."""
+    old = select(events.c.number).where(events.c.created_at < before)
+    sent = select(webhook_deliveries.c.number).where(webhook_deliveries.c.event.in_(old))
+    conn.execute(delete(webhook_attempts).where(webhook_attempts.c.delivery.in_(sent)))
+    conn.execute(delete(webhook_deliveries).where(webhook_deliveries.c.event.in_(old)))
+    return int(conn.execute(delete(events).where(events.c.created_at < before)).rowcount)

@@ -471,6 +471,9 @@ class _Transaction:
     def attempts_of(self, delivery: int) -> list[tuple[datetime, int | None, str | None]]:
         return outbox.attempts_of(self._conn, delivery)
 
+    def prune_events(self, *, before: datetime) -> int:
+        return outbox.prune(self._conn, _ts(before))
+
 
 def _newest(table: Any, conditions: list[ColumnElement[bool]], limit: int) -> Select[Any]:
     """`table`'s rows that meet every condition, newest first."""

@@ -30,10 +30,19 @@ from tenacity import RetryCallState, wait_exponential_jitter
 
 from pipeline.retrying import retried
 from pipeline.settings import Settings
-from servers.models import Attempt, Delivery
+from servers.models import Attempt, Delivery, DeliveryRecord
 from servers.store import Store
 
-__all__ = ["SIGNATURE_HEADER", "Deliverer", "body_of", "delivering", "sign", "verify"]
+__all__ = [
+    "SIGNATURE_HEADER",
+    "Deliverer",
+    "LoggedDelivery",
+    "body_of",
+    "delivering",
+    "delivery_log",
+    "sign",
+    "verify",
+]
 
 log = logging.getLogger(__name__)
 
@@ -224,3 +233,18 @@ async def delivering(settings: Settings, store: Store) -> AsyncIterator[Delivere
         finally:
             stop.set()
             await task
+
+
+@dataclass(frozen=True)
+class LoggedDelivery:
+    """One delivery of the log and each attempt at it (when, the HTTP status, the error)."""
+
+    delivery: DeliveryRecord
+    tries: list[tuple[datetime, int | None, str | None]]
+
+
+def delivery_log(store: Store, *, limit: int) -> list[LoggedDelivery]:
+    """The latest deliveries, newest first, each with its attempts (what `GET
+    /v1/webhooks/deliveries` and `stockshot webhooks list` show)."""
+    with store.reading() as tx:
+        return [LoggedDelivery(d, tx.attempts_of(d.number)) for d in tx.deliveries(limit=limit)]

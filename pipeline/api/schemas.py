@@ -15,9 +15,12 @@ from servers.models import PlannedOrder
 __all__ = [
     "RUN_EXAMPLE",
     "ApprovalsResponse",
+    "AttemptOut",
     "CancelledOut",
     "ContractOut",
     "DecisionOut",
+    "DeliveriesResponse",
+    "DeliveryOut",
     "DenyRequest",
     "ErrorBody",
     "Health",
@@ -320,3 +323,27 @@ class DecisionOut(BaseModel):
     message: str
     proposal: ProposalOut
     order: OrderOut | None = Field(default=None, description="the order an approval wrote")
+
+
+class AttemptOut(BaseModel):
+    at: datetime
+    status_code: int | None = Field(description="the receiver's HTTP status, if it answered")
+    error: str | None = None
+
+
+class DeliveryOut(BaseModel):
+    """One event sent (or being sent) to one webhook receiver, with each attempt."""
+
+    number: int
+    event_number: int
+    event: str = Field(description="like order.created, proposal.decided, run.finished")
+    url: str
+    status: Literal["pending", "delivered"]
+    attempts: int
+    last_error: str | None
+    delivered_at: datetime | None
+    tries: list[AttemptOut]
+
+
+class DeliveriesResponse(BaseModel):
+    deliveries: list[DeliveryOut]

@@ -6,7 +6,8 @@ parse arguments themselves:
 
 - `ingest`, `run`: a screenshot's rows; the agent on a task over screenshots;
 - `demo`: the main job on a bundled sample, against a fresh demo store;
-- `approvals`, `profiles`: the approvals inbox and the saved column profiles at a terminal;
+- `approvals`, `profiles`, `webhooks`: the approvals inbox, the saved column profiles and the
+  webhook delivery log at a terminal;
 - `serve`, `worker`, `watch`: the API and dashboard, the queue workers, the watched folder;
 - `eval`, `bench`, `models`: the evaluation, the benchmark, the offline OCR models;
 - `store`, `orders`, `servers`: registered by `servers.cli` (the servers stand alone and
@@ -60,6 +61,7 @@ COMMANDS: dict[str, str] = {
     "servers": "servers.cli",
     "approvals": "pipeline.cli.approvals",
     "profiles": "pipeline.cli.profiles",
+    "webhooks": "pipeline.cli.webhooks",
     "serve": "pipeline.cli.serve",
     "worker": "pipeline.cli.worker",
     "watch": "pipeline.cli.watch",

@@ -27,6 +27,7 @@ SECRETS = {role: entry.split(":")[1] if ":" in entry else entry for role, entry 
 
 # Every /v1 route and the role it needs; a route missing here fails the OpenAPI test below.
 ROUTE_ROLES = {
+    ("GET", "/v1/webhooks/deliveries"): "admin",
     ("GET", "/v1/approvals"): "viewer",
     ("GET", "/v1/approvals/{proposal_id}"): "viewer",
     ("POST", "/v1/approvals/{proposal_id}/approve"): "approver",
@@ -49,8 +50,8 @@ MAY = {
     "viewer": {"viewer"},
     "operator": {"viewer", "operator"},
     "approver": {"viewer", "approver"},
-    "admin": {"viewer", "operator", "approver"},
-    "bare": {"viewer", "operator", "approver"},
+    "admin": {"viewer", "operator", "approver", "admin"},
+    "bare": {"viewer", "operator", "approver", "admin"},
 }
 
 

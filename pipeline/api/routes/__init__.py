@@ -6,7 +6,16 @@ from fastapi import APIRouter, Depends
 
 from pipeline.api.deps import require_key
 from pipeline.api.openapi import ERRORS
-from pipeline.api.routes import approvals, dashboard, health, ingest, orders, profiles, runs
+from pipeline.api.routes import (
+    approvals,
+    dashboard,
+    health,
+    ingest,
+    orders,
+    profiles,
+    runs,
+    webhooks,
+)
 
 __all__ = ["api_router"]
 
@@ -16,7 +25,7 @@ def api_router() -> APIRouter:
     router = APIRouter()
     router.include_router(health.router)
     v1 = APIRouter(prefix="/v1", dependencies=[Depends(require_key)], responses=ERRORS)
-    for module in (ingest, runs, orders, approvals, profiles):
+    for module in (ingest, runs, orders, approvals, profiles, webhooks):
         v1.include_router(module.router)
     router.include_router(v1)
     router.include_router(dashboard.router)

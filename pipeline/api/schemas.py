@@ -16,6 +16,7 @@ __all__ = [
     "RUN_EXAMPLE",
     "ApprovalsResponse",
     "AttemptOut",
+    "CancelRequest",
     "CancelledOut",
     "ContractOut",
     "DecisionOut",
@@ -310,6 +311,14 @@ class ProposalOut(BaseModel):
 
 class ApprovalsResponse(BaseModel):
     proposals: list[ProposalOut]
+
+
+class CancelRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str | None = Field(
+        default=None, max_length=2000, description="why it is cancelled: kept and audited"
+    )
 
 
 class DenyRequest(BaseModel):

@@ -188,9 +188,11 @@ def cancel_order(
     run_id: str | None = None,
     authorise: Callable[[StoreWriter], object] | None = None,
     actor: str | None = None,
+    reason: str | None = None,
 ) -> CancelResult:
-    """Cancel an open order; cancelling a cancelled order changes nothing and says so.
-    `authorise` runs first in the same transaction and refuses by raising."""
+    """Cancel an open order, with the canceller's `reason` (audited, and in the event);
+    cancelling a cancelled order changes nothing and says so. `authorise` runs first in the
+    same transaction and refuses by raising."""
 
     def decide(tx: StoreWriter) -> tuple[CancelResult, str, str | None]:
         if authorise is not None:
@@ -201,8 +203,10 @@ def cancel_order(
         if order.status == "cancelled":
             return CancelResult(order=order, cancelled=False), "already cancelled", order.id
         cancelled = tx.cancel_order(order.id, now=now)
-        tx.append_event(ORDER_CANCELLED, {"order": cancelled.model_dump(mode="json")}, now=now)
-        return CancelResult(order=cancelled, cancelled=True), "cancelled", order.id
+        body: JsonObject = {"order": cancelled.model_dump(mode="json"), "reason": reason}
+        tx.append_event(ORDER_CANCELLED, body, now=now)
+        said = f"cancelled: {reason}" if reason else "cancelled"
+        return CancelResult(order=cancelled, cancelled=True), said, order.id
 
     return _audited(store, CANCEL, {"order_id": order_id}, run_id, now, decide, actor=actor)
 

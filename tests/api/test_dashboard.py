@@ -46,7 +46,9 @@ def uploaded(served: Served) -> Iterator[tuple[Any, Any]]:
             page.goto(served.url + "/")
             page.wait_for_selector("body[data-ready='true']")
             page.get_by_text("API key", exact=True).click()
-            page.get_by_label("API key (only when the server asks for one)").fill(KEY)
+            page.get_by_label("API key (needed when the server has keys, STOCKSHOT_API_KEYS)").fill(
+                KEY
+            )
             page.get_by_label("Choose a screenshot").set_input_files(str(SAMPLE))
             table = page.get_by_role("table", name="Rows read from the screenshot")
             sync_api.expect(table.get_by_role("row")).to_have_count(18)
@@ -86,8 +88,13 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         sync_api.expect(row).to_contain_text("38 + 0 on order")
         sync_api.expect(row).to_contain_text("Hex nut M8 (box of 200)) in WH-01 × 202 (policy")
         denied = inbox.locator("tbody tr", has_text="SKU-10520")
+        page.once("dialog", lambda dialog: dialog.dismiss())  # asked why, changed their mind
+        denied.get_by_role("button", name="Deny").click()
+        sync_api.expect(denied).to_contain_text("pending")
+        page.once("dialog", lambda dialog: dialog.accept("bubble wrap comes from the other site"))
         denied.get_by_role("button", name="Deny").click()
         sync_api.expect(denied).to_contain_text("denied")
+        sync_api.expect(denied).to_contain_text("bubble wrap comes from the other site")
         for sku in ("SKU-10232", "SKU-10310", "SKU-10318", "SKU-10501"):
             inbox.locator("tbody tr", has_text=sku).get_by_role("checkbox").check()
         page.get_by_role("button", name="Approve selected").click()
@@ -126,6 +133,10 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         ordered = page.get_by_role("table", name="The run's orders")
         sync_api.expect(ordered.locator("tbody tr")).to_have_count(4)
         first = ordered.locator("tbody tr", has_text="SKU-10232")
+        page.once("dialog", lambda dialog: dialog.dismiss())  # asked to confirm: not now
+        first.get_by_role("button", name="Cancel").click()
+        sync_api.expect(first.get_by_role("button", name="Cancel")).to_be_visible()
+        page.once("dialog", lambda dialog: dialog.accept("ordered twice by mistake"))
         first.get_by_role("button", name="Cancel").click()
         sync_api.expect(first).to_contain_text("cancelled by api:key-1")
         page.screenshot(path=str(shots / "order-cancelled.png"), full_page=True)

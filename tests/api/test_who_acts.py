@@ -97,7 +97,9 @@ async def test_an_approver_cancels_an_order_from_the_api_under_its_name_and_an_o
     path = f"/v1/orders/{made.order.id}/cancel"
 
     refused = await client.post(path, headers={"X-API-Key": "olga-secret"})
-    cancelled = await client.post(path, headers={"X-API-Key": "anna-secret"})
+    cancelled = await client.post(
+        path, headers={"X-API-Key": "anna-secret"}, json={"reason": "ordered twice by mistake"}
+    )
     again = await client.post(path, headers={"X-API-Key": "anna-secret"})
     unknown = await client.post("/v1/orders/PO-999999/cancel", headers={"X-API-Key": "anna-secret"})
 
@@ -118,7 +120,7 @@ async def test_an_approver_cancels_an_order_from_the_api_under_its_name_and_an_o
         if e.action == domain.CANCEL
     ]
     assert cancels[:2] == [
-        ("accepted", "api:anna", "cancelled"),
+        ("accepted", "api:anna", "cancelled: ordered twice by mistake"),
         ("accepted", "api:anna", "already cancelled"),
     ]
     assert cancels[2][:2] == ("refused", "api:anna")

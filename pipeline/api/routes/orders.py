@@ -10,7 +10,13 @@ from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
-from pipeline.api.schemas import CancelledOut, ErrorBody, OrderOut, OrdersResponse
+from pipeline.api.schemas import (
+    CancelledOut,
+    CancelRequest,
+    ErrorBody,
+    OrderOut,
+    OrdersResponse,
+)
 from pipeline.bootstrap import utc_now
 from servers import domain
 from servers.errors import InvalidArgument
@@ -48,14 +54,17 @@ async def orders(
     response_model=CancelledOut,
     responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
 )
-async def cancel(order_id: str, request: Request, services: Services) -> CancelledOut:
+async def cancel(
+    order_id: str, request: Request, services: Services, body: CancelRequest | None = None
+) -> CancelledOut:
     """Cancel an open order now: a person's decision (an approver's key), written at once and
-    audited under the key's name. Cancelling a cancelled order changes nothing and says so; an
-    id of no order is 404, one that is not an order id at all 422."""
+    audited under the key's name with the reason given. Cancelling a cancelled order changes
+    nothing and says so; an id of no order is 404, one that is not an order id at all 422."""
     by = caller(request)
+    reason = None if body is None or not (body.reason or "").strip() else body.reason
     try:
         done = await asyncio.to_thread(
-            domain.cancel_order, services.slot, order_id, now=utc_now(), actor=by
+            domain.cancel_order, services.slot, order_id, now=utc_now(), actor=by, reason=reason
         )
     except InvalidArgument as exc:
         if exc.code == "unknown_order":

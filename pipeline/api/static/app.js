@@ -517,7 +517,7 @@ function approvalRow(proposal) {
     yes.addEventListener("click", () => decideOne(proposal.id, "approve"));
     const no = el("button", { type: "button", class: "secondary small deny" }, "Deny");
     no.setAttribute("aria-label", `Deny ${proposal.id}`);
-    no.addEventListener("click", () => decideOne(proposal.id, "deny"));
+    no.addEventListener("click", () => denyAsking([proposal.id]));
     decide.append(yes, no);
   }
   const age = proposal.screenshot_age_s === null ? "" : ago(proposal.screenshot_age_s);
@@ -557,12 +557,13 @@ async function loadApprovals() {
   fillTable("#approvals", proposals, approvalRow);
 }
 
-async function decideOne(id, action) {
+async function decideOne(id, action, reason) {
+  // `reason`: why a denial is made, asked of the person before denying (decideSelected).
   const row = $(`#approvals tr[data-id="${id}"]`);
   const cell = row ? row.children[6] : null;
   if (cell) cell.textContent = action === "approve" ? "approving…" : "denying…";
   const init = { method: "POST", headers: headers({ "Content-Type": "application/json" }) };
-  if (action === "deny") init.body = JSON.stringify({ reason: "denied in the dashboard" });
+  if (action === "deny") init.body = JSON.stringify({ reason: reason || null });
   let text;
   let cls;
   try {
@@ -589,13 +590,30 @@ async function decideOne(id, action) {
   return cls;
 }
 
+function askReason(question) {
+  // The person's reason, or null when they chose not to go on (Cancel in the dialog).
+  const answer = window.prompt(question, "");
+  return answer === null ? null : answer.trim();
+}
+
+async function denyAsking(ids) {
+  const reason = askReason(`Deny ${ids.join(", ")}? Say why (kept with the decision):`);
+  if (reason === null) return false;
+  for (const id of ids) await decideOne(id, "deny", reason);
+  return true;
+}
+
 async function decideSelected(action) {
   const chosen = [...document.querySelectorAll("#approvals tbody input[type=checkbox]:checked")];
   if (!chosen.length) {
     $("#approvals-note").textContent = "Select one or more pending proposals first.";
     return;
   }
-  for (const box of chosen) await decideOne(box.dataset.id, action);
+  if (action === "deny") {
+    if (!(await denyAsking(chosen.map((box) => box.dataset.id)))) return;
+  } else {
+    for (const box of chosen) await decideOne(box.dataset.id, action);
+  }
   const done = action === "approve" ? "approved or refused" : "denied";
   $("#approvals-note").textContent = `${chosen.length} proposal(s) ${done}; see each row.`;
 }

@@ -1,6 +1,6 @@
 // The dashboard's run history and run detail, and cancelling an order (an approver's key).
-// Loaded after app.js, whose helpers ($, el, headers, failure, brief, writeOf, fillTable) it
-// uses.
+// Loaded after app.js, whose helpers ($, el, headers, failure, brief, writeOf, fillTable,
+// askReason) it uses.
 "use strict";
 
 async function getJson(path) {
@@ -21,10 +21,14 @@ function orderStatus(order) {
 }
 
 async function cancelOrder(id, cell) {
+  // Cancelling is asked first, with a reason; choosing not to go on changes nothing.
+  const reason = askReason(`Cancel order ${id}? Say why (kept with the cancellation):`);
+  if (reason === null) return;
   cell.textContent = "cancelling…";
   const response = await fetch(`/v1/orders/${encodeURIComponent(id)}/cancel`, {
     method: "POST",
-    headers: headers(),
+    headers: headers({ "Content-Type": "application/json" }),
+    body: JSON.stringify({ reason: reason || null }),
   });
   if (!response.ok) {
     cell.textContent = `not cancelled: ${await failure(response)}`;

@@ -117,6 +117,7 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         listed.get_by_role("button", name="Details").click()
         detail = page.locator("#run-detail")
         sync_api.expect(detail).to_contain_text(f"Run {run_id}")
+        assert page.url.endswith(f"#/runs/{run_id}")  # an address to link to
         sync_api.expect(detail).to_contain_text("Replenish what is low")
         sync_api.expect(detail.get_by_role("list", name="The run's tool calls")).to_contain_text(
             "inventory_query_stock"

@@ -67,8 +67,16 @@ async function loadHistory() {
   });
 }
 
-function fact(term, value) {
-  return [el("dt", {}, term), el("dd", {}, value || "—")];
+function fact(term, value, attrs = {}) {
+  return [el("dt", {}, term), el("dd", attrs, value || "—")];
+}
+
+// A run has an address to link to: #/runs/ID opens its detail.
+const RUN_ADDRESS = /^#\/runs\/([^/]+)$/;
+
+function openFromAddress() {
+  const match = RUN_ADDRESS.exec(window.location.hash);
+  if (match) showRun(decodeURIComponent(match[1]));
 }
 
 async function showRun(id) {
@@ -90,8 +98,12 @@ async function showRun(id) {
     ...fact("Task", record.task),
     ...fact("Read as", contract ? contractWords(contract) : ""),
     ...fact("Status", `${record.status}${record.dry_run ? " (dry run)" : ""}`),
-    ...fact("Answer", record.final ? `${record.final}${by ? ` (written by ${by})` : ""}` : ""),
-    ...fact("Ledger", record.ledger_summary ? record.ledger_summary.text : ""),
+    ...fact("Answer", record.final ? `${record.final}${by ? ` (written by ${by})` : ""}` : "", {
+      class: "as-written",
+    }),
+    ...fact("Ledger", record.ledger_summary ? record.ledger_summary.text : "", {
+      class: "as-written",
+    }),
     ...fact("Model", `${record.model} · ${record.approval} approval · ${record.hops} hops`),
   );
   $("#run-calls").replaceChildren(
@@ -131,6 +143,8 @@ async function showRun(id) {
     ),
   );
   $("#run-detail").hidden = false;
+  const address = `#/runs/${encodeURIComponent(record.id)}`;
+  if (window.location.hash !== address) window.history.replaceState(null, "", address);
 }
 
 function contractWords(contract) {
@@ -144,4 +158,6 @@ function contractWords(contract) {
 $("#refresh-history").addEventListener("click", loadHistory);
 $("#api-key").addEventListener("change", loadHistory);
 document.addEventListener("stockshot:run-finished", loadHistory);
+window.addEventListener("hashchange", openFromAddress);
 loadHistory();
+openFromAddress();

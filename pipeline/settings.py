@@ -128,7 +128,7 @@ class Settings(BaseSettings):
     approval: Literal["manual", "auto"] | None = Field(
         default=None,
         description="manual: every write becomes a proposal a person approves; auto: writes "
-        "run at once. Default per surface: manual for serve and watch, auto for run",
+        "run at once. Default: manual everywhere (stockshot run asks at a terminal; --yes writes)",
     )
     approval_ttl_s: float = Field(
         default=24 * 3600, gt=0, description="how long a proposal can be approved"
@@ -177,8 +177,8 @@ class Settings(BaseSettings):
     )
     webhook_urls: Annotated[list[str], NoDecode] = Field(
         default_factory=list,
-        description="comma-separated URLs that receive proposal.created, proposal.decided and "
-        "run.finished as signed JSON POSTs",
+        description="comma-separated URLs that receive proposal.created, proposal.decided, "
+        "order.created, order.cancelled and run.finished as signed JSON POSTs",
     )
     webhook_secret: str | None = Field(
         default=None, description="the shared secret of the webhooks' HMAC-SHA256 signature"

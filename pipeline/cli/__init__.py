@@ -31,6 +31,7 @@ from pipeline import __version__
 from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
+from servers.errors import ServersError
 
 __all__ = [
     "COMMANDS",
@@ -146,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args, Settings())
-    except StockshotError as exc:
+    except (StockshotError, ServersError) as exc:
         print_error(exc)
         return 2
     except KeyboardInterrupt:

@@ -32,6 +32,7 @@ NOT_AT_IMPORT: dict[str, tuple[str, ...]] = {
     "worker": (*OCR, *STORE),
     "approvals": (*OCR, *STORE),
     "eval": OCR,
+    "webhooks": (*OCR, *HOST, *STORE),
 }
 """What importing each command's module must not load (its handler loads what it needs)."""
 

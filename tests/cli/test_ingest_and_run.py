@@ -283,10 +283,19 @@ def test_a_run_whose_store_cannot_be_opened_ends_with_the_reason(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/stock")
-    assert main(["run", "--task", "which SKUs are low"]) == 1
+    assert main(["run", "--yes", "--task", "which SKUs are low"]) == 1
     out = capsys.readouterr().out
     assert "error (written by the host, not the model): the tool servers cannot open" in out
     assert "postgresql://nobody@127.0.0.1:1/stock" in out
+
+
+def test_a_run_that_holds_its_writes_and_cannot_open_the_store_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/stock")
+    assert main(["run", "--task", "which SKUs are low"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stockshot: error: cannot use postgresql://nobody@127.0.0.1:1/stock")
 
 
 def test_a_run_with_no_flag_in_a_pipe_writes_nothing_and_says_how_to_approve(

@@ -43,6 +43,9 @@ def uploaded(served: Served) -> Iterator[tuple[Any, Any]]:
         try:
             page = browser.new_page()
             page.set_default_timeout(60_000)
+            # Assertions wait as long as actions do: an upload is read by OCR, which takes
+            # seconds on a busy machine (Playwright's own assertion default is 5 s).
+            sync_api.expect.set_options(timeout=60_000)
             page.goto(served.url + "/")
             page.wait_for_selector("body[data-ready='true']")
             page.get_by_text("API key", exact=True).click()

@@ -15,27 +15,70 @@ __all__ = ["GuardSettings", "NarrowingSettings", "Settings"]
 class GuardSettings(BaseModel):
     """Each host guard is on unless switched off (`STOCKSHOT_GUARDS__STALL=false`)."""
 
-    stall: bool = True
-    prose_call: bool = True
-    arg_repair: bool = True
-    repeat_rejected: bool = True
-    unchanged_field: bool = True
-    read_loop: bool = True
-    give_up: bool = True
-    truncation: bool = True
-    freshness: bool = True
-    scope: bool = True
-    """Switchable for an ablation or a local run; never per request over the API."""
-    false_claim: bool = True
+    stall: bool = Field(
+        default=True,
+        description="bounce a turn with no tool call and no question before any result "
+        "justifies an answer",
+    )
+    prose_call: bool = Field(
+        default=True,
+        description="run a tool call the model left in its text instead of the tool-call field",
+    )
+    arg_repair: bool = Field(
+        default=True,
+        description="reshape arguments that fit the tool's schema only after reshaping",
+    )
+    repeat_rejected: bool = Field(
+        default=True, description="block the identical call a tool server already rejected"
+    )
+    unchanged_field: bool = Field(
+        default=True, description="block a retry that leaves unchanged the field a rejection named"
+    )
+    read_loop: bool = Field(
+        default=True,
+        description="block the same read again with nothing new in between, past a limit",
+    )
+    give_up: bool = Field(
+        default=True,
+        description="end the turn at a third attempt at a call rejected or blocked twice",
+    )
+    truncation: bool = Field(
+        default=True,
+        description="run nothing of a reply cut at the token limit; double the next reply's budget",
+    )
+    freshness: bool = Field(
+        default=True,
+        description="a write needs a live read of a SKU known only from an old screenshot",
+    )
+    scope: bool = Field(
+        default=True,
+        description="hold every write to the task contract (switchable for an ablation or a "
+        "local run; never per request over the API)",
+    )
+    false_claim: bool = Field(
+        default=True,
+        description="bounce an answer that claims what no tool did, or a report that leaves "
+        "low rows out",
+    )
 
 
 class NarrowingSettings(BaseModel):
     """How the step schema is narrowed (`STOCKSHOT_VLM_NARROW__ID_ENUMS=false`)."""
 
-    writes_after_read: bool = True
-    id_enums: bool = True
-    quantity_bounds: bool = True
-    needed_reads: bool = True
+    writes_after_read: bool = Field(
+        default=True, description="a write is offered only once its SKUs were read live in this run"
+    )
+    id_enums: bool = Field(
+        default=True,
+        description="id fields take only the values valid now (screens, task, listed orders)",
+    )
+    quantity_bounds: bool = Field(
+        default=True,
+        description="a write carries exactly the quantity the task or its rule gives, or none",
+    )
+    needed_reads: bool = Field(
+        default=True, description="a read is offered while the task still needs it"
+    )
 
 
 class Settings(BaseSettings):
@@ -43,7 +86,10 @@ class Settings(BaseSettings):
         env_prefix="STOCKSHOT_", env_nested_delimiter="__", extra="ignore"
     )
 
-    data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
+    data_dir: Path = Field(
+        default_factory=lambda: Path(user_data_dir("stockshot")),
+        description="where the store, cache, run log and prepared models live by default",
+    )
     cache_dir: Path | None = Field(default=None, description="ingest cache; data_dir/cache")
     database_url: str | None = Field(
         default=None,
@@ -57,18 +103,37 @@ class Settings(BaseSettings):
         default=None, description="zone for naive capture stamps (EXIF, file names); local"
     )
 
-    ocr_engine: str = "rapidocr"
+    ocr_engine: str = Field(
+        default="rapidocr",
+        description="rapidocr | paddleocr | tesseract (`stockshot models status`)",
+    )
     ocr_threads: int = Field(default=0, ge=0, description="0 = one per core")
-    strategy: str = "auto"
-    memory_cache_items: int = Field(default=256, ge=0)
-    max_upload_bytes: int = Field(default=25 * 1024 * 1024, gt=0)
-    max_image_pixels: int = Field(default=50_000_000, gt=0)
+    strategy: str = Field(
+        default="auto",
+        description="auto | table_ocr | full_page | ui_crop | multi_image: how ingest reads "
+        "a screenshot",
+    )
+    memory_cache_items: int = Field(
+        default=256, ge=0, description="ingest results kept in memory beside the disk cache"
+    )
+    max_upload_bytes: int = Field(
+        default=25 * 1024 * 1024, gt=0, description="the largest image file accepted, in bytes"
+    )
+    max_image_pixels: int = Field(
+        default=50_000_000, gt=0, description="the most pixels an image may have (width x height)"
+    )
 
     model: str = Field(default="rules", description="rules | openai:NAME | scripted:PATH")
     base_url: str | None = Field(default=None, description="OpenAI-compatible endpoint")
-    api_key: str | None = None
-    vlm_timeout_s: float = Field(default=120.0, gt=0)
-    vlm_retries: int = Field(default=2, ge=0)
+    api_key: str | None = Field(
+        default=None, description="the key sent to the OpenAI-compatible endpoint"
+    )
+    vlm_timeout_s: float = Field(
+        default=120.0, gt=0, description="how long one model request may take"
+    )
+    vlm_retries: int = Field(
+        default=2, ge=0, description="retries of a model request that failed for a passing reason"
+    )
     vlm_steps: Literal["native", "schema", "auto"] = Field(
         default="auto",
         description="native tool calls, one JSON step per request under a schema, or native "
@@ -84,7 +149,9 @@ class Settings(BaseSettings):
     vlm_read_task: bool = Field(
         default=True,
         description="an openai model also reads the task before the run, under a JSON Schema; "
-        "the run's contract is the meet of its reading and the reader's (it can only narrow)",
+        "where the reader read every word its reading stands and a differing model reading is "
+        "only recorded and said; where it did not, the model's reading may be offered as the "
+        "run's question",
     )
     vlm_read_columns: bool = Field(
         default=True,
@@ -101,7 +168,10 @@ class Settings(BaseSettings):
     max_order_quantity: int = Field(
         default=10_000, gt=0, description="the servers' per-order limit (bounds step quantities)"
     )
-    allow_remote_models: bool = True
+    allow_remote_models: bool = Field(
+        default=True,
+        description="false: a model endpoint must be on this machine (a loopback address)",
+    )
 
     max_hops: int = Field(
         default=12,
@@ -110,13 +180,24 @@ class Settings(BaseSettings):
         "implies (pipeline.host.budget) up to max_hops_ceiling",
     )
     max_hops_ceiling: int = Field(default=48, gt=0, description="the most hops a run gets")
-    max_tokens: int = Field(default=1024, gt=0)
-    wall_clock_s: float = Field(default=300.0, gt=0)
-    freshness_limit_s: float = Field(default=900.0, gt=0)
+    max_tokens: int = Field(
+        default=1024, gt=0, description="the budget of one model reply, in tokens"
+    )
+    wall_clock_s: float = Field(
+        default=300.0, gt=0, description="the longest a run may take, in seconds"
+    )
+    freshness_limit_s: float = Field(
+        default=900.0,
+        gt=0,
+        description="a screenshot older than this needs a live read before a write "
+        "(freshness guard)",
+    )
     mcp_url: str | None = Field(
         default=None, description="streamable HTTP base of `stockshot servers all --transport http`"
     )
-    mcp_token: str | None = None
+    mcp_token: str | None = Field(
+        default=None, description="the bearer token of the MCP servers over HTTP"
+    )
     servers: Literal["memory", "stdio"] = Field(
         default="memory",
         description="how a run, the demo and the approvals desk reach the tool servers when "
@@ -149,7 +230,7 @@ class Settings(BaseSettings):
     )
 
     host: str = Field(default="127.0.0.1", description="address `stockshot serve` binds")
-    port: int = Field(default=8000, ge=0, le=65535)
+    port: int = Field(default=8000, ge=0, le=65535, description="port `stockshot serve` listens on")
     api_keys: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="comma-separated; when set, the API requires one"
     )
@@ -161,7 +242,9 @@ class Settings(BaseSettings):
         description="comma-separated Host names the API answers besides loopback ones "
         "(a proxy's name); on a loopback address others are refused (DNS rebinding)",
     )
-    max_files_per_request: int = Field(default=10, gt=0)
+    max_files_per_request: int = Field(
+        default=10, gt=0, description="the most images one upload may carry"
+    )
     api_workers: int = Field(default=0, ge=0, description="OCR worker threads; 0 = one per core")
     mount_mcp: bool = Field(default=True, description="serve the MCP servers at /mcp/<group>/")
     job_wait_s: float = Field(

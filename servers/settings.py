@@ -19,7 +19,10 @@ DEFAULT_MAX_ORDER_QUANTITY = 10_000
 class ServerSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="STOCKSHOT_", extra="ignore")
 
-    data_dir: Path = Field(default_factory=lambda: Path(user_data_dir("stockshot")))
+    data_dir: Path = Field(
+        default_factory=lambda: Path(user_data_dir("stockshot")),
+        description="where the SQLite store lives by default",
+    )
     database_url: str | None = Field(
         default=None,
         description="the store: a SQLite path or sqlite:/// URL, or postgresql://…; "
@@ -29,7 +32,9 @@ class ServerSettings(BaseSettings):
     mcp_token: SecretStr | None = Field(
         default=None, description="bearer token required by the HTTP transport when set"
     )
-    max_order_quantity: int = Field(default=DEFAULT_MAX_ORDER_QUANTITY, gt=0)
+    max_order_quantity: int = Field(
+        default=DEFAULT_MAX_ORDER_QUANTITY, gt=0, description="the most units one order may be for"
+    )
     approval: Literal["manual", "auto"] = Field(
         default="manual",
         description="manual: every write call becomes a proposal a person approves; auto: "

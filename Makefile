@@ -162,11 +162,12 @@ uikits: $(BASE) chromium fonts
 	$(PY) corpus/uikits_generate.py
 
 # The Debian font packages the tests, the bench's text images and both browser corpora draw
-# with (missing ones are installed with apt).
+# with (missing ones are installed with apt; a package removed but not purged is missing too).
 CORPUS_FONTS := fonts-dejavu-core fonts-liberation fonts-lato fonts-roboto-unhinted \
 	fonts-open-sans fonts-noto-cjk fonts-wqy-microhei fonts-inter fonts-noto-core
 fonts:
-	@missing=$$(for p in $(CORPUS_FONTS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(CORPUS_FONTS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -z "$$missing" ]; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \

@@ -111,7 +111,7 @@ def _usage(parser: argparse.ArgumentParser) -> str:
     return formatter.format_help().strip().removeprefix("usage: ")
 
 
-def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             choices: dict[str, argparse.ArgumentParser] = action.choices
@@ -152,7 +152,7 @@ def _command(name: str, parser: argparse.ArgumentParser, summary: str, level: in
     if options:
         lines += ["| argument | what it does |", "|---|---|", *options, ""]
     helps = _helps(parser)
-    for sub, subparser in _subcommands(parser).items():
+    for sub, subparser in subcommands(parser).items():
         lines += _command(sub, subparser, helps.get(sub, ""), level + 1)
     return lines
 
@@ -176,7 +176,7 @@ def commands() -> str:
         f"- [`stockshot {name}`](#stockshot-{name}): {helps.get(name, '')}" for name in COMMANDS
     ]
     lines.append("")
-    for name, subparser in _subcommands(parser).items():
+    for name, subparser in subcommands(parser).items():
         lines += _command(name, subparser, helps.get(name, ""), 2)
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -5,6 +5,7 @@ every `stockshot` command line a page shows names commands and options the parse
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import re
 from pathlib import Path
@@ -27,6 +28,7 @@ FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 COMMAND_LINE = re.compile(r"\bstockshot ([a-z]+)(?: ([a-z]+))?([^#|]*)")
 
 
+@functools.cache
 def _generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location("docs_generator", ROOT / "scripts" / "docs.py")
     assert spec is not None and spec.loader is not None
@@ -116,14 +118,6 @@ def test_the_command_page_lists_every_command_the_parser_has() -> None:
         assert f"## `stockshot {name}`" in page, name
 
 
-def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            choices: dict[str, argparse.ArgumentParser] = action.choices
-            return choices
-    return {}
-
-
 def _options(parser: argparse.ArgumentParser) -> set[str]:
     return {option for action in parser._actions for option in action.option_strings}
 
@@ -136,7 +130,8 @@ def _command_lines(text: str) -> list[str]:
 
 
 def _mismatches(page: Path) -> list[str]:
-    commands = _subparsers(build_parser())
+    subparsers = _generator().subcommands
+    commands = subparsers(build_parser())
     wrong = []
     for line in _command_lines(page.read_text(encoding="utf-8")):
         for name, sub, rest in COMMAND_LINE.findall(line):
@@ -144,7 +139,7 @@ def _mismatches(page: Path) -> list[str]:
             if parser is None:
                 wrong.append(f"stockshot {name}: no such command")
                 continue
-            subs = _subparsers(parser)
+            subs = subparsers(parser)
             if subs and sub and sub in subs:
                 parser = subs[sub]
             elif subs and sub and not sub.isupper():

@@ -474,6 +474,9 @@ class Proposal(NewProposal):
 class ProposalQuery(_Frozen):
     status: ApprovalStatus | None = None
     run_id: str | None = None
+    order_ids: tuple[str, ...] | None = Field(
+        default=None, description="only the proposals whose approval wrote one of these orders"
+    )
     limit: int = Field(default=100, ge=1)
 
 

@@ -85,8 +85,9 @@ class StoreReader(Protocol):
 
     def order_by_key(self, idempotency_key: str) -> Order | None: ...
 
-    def audit(self, *, limit: int) -> list[AuditEntry]:
-        """The latest audit entries, newest first."""
+    def audit(self, *, limit: int, order_ids: Sequence[str] | None = None) -> list[AuditEntry]:
+        """The latest audit entries, newest first; with `order_ids`, only those of these
+        orders."""
         ...
 
     def proposals(self, query: ProposalQuery) -> list[Proposal]:

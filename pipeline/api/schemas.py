@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipeline.contract import TaskContract
-from pipeline.host.record import RunStatus
+from pipeline.host.record import RunRecord, RunStatus
 from pipeline.models import IngestResult, JsonObject
 from servers.models import PlannedOrder
 
@@ -31,10 +31,14 @@ __all__ = [
     "OrdersResponse",
     "ProposalOut",
     "Readiness",
+    "RunDetail",
     "RunRequest",
     "RunStarted",
     "RunSummary",
     "RunsResponse",
+    "ScreenOut",
+    "SourceOut",
+    "StepOut",
 ]
 
 SHA = "9f2c6d1e0a5b4c3d2e1f00112233445566778899aabbccddeeff001122334455"
@@ -168,6 +172,40 @@ class RunsResponse(BaseModel):
     runs: list[RunSummary]
 
 
+class StepOut(BaseModel):
+    """One tool call of a run in plain words."""
+
+    tool: str
+    words: str = Field(description="what was read or written, with its numbers, or refused")
+    refused: bool
+    dry_run: bool = False
+
+
+class ScreenOut(BaseModel):
+    """A screenshot a run read: its name, and while the server keeps it its picture's id,
+    its size and the table's box on it."""
+
+    name: str
+    ingest_id: str | None = Field(
+        default=None, description="GET /v1/ingest/{ingest_id}/image is the picture"
+    )
+    captured_at: datetime | None = None
+    kept: bool = Field(description="whether the server still holds the picture")
+    size: tuple[int, int] | None = Field(default=None, description="width and height, pixels")
+    crop: tuple[int, int, int, int] | None = Field(
+        default=None, description="the table's box on it: x0, y0, x1, y1"
+    )
+
+
+class RunDetail(RunRecord):
+    """The run record, with its calls in plain words and the screenshots it read."""
+
+    said: list[StepOut] = Field(
+        default_factory=list, description="each tool call in plain words, in order"
+    )
+    screens: list[ScreenOut] = Field(default_factory=list)
+
+
 class Confirmation(BaseModel):
     """A person's answer to the question a run ended with (status `ask`)."""
 
@@ -222,6 +260,23 @@ class ContractOut(BaseModel):
     help: str = Field(description="the request forms understood, for a task not understood")
 
 
+class SourceOut(BaseModel):
+    """Where a write came from, in words and as links: its run and its screenshot."""
+
+    kind: Literal["run", "watch", "cli", "mcp"] = Field(
+        description="run: a run started over the API or the dashboard; watch: a run of the "
+        "watch folder; cli: stockshot run at a terminal; mcp: an MCP client's tool call (no run)"
+    )
+    words: str = Field(description="the source as a person reads it")
+    run_id: str | None = None
+    screen: str | None = Field(default=None, description="the screenshot's file name")
+    ingest_id: str | None = Field(
+        default=None,
+        description="the screenshot's id while the server keeps it: its picture is GET "
+        "/v1/ingest/{ingest_id}/image",
+    )
+
+
 class OrderOut(BaseModel):
     id: str
     sku: str
@@ -233,6 +288,18 @@ class OrderOut(BaseModel):
     run_id: str | None = None
     observed_on_hand: int | None = None
     observed_at: str | None = None
+    proposal_id: str | None = Field(
+        default=None, description="the proposal whose approval wrote it (none: written at once)"
+    )
+    approved_by: str | None = Field(default=None, description="who approved that proposal")
+    ordered_by: str | None = Field(
+        default=None, description="who the write acted for, as the audit log records it"
+    )
+    cancelled_by: str | None = None
+    cancel_reason: str | None = Field(default=None, description="why, as the canceller said")
+    source: SourceOut | None = Field(
+        default=None, description="its run, proposal's source and screenshot (GET /v1/orders)"
+    )
 
 
 class CancelledOut(BaseModel):
@@ -306,6 +373,15 @@ class ProposalOut(BaseModel):
         default=None,
         description="for a pending replenishment: what approving it now would order (quantity, "
         "its source and rule, the item's name, the live numbers, a change since the proposal)",
+    )
+    quantity: int | None = Field(
+        default=None,
+        description="the units it orders: what its approval ordered, the quantity it names, "
+        "what an approval now would order, or the policy's over the live numbers at proposal",
+    )
+    quantity_why: str = Field(default="", description="where that number comes from, in words")
+    source: SourceOut | None = Field(
+        default=None, description="its run (or MCP client), who asked and the screenshot"
     )
 
 

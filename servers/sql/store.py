@@ -264,9 +264,11 @@ class _Transaction:
         rows = self._rows(select(orders).where(orders.c.idempotency_key == idempotency_key))
         return _order(rows[0]) if rows else None
 
-    def audit(self, *, limit: int) -> list[AuditEntry]:
-        rows = self._rows(select(audit_log).order_by(audit_log.c.id.desc()).limit(limit))
-        return [AuditEntry(**r._asdict()) for r in rows]
+    def audit(self, *, limit: int, order_ids: Sequence[str] | None = None) -> list[AuditEntry]:
+        query = select(audit_log).order_by(audit_log.c.id.desc()).limit(limit)
+        if order_ids is not None:
+            query = query.where(audit_log.c.order_id.in_(list(order_ids)))
+        return [AuditEntry(**r._asdict()) for r in self._rows(query)]
 
     def proposals(self, query: ProposalQuery) -> list[Proposal]:
         conditions = [
@@ -274,6 +276,8 @@ class _Transaction:
             for name in ("status", "run_id")
             if getattr(query, name) is not None
         ]
+        if query.order_ids is not None:
+            conditions.append(proposals.c.order_id.in_(list(query.order_ids)))
         return [_proposal(r) for r in self._rows(_newest(proposals, conditions, query.limit))]
 
     def proposal(self, proposal_id: str) -> Proposal | None:

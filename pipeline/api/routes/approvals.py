@@ -9,6 +9,7 @@ approved by someone else) is `409` too; an unknown id `404`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated
 
@@ -17,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from pipeline.api.deps import AppServices, Services, caller, needs
 from pipeline.api.openapi import Responses
+from pipeline.api.plain import proposal_quantity, proposal_source
 from pipeline.api.schemas import (
     ApprovalsResponse,
     DecisionOut,
@@ -25,8 +27,10 @@ from pipeline.api.schemas import (
     OrderOut,
     ProposalOut,
 )
+from pipeline.api.screens import run_screens, source_out
 from pipeline.approvals import Decision
 from pipeline.bootstrap import utc_now
+from pipeline.host.record import AttachmentInfo
 from servers.models import Order, PlannedOrder, Proposal, ProposalQuery
 
 __all__ = ["proposal_out", "router"]
@@ -47,26 +51,44 @@ DECIDED: Responses = {
 
 
 def proposal_out(
-    proposal: Proposal, now: datetime, planned: PlannedOrder | None = None
+    proposal: Proposal,
+    now: datetime,
+    planned: PlannedOrder | None = None,
+    screens: Sequence[AttachmentInfo] = (),
 ) -> ProposalOut:
+    """A proposal as the API shows it: its screenshot's age, what approving it now would
+    order, the units it orders (and why that many), and its source (`screens`: what its run
+    read, for the link to its screenshot)."""
     captured = (proposal.observation or {}).get("captured_at")
     age = (
         (now - datetime.fromisoformat(captured)).total_seconds()
         if isinstance(captured, str) and captured
         else None
     )
+    quantity, why = proposal_quantity(proposal, planned)
+    source = source_out(proposal_source(proposal), screens)
     return ProposalOut.model_validate(
         {
             **proposal.model_dump(mode="json"),
             "screenshot_age_s": None if age is None else round(age),
             "planned": None if planned is None else planned.model_dump(mode="json"),
+            "quantity": quantity,
+            "quantity_why": why,
+            "source": source.model_dump(mode="json"),
         }
     )
 
 
-async def _with_plan(proposal: Proposal, services: AppServices, now: datetime) -> ProposalOut:
+async def _with_plan(
+    proposal: Proposal,
+    services: AppServices,
+    now: datetime,
+    screens: dict[str, list[AttachmentInfo]] | None = None,
+) -> ProposalOut:
     planned = await services.desk.planned(proposal) if proposal.status == "pending" else None
-    return proposal_out(proposal, now, planned)
+    if screens is None:
+        screens = await run_screens(services, [proposal.run_id])
+    return proposal_out(proposal, now, planned, screens.get(proposal.run_id or "", []))
 
 
 def _order(services: AppServices, order_id: str) -> Order | None:
@@ -94,11 +116,13 @@ async def list_approvals(
     run_id: str | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> ApprovalsResponse:
-    """Proposals from every run and the watch folder, newest first."""
+    """Proposals from every run, the watch folder and MCP clients, newest first, each with
+    its source (run, who asked, screenshot) and the units it orders."""
     query = ProposalQuery.model_validate({"status": status, "run_id": run_id, "limit": limit})
     found = await services.desk.list(query)
     now = utc_now()
-    return ApprovalsResponse(proposals=[await _with_plan(p, services, now) for p in found])
+    screens = await run_screens(services, [p.run_id for p in found])
+    return ApprovalsResponse(proposals=[await _with_plan(p, services, now, screens) for p in found])
 
 
 @router.get(

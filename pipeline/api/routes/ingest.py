@@ -1,14 +1,16 @@
-"""`POST /v1/ingest`."""
+"""`POST /v1/ingest`; `GET /v1/ingest/{id}/image`, the picture while the server keeps it."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
 from pipeline.api.openapi import INGEST_BODY
 from pipeline.api.requests import ingest_uploads, item
-from pipeline.api.schemas import IngestResponse
+from pipeline.api.schemas import ErrorBody, IngestResponse
+from pipeline.api.screens import kept_result
 from pipeline.api.uploads import read_form
 from pipeline.errors import InputError
 from pipeline.ingest import apply_columns
@@ -55,3 +57,49 @@ async def ingest(request: Request, services: Services) -> JSONResponse:
             for result in results:
                 services.profiles.save(result.table.header, columns, name=save, by=caller(request))
     return JSONResponse({"results": [item(r) for r in results]})
+
+
+_MEDIA_TYPES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF8", "image/gif"),
+    (b"BM", "image/bmp"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+)
+
+
+def media_type(data: bytes) -> str:
+    """The image type the bytes start like (`application/octet-stream` for none)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return next(
+        (kind for start, kind in _MEDIA_TYPES if data.startswith(start)), "application/octet-stream"
+    )
+
+
+@router.get(
+    "/ingest/{ingest_id}/image",
+    **needs("viewer"),
+    summary="A screenshot's picture",
+    response_class=Response,
+    responses={
+        200: {"content": {"image/png": {}}, "description": "the bytes as uploaded"},
+        404: {"model": ErrorBody, "description": "not kept (or never uploaded)"},
+    },
+)
+async def image(ingest_id: str, services: Services) -> Response:
+    """The screenshot as it was uploaded, while the server keeps it: the latest uploads are
+    held in memory (up to 256 MiB), so a screenshot read before a restart, or long ago, is
+    gone and `404` says so; its table and rows stay in the run record."""
+    result = await kept_result(services, ingest_id)
+    data = None if result is None else result.source
+    if data is None:
+        raise HTTPException(
+            404,
+            f"the screenshot {ingest_id!r} is not kept by this server (it keeps the latest "
+            "uploads in memory, until it restarts); upload it again to see it",
+        )
+    return Response(
+        data, media_type=media_type(data), headers={"Cache-Control": "private, max-age=3600"}
+    )

@@ -9,7 +9,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request
 from starlette.exceptions import HTTPException
 
-from pipeline.api.deps import Services, caller, needs
+from pipeline.api.deps import AppServices, Services, caller, needs
+from pipeline.api.plain import order_facts
 from pipeline.api.schemas import (
     CancelledOut,
     CancelRequest,
@@ -17,10 +18,12 @@ from pipeline.api.schemas import (
     OrderOut,
     OrdersResponse,
 )
+from pipeline.api.screens import run_screens, source_out
 from pipeline.bootstrap import utc_now
+from pipeline.host.record import AttachmentInfo
 from servers import domain
 from servers.errors import InvalidArgument
-from servers.models import Order, OrderQuery
+from servers.models import AuditEntry, Order, OrderQuery, Proposal, ProposalQuery
 
 __all__ = ["order_out", "router"]
 
@@ -29,6 +32,46 @@ router = APIRouter(tags=["orders"])
 
 def order_out(order: Order) -> OrderOut:
     return OrderOut.model_validate(order.model_dump(mode="json"))
+
+
+def order_view(
+    order: Order,
+    proposal: Proposal | None,
+    audit: list[AuditEntry],
+    screens: dict[str, list[AttachmentInfo]],
+) -> OrderOut:
+    """An order with what stands behind it: its proposal, approver, who cancelled it and why,
+    its source and the screenshot it was read from."""
+    facts = order_facts(order, proposal, audit)
+    return OrderOut.model_validate(
+        {
+            **order.model_dump(mode="json"),
+            "proposal_id": facts.proposal_id,
+            "approved_by": facts.approved_by,
+            "ordered_by": facts.ordered_by,
+            "cancelled_by": facts.cancelled_by,
+            "cancel_reason": facts.cancel_reason,
+            "source": source_out(
+                facts.source, screens.get(facts.source.run_id or "", [])
+            ).model_dump(mode="json"),
+        }
+    )
+
+
+def _behind(
+    services: AppServices, found: list[Order]
+) -> tuple[dict[str, Proposal], dict[str, list[AuditEntry]]]:
+    """The proposals that wrote these orders and their audit entries, by order id."""
+    ids = tuple(o.id for o in found)
+    if not ids:
+        return {}, {}
+    with services.slot.reading() as tx:
+        proposals = tx.proposals(ProposalQuery(order_ids=ids, limit=len(ids)))
+        entries = tx.audit(limit=20 * len(ids), order_ids=ids)
+    audit: dict[str, list[AuditEntry]] = {}
+    for entry in entries:
+        audit.setdefault(entry.order_id or "", []).append(entry)
+    return {p.order_id: p for p in proposals if p.order_id}, audit
 
 
 @router.get("/orders", **needs("viewer"), response_model=OrdersResponse)
@@ -40,12 +83,19 @@ async def orders(
     run_id: str | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> OrdersResponse:
-    """Replenishment orders, newest first."""
+    """Replenishment orders from every source (runs, approved proposals, MCP clients), newest
+    first, each with its proposal, who approved it, who cancelled it and why, and its source:
+    the run and the screenshot it was read from."""
     query = OrderQuery(
         status=status, sku=sku, warehouse_id=warehouse_id, run_id=run_id, limit=limit
     )
-    found = await asyncio.to_thread(domain.list_orders, services.slot, query)
-    return OrdersResponse(orders=[order_out(o) for o in found.orders])
+    found = (await asyncio.to_thread(domain.list_orders, services.slot, query)).orders
+    proposals, audit = await asyncio.to_thread(_behind, services, found)
+    runs = [o.run_id for o in found] + [p.run_id for p in proposals.values()]
+    screens = await run_screens(services, runs)
+    return OrdersResponse(
+        orders=[order_view(o, proposals.get(o.id), audit.get(o.id, []), screens) for o in found]
+    )
 
 
 @router.post(

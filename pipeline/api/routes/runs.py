@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated
@@ -10,18 +11,22 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 
-from pipeline.api.deps import Services, caller, needs, or_404
+from pipeline.api.deps import AppServices, Services, caller, needs, or_404
 from pipeline.api.openapi import ERRORS, MISDIRECTED, RUN_BODY, as_json
+from pipeline.api.plain import proposal_quantity, step_words
 from pipeline.api.requests import ingest_uploads, read_run_request
 from pipeline.api.schemas import (
     Confirmation,
     ContractOut,
     Declined,
     ErrorBody,
+    RunDetail,
     RunsResponse,
     RunStarted,
     RunSummary,
+    StepOut,
 )
+from pipeline.api.screens import screens_of
 from pipeline.api.service import check_guard_switches, check_model, warehouse_names
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
@@ -30,6 +35,7 @@ from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord
 from pipeline.jobs import RunSpec
 from pipeline.jobs.runbook import Numbered
+from servers.models import ProposalQuery
 
 __all__ = ["router"]
 
@@ -167,15 +173,39 @@ async def confirm_run(
     )
 
 
+def _proposed_units(services: AppServices, run_id: str) -> dict[str, int | None]:
+    """The units each proposal of the run orders, by proposal id."""
+    with services.slot.reading() as tx:
+        found = tx.proposals(ProposalQuery(run_id=run_id, limit=1000))
+    return {p.id: proposal_quantity(p)[0] for p in found}
+
+
 @router.get(
     "/runs/{run_id}",
     **needs("viewer"),
-    response_model=RunRecord,
+    response_model=RunDetail,
     responses={404: {"model": ErrorBody}},
 )
-async def get_run(run_id: str, services: Services) -> RunRecord:
-    """The run record: the finished one, or what happened so far while it runs."""
-    return or_404(await services.job_queue().record(run_id), f"no run with id {run_id!r}")
+async def get_run(run_id: str, services: Services) -> RunDetail:
+    """The run record: the finished one, or what happened so far while it runs; with its
+    tool calls in plain words (`said`) and the screenshots it read (`screens`: each one's
+    picture id while the server keeps it, its size and the table's box on it)."""
+    record = or_404(await services.job_queue().record(run_id), f"no run with id {run_id!r}")
+    units = await asyncio.to_thread(_proposed_units, services, run_id)
+    said = [
+        StepOut(
+            tool=call.name,
+            words=step_words(call, units),
+            refused=call.is_error,
+            dry_run=call.dry_run,
+        )
+        for call in record.tool_calls
+    ]
+    return RunDetail(
+        **dict(record),
+        said=said,
+        screens=await screens_of(services, record.attachments),
+    )
 
 
 @router.get("/runs", **needs("viewer"), response_model=RunsResponse)

@@ -1,0 +1,73 @@
+"""The screenshots behind runs, proposals and orders: what a run read, whether the server still
+holds the picture, and the links a person follows from a write back to its screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pipeline.api.deps import AppServices
+from pipeline.api.plain import Source
+from pipeline.api.schemas import ScreenOut, SourceOut
+from pipeline.errors import InputError
+from pipeline.host.record import AttachmentInfo
+from pipeline.models import IngestResult
+
+__all__ = ["kept_result", "run_screens", "screens_of", "source_out"]
+
+
+async def kept_result(services: AppServices, ingest_id: str) -> IngestResult | None:
+    """The ingest result of `ingest_id` while the server keeps it (None once it is gone)."""
+    try:
+        found = await services.job_queue().recent([ingest_id])
+    except InputError:
+        return None
+    return found[0] if found else None
+
+
+async def screens_of(
+    services: AppServices, attachments: Sequence[AttachmentInfo]
+) -> list[ScreenOut]:
+    """Each screenshot a run read, with its picture's id, size and table box while kept."""
+    screens = []
+    for attachment in attachments:
+        result = (
+            None if attachment.sha256 is None else await kept_result(services, attachment.sha256)
+        )
+        screens.append(
+            ScreenOut(
+                name=attachment.name,
+                ingest_id=attachment.sha256,
+                captured_at=attachment.captured_at,
+                kept=result is not None and result.source is not None,
+                size=None if result is None else result.size,
+                crop=None if result is None else result.crop,
+            )
+        )
+    return screens
+
+
+async def run_screens(
+    services: AppServices, run_ids: Iterable[str | None]
+) -> dict[str, list[AttachmentInfo]]:
+    """The screenshots each of these runs read, by run id (a run no longer known reads none)."""
+    found: dict[str, list[AttachmentInfo]] = {}
+    queue = services.job_queue()
+    for run_id in {r for r in run_ids if r is not None}:
+        record = await queue.record(run_id)
+        found[run_id] = [] if record is None else list(record.attachments)
+    return found
+
+
+def source_out(source: Source, attachments: Sequence[AttachmentInfo]) -> SourceOut:
+    """The source with the id of its screenshot's picture: the attachment of that name, or a
+    run's only screenshot when the write names none."""
+    named = [a for a in attachments if a.name == source.screen]
+    chosen = named or (list(attachments) if len(attachments) == 1 else [])
+    screen = chosen[0] if chosen else None
+    return SourceOut(
+        kind=source.kind,
+        words=source.words,
+        run_id=source.run_id,
+        screen=source.screen or (screen.name if screen else None),
+        ingest_id=screen.sha256 if screen else None,
+    )

@@ -54,7 +54,7 @@ ORDER: JsonObject = {
     "warehouse_id": "WH-01",
     "quantity": 202,
 }
-ONE = {"sku": "SKU-10232", "warehouse_id": "WH-01", "observed_on_hand": 38}
+ONE: JsonObject = {"sku": "SKU-10232", "warehouse_id": "WH-01", "observed_on_hand": 38}
 
 STEPS = [
     (

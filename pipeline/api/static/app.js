@@ -13,9 +13,26 @@ function headers(extra = {}) {
   return key ? { ...extra, "X-API-Key": key } : extra;
 }
 
+// A refusal for want of a key says what to do on this page; any other refusal is the
+// server's own message.
+const KEY_WORDS = {
+  missing_key: () =>
+    "This server needs an API key: open “API key” at the top of the page and enter yours.",
+  unknown_key: () =>
+    "The API key entered is not one this server knows: check it under “API key” at the top of the page.",
+  role_required: (body) =>
+    `Your API key may not do this: it needs the ${(body.details && body.details.role) || "right"} ` +
+    "role. Ask whoever runs the server for a key that has it.",
+};
+
 async function failure(response) {
   try {
     const body = await response.json();
+    const words = KEY_WORDS[body.error];
+    if (words) {
+      if (body.error !== "role_required") $("#key-box").open = true;
+      return words(body);
+    }
     return body.message || `${response.status} ${response.statusText}`;
   } catch {
     return `${response.status} ${response.statusText}`;
@@ -101,29 +118,83 @@ function show(result, url) {
   $("#capture").textContent =
     `Captured ${captured.toLocaleString()} (${result.captured_at_source}), ` +
     `${ago(result.age_s)} · ${result.strategy} · ${result.engine}`;
-  const [width, height] = result.size;
-  const img = $("#shot");
+  drawShot("", { name: result.file, size: result.size, crop: result.crop }, url);
+  const warnings = $("#warnings");
+  warnings.replaceChildren(...result.warnings.map((w) => el("li", {}, w)));
+  renderMapping(result);
+  renderTable(result);
+}
+
+// A screenshot with the table's box outlined: `prefix` names the figure ("" for the upload,
+// "run-" in a run's detail, "dialog-" in the screenshot dialog).
+function drawShot(prefix, screen, url) {
+  const img = $(`#${prefix}shot`);
   img.src = url;
-  img.alt = `The uploaded screenshot ${result.file}, ${width}×${height} pixels`;
-  const overlay = $("#overlay");
-  overlay.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const box = $("#crop-box");
-  if (result.crop) {
-    const [x0, y0, x1, y1] = result.crop;
+  const box = $(`#${prefix}crop-box`);
+  const caption = $(`#${prefix === "" ? "crop-" : prefix}caption`);
+  if (!screen.size) {
+    img.alt = `The screenshot ${screen.name}`;
+    box.style.display = "none";
+    caption.textContent = `${screen.name}: where its table was is not kept.`;
+    return;
+  }
+  const [width, height] = screen.size;
+  img.alt = `The screenshot ${screen.name}, ${width}×${height} pixels`;
+  $(`#${prefix}overlay`).setAttribute("viewBox", `0 0 ${width} ${height}`);
+  if (screen.crop) {
+    const [x0, y0, x1, y1] = screen.crop;
     box.setAttribute("x", x0);
     box.setAttribute("y", y0);
     box.setAttribute("width", x1 - x0);
     box.setAttribute("height", y1 - y0);
     box.style.display = "";
-    $("#crop-caption").textContent = `Table found at x ${x0}–${x1}, y ${y0}–${y1} (outlined).`;
+    caption.textContent = `${screen.name}: table found at x ${x0}–${x1}, y ${y0}–${y1} (outlined).`;
   } else {
     box.style.display = "none";
-    $("#crop-caption").textContent = "No table region was found; the whole screen was read.";
+    caption.textContent = `${screen.name}: no table region was found; the whole screen was read.`;
   }
-  const warnings = $("#warnings");
-  warnings.replaceChildren(...result.warnings.map((w) => el("li", {}, w)));
-  renderMapping(result);
-  renderTable(result);
+}
+
+// A screenshot kept by the server, fetched with the key (an <img> cannot send one).
+async function screenUrl(ingestId) {
+  const response = await fetch(`/v1/ingest/${encodeURIComponent(ingestId)}/image`, {
+    headers: headers(),
+  });
+  if (!response.ok) throw new Error(await failure(response));
+  return URL.createObjectURL(await response.blob());
+}
+
+// The screenshot a write was read from, in a dialog, outlined as its run read it.
+async function openScreen(source) {
+  const dialog = $("#screen-dialog");
+  let screen = { name: source.screen || "the screenshot" };
+  try {
+    if (source.run_id) {
+      const record = await (
+        await fetch(`/v1/runs/${encodeURIComponent(source.run_id)}`, { headers: headers() })
+      ).json();
+      screen = (record.screens || []).find((s) => s.ingest_id === source.ingest_id) || screen;
+    }
+    drawShot("dialog-", screen, await screenUrl(source.ingest_id));
+  } catch (error) {
+    $("#dialog-shot").removeAttribute("src");
+    $("#dialog-caption").textContent = String(error.message || error);
+  }
+  $("#h-screen-dialog").textContent = `Screenshot ${screen.name}`;
+  if (!dialog.open) dialog.showModal();
+}
+
+function screenButton(source) {
+  // The link to a write's screenshot, or why there is none.
+  if (!source || !source.ingest_id) return source && source.kind === "mcp" ? "none (MCP client)" : "—";
+  const button = el("button", { type: "button", class: "link" }, source.screen || "screenshot");
+  button.setAttribute("aria-label", `Screenshot ${source.screen || ""}`.trim());
+  button.addEventListener("click", () => openScreen(source));
+  return button;
+}
+
+function link(address, text) {
+  return el("a", { href: address }, text);
 }
 
 // ---- 2b. the column mapping, with its evidence; a person corrects it and keeps it
@@ -481,8 +552,10 @@ function writeOf(proposal) {
     const change = plan.change ? `; ${plan.change}` : "";
     return `${a.sku}${name} in ${a.warehouse_id} × ${units} (${plan.quantity_source}: ${plan.rule}${change})`;
   }
-  const ordered = proposal.result && proposal.result.order ? proposal.result.order.quantity : null;
-  if (a.sku) return `${a.sku} in ${a.warehouse_id} × ${ordered ?? a.quantity ?? "policy"}`;
+  if (a.sku) {
+    const units = proposal.quantity ?? "?";
+    return `${a.sku} in ${a.warehouse_id} × ${units}${proposal.quantity_why ? ` (${proposal.quantity_why})` : ""}`;
+  }
   if (a.order_id) return `cancel ${a.order_id}`;
   return `${proposal.tool} ${JSON.stringify(a)}`;
 }
@@ -525,7 +598,7 @@ function approvalRow(proposal) {
     "tr",
     { "data-id": proposal.id },
     el("td", {}, box),
-    el("td", {}, proposal.id),
+    el("td", {}, link(`#/proposals/${encodeURIComponent(proposal.id)}`, proposal.id)),
     el("td", {}, writeOf(proposal)),
     el("td", {}, screenOf(proposal)),
     el("td", {}, liveOf(proposal)),
@@ -554,7 +627,28 @@ async function loadApprovals() {
   $("#approvals-note").textContent = proposals.length
     ? `${proposals.length} proposal(s)${filter ? ` ${filter}` : ""}.`
     : `No ${filter || ""} proposals.`.replace("  ", " ");
-  fillTable("#approvals", proposals, approvalRow);
+  $("#approvals").hidden = proposals.length === 0;
+  $("#approvals tbody").replaceChildren(...grouped(proposals));
+}
+
+function groupRow(source) {
+  // The heading of one source's proposals: where they came from, its run and screenshot.
+  const heading = el("th", { colspan: "8", scope: "rowgroup" }, `From ${source.words}`);
+  if (source.run_id) heading.append(" · ", link(`#/runs/${encodeURIComponent(source.run_id)}`, "open the run"));
+  if (source.ingest_id) heading.append(" · screenshot ", screenButton(source));
+  return el("tr", { class: "group" }, heading);
+}
+
+function grouped(proposals) {
+  // Proposals of one run (or one MCP client) together, in the order they are listed.
+  const groups = new Map();
+  for (const proposal of proposals) {
+    const source = proposal.source || { kind: "mcp", words: "an unknown source" };
+    const key = source.run_id || `${source.kind}:${source.words}`;
+    if (!groups.has(key)) groups.set(key, { source, rows: [] });
+    groups.get(key).rows.push(approvalRow(proposal));
+  }
+  return [...groups.values()].flatMap((g) => [groupRow(g.source), ...g.rows]);
 }
 
 async function decideOne(id, action, reason) {
@@ -586,7 +680,7 @@ async function decideOne(id, action, reason) {
     row.children[7].replaceChildren();
     row.children[0].firstChild.disabled = true;
   }
-  if (state.runId) await showOrders(state.runId);
+  await showOrders(state.runId);
   return cls;
 }
 
@@ -618,33 +712,76 @@ async function decideSelected(action) {
   $("#approvals-note").textContent = `${chosen.length} proposal(s) ${done}; see each row.`;
 }
 
-// ---- 5. orders
+// ---- 5. orders: every order, whatever wrote it
 
 async function showOrders(runId) {
-  const response = await fetch(`/v1/orders?run_id=${encodeURIComponent(runId)}`, {
-    headers: headers(),
-  });
+  // Every order; with `runId`, the note says what that run raised and its rows are marked.
+  let mine = [];
+  if (runId) {
+    const response = await fetch(`/v1/orders?run_id=${encodeURIComponent(runId)}`, {
+      headers: headers(),
+    });
+    if (!response.ok) {
+      $("#orders-note").textContent = await failure(response);
+      return;
+    }
+    mine = (await response.json()).orders.map((o) => o.id);
+  }
+  const listed = await loadOrders(new Set(mine));
+  if (runId && listed !== null) {
+    $("#orders-note").textContent = mine.length
+      ? `${mine.length} order(s) raised by run ${runId} (marked); ${listed} order(s) in all.`
+      : `Run ${runId} raised no orders${$("#dry-run").checked ? " (dry run)" : ""}; ${listed} order(s) in all.`;
+  }
+}
+
+function orderRow(order, marked) {
+  const source = order.source;
+  const proposal = order.proposal_id
+    ? link(`#/proposals/${encodeURIComponent(order.proposal_id)}`, order.proposal_id)
+    : "none: written at once";
+  const approved = order.approved_by || (order.ordered_by ? `— (for ${order.ordered_by})` : "—");
+  const cancelled = order.cancelled_by
+    ? `by ${order.cancelled_by}${order.cancel_reason ? `: ${order.cancel_reason}` : ""}`
+    : "";
+  const from = el("td", {}, source ? source.words : "");
+  if (source && source.run_id) from.append(" ", link(`#/runs/${encodeURIComponent(source.run_id)}`, "open the run"));
+  return el(
+    "tr",
+    { "data-id": order.id, class: marked.has(order.id) ? "this-run" : "" },
+    el("td", {}, link(`#/orders/${encodeURIComponent(order.id)}`, order.id)),
+    el("td", {}, `${order.sku} in ${order.warehouse_id} × ${order.quantity}`),
+    orderStatus(order),
+    from,
+    el("td", {}, proposal),
+    el("td", {}, approved),
+    el("td", {}, screenButton(source)),
+    el("td", {}, new Date(order.created_at).toLocaleString()),
+    el("td", {}, cancelled),
+  );
+}
+
+async function loadOrders(marked = new Set()) {
+  // The orders view; how many it lists, or null when they could not be read.
+  const filter = $("#order-filter").value;
+  const query = filter ? `&status=${encodeURIComponent(filter)}` : "";
+  let response;
+  try {
+    response = await fetch(`/v1/orders?limit=100${query}`, { headers: headers() });
+  } catch (error) {
+    $("#orders-note").textContent = `The server did not answer: ${error}`;
+    return null;
+  }
   if (!response.ok) {
     $("#orders-note").textContent = await failure(response);
-    return;
+    return null;
   }
   const { orders } = await response.json();
   $("#orders-note").textContent = orders.length
-    ? `${orders.length} order(s) raised by run ${runId}.`
-    : `Run ${runId} raised no orders${$("#dry-run").checked ? " (dry run)" : ""}.`;
-  fillTable("#orders", orders, (o) =>
-    el(
-      "tr",
-      {},
-      el("td", {}, o.id),
-      el("td", {}, o.sku),
-      el("td", {}, o.warehouse_id),
-      el("td", { class: "num" }, String(o.quantity)),
-      el("td", { class: "num" }, o.observed_on_hand === null ? "" : String(o.observed_on_hand)),
-      el("td", {}, new Date(o.created_at).toLocaleString()),
-      orderStatus(o),
-    ),
-  );
+    ? `${orders.length} ${filter || ""} order(s), newest first.`.replace("  ", " ")
+    : `No ${filter || ""} orders yet.`.replace("  ", " ");
+  fillTable("#orders", orders, (o) => orderRow(o, marked));
+  return orders.length;
 }
 
 // ---- wiring
@@ -684,7 +821,12 @@ function wire() {
   $("#approve-selected").addEventListener("click", () => decideSelected("approve"));
   $("#deny-selected").addEventListener("click", () => decideSelected("deny"));
   keyInput.addEventListener("change", loadApprovals);
+  $("#refresh-orders").addEventListener("click", () => showOrders(null));
+  $("#order-filter").addEventListener("change", () => showOrders(null));
+  keyInput.addEventListener("change", () => showOrders(null));
+  document.addEventListener("stockshot:orders-changed", () => showOrders(null));
   loadApprovals();
+  showOrders(null);
   document.body.dataset.ready = "true";
 }
 

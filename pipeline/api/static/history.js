@@ -1,6 +1,7 @@
 // The dashboard's run history and run detail, and cancelling an order (an approver's key).
 // Loaded after app.js, whose helpers ($, el, headers, failure, brief, writeOf, fillTable,
-// askReason) it uses.
+// askReason, drawShot, screenUrl, link, loadApprovals, showOrders) it uses. Runs, orders and
+// proposals have addresses: #/runs/ID, #/orders/ID, #/proposals/ID.
 "use strict";
 
 async function getJson(path) {
@@ -38,6 +39,7 @@ async function cancelOrder(id, cell) {
   const body = await response.json();
   cell.textContent = body.cancelled ? `cancelled by ${body.by}` : "was cancelled already";
   cell.className = "cancelled";
+  document.dispatchEvent(new CustomEvent("stockshot:orders-changed"));
 }
 
 async function loadHistory() {
@@ -71,15 +73,60 @@ function fact(term, value, attrs = {}) {
   return [el("dt", {}, term), el("dd", attrs, value || "—")];
 }
 
-// A run has an address to link to: #/runs/ID opens its detail.
-const RUN_ADDRESS = /^#\/runs\/([^/]+)$/;
+// Addresses to link to: a run opens its detail; an order or a proposal is shown in its
+// table (all statuses), marked and scrolled to.
+const ADDRESSES = [
+  [/^#\/runs\/([^/]+)$/, (id) => showRun(id, true)],
+  [/^#\/orders\/([^/]+)$/, (id) => showIn("#order-filter", () => showOrders(null), "#orders", id)],
+  [/^#\/proposals\/([^/]+)$/, (id) => showIn("#approval-filter", loadApprovals, "#approvals", id)],
+];
 
 function openFromAddress() {
-  const match = RUN_ADDRESS.exec(window.location.hash);
-  if (match) showRun(decodeURIComponent(match[1]));
+  for (const [pattern, open] of ADDRESSES) {
+    const match = pattern.exec(window.location.hash);
+    if (match) {
+      open(decodeURIComponent(match[1]));
+      return;
+    }
+  }
 }
 
-async function showRun(id) {
+async function showIn(filter, load, table, id) {
+  $(filter).value = "";
+  await load();
+  for (const marked of document.querySelectorAll(`${table} tr.focus`)) marked.classList.remove("focus");
+  const row = document.querySelector(`${table} tr[data-id="${CSS.escape(id)}"]`);
+  if (row) {
+    row.classList.add("focus");
+    row.scrollIntoView({ block: "center" });
+  } else {
+    const note = table === "#orders" ? "#orders-note" : "#approvals-note";
+    $(note).textContent = `${id} is not among the latest listed here.`;
+  }
+}
+
+async function showScreen(screens) {
+  // The first screenshot the run read that the server still keeps, its table outlined.
+  const figure = $("#run-screen");
+  const kept = screens.find((s) => s.kept);
+  figure.hidden = screens.length === 0;
+  if (!kept) {
+    $("#run-shot").removeAttribute("src");
+    $("#run-crop-box").style.display = "none";
+    const names = screens.map((s) => s.name).join(", ");
+    $("#run-caption").textContent = `${names}: the picture is no longer kept by the server (it keeps the latest uploads until it restarts).`;
+    return;
+  }
+  try {
+    drawShot("run-", kept, await screenUrl(kept.ingest_id));
+  } catch (error) {
+    $("#run-caption").textContent = String(error.message || error);
+  }
+  const others = screens.filter((s) => s !== kept).map((s) => s.name);
+  if (others.length) $("#run-caption").append(` Also read: ${others.join(", ")}.`);
+}
+
+async function showRun(id, scroll = false) {
   let record;
   let proposals;
   let orders;
@@ -106,29 +153,23 @@ async function showRun(id) {
     }),
     ...fact("Model", `${record.model} · ${record.approval} approval · ${record.hops} hops`),
   );
+  // Each step in the words the server says it in (pipeline.api.plain), never read here.
   $("#run-calls").replaceChildren(
-    ...record.tool_calls.map((call) =>
-      el(
-        "li",
-        { class: call.is_error ? "tool refused" : "tool" },
-        el("strong", {}, call.name),
-        " ",
-        el("code", {}, brief(call.arguments)),
-        el("br"),
-        `→ ${brief(call.result)}`,
-      ),
+    ...record.said.map((step) =>
+      el("li", { class: step.refused ? "tool refused" : "tool" }, step.words),
     ),
   );
   fillTable("#run-proposals", proposals, (p) =>
     el(
       "tr",
-      {},
-      el("td", {}, p.id),
-      el("td", {}, writeOf(p)),
-      el("td", { class: p.status }, p.status),
+      { "data-id": p.id },
+      el("td", {}, link(`#/proposals/${encodeURIComponent(p.id)}`, p.id)),
+      el("td", {}, p.arguments.sku ? `${p.arguments.sku} in ${p.arguments.warehouse_id}` : writeOf(p)),
+      el("td", { class: "num", title: p.quantity_why }, p.quantity === null ? "—" : String(p.quantity)),
+      el("td", { class: p.status }, p.reason && p.status !== "approved" ? `${p.status}: ${p.reason}` : p.status),
       el("td", {}, p.requested_by || "—"),
       el("td", {}, p.decided_by || "—"),
-      el("td", {}, p.order_id || ""),
+      el("td", {}, p.order_id ? link(`#/orders/${encodeURIComponent(p.order_id)}`, p.order_id) : ""),
     ),
   );
   fillTable("#run-orders", orders, (o) =>
@@ -143,8 +184,10 @@ async function showRun(id) {
     ),
   );
   $("#run-detail").hidden = false;
+  await showScreen(record.screens || []);
   const address = `#/runs/${encodeURIComponent(record.id)}`;
   if (window.location.hash !== address) window.history.replaceState(null, "", address);
+  if (scroll) $("#run-detail").scrollIntoView();
 }
 
 function contractWords(contract) {

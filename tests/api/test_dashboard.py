@@ -156,9 +156,7 @@ def test_upload_run_review_and_approve_and_the_ledger_holds_exactly_the_approved
         expect(detail).to_contain_text(f"Run {run_id}")
         assert page.url.endswith(f"#/runs/{run_id}")
         expect(detail).to_contain_text("Replenish what is low")
-        expect(page.locator("#run-caption")).to_contain_text(
-            f"{SAMPLE.name}: table found at"
-        )
+        expect(page.locator("#run-caption")).to_contain_text(f"{SAMPLE.name}: table found at")
         expect(page.locator("#run-shot")).to_have_attribute("src", re.compile("^blob:"))
         assert page.locator("#run-crop-box").get_attribute("width") not in (None, "", "0")
         said = detail.get_by_role("list", name="The run's steps")

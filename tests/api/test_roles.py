@@ -33,6 +33,7 @@ ROUTE_ROLES = {
     ("POST", "/v1/approvals/{proposal_id}/approve"): "approver",
     ("POST", "/v1/approvals/{proposal_id}/deny"): "approver",
     ("POST", "/v1/ingest"): "operator",
+    ("GET", "/v1/ingest/{ingest_id}/image"): "viewer",
     ("GET", "/v1/orders"): "viewer",
     ("POST", "/v1/orders/{order_id}/cancel"): "approver",
     ("GET", "/v1/profiles"): "viewer",
@@ -100,6 +101,7 @@ def concrete(path: str) -> str:
         .replace("{signature}", "0" * 64)
         .replace("{run_id}", "run-1")
         .replace("{order_id}", "PO-000001")
+        .replace("{ingest_id}", "0" * 64)
     )
 
 

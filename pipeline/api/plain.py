@@ -130,7 +130,12 @@ def _create(call: ToolCallRecord, data: JsonObject, quantities: Mapping[str, int
             units = _int(q_args.get("quantity")) if isinstance(q_args, dict) else None
             units = units if units is not None else quantities.get(pid)
             sku = q_args.get("sku") if isinstance(q_args, dict) else None
-            parts.append(f"{_units(units)} of {sku} in {args.get('warehouse_id')} ({pid})")
+            where = f"{sku} in {args.get('warehouse_id')}"
+            parts.append(
+                f"{units} of {where} ({pid})"
+                if units is not None
+                else f"{where} ({pid}, the quantity the reorder policy sets)"
+            )
         return f"proposed ordering {'; '.join(parts)}: waiting for a person's approval"
     if data.get("order") is not None:
         return _ordered(data.get("order"), data.get("live"), data.get("created"))

@@ -272,8 +272,9 @@ class SourceOut(BaseModel):
     screen: str | None = Field(default=None, description="the screenshot's file name")
     ingest_id: str | None = Field(
         default=None,
-        description="the screenshot's id while the server keeps it: its picture is GET "
-        "/v1/ingest/{ingest_id}/image",
+        description="the screenshot's id, for a run among the latest 500 (an older run's "
+        "record names its screens): its picture is GET /v1/ingest/{ingest_id}/image while the "
+        "server keeps it",
     )
 
 

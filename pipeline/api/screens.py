@@ -12,7 +12,7 @@ from pipeline.errors import InputError
 from pipeline.host.record import AttachmentInfo
 from pipeline.models import IngestResult
 
-__all__ = ["kept_result", "run_screens", "screens_of", "source_out"]
+__all__ = ["RECENT_RUNS", "kept_result", "run_screens", "screens_of", "source_out"]
 
 
 async def kept_result(services: AppServices, ingest_id: str) -> IngestResult | None:
@@ -46,16 +46,21 @@ async def screens_of(
     return screens
 
 
+RECENT_RUNS = 500
+"""How many of the latest runs a list of orders or proposals looks up screenshots in, with one
+read of the history; a write of an older run links to its run, whose record names its screens."""
+
+
 async def run_screens(
     services: AppServices, run_ids: Iterable[str | None]
 ) -> dict[str, list[AttachmentInfo]]:
-    """The screenshots each of these runs read, by run id (a run no longer known reads none)."""
-    found: dict[str, list[AttachmentInfo]] = {}
-    queue = services.job_queue()
-    for run_id in {r for r in run_ids if r is not None}:
-        record = await queue.record(run_id)
-        found[run_id] = [] if record is None else list(record.attachments)
-    return found
+    """The screenshots each of these runs read, by run id, for those among the latest
+    `RECENT_RUNS` (one read of the history, however many runs are asked)."""
+    wanted = {r for r in run_ids if r is not None}
+    if not wanted:
+        return {}
+    records = await services.job_queue().history(limit=RECENT_RUNS)
+    return {r.id: list(r.attachments) for r in records if r.id in wanted}
 
 
 def source_out(source: Source, attachments: Sequence[AttachmentInfo]) -> SourceOut:

@@ -117,6 +117,8 @@ async def test_a_run_says_its_steps_in_plain_words_and_shows_the_table_box_on_it
         "a person's approval"
     ) in said
     assert not any("policy" in s for s in said)
+    streamed = [e["words"] for _, e in await follow(client, run_id) if e["type"] == "tool_call"]
+    assert streamed[0] == said[0]
     (screen,) = record["screens"]
     assert (screen["name"], screen["ingest_id"], screen["kept"]) == (SAMPLE.name, shot, True)
     x0, y0, x1, y1 = screen["crop"]

@@ -148,6 +148,19 @@ STEPS = [
 ]
 
 
+def test_a_queued_write_whose_quantity_is_not_known_yet_says_the_policy_sets_it() -> None:
+    queued = call(
+        "orders_create_replenishment",
+        ONE,
+        {"queued": [{"proposal_id": "AP-000002", "arguments": ONE}]},
+    )
+
+    assert step_words(queued) == (
+        "proposed ordering SKU-10232 in WH-01 (AP-000002, the quantity the reorder policy "
+        "sets): waiting for a person's approval"
+    )
+
+
 @pytest.mark.parametrize(("case", "tool_call", "said"), STEPS, ids=[s[0] for s in STEPS])
 def test_each_tool_call_is_said_in_plain_words_with_its_numbers(
     case: str, tool_call: ToolCallRecord, said: str

@@ -32,7 +32,7 @@ from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
 from pipeline.errors import InputError
 from pipeline.host.groups import choose_groups
-from pipeline.host.record import RunRecord
+from pipeline.host.record import RunRecord, ToolCallRecord
 from pipeline.jobs import RunSpec
 from pipeline.jobs.runbook import Numbered
 from servers.models import ProposalQuery
@@ -235,8 +235,10 @@ def run_summary(record: RunRecord) -> RunSummary:
 
 def sse_event(numbered: Numbered) -> ServerSentEvent:
     """One event on the wire: its number as `id`, its type as `event`, its JSON (one line)
-    as `data`."""
+    as `data`; a tool call carries its plain `words` too."""
     index, event = numbered
+    if event.get("type") == "tool_call":
+        event = {**event, "words": step_words(ToolCallRecord.model_validate(event))}
     data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
     return ServerSentEvent(raw_data=data, event=str(event.get("type", "message")), id=str(index))
 

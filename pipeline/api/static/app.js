@@ -170,12 +170,21 @@ async function openScreen(source) {
   let screen = { name: source.screen || "the screenshot" };
   try {
     if (source.run_id) {
-      const record = await (
-        await fetch(`/v1/runs/${encodeURIComponent(source.run_id)}`, { headers: headers() })
-      ).json();
-      screen = (record.screens || []).find((s) => s.ingest_id === source.ingest_id) || screen;
+      const response = await fetch(`/v1/runs/${encodeURIComponent(source.run_id)}`, {
+        headers: headers(),
+      });
+      if (!response.ok) throw new Error(await failure(response));
+      const screens = (await response.json()).screens || [];
+      screen =
+        screens.find((s) => source.ingest_id && s.ingest_id === source.ingest_id) ||
+        screens.find((s) => s.name === source.screen) ||
+        (screens.length === 1 ? screens[0] : screen);
     }
-    drawShot("dialog-", screen, await screenUrl(source.ingest_id));
+    if (!screen.ingest_id && !source.ingest_id) throw new Error("The run read no screenshot.");
+    if (screen.kept === false) {
+      throw new Error(`${screen.name} is no longer kept by the server (it keeps the latest uploads until it restarts).`);
+    }
+    drawShot("dialog-", screen, await screenUrl(screen.ingest_id || source.ingest_id));
   } catch (error) {
     $("#dialog-shot").removeAttribute("src");
     $("#dialog-caption").textContent = String(error.message || error);
@@ -186,7 +195,9 @@ async function openScreen(source) {
 
 function screenButton(source) {
   // The link to a write's screenshot, or why there is none.
-  if (!source || !source.ingest_id) return source && source.kind === "mcp" ? "none (MCP client)" : "—";
+  if (!source || !(source.ingest_id || source.run_id)) {
+    return source && source.kind === "mcp" ? "none (MCP client)" : "—";
+  }
   const button = el("button", { type: "button", class: "link" }, source.screen || "screenshot");
   button.setAttribute("aria-label", `Screenshot ${source.screen || ""}`.trim());
   button.addEventListener("click", () => openScreen(source));
@@ -468,15 +479,18 @@ async function onEvent(event) {
       if (event.content) step(`Model (hop ${event.hop})`, "", event.content);
       break;
     case "tool_call": {
+      // The server's plain words for the call; its arguments and answer a click away.
       const refused = event.is_error;
       const label = refused ? "Refused" : event.dry_run ? "Dry run" : "Tool";
-      step(
-        `${label}: ${event.name}`,
-        refused ? "tool refused" : "tool",
+      const raw = el(
+        "details",
+        {},
+        el("summary", {}, "arguments and answer"),
         el("code", {}, brief(event.arguments)),
         el("br"),
         `→ ${brief(event.result)}`,
       );
+      step(`${label}: ${event.name}`, refused ? "tool refused" : "tool", event.words || "", raw);
       break;
     }
     case "guard": {
@@ -553,8 +567,10 @@ function writeOf(proposal) {
     return `${a.sku}${name} in ${a.warehouse_id} × ${units} (${plan.quantity_source}: ${plan.rule}${change})`;
   }
   if (a.sku) {
-    const units = proposal.quantity ?? "?";
-    return `${a.sku} in ${a.warehouse_id} × ${units}${proposal.quantity_why ? ` (${proposal.quantity_why})` : ""}`;
+    if (proposal.quantity === undefined || proposal.quantity === null) {
+      return `${a.sku} in ${a.warehouse_id}${proposal.quantity_why ? ` (${proposal.quantity_why})` : " (the quantity the reorder policy sets: see the inbox)"}`;
+    }
+    return `${a.sku} in ${a.warehouse_id} × ${proposal.quantity}${proposal.quantity_why ? ` (${proposal.quantity_why})` : ""}`;
   }
   if (a.order_id) return `cancel ${a.order_id}`;
   return `${proposal.tool} ${JSON.stringify(a)}`;
@@ -635,7 +651,7 @@ function groupRow(source) {
   // The heading of one source's proposals: where they came from, its run and screenshot.
   const heading = el("th", { colspan: "8", scope: "rowgroup" }, `From ${source.words}`);
   if (source.run_id) heading.append(" · ", link(`#/runs/${encodeURIComponent(source.run_id)}`, "open the run"));
-  if (source.ingest_id) heading.append(" · screenshot ", screenButton(source));
+  if (source.ingest_id || source.screen) heading.append(" · screenshot ", screenButton(source));
   return el("tr", { class: "group" }, heading);
 }
 

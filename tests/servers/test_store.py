@@ -18,8 +18,11 @@ from servers.models import (
     ColumnProfile,
     Item,
     ItemCode,
+    NewAuditEntry,
     NewOrder,
+    NewProposal,
     OrderQuery,
+    ProposalQuery,
     StockRecord,
     Warehouse,
 )
@@ -199,6 +202,48 @@ def test_audit_entries_keep_their_arguments_newest_first(
     assert (latest.id, first.id) == (2, 1)
     assert latest.arguments == {"source": "größe.csv", "rows": 1}
     assert (latest.at, latest.outcome, latest.order_id) == (now, "accepted", None)
+
+
+def test_the_proposals_and_audit_entries_behind_orders_are_found_by_their_order_ids(
+    empty_store: OpenStore, now: datetime
+) -> None:
+    add_row(empty_store, now)
+    with empty_store.writing() as tx:
+        ordered = [
+            tx.insert_order(NewOrder(sku="SKU-1", warehouse_id="WH-01", quantity=q), now=now)
+            for q in (3, 4)
+        ]
+        for order in ordered:
+            tx.append_audit(
+                NewAuditEntry(
+                    at=now,
+                    action="orders_create_replenishment",
+                    outcome="accepted",
+                    reason="ordered",
+                    arguments={},
+                    order_id=order.id,
+                )
+            )
+        proposal = tx.insert_proposal(
+            NewProposal(
+                tool="orders_create_replenishment",
+                arguments={"sku": "SKU-1", "warehouse_id": "WH-01"},
+                arguments_sha256="0" * 64,
+                expires_at=now,
+            ),
+            now=now,
+        )
+        assert proposal is not None
+        tx.decide_proposal(
+            proposal.id, expect="pending", status="approved", now=now, order_id=ordered[1].id
+        )
+    with empty_store.reading() as tx:
+        behind = tx.proposals(ProposalQuery(order_ids=(ordered[1].id,)))
+        none_behind = tx.proposals(ProposalQuery(order_ids=(ordered[0].id,)))
+        audited = tx.audit(limit=10, order_ids=[ordered[0].id])
+    assert [p.id for p in behind] == [proposal.id]
+    assert none_behind == []
+    assert [e.order_id for e in audited] == [ordered[0].id]
 
 
 def test_a_closed_store_refuses_new_transactions(empty_store: OpenStore) -> None:

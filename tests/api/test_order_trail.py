@@ -8,14 +8,26 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+import pytest
 
 from pipeline.bootstrap import open_store
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import ReplenishmentRequest
 from tests.api.conftest import SAMPLE, follow, ingest
+from tests.api.serve import seed_store
 
 TASK = "find the SKUs that are low and raise replenishment orders"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def settings(request: pytest.FixtureRequest, settings: Settings) -> Settings:
+    """Each test runs on the seeded SQLite file and on a seeded PostgreSQL database (named by
+    STOCKSHOT_DATABASE_URL), where the runs are a worker's jobs."""
+    if request.param == "sqlite":
+        return settings
+    url = seed_store(request.getfixturevalue("postgres_url"))
+    return settings.model_copy(update={"database_url": url})
 
 
 async def proposed_run(client: httpx.AsyncClient) -> tuple[str, str, dict[str, str]]:

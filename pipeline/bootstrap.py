@@ -20,6 +20,7 @@ from pipeline.errors import (
 from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import Settings
+from pipeline.shelf import ScreenShelf
 
 if TYPE_CHECKING:
     # Imports follow the work: a command that only ingests (a cache hit above all) loads no
@@ -48,6 +49,7 @@ __all__ = [
     "open_store",
     "proposal_queue",
     "run_agent",
+    "screen_shelf",
     "server_targets",
     "utc_now",
 ]
@@ -82,7 +84,8 @@ def build_ingestor(
 ) -> Ingestor:
     """The ingestor of the settings; its cache is the in-process LRU in front of the ingest
     cache directory, or of `cache_level` (the shared table of a PostgreSQL deployment);
-    `profiles` are the column mappings saved in the store."""
+    `profiles` are the column mappings saved in the store. Every screenshot it reads is kept
+    in the settings' screens folder (`screen_shelf`)."""
     ocr = make_engine(
         engine or settings.ocr_engine,
         EngineOptions(threads=settings.ocr_threads, model_dir=settings.resolved_model_dir()),
@@ -109,7 +112,13 @@ def build_ingestor(
         clock=utc_now,
         structure=structure_model(settings),
         profiles=profiles,
+        shelf=screen_shelf(settings),
     )
+
+
+def screen_shelf(settings: Settings) -> ScreenShelf:
+    """Where the screenshots read are kept (`STOCKSHOT_SCREENS_DIR`, else data_dir/screens)."""
+    return ScreenShelf(settings.resolved_screens_dir())
 
 
 def structure_model(settings: Settings) -> TableStructureModel | None:

@@ -9,6 +9,7 @@
     │   ├── EmptyInputError            zero bytes, a directory, a missing file
     │   └── UnknownNameError           an engine, strategy, model or guard nobody registered
     ├── ConfigError                a setting that cannot work (bad URL, missing model directory)
+    ├── KeptFileError              a kept screenshot is damaged or cannot be read
     ├── EngineError                an OCR engine failed or is not installed
     │   └── EngineNotInstalledError
     ├── VlmError                   the model endpoint failed (status and body kept)
@@ -30,6 +31,7 @@ __all__ = [
     "EngineNotInstalledError",
     "ImageTooLargeError",
     "InputError",
+    "KeptFileError",
     "StockshotError",
     "ToolServerError",
     "UndecodableImageError",
@@ -93,6 +95,11 @@ def registered(registry: Mapping[str, T], kind: str, name: str) -> T:
 
 class ConfigError(StockshotError):
     pass
+
+
+class KeptFileError(StockshotError):
+    """A file kept on disk (a screenshot) is damaged or cannot be read; the message says
+    which and what to do."""
 
 
 class EngineError(StockshotError):

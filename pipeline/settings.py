@@ -271,6 +271,21 @@ class Settings(BaseSettings):
         gt=0,
         description="how long events and their webhook delivery log are kept before pruning",
     )
+    screenshot_retention_days: float = Field(
+        default=30,
+        gt=0,
+        description="how long a screenshot is kept on disk after it was last read in (what a "
+        "run, proposal or order shows); one a pending proposal shows is kept until decided",
+    )
+    screenshot_max_mb: float | None = Field(
+        default=None,
+        gt=0,
+        description="a cap on the kept screenshots, in MiB: past it the least recently read "
+        "go first (never one a pending proposal shows); none by default",
+    )
+    screens_dir: Path | None = Field(
+        default=None, description="kept screenshots, by SHA-256; data_dir/screens"
+    )
     webhook_interval_s: float = Field(
         default=5.0, gt=0, description="how often pending webhook deliveries are sent"
     )
@@ -300,6 +315,9 @@ class Settings(BaseSettings):
     def store_url(self) -> str:
         """`STOCKSHOT_DATABASE_URL`, else the SQLite file (`STOCKSHOT_DB` or the default)."""
         return self.database_url or str(self.resolved_db())
+
+    def resolved_screens_dir(self) -> Path:
+        return self.screens_dir or self.data_dir / "screens"
 
     def resolved_run_log(self) -> Path:
         return self.run_log or self.data_dir / "runs.jsonl"

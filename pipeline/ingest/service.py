@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from pipeline.ingest.attempts import Attempt, Page
     from pipeline.ingest.readings import Reader
     from pipeline.ocr.structure import TableStructureModel
+    from pipeline.shelf import ScreenShelf
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +65,14 @@ class Ingestor:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         structure: TableStructureModel | None = None,
         profiles: ProfileLookup | None = None,
+        shelf: ScreenShelf | None = None,
     ) -> None:
         """`structure` is the table-structure model of the `structure` rung; without one that
         rung is skipped. `profiles` finds the column mapping a person saved for a table's
-        header signature (`pipeline.table.profiles`)."""
+        header signature (`pipeline.table.profiles`). `shelf` keeps the bytes of each
+        screenshot read, so what a run read can be shown later (`pipeline.shelf`)."""
         self.engine = engine
+        self.shelf = shelf
         self.structure = structure
         self.profiles = profiles
         self.config = config
@@ -140,6 +144,7 @@ class Ingestor:
                 entry = self._analyse(data, name=name, requested=requested)
                 if self.cache is not None:
                     self.cache.put(key, entry)
+        self._keep(digest, data, name)
         received = self.clock()
         capture = resolve_capture(
             received=received,
@@ -204,6 +209,17 @@ class Ingestor:
             timings_ms=timings,
             image=image,
         ).with_source(data)
+
+    def _keep(self, digest: str, data: bytes, name: str) -> None:
+        """Keep the picture for whoever reviews what was read from it; a disk that refuses
+        it costs the picture, never the reading."""
+        if self.shelf is None:
+            return
+        try:
+            self.shelf.keep(digest, data)
+        except OSError as exc:
+            log.warning("%s: the screenshot could not be kept in %s: %s", name,
+                        self.shelf.directory, exc)  # fmt: skip
 
     def _override(
         self, table: Table, columns: Mapping[str, str] | None

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -48,6 +48,7 @@ __all__ = [
     "error_named",
     "sharing_cache",
     "stop",
+    "stored_screens",
 ]
 
 log = logging.getLogger(__name__)
@@ -247,6 +248,30 @@ class Shared:
         return [(int(row["seq"]), dict(row["event"])) for row in rows]
 
 
+def stored_screens(url: str) -> Callable[[Collection[str]], dict[str, list[str]]]:
+    """The screenshots (ingest ids) each run of `stockshot_runs` read, by run id: from its
+    record once finished, else from what it was asked to read."""
+
+    def screens(run_ids: Collection[str]) -> dict[str, list[str]]:
+        if not run_ids:
+            return {}
+        with psycopg.connect(url, row_factory=dict_row) as conn:
+            rows = conn.execute(
+                "SELECT id, spec->'results' AS results, record->'attachments' AS attachments "
+                "FROM stockshot_runs WHERE id = ANY(%s)",
+                (list(run_ids),),
+            ).fetchall()
+        found: dict[str, list[str]] = {}
+        for row in rows:
+            named = [*(row["attachments"] or []), *(row["results"] or [])]
+            found[row["id"]] = [
+                sha for item in named if isinstance(sha := item.get("sha256"), str) and sha
+            ]
+        return found
+
+    return screens
+
+
 class PostgresLevel:
     """The ingest cache's shared level: one table every API instance and worker reads."""
 
@@ -287,6 +312,7 @@ def sharing_cache(ingestor: Ingestor, shared: Shared, *, memory_items: int = 256
         cache=IngestCache(memory_items=memory_items, level=PostgresLevel(shared)),
         clock=ingestor.clock,
         structure=ingestor.structure,
+        shelf=ingestor.shelf,
     )
 
 

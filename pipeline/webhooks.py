@@ -91,8 +91,6 @@ class Deliverer:
     timeout_s: float = 10.0
     lease: timedelta = timedelta(minutes=2)
     max_age: timedelta = timedelta(days=1)
-    retention: timedelta = timedelta(days=30)
-    """How long events and their delivery log are kept (`STOCKSHOT_WEBHOOK_RETENTION_DAYS`)."""
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
 
     def __post_init__(self) -> None:
@@ -109,17 +107,6 @@ class Deliverer:
             delivered += await self._send(delivery)
         return delivered
 
-    async def prune(self) -> int:
-        """Forget the events older than the retention, with their deliveries and attempts;
-        how many events went."""
-        before = self.clock() - self.retention
-
-        def forget() -> int:
-            with self.store.writing() as tx:
-                return tx.prune_events(before=before)
-
-        return await asyncio.to_thread(forget)
-
     def _claim(self, now: datetime, limit: int) -> list[Delivery]:
         with self.store.writing() as tx:
             return tx.claim_deliveries(
@@ -130,7 +117,6 @@ class Deliverer:
         """Pass after pass until `stop` is set; a failing pass is logged and the next one runs."""
         while not stop.is_set():
             try:
-                await self.prune()
                 await self.deliver_due()
             except Exception:  # the loop outlives a bad pass (a store busy, a closed store)
                 log.exception("webhook delivery pass failed")
@@ -224,7 +210,6 @@ async def delivering(settings: Settings, store: Store) -> AsyncIterator[Delivere
             client=client,
             clock=lambda: datetime.now(UTC),
             secret=settings.webhook_secret,
-            retention=timedelta(days=settings.webhook_retention_days),
         )
         stop = asyncio.Event()
         task = asyncio.create_task(deliverer.run(stop, interval_s=settings.webhook_interval_s))

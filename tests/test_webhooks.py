@@ -13,6 +13,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pipeline.retention import logged_screens, tidy
+from pipeline.settings import Settings
 from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
 from servers import approvals, catalog, domain
 from servers.models import JsonObject, ReplenishmentRequest
@@ -183,19 +185,20 @@ def test_an_approved_proposal_announces_the_order_it_wrote(store: OpenStore) -> 
     assert ("order.created", "open") in _due(store, T0)
 
 
-def test_events_and_their_delivery_log_are_pruned_after_the_retention(
-    store: OpenStore, receiver: Receiver
+def test_events_and_their_delivery_log_are_pruned_after_the_retention_by_any_process(
+    store: OpenStore, receiver: Receiver, tmp_path: Path
 ) -> None:
     approvals.propose(
         store, tool="orders_create_replenishment", arguments=ARGS, now=T0, ttl=timedelta(days=1)
     )
-    clock, pauses = Clock(), Pauses()
-    sending = deliverer(store, [receiver.url], clock, pauses)
+    sending = deliverer(store, [receiver.url], Clock(), Pauses())
     assert asyncio.run(sending.deliver_due()) == 1
-    clock.now = T0 + timedelta(days=29)
-    kept = asyncio.run(sending.prune())
-    clock.now = T0 + timedelta(days=31)
-    pruned = asyncio.run(sending.prune())
+    settings = Settings(data_dir=tmp_path / "data", webhook_retention_days=30)
+    runs = logged_screens(settings.resolved_run_log())
+
+    kept = tidy(settings, store, runs, now=T0 + timedelta(days=29)).events
+    pruned = tidy(settings, store, runs, now=T0 + timedelta(days=31)).events
+
     with store.reading() as tx:
         log = tx.deliveries(limit=10)
     assert (kept, pruned, log) == (0, 1, [])

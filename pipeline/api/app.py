@@ -34,7 +34,7 @@ from pipeline.api.errors import install_error_handlers
 from pipeline.api.openapi import MISDIRECTED
 from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
-from pipeline.bootstrap import approval_policy, build_ingestor, open_store, run_agent
+from pipeline.bootstrap import approval_policy, build_ingestor, open_store, run_agent, utc_now
 from pipeline.errors import ConfigError
 from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
@@ -42,6 +42,7 @@ from pipeline.jobs.execute import runner
 from pipeline.jobs.ingesting import IngestService
 from pipeline.jobs.local import LocalJobs
 from pipeline.jobs.runbook import RunBook
+from pipeline.retention import RunScreens, either, logged_screens, tidying
 from pipeline.settings import Settings
 from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
@@ -111,6 +112,8 @@ def create_app(
                         stack.callback(ready.cache.close)
                 if ready.profiles is None:
                     ready.profiles = services.profiles
+                if ready.shelf is None:
+                    ready.shelf = services.shelf
                 execute = runner(
                     settings,
                     store=slot,
@@ -124,6 +127,9 @@ def create_app(
                 for server in servers.values():
                     await stack.enter_async_context(server.session_manager.run())
             stack.push_async_callback(services.runs.close)
+            await stack.enter_async_context(
+                tidying(settings, slot, _run_screens(services), clock=utc_now)
+            )
             if settings.webhook_urls:
                 await stack.enter_async_context(delivering(settings, slot))
             yield
@@ -194,6 +200,19 @@ def create_app(
     return app
 
 
+def _run_screens(services: AppServices) -> RunScreens:
+    """Where the screenshots of a pending proposal's run are read: this process's runs, the
+    run log, and with PostgreSQL the runs the workers executed."""
+    settings = services.settings
+    lookups = [services.runs.screens, logged_screens(settings.resolved_run_log())]
+    url = settings.store_url()
+    if store_scheme(url) == "postgresql":
+        from pipeline.jobs.shared import stored_screens
+
+        lookups.append(stored_screens(url))
+    return either(*lookups)
+
+
 async def _queued_jobs(
     stack: contextlib.AsyncExitStack, services: AppServices, ingestor: Ingestor | None
 ) -> None:
@@ -210,6 +229,8 @@ async def _queued_jobs(
         ready = await asyncio.to_thread(build_ingestor, settings, cache_level=PostgresLevel(shared))
     else:  # its loaded engine, caching where every process of the deployment looks
         ready = sharing_cache(ingestor, shared, memory_items=settings.memory_cache_items)
+    if ready.shelf is None:
+        ready.shelf = services.shelf
     queue = queue_app(url)
     await stack.enter_async_context(queue.open_async())
     listener = Listener(url)

@@ -15,17 +15,21 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn
 from rich.progress import Progress as Bar
 
 from pipeline.cli import Commands, command
+from pipeline.errors import StockshotError
 from pipeline.host.record import RunRecord
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
 from pipeline.watch import Outcome, Summary, Watcher
+
+if TYPE_CHECKING:
+    from servers.store import Store
 
 __all__ = ["FileProgress", "register"]
 
@@ -104,6 +108,7 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
     with asyncio.Runner() as loop:
         store = open_store(settings) if args.task is not None else None
         try:
+            _tidy(settings, store)
             policy = approval_policy("watch", settings, "auto" if args.apply else None)
             targets = (
                 server_targets(settings, list(GROUPS), approval=policy, store=store)
@@ -159,3 +164,21 @@ def _watch(args: argparse.Namespace, settings: Settings) -> int:
             if ingestor.cache is not None:
                 ingestor.cache.close()
     return 1 if summary.failed else 0
+
+
+def _tidy(settings: Settings, store: Store | None) -> None:
+    """Prune the kept screenshots and webhook events once, as the watch starts (a store is
+    opened for it when the watch has none); a failure is said and the watch goes on."""
+    from pipeline.bootstrap import open_store, utc_now
+    from pipeline.retention import logged_screens, tidy
+    from servers.errors import StoreError
+
+    runs = logged_screens(settings.resolved_run_log())
+    try:
+        if store is not None:
+            tidy(settings, store, runs, now=utc_now())
+        else:
+            with open_store(settings) as opened:
+                tidy(settings, opened, runs, now=utc_now())
+    except (StockshotError, StoreError) as exc:
+        print(f"stockshot watch: pruning kept screenshots failed: {exc}", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -207,6 +207,16 @@ class RunBook:
                 break
             records.setdefault(record.id, record)
         return sorted(records.values(), key=lambda r: r.started_at, reverse=True)[:limit]
+
+    def screens(self, run_ids: Collection[str]) -> dict[str, list[str]]:
+        """The screenshots (ingest ids) each of these runs of this process read, as they
+        stand (the run log answers for the finished ones of earlier processes)."""
+        found = {}
+        for run_id in run_ids:
+            state = self._runs.get(run_id)
+            if state is not None:
+                found[run_id] = [a.sha256 for a in state.view().attachments if a.sha256]
+        return found
 
     def logged(self, run_id: str) -> RunRecord | None:
         """A run of an earlier process, from the run log."""

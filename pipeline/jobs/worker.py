@@ -27,11 +27,19 @@ from pipeline.host.toolbox import MemoryTarget, Target
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.runbook import FINISHED, RunState, finished_event
-from pipeline.jobs.shared import PostgresLevel, Shared, asked_to_stop, sharing_cache, stop
+from pipeline.jobs.shared import (
+    PostgresLevel,
+    Shared,
+    asked_to_stop,
+    sharing_cache,
+    stop,
+    stored_screens,
+)
 from pipeline.jobs.spec import Runner, RunSpec
 from pipeline.jobs.tasks import INGEST_TASK, QUEUES, RUN_TASK, queue_app
 from pipeline.models import RunEvent
 from pipeline.profiles import StoreProfiles
+from pipeline.retention import either, logged_screens, tidying
 from pipeline.settings import Settings
 from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
@@ -299,6 +307,10 @@ async def serve_worker(
             if settings.webhook_urls:
                 # Workers deliver the webhooks too; a claimed delivery is one process's.
                 await webhooks.enter_async_context(delivering(settings, parts.store))
+            runs = either(
+                stored_screens(settings.store_url()), logged_screens(settings.resolved_run_log())
+            )
+            await webhooks.enter_async_context(tidying(settings, parts.store, runs, clock=utc_now))
             watcher = asyncio.create_task(_retry_stalled(app, heartbeat, heartbeat * 3))
             try:
                 log.info("worker taking %s jobs, %d at a time", ", ".join(queues), concurrency)

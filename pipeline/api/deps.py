@@ -15,13 +15,14 @@ from starlette.exceptions import HTTPException
 from pipeline.api.auth import GRANTS, MISSING_KEY, UNKNOWN_KEY, Role, key_of
 from pipeline.api.errors import Refusal
 from pipeline.approvals import ApprovalDesk
-from pipeline.bootstrap import utc_now
+from pipeline.bootstrap import screen_shelf, utc_now
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.jobs import Jobs
 from pipeline.jobs.runbook import RunBook
 from pipeline.models import JsonObject
 from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
+from pipeline.shelf import ScreenShelf
 from servers.errors import StoreError
 from servers.store import Store, StoreReader, StoreWriter
 
@@ -77,6 +78,11 @@ class AppServices:
     def profiles(self) -> StoreProfiles:
         """Column profiles in the store, as every surface reads and saves them."""
         return StoreProfiles(self.slot, clock=utc_now)
+
+    @property
+    def shelf(self) -> ScreenShelf:
+        """The screenshots kept on disk, in the folder the settings name."""
+        return screen_shelf(self.settings)
 
     def job_queue(self) -> Jobs:
         """Where ingests and runs go: this process (SQLite) or the worker queue (PostgreSQL)."""

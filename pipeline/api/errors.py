@@ -15,11 +15,13 @@ servers' errors are mapped by class, the most specific class first:
     a body FastAPI cannot decode (its 400)       422 invalid_request
     ToolServerError, servers StoreError          503 unavailable
     VlmError                                     502 model_failed
+    KeptFileError (a damaged kept screenshot)    410 damaged
     ConfigError, EngineError                     500 server_error
 
 Refusals the API makes itself (`Refusal`) carry their own code: no key sent `401 missing_key`,
 a key that is none of ours `401 unknown_key`, a key without the role a route needs
-`403 role_required` (its `details` name the role).
+`403 role_required` (its `details` name the role), a screenshot that is not kept
+`404 not_kept`.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pipeline.errors import (
     EngineError,
     ImageTooLargeError,
     InputError,
+    KeptFileError,
     StockshotError,
     ToolServerError,
     UnsupportedFormatError,
@@ -62,6 +65,7 @@ ERROR_STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (ToolServerError, 503, "unavailable"),
     (server_errors.StoreError, 503, "unavailable"),
     (VlmError, 502, "model_failed"),
+    (KeptFileError, 410, "damaged"),
     (ConfigError, 500, "server_error"),
     (EngineError, 500, "server_error"),
 )

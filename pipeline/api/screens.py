@@ -1,5 +1,6 @@
-"""The screenshots behind runs, proposals and orders: what a run read, whether the server still
-holds the picture, and the links a person follows from a write back to its screen."""
+"""The screenshots behind runs, proposals and orders: what a run read, whether its picture is
+still kept (in this process's memory, or on disk in the screens folder), and the links a person
+follows from a write back to its screen."""
 
 from __future__ import annotations
 
@@ -29,16 +30,18 @@ async def screens_of(
 ) -> list[ScreenOut]:
     """Each screenshot a run read, with its picture's id, size and table box while kept."""
     screens = []
+    shelf = services.shelf
     for attachment in attachments:
         result = (
             None if attachment.sha256 is None else await kept_result(services, attachment.sha256)
         )
+        held = result is not None and result.source is not None
         screens.append(
             ScreenOut(
                 name=attachment.name,
                 ingest_id=attachment.sha256,
                 captured_at=attachment.captured_at,
-                kept=result is not None and result.source is not None,
+                kept=held or (attachment.sha256 is not None and attachment.sha256 in shelf),
                 size=None if result is None else result.size,
                 crop=None if result is None else result.crop,
             )

@@ -10,12 +10,16 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.bootstrap import open_store
+from pipeline.api import create_app
+from pipeline.bootstrap import open_store, screen_shelf
+from pipeline.cache import IngestCache
+from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import ReplenishmentRequest
-from tests.api.conftest import SAMPLE, follow, ingest
+from tests.api.conftest import SAMPLE, follow, ingest, started
 from tests.api.serve import seed_store
+from tests.conftest import make_ingestor
 
 TASK = "find the SKUs that are low and raise replenishment orders"
 
@@ -155,3 +159,42 @@ async def test_each_proposal_in_the_inbox_says_its_source_and_the_units_it_order
     assert denied["status"] == "denied"
     assert denied["quantity"] == 17
     assert denied["quantity_why"].startswith("by the reorder policy when proposed")
+
+
+async def test_after_a_restart_the_screenshot_a_run_read_is_still_shown_from_the_data_folder(
+    settings: Settings, rapidocr: OcrEngine, shared_cache: IngestCache
+) -> None:
+    async with started(create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))) as api:
+        run_id, shot, _ = await proposed_run(api)
+
+    restarted = create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))
+    async with started(restarted) as api:
+        picture = await api.get(f"/v1/ingest/{shot}/image")
+        (screen,) = (await api.get(f"/v1/runs/{run_id}")).json()["screens"]
+
+    assert picture.status_code == 200
+    assert picture.content == SAMPLE.read_bytes()
+    assert (screen["ingest_id"], screen["kept"]) == (shot, True)
+
+
+async def test_a_damaged_kept_screenshot_is_410_saying_so_then_404_until_it_is_uploaded_again(
+    settings: Settings, rapidocr: OcrEngine, shared_cache: IngestCache
+) -> None:
+    async with started(create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))) as api:
+        (result,) = await ingest(api, (SAMPLE.name, SAMPLE.read_bytes()))
+    path = screen_shelf(settings).path_of(result["id"])
+    assert path is not None
+    path.write_bytes(b"\x89PNG\r\n\x1a\n damaged")
+
+    async with started(create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))) as api:
+        damaged = await api.get(f"/v1/ingest/{result['id']}/image")
+        gone = await api.get(f"/v1/ingest/{result['id']}/image")
+        await ingest(api, (SAMPLE.name, SAMPLE.read_bytes()))
+        again = await api.get(f"/v1/ingest/{result['id']}/image")
+
+    assert (damaged.status_code, damaged.json()["error"]) == (410, "damaged")
+    assert "damaged on disk" in damaged.json()["message"]
+    assert "upload it again" in damaged.json()["message"]
+    assert (gone.status_code, gone.json()["error"]) == (404, "not_kept")
+    assert "STOCKSHOT_SCREENSHOT_RETENTION_DAYS" in gone.json()["message"]
+    assert again.content == SAMPLE.read_bytes()

@@ -1,12 +1,14 @@
-"""`POST /v1/ingest`; `GET /v1/ingest/{id}/image`, the picture while the server keeps it."""
+"""`POST /v1/ingest`; `GET /v1/ingest/{id}/image`, the picture while it is kept."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs
+from pipeline.api.errors import Refusal
 from pipeline.api.openapi import INGEST_BODY
 from pipeline.api.requests import ingest_uploads, item
 from pipeline.api.schemas import ErrorBody, IngestResponse
@@ -85,20 +87,28 @@ def media_type(data: bytes) -> str:
     response_class=Response,
     responses={
         200: {"content": {"image/png": {}}, "description": "the bytes as uploaded"},
-        404: {"model": ErrorBody, "description": "not kept (or never uploaded)"},
+        404: {"model": ErrorBody, "description": "not kept (never read, or past retention)"},
+        410: {"model": ErrorBody, "description": "its kept file was damaged and is removed"},
     },
 )
 async def image(ingest_id: str, services: Services) -> Response:
-    """The screenshot as it was uploaded, while the server keeps it: the latest uploads are
-    held in memory (up to 256 MiB), so a screenshot read before a restart, or long ago, is
-    gone and `404` says so; its table and rows stay in the run record."""
+    """The screenshot as it was uploaded (or dropped in the watch folder, or given to
+    `stockshot run`): from this process's memory while it holds it, else from the screens
+    folder, where every screenshot read is kept for `STOCKSHOT_SCREENSHOT_RETENTION_DAYS`
+    after it was last read (longer while a pending proposal shows it). `404` when none is
+    kept, `410` when its kept file was damaged; its table and rows stay in the run record."""
     result = await kept_result(services, ingest_id)
     data = None if result is None else result.source
     if data is None:
-        raise HTTPException(
+        data = await asyncio.to_thread(services.shelf.read, ingest_id)
+    if data is None:
+        days = services.settings.screenshot_retention_days
+        raise Refusal(
             404,
-            f"the screenshot {ingest_id!r} is not kept by this server (it keeps the latest "
-            "uploads in memory, until it restarts); upload it again to see it",
+            "not_kept",
+            f"the screenshot {ingest_id!r} is not kept: none with that id was read here, or it "
+            f"went unread for longer than the {days:g} days screenshots are kept "
+            "(STOCKSHOT_SCREENSHOT_RETENTION_DAYS); upload it again to see it",
         )
     return Response(
         data, media_type=media_type(data), headers={"Cache-Control": "private, max-age=3600"}

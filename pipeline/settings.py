@@ -91,6 +91,9 @@ class Settings(BaseSettings):
         description="where the store, cache, run log and prepared models live by default",
     )
     cache_dir: Path | None = Field(default=None, description="ingest cache; data_dir/cache")
+    screens_dir: Path | None = Field(
+        default=None, description="kept screenshots, by SHA-256; data_dir/screens"
+    )
     database_url: str | None = Field(
         default=None,
         description="the store: a SQLite path or sqlite:/// URL, or postgresql://…; "
@@ -271,6 +274,9 @@ class Settings(BaseSettings):
         gt=0,
         description="how long events and their webhook delivery log are kept before pruning",
     )
+    webhook_interval_s: float = Field(
+        default=5.0, gt=0, description="how often pending webhook deliveries are sent"
+    )
     screenshot_retention_days: float = Field(
         default=30,
         gt=0,
@@ -282,12 +288,6 @@ class Settings(BaseSettings):
         gt=0,
         description="a cap on the kept screenshots, in MiB: past it the least recently read "
         "go first (never one a pending proposal shows); none by default",
-    )
-    screens_dir: Path | None = Field(
-        default=None, description="kept screenshots, by SHA-256; data_dir/screens"
-    )
-    webhook_interval_s: float = Field(
-        default=5.0, gt=0, description="how often pending webhook deliveries are sent"
     )
     watch_interval_s: float = Field(default=1.0, gt=0, description="watch folder polling")
     watch_settle_s: float = Field(

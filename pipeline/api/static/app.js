@@ -182,7 +182,7 @@ async function openScreen(source) {
     }
     if (!screen.ingest_id && !source.ingest_id) throw new Error("The run read no screenshot.");
     if (screen.kept === false) {
-      throw new Error(`${screen.name} is no longer kept by the server (it keeps the latest uploads until it restarts).`);
+      throw new Error(`${screen.name} is no longer kept (screenshots are kept for a set number of days after they were last read); upload it again to see it.`);
     }
     drawShot("dialog-", screen, await screenUrl(screen.ingest_id || source.ingest_id));
   } catch (error) {

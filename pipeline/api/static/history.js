@@ -114,7 +114,7 @@ async function showScreen(screens) {
     $("#run-shot").removeAttribute("src");
     $("#run-crop-box").style.display = "none";
     const names = screens.map((s) => s.name).join(", ");
-    $("#run-caption").textContent = `${names}: the picture is no longer kept by the server (it keeps the latest uploads until it restarts).`;
+    $("#run-caption").textContent = `${names}: the picture is no longer kept (screenshots are kept for a set number of days after they were last read).`;
     return;
   }
   try {

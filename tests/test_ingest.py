@@ -12,9 +12,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.bench.accuracy import cell_matches
 from pipeline.cache import IngestCache
-from pipeline.errors import UnknownNameError
+from pipeline.errors import InputError, UnknownNameError
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
+from pipeline.shelf import ScreenShelf
 from pipeline.truth import Truth
 from tests import truthfiles
 from tests.conftest import NOW, SHANGHAI, CountingEngine, Sample, load_samples, make_ingestor
@@ -368,3 +369,18 @@ def test_a_sidebar_menu_beside_the_table_never_joins_it(rapidocr: OcrEngine) -> 
     result = make_ingestor(rapidocr).ingest_bytes(buffer.getvalue(), name="stock.png")
     assert result.table.header == ["SKU", "Name", "On hand", "Min qty"]
     assert [r.sku for r in result.rows] == skus
+
+
+def test_each_screenshot_read_is_kept_on_the_shelf_and_a_refused_one_is_not(
+    rapidocr: OcrEngine, shared_cache: IngestCache, tmp_path: Path
+) -> None:
+    ingestor = make_ingestor(rapidocr, shared_cache)
+    ingestor.shelf = ScreenShelf(tmp_path / "screens")
+    sample = SAMPLES[0].path
+
+    result = ingestor.ingest_path(sample)
+    with pytest.raises(InputError):
+        ingestor.ingest_bytes(b"\x89PNG\r\n\x1a\n not a picture", name="broken.png")
+
+    assert ingestor.shelf.read(result.sha256) == sample.read_bytes()
+    assert [p.name for p in (tmp_path / "screens").rglob("*") if p.is_file()] == [result.sha256]

@@ -182,15 +182,18 @@ class StepOut(BaseModel):
 
 
 class ScreenOut(BaseModel):
-    """A screenshot a run read: its name, and while the server keeps it its picture's id,
-    its size and the table's box on it."""
+    """A screenshot a run read: its name, its picture's id, whether the picture is still kept,
+    and while this process holds its reading, its size and the table's box on it."""
 
     name: str
     ingest_id: str | None = Field(
         default=None, description="GET /v1/ingest/{ingest_id}/image is the picture"
     )
     captured_at: datetime | None = None
-    kept: bool = Field(description="whether the server still holds the picture")
+    kept: bool = Field(
+        description="whether the picture is still kept (GET /v1/ingest/{ingest_id}/image "
+        "shows it): kept on disk for STOCKSHOT_SCREENSHOT_RETENTION_DAYS after it was last read"
+    )
     size: tuple[int, int] | None = Field(default=None, description="width and height, pixels")
     crop: tuple[int, int, int, int] | None = Field(
         default=None, description="the table's box on it: x0, y0, x1, y1"

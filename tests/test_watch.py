@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -11,6 +12,7 @@ import re
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import IO, Any
 
 import pytest
 
+from pipeline.bootstrap import screen_shelf
 from pipeline.cache import IngestCache
 from pipeline.cli import main
 from pipeline.cli.watch import FileProgress
@@ -362,6 +365,28 @@ def test_the_watch_command_with_a_task_queues_the_writes_for_approval_by_default
     assert orders == []
     assert run["approval"] == "manual" and len(run["proposals"]) == 5
     assert {p.id for p in pending} == {p["id"] for p in run["proposals"]}
+
+
+@pytest.mark.subprocess
+def test_the_watch_keeps_each_screenshot_it_reads_and_prunes_old_ones_as_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STOCKSHOT_WATCH_SETTLE_S", "0")
+    shelf = screen_shelf(Settings())
+    old = b"\x89PNG\r\n\x1a\n an old screenshot"
+    old_id = hashlib.sha256(old).hexdigest()
+    shelf.keep(old_id, old)
+    path = shelf.path_of(old_id)
+    assert path is not None
+    long_ago = time.time() - 40 * 86400
+    os.utime(path, (long_ago, long_ago))
+    data = SAMPLE.read_bytes()
+    drop(tmp_path / "w", SAMPLE.name, data)
+
+    assert main(["watch", str(tmp_path / "w"), "--once"]) == 0
+
+    assert old_id not in shelf
+    assert shelf.read(hashlib.sha256(data).hexdigest()) == data
 
 
 def _lines(stream: IO[str], into: queue.Queue[str]) -> None:

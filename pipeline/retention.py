@@ -147,16 +147,21 @@ async def tidying(
     clock: Callable[[], datetime],
     every: timedelta = TIDY_EVERY,
 ) -> AsyncIterator[None]:
-    """A pass now, then one every `every` until the block ends; a failing pass is logged and
-    the next one runs."""
+    """A pass before the block starts, then one every `every` until it ends; a failing pass
+    is logged and the next one runs."""
+
+    async def once() -> None:
+        try:
+            await asyncio.to_thread(tidy, settings, store, runs, now=clock())
+        except Exception:  # a store busy or closing: the next pass tries again
+            log.exception("pruning kept screenshots and webhook events failed")
 
     async def passes() -> None:
         while True:
-            try:
-                await asyncio.to_thread(tidy, settings, store, runs, now=clock())
-            except Exception:  # a store busy or closing: the next pass tries again
-                log.exception("pruning kept screenshots and webhook events failed")
             await asyncio.sleep(every.total_seconds())
+            await once()
+
+    await once()
 
     task = asyncio.create_task(passes())
     try:

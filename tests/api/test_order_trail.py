@@ -4,6 +4,8 @@ proposal's source and quantity."""
 
 from __future__ import annotations
 
+import os
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +19,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
 from servers.models import ReplenishmentRequest
-from tests.api.conftest import SAMPLE, follow, ingest, started
+from tests.api.conftest import SAMPLE, follow, ingest, started, variant
 from tests.api.serve import seed_store
 from tests.conftest import make_ingestor
 
@@ -198,3 +200,28 @@ async def test_a_damaged_kept_screenshot_is_410_saying_so_then_404_until_it_is_u
     assert (gone.status_code, gone.json()["error"]) == (404, "not_kept")
     assert "STOCKSHOT_SCREENSHOT_RETENTION_DAYS" in gone.json()["message"]
     assert again.content == SAMPLE.read_bytes()
+
+
+def last_read(settings: Settings, ingest_id: str, days_ago: float) -> None:
+    path = screen_shelf(settings).path_of(ingest_id)
+    assert path is not None
+    when = time.time() - days_ago * 86400
+    os.utime(path, (when, when))
+
+
+async def test_a_restart_prunes_screenshots_unread_past_the_retention_but_not_one_a_pending_proposal_shows(
+    settings: Settings, rapidocr: OcrEngine, shared_cache: IngestCache
+) -> None:
+    other = variant(SAMPLE.read_bytes(), 1)
+    async with started(create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))) as api:
+        _, shot, _ = await proposed_run(api)
+        (unused,) = await ingest(api, ("other.png", other))
+    last_read(settings, shot, 40)
+    last_read(settings, unused["id"], 40)
+
+    async with started(create_app(settings, ingestor=make_ingestor(rapidocr, shared_cache))) as api:
+        shown = await api.get(f"/v1/ingest/{shot}/image")
+        pruned = await api.get(f"/v1/ingest/{unused['id']}/image")
+
+    assert shown.status_code == 200
+    assert (pruned.status_code, pruned.json()["error"]) == (404, "not_kept")

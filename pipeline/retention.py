@@ -10,9 +10,9 @@ not it is the one that uses it.
 and the long-running `serve` and workers again every `TIDY_EVERY` (`tidying`).
 
 Which screenshots a pending proposal shows is read from the runs' records (`RunScreens`).
-When that cannot be told for every pending proposal (its run is not found, or there are
-more pending proposals than one look reads), no screenshot is removed in that pass: it says
-why and waits for a later one.
+When that cannot be told for every pending proposal (its run is still running, or is not
+found, or there are more pending proposals than one look reads), no screenshot is removed in
+that pass: it says why and waits for a later one.
 """
 
 from __future__ import annotations

@@ -209,13 +209,14 @@ class RunBook:
         return sorted(records.values(), key=lambda r: r.started_at, reverse=True)[:limit]
 
     def screens(self, run_ids: Collection[str]) -> dict[str, list[str]]:
-        """The screenshots (ingest ids) each of these runs of this process read, as they
-        stand (the run log answers for the finished ones of earlier processes)."""
+        """The screenshots (ingest ids) each of these runs of this process read, for those
+        that finished (a running run's record does not name them yet; the run log answers
+        for the runs of earlier processes)."""
         found = {}
         for run_id in run_ids:
             state = self._runs.get(run_id)
-            if state is not None:
-                found[run_id] = [a.sha256 for a in state.view().attachments if a.sha256]
+            if state is not None and state.record is not None:
+                found[run_id] = [a.sha256 for a in state.record.attachments if a.sha256]
         return found
 
     def logged(self, run_id: str) -> RunRecord | None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.errors import ToolServerError, VlmError
-from pipeline.host.record import RunRecord
+from pipeline.host.record import AttachmentInfo, RunRecord
 from pipeline.jobs.runbook import Numbered, RunBook, RunState
 from tests.conftest import NOW
 
@@ -118,3 +118,28 @@ async def test_only_the_latest_finished_runs_are_kept_in_memory(tmp_path: Path) 
         await book.start(state(), start)
     kept = [f"run-{n}" for n in range(4) if book.get(f"run-{n}") is not None]
     assert kept == ["run-2", "run-3"]
+
+
+async def test_the_screenshots_of_a_run_are_named_once_it_finished_not_while_it_runs(
+    tmp_path: Path,
+) -> None:
+    book = RunBook(tmp_path / "runs.jsonl")
+    run = state()
+    go_on = asyncio.Event()
+    shot = "a" * 64
+
+    async def start(sink: Sink) -> RunRecord:
+        sink({"run_id": "run-1", "type": "run_started", "groups": []})
+        await go_on.wait()
+        sink({"run_id": "run-1", "type": "run_finished", "status": "done", "final": "f"})
+        finished = record("run-1")
+        finished.attachments = [AttachmentInfo(name="shot.png", description="", sha256=shot)]
+        return finished
+
+    await book.start(run, start)
+    while_running = book.screens(["run-1", "run-2"])
+    go_on.set()
+    await asyncio.wait_for(events_of(run), timeout=10)
+
+    assert while_running == {}
+    assert book.screens(["run-1", "run-2"]) == {"run-1": [shot]}

@@ -13,7 +13,9 @@ message, rendered by `render_contract`, and the embedded planner reads it back w
 Reading rules, safe side first:
 - a negated write ("don't order", "do not place any orders", "without ordering", "just tell
   me", "先别下单", "不要", "只看", "暂不") is a `report`, unless the negation names ids: then
-  those ids are excluded ("don't order SKU-10402", "SKU-10402 先别补");
+  those ids are excluded ("don't order SKU-10402", "SKU-10402 先别补"); a negation of the one
+  action the task does not ask for forbids only that one ("cancel PO-000042 and don't reorder
+  it" is the cancel, with no order);
 - a deferral, self-action or hypothetical ("later", "I will order", "what would you", "下周再",
   "我自己", "如果") is a `report`;
 - an id in a clause that was not understood is excluded, and any word not understood makes
@@ -23,6 +25,10 @@ Reading rules, safe side first:
   "SKU-10232 x 10", "SKU-10232 补 10 件"), or to every SKU ("30 each", "每个 30"), or cap the
   server's policy ("at most 20 each"); a quantity that belongs to nothing, a request for two
   actions at once, or no request at all is not understood;
+- a condition on the live on-hand ("under 50 on hand", "with at most 20 left", "库存不超过20")
+  only ever narrows what is written: one left out ("everything but what's under 50 on hand")
+  is not understood, and a count held that no condition reads ("more than 50 on hand") is
+  never an order's size, a cap or a level;
 - a warehouse named by its name ("North hub", "北方仓", "the north warehouse") is a scope when
   the store's `warehouses_list` answers to it.
 """

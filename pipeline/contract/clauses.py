@@ -70,6 +70,10 @@ class Clause:
     acts: set[str] = field(default_factory=set)
     negated: str | None = None
     """The words that forbid writes ("do not place", "just tell")."""
+    negates: str | None = None
+    """The one action those words forbid (`write`: "don't reorder", `cancel`: "don't cancel"),
+    or None when they forbid every write ("don't change anything", "just tell me"). A task
+    that asks only for another action still does it ("cancel PO-1 and don't reorder it")."""
 
     stop: str | None = None
     """The words that defer, hand over or ask hypothetically ("later", "I will", "if")."""
@@ -137,7 +141,10 @@ def _resolve(tokens: list[Token]) -> None:
         elif token.tag == "order":
             token.tag = "write" if _order_is_verb(token, tokens[:i], nxt) else "order_noun"
         elif token.tag == "but":
-            token.tag = "excl" if nxt is not None and nxt.kind in ("S", "W", "Q") else "filler"
+            # "everything but SKU-1", "all but the ones under 50 on hand": before what it
+            # leaves out (past articles and nouns) an exclusion; else a conjunction.
+            named = next((t for t in after if t.tag not in ("filler", "object")), None)
+            token.tag = "excl" if named is not None and named.kind in _ROLES else "filler"
         elif token.tag in ("number_word", "number"):
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
             fine = target is not None and (
@@ -264,16 +271,20 @@ def read_clause(text: str, question: bool) -> Clause:
         # "Don't these rows are from WH-01": a negation of nothing it can name; its ids are
         # not read as excluded, the clause is not understood.
         clause.leftover += [(t.start, t.end) for t in tokens if t.tag == "neg"]
-    other_act = negation is not None and _objects_of_another_act(tokens, tokens.index(negation))
+    other_act = negation is not None and (
+        _objects_of_another_act(tokens, tokens.index(negation))
+        or _negates_every_write(tokens, tokens.index(negation))
+    )
     if negation is not None and (other_act or not ids) and not any(t.tag == "else" for t in tokens):
-        clause.negated = _negated_write(clause, tokens, negation)
+        clause.negated, clause.negates = _negated_write(clause, tokens, negation)
         if clause.negated is None:
             # A negation of nothing the reader knows ("the items that are not low").
             clause.leftover.append((negation.start, negation.end))
     if "only" in has and "report" in has and not writes and not cancels:
         first = next(t for t in tokens if t.tag == "only")
         last = next(t for t in tokens if t.tag == "report")
-        clause.negated = clause.negated or clause.span(*sorted((first, last), key=_at))
+        if clause.negated is None:
+            clause.negated, clause.negates = clause.span(*sorted((first, last), key=_at)), None
 
     if writes:
         clause.acts.add("write")
@@ -287,7 +298,13 @@ def read_clause(text: str, question: bool) -> Clause:
     _assign_roles(clause, tokens, all_excluded=past or deferred or agent is not None)
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
-    clause.conditions = [t.index for t in tokens if t.kind == "C"]
+    # A condition on the live on-hand only ever narrows what is written: one the clause leaves
+    # out ("everything but what's under 50 on hand") says no term of a contract, so the clause
+    # is not understood, never read as the scope it names.
+    clause.conditions = [t.index for t in clause.positive if t.kind == "C"]
+    clause.leftover += [(t.start, t.end) for t in clause.excluded if t.kind == "C"]
+    clause.positive = [t for t in clause.positive if t.kind != "C"]
+    clause.excluded = [t for t in clause.excluded if t.kind != "C"]
 
     # Structure: an exclusion needs ids, and a SKU or an order needs something that gives it
     # a role; otherwise the clause is not understood.
@@ -342,33 +359,48 @@ def _at(token: Token) -> int:
     return token.start
 
 
-def _negated_write(clause: Clause, tokens: Sequence[Token], negation: Token) -> str | None:
+def _negated_write(
+    clause: Clause, tokens: Sequence[Token], negation: Token
+) -> tuple[str | None, str | None]:
     """The words that forbid writes: the negation up to the write it negates (after it, or
-    before it: "replenish nothing")."""
+    before it: "replenish nothing"), and the action they forbid (None: every write)."""
     start = tokens.index(negation)
     for token in tokens[start:]:
         if token.tag in _WRITE_LIKE:
-            return clause.span(negation, token)
+            return clause.span(negation, token), _FORBIDS.get(token.tag)
     for token in reversed(tokens[:start]):
         if token.tag in _WRITE_LIKE:
-            return clause.span(token, negation)
+            return clause.span(token, negation), _FORBIDS.get(token.tag)
     for token in tokens[start:]:
         if token.tag == "object" and token.text in ("anything", "everything"):
-            return clause.span(negation, token)
-    return None
+            return clause.span(negation, token), None
+    return None, None
+
+
+_FORBIDS = {
+    "write": "write",
+    "make": "write",
+    "order_noun": "write",
+    "write_past": "write",
+    "cancel": "cancel",
+}
+"""The action a negated verb forbids; a verb of change in general (`modify`) forbids all."""
 
 
 def _ids_after(tokens: Sequence[Token], marker: Token) -> bool:
     start = tokens.index(marker)
-    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[start + 1 :])
+    return any(t.kind in _ROLES for t in tokens[start + 1 :])
 
 
 def _ids_before(tokens: Sequence[Token], marker: Token) -> bool:
     start = tokens.index(marker)
-    return any(t.kind in ("S", "W", "Q", "O") for t in tokens[:start])
+    return any(t.kind in _ROLES for t in tokens[:start])
 
 
 IDS = ("S", "W", "O", "Q")
+_ROLES = (*IDS, "C")
+"""What takes a role in a clause: the ids, and conditions on the live on-hand (`<C#>`), which
+are left out by the same words that leave ids out."""
 
 
 def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool) -> None:
@@ -377,7 +409,7 @@ def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool
     exclusion (除外, 以外, excepted) or a negation with no id after it ("SKU-1 先别补"), or
     anywhere in a clause that tells of a write already made or of someone else's action."""
     if all_excluded:
-        clause.excluded += [t for t in tokens if t.kind in IDS]
+        clause.excluded += [t for t in tokens if t.kind in _ROLES]
         return
     excluded: set[int] = set()
     mode: str | None = None
@@ -389,7 +421,7 @@ def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool
             stop = next(
                 (k for k, t in enumerate(ahead) if t.tag == "else" or t.text == "but"), len(ahead)
             )
-            if any(t.kind in IDS for t in ahead[:stop]):
+            if any(t.kind in _ROLES for t in ahead[:stop]):
                 mode = "neg"
             elif not _objects_of_another_act(tokens, i):
                 excluded |= _before(tokens, i, stop_at_quantity=False)
@@ -397,12 +429,12 @@ def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool
             token.tag in ("write", "make", "cancel", "report") and mode == "excl"
         ):
             mode = None
-        elif token.kind in IDS and mode is not None:
+        elif token.kind in _ROLES and mode is not None:
             excluded.add(i)
         elif token.tag == "excl_post":
             excluded |= _before(tokens, i, stop_at_quantity=True)
     for i, token in enumerate(tokens):
-        if token.kind in IDS:
+        if token.kind in _ROLES:
             (clause.excluded if i in excluded else clause.positive).append(token)
 
 
@@ -418,6 +450,16 @@ def _objects_of_another_act(tokens: Sequence[Token], negation: int) -> bool:
     return negated is not None and before is not None and before != negated
 
 
+def _negates_every_write(tokens: Sequence[Token], negation: int) -> bool:
+    """A negation of change itself ("cancel PO-1 but don't change anything") forbids every
+    write, whatever ids the clause names before it; with ids after it ("don't touch SKU-1")
+    it leaves those out."""
+    ahead = tokens[negation + 1 :]
+    after = next((t for t in ahead if t.tag not in _PASS_OVER), None)
+    named = any(t.kind in IDS for t in ahead)
+    return after is not None and after.tag == "modify" and not named
+
+
 def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:
     """The ids a postposed marker at `end` governs: the group right before it (ids joined by
     filler words; a quantity-bearing id ends it for an exclusion), or for a negation every id
@@ -429,7 +471,7 @@ def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set
         token = tokens[j]
         if token.tag == "else" or token.text == "but":
             break
-        if token.kind in IDS:
+        if token.kind in _ROLES:
             if stop_at_quantity and (token.kind == "Q" or kind not in ("", token.kind)):
                 break
             kind = token.kind

@@ -128,7 +128,8 @@ EN: Final[dict[str, Tag]] = _table(
         "order_noun": (
             "orders|replenishment orders|replenishment order|purchase orders|purchase order|"
             "po|pos|restock orders|restock order|reorders|replenishments|replenishment|"
-            "purchase requests|purchase request|requisitions|requisition"
+            "purchase requests|purchase request|requisitions|requisition|new order|new orders|"
+            "new po|new pos|new purchase order|new purchase orders"
         ),
         "order": "order|ordering",
         "modify": (
@@ -319,7 +320,8 @@ ZH: Final[dict[str, Tag]] = _table(
         ),
         "neg": (
             "不要|别|先别|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|不|没|"
-            "先不要|先不|不许|千万别|不准|没必要|免了|不想|暂停|停止|不得|算了|就算了"
+            "先不要|先不|不许|千万别|不准|没必要|免了|不想|暂停|停止|不得|算了|就算了|"
+            "不要再|别再|不再|不用再|无需再"
         ),
         "only": "只|仅|只给|只有|仅限|只要|光|仅仅|只是",
         "excl": "除了|除|不包括|不含|排除|跳过|去掉|不算|刨除|扣除|剔除|撇开|除开",

@@ -101,9 +101,36 @@ _UP_TO_ONE = re.compile(
     r"|(?:补到|补至|补足到)\s*" + _LEVEL_ZH + r"(?!\s*的?\s*[\d两二三]+\s*倍)"
 )
 _BELOW_EN = r"(?:under|below|less than|fewer than|lower than|beneath|<)"
+_AT_MOST_EN = (
+    r"(?:at or below|at or under|at most|no more than|not more than|maximum of|max(?:imum)?|"
+    r"<=|≤)"
+)
+_AT_MOST_HAVING = r"(?:with|having|that have|that has|which have|which has|holding)\s+up to"
+"""'with up to 20 on hand' is a count held; a bare 'up to 200 on hand' after a verb that
+raises stock is a level to reach."""
+_OR_LESS = r"or\s+(?:fewer|less|below|under|lower)(?:\s+units?)?"
 _ON_HAND_EN = r"(?:on[- ]hand|in stock|left|remaining|available)"
+_STOCK_ZH = r"(?:库存|在库|现货|现有库存|现存|剩余|还剩|剩)\s*(?:数量|量)?\s*(?:在|只有|为|是)?"
 _BELOW_ZH = r"(?:少于|低于|小于|不足|不到|<)"
+_AT_MOST_ZH = r"(?:不超过|不多于|不高于|最多|至多|<=|≤)"
+_N = r"(\d{1,7})(?![\d>]|[.,]\d)"
 _ON_HAND = (
+    # "with at most 20 on hand", "with up to 20 left": below 21
+    (
+        re.compile(
+            r"\b(?:(?:with\s+|having\s+)?"
+            + _AT_MOST_EN
+            + "|"
+            + _AT_MOST_HAVING
+            + r")\s*"
+            + _N
+            + _UNIT
+            + r"?\s+(?:units?\s+)?"
+            + _ON_HAND_EN
+            + r"(?![a-z])"
+        ),
+        1,
+    ),
     # "anything under 50 on hand", "with fewer than 20 units in stock"
     (
         re.compile(
@@ -116,45 +143,73 @@ _ON_HAND = (
     (
         re.compile(
             r"\b(?:where\s+|whose\s+|with\s+)?(?:the\s+)?(?:on[- ]hand|stock(?: level)?)"
-            r"(?:\s+(?:is|are|of))?\s+" + _BELOW_EN + r"\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+            r"(?:\s+(?:is|are|of))?\s+" + _BELOW_EN + r"\s*" + _N + _UNIT + "?"
         ),
         0,
     ),
-    # "50 or fewer on hand": below 51
+    # "whose on hand is at most 20": below 21
     (
         re.compile(
-            r"(?<![\d<])(\d{1,7})"
+            r"\b(?:where\s+|whose\s+|with\s+)?(?:the\s+)?(?:on[- ]hand|stock(?: level)?)"
+            r"(?:\s+(?:is|are|of))?\s+" + _AT_MOST_EN + r"\s*" + _N + _UNIT + "?"
+        ),
+        1,
+    ),
+    # "50 or fewer on hand", "20 units or under in stock", "20 in stock or less": below 21
+    (
+        re.compile(
+            r"(?<![\d<])"
+            + _N
             + _UNIT
-            + r"?\s+or\s+(?:fewer|less)\s+"
+            + r"?\s+(?:units?\s+)?"
+            + _OR_LESS
+            + r"\s+"
             + _ON_HAND_EN
             + r"(?![a-z])"
         ),
         1,
     ),
-    # "库存少于50", "现货不足 20 件"
     (
         re.compile(
-            r"(?:库存|在库|现货|现有库存|现存|剩余|还剩|剩)\s*(?:数量|量)?\s*"
-            + _BELOW_ZH
-            + r"\s*(\d{1,7})(?![\d>])"
+            r"(?<![\d<])"
+            + _N
             + _UNIT
-            + "?"
+            + r"?\s+(?:units?\s+)?"
+            + _ON_HAND_EN
+            + r"\s+"
+            + _OR_LESS
+            + r"(?![a-z])"
         ),
-        0,
+        1,
     ),
+    # "库存少于50", "现货不足 20 件"
+    (re.compile(_STOCK_ZH + r"\s*" + _BELOW_ZH + r"\s*" + _N + _UNIT + "?"), 0),
+    # "库存不超过20", "库存 20 件及以下": below 21
+    (re.compile(_STOCK_ZH + r"\s*" + _AT_MOST_ZH + r"\s*" + _N + _UNIT + "?"), 1),
+    (re.compile(_STOCK_ZH + r"\s*" + _N + _UNIT + r"?\s*(?:及以下|或以下|或更少)"), 1),
+    # "库存50以下": whether 以下 holds the number itself varies; below it, the safe side
+    (re.compile(_STOCK_ZH + r"\s*" + _N + _UNIT + r"?\s*(?:以下|以内)"), 0),
     # "少于 50 件的", "低于20个库存的": a count of units, so the stock on hand
     (
-        re.compile(
-            _BELOW_ZH + r"\s*(\d{1,7})(?![\d>])\s*(?:件|个|箱|盒|包|只|套|条|瓶|卷|袋)(?:库存)?"
-        ),
+        re.compile(_BELOW_ZH + r"\s*" + _N + r"\s*(?:件|个|箱|盒|包|只|套|条|瓶|卷|袋)(?:库存)?"),
         0,
     ),
     # "低于 100 的都补": the items (的) below a bare number are those with so few on hand
-    (re.compile(_BELOW_ZH + r"\s*(\d{1,7})(?![\d>])(?=\s*的)"), 0),
+    (re.compile(_BELOW_ZH + r"\s*" + _N + r"(?=\s*的)"), 0),
 )
 """A condition on the live stock on hand ("anything under 50 on hand", "库存少于50"), read as
 a `<C#>` placeholder: only SKUs whose on-hand is below the number (the second value: added
 to it, "50 or fewer" is below 51)."""
+_STOCK_COUNT = (
+    re.compile(
+        r"(?<![\d<])(?<!to )(?<!to the )" + _N + _UNIT + r"?\s+(?:units?\s+)?"
+        r"(?:on[- ]hand|in stock|left)(?![a-z])"
+    ),
+    re.compile(_STOCK_ZH + r"\s*(?:超过|高于|大于|多于|不少于|不低于|至少)?\s*" + _N + _UNIT + "?"),
+)
+"""A number of units held ("more than 50 on hand", "at least 20 in stock", "库存超过 50")
+that no condition above reads: never an order's size, a cap or a level, only words not
+understood."""
 _RAISING = re.compile(
     r"\b(?:bring|take|top|fill|get|restock|replenish|refill|raise|stock)\b[^.;,!?。；，]*$"
 )
@@ -194,7 +249,8 @@ class Marks:
     rules: list[QuantityRule] = field(default_factory=list)
     loose: list[str] = field(default_factory=list)
     targets: list[str] = field(default_factory=list)
-    """Stock levels to reach (`<T#>`) after no verb that raises stock: not understood."""
+    """Stock levels to reach (`<T#>`) after no verb that raises stock, and counts held that no
+    condition reads: not understood."""
     conditions: list[int] = field(default_factory=list)
     """Conditions on the live on-hand (`<C#>`): below this many units."""
     named: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
@@ -341,6 +397,13 @@ def _mark_quantities(text: str, marks: Marks) -> str:
 
     for on_hand, add in _ON_HAND:
         text = on_hand.sub(condition(add), text)
+
+    def held(match: re.Match[str]) -> str:
+        marks.targets.append(match[0].strip())
+        return f" <T{len(marks.targets) - 1}> "
+
+    for count in _STOCK_COUNT:
+        text = count.sub(held, text)
 
     def rule(match: re.Match[str], kind: str, value: float) -> str:
         marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)

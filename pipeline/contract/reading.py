@@ -184,10 +184,20 @@ def read_task(
             notes.append(f"{_LEFT_OUT}{', '.join(_unique(left))} out: {unclear(quote)}")
 
     stops = [_shown(c.stop, marks) for c in clauses if c.stop is not None]
-    negated = [_shown(c.negated, marks) for c in clauses if c.negated is not None]
     acts = set().union(*(c.acts for c in understood)) if understood else set()
     asked = any(c.acts for c in clauses)
     wants_cancel, wants_write = "cancel" in acts, "write" in acts
+    # A negation of one action forbids that action only: "cancel PO-1 and don't reorder it"
+    # is a cancel, and no order is written (a cancel writes none).
+    negated, forbidden = [], []
+    for clause in clauses:
+        if clause.negated is None:
+            continue
+        other = {"write": "cancel", "cancel": "write"}.get(clause.negates or "")
+        if other is not None and other in acts and clause.negates not in acts:
+            forbidden.append(_shown(clause.negated, marks))
+        else:
+            negated.append(_shown(clause.negated, marks))
     rules = [marks.rules[i] for c in understood for i in c.rules]
     below = [marks.conditions[i] for c in understood for i in c.conditions]
     loose = [marks.loose[i] for c in understood for i in c.loose]
@@ -214,6 +224,7 @@ def read_task(
         missing.append("the task asks to cancel and to order at once; ask for one at a time")
     elif wants_cancel:
         action = "cancel"
+        notes += [f"no order is written: the task says {words!r}" for words in forbidden]
         if excluded.orders and not orders:
             missing.append(
                 f"the task leaves {', '.join(_unique(excluded.orders))} out of a cancel it does "
@@ -227,6 +238,7 @@ def read_task(
             )
     elif wants_write:
         action = "order" if per_sku else "replenish"
+        notes += [f"no order is cancelled: the task says {words!r}" for words in forbidden]
     else:
         action = "report"
         if not asked:
@@ -293,8 +305,13 @@ def read_task(
             **scope,
         )
     contract = fallback
+    # A condition in a clause not understood cannot be left out of a write as an id can: no
+    # reading without it is offered.
+    held = any(t.kind == "C" for c in missed for t in c.tokens)
     offer = fallback if leftovers and fallback.writes_allowed and not stops else None
-    if leftovers and offer is None and not stops and _retry:
+    if held:
+        offer = None
+    elif leftovers and offer is None and not stops and _retry:
         offer = _without(task, missed, names, catalogue)
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]

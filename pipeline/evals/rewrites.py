@@ -7,7 +7,9 @@ down by hand:
 - `deferral`: a clause that puts the action off or hands it to the user is appended
   ("…; I will place the orders myself") -> a report;
 - `hypothetical`: the request is wrapped in a question about what would happen -> a report;
-- `negation`: the request is negated with an idiom ("Don't …", "先别…") -> a report;
+- `negation`: the request is negated with an idiom ("Don't …", "先别…") -> a report; a
+  cancel followed by a negation of ordering ("…, but don't buy anything today") stays the
+  cancel (it forbids only an order, which a cancel never writes);
 - `exclusion`: an idiom that leaves one SKU out is added ("leave SKU-1 alone", "SKU-1 除外"),
   some with words the reader has no rule for -> the original with that SKU excluded;
 - `filler`: politeness and filler words are added -> the original;
@@ -166,6 +168,8 @@ class Rewrite:
     original: str
     sku: str | None = None
     """The SKU an exclusion leaves out."""
+    forbids_orders: bool = False
+    """A negation after the request that forbids ordering only ("…, don't buy anything")."""
 
 
 def _language(task: str) -> str:
@@ -218,12 +222,16 @@ def rewrite(task: str, kind: Kind, rng: random.Random, skus: Sequence[str] = ())
         choices = (*choices, *NEGATED_VERBS[lang])
     template = rng.choice(choices)
     head = body if template.startswith("{t}") else _lower_first(body)
-    return Rewrite(kind, template.format(t=head), task)
+    after = kind == "negation" and template in NEGATIONS[lang]
+    return Rewrite(kind, template.format(t=head), task, forbids_orders=after)
 
 
 def meaning(change: Rewrite, original: TaskContract) -> TaskContract:
     """What the rewrite means, from the original's reading: a report for a deferral, a
-    hypothetical or a negation; the original with the SKU excluded; else the original."""
+    hypothetical or a negation (but a cancel whose negation forbids only ordering); the
+    original with the SKU excluded; else the original."""
+    if change.kind == "negation" and change.forbids_orders and original.action == "cancel":
+        return original
     if change.kind in ("deferral", "hypothetical", "negation"):
         return original.as_report()
     if change.kind == "exclusion" and change.sku is not None:

@@ -507,3 +507,88 @@ def test_a_deferral_of_the_action_itself_is_still_a_report(task: str) -> None:
 def test_more_units_of_a_named_sku_are_an_order_of_that_many() -> None:
     contract = parse_task("Buy 5 more units of SKU-10232")
     assert (contract.action, contract.quantities) == ("order", {"SKU-10232": 5})
+
+
+# ---- conditions only narrow, a cancel that forbids ordering
+
+
+@pytest.mark.parametrize(
+    ("task", "below"),
+    [
+        ("Top up whatever has at most 15 on hand", 16),
+        ("Restock anything with up to 8 units left", 9),
+        ("Reorder the items whose stock is no more than 40", 41),
+        ("Restock stuff at or below 12 on hand", 13),
+        ("Reorder anything with 25 on hand or fewer", 26),
+        ("库存不超过30的都补一下", 31),
+        ("现货在 60 件以下的补货", 60),
+    ],
+)
+def test_a_count_held_at_most_n_is_a_condition_below_n_plus_one(task: str, below: int) -> None:
+    contract = parse_task(task)
+    assert (contract.on_hand_below, contract.writes_allowed) == (below, True)
+    assert contract.quantity_rule is None
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Restock everything but the lines under 40 on hand",
+        "Reorder all items except SKU-10232 and whatever is below 40 in stock",
+        "Restock all of it, leave out anything with fewer than 40 on hand",
+        "Don't restock anything under 40 on hand, do the others",
+        "Restock everything, under 40 on hand excepted",
+        "库存少于40的先别补，其他的都补",
+        "Top up anything with more than 40 on hand",
+        "Reorder the ones with at least 40 in stock",
+        "库存超过40的都补货",
+    ],
+)
+def test_a_condition_left_out_or_the_other_way_round_is_never_the_write_scope(task: str) -> None:
+    reading = read_task(task, NAMES)
+    for contract in (reading.contract, reading.fallback, reading.offer):
+        assert contract is None or not contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Order 60 units of SKU-10232 while it has at most 10 on hand",
+        "Restock with up to 10 left",
+        "补货，库存不超过10",
+    ],
+)
+def test_a_count_held_is_never_read_as_an_orders_size_cap_or_level(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.quantity_rule is None
+    assert all(units != 10 for units in contract.quantities.values())
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Cancel PO-000031 and don't reorder it",
+        "Please void PO-000031, and do not order those items again",
+        "Cancel PO-000031 but don't raise a new order",
+        "取消 PO-000031，不要再补货了",
+        "把 PO-000031 撤销，别再下单",
+    ],
+)
+def test_a_cancel_that_forbids_ordering_is_still_that_cancel_with_no_order(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.order_ids) == ("cancel", ("PO-000031",))
+    assert not contract.quantities and contract.quantity_rule is None
+    assert any(note.startswith("no order is written") for note in contract.notes)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Cancel PO-000031, actually don't cancel anything",
+        "Don't cancel PO-000031 or anything else",
+        "Cancel PO-000031 but don't change anything",
+        "Reorder SKU-10232, no, don't reorder it",
+    ],
+)
+def test_a_negation_of_the_action_asked_still_forbids_it(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed

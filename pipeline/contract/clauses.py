@@ -86,6 +86,11 @@ class Clause:
     names: list[str] = field(default_factory=list)
     """Warehouse names no warehouse of the store answers to."""
     beyond: bool = False
+    reason: str | None = None
+    """Words that only explain ("it was a mistake"): understood beside a cancel."""
+    joined: list[Token] = field(default_factory=list)
+    """Ids added to a set the clause names ("the low items as well as SKU-1"): in it when it
+    holds them, never a scope narrowing it."""
 
     @property
     def understood(self) -> bool:
@@ -158,6 +163,8 @@ def _resolve(tokens: list[Token]) -> None:
                 follows is not None and follows.text in ("one", "ones")
             )
             token.tag = "context" if fine else "unknown"
+    _hold_frames(tokens)
+    _asides(tokens)
     has = {t.tag for t in tokens}
     for token in tokens:
         unsupported = (token.tag == "modify" and "neg" not in has) or (
@@ -195,6 +202,70 @@ def _double_negations(tokens: list[Token]) -> None:
             token.tag = "unknown"
 
 
+_SETS = frozenset({"everything", "anything", "whatever"})
+
+
+def _joined(tokens: list[Token]) -> list[Token]:
+    """The ids after `plus` ("and also", "as well as") when a set and no id comes before it
+    ("restock the low items and also SKU-1"); a quantity there is its own order, not
+    understood. Elsewhere `plus` only joins a list."""
+    for i, token in enumerate(tokens):
+        if token.tag != "plus":
+            continue
+        token.tag = "filler"
+        before, after = tokens[:i], tokens[i + 1 :]
+        general = any(
+            t.tag == "low" or (t.tag == "object" and t.text in _SETS) or t.text == "all"
+            for t in before
+        )
+        if not general or any(t.kind in IDS for t in before):
+            continue
+        for t in after:
+            if t.kind == "Q":
+                t.tag = "unknown"
+        return [t for t in after if t.kind == "S"]
+    return []
+
+
+def _hold_frames(tokens: list[Token]) -> None:
+    """ "Keep SKU-1 as is", "leave SKU-1 and SKU-2 out of it": a verb of keeping, the ids, and
+    the words that close the frame leave those ids out (the close reads as a postposed
+    exclusion). `keep` and `leave` elsewhere ("keep SKU-1 stocked") are not understood."""
+    for i, token in enumerate(tokens):
+        if token.tag != "hold":
+            continue
+        j = i + 1
+        while j < len(tokens) and (tokens[j].kind in IDS or tokens[j].tag == "filler"):
+            j += 1
+        named = any(t.kind in IDS for t in tokens[i + 1 : j])
+        if named and j < len(tokens) and tokens[j].tag == "hold_end":
+            token.tag, tokens[j].tag = "filler", "excl_post"
+    for token in tokens:
+        if token.tag in ("hold", "hold_end"):
+            token.tag = "unknown"
+
+
+_EXPLAINS = frozenset({"filler", "object", "order_noun", "write_past", "reason", "polite"})
+
+
+def _asides(tokens: list[Token]) -> None:
+    """Words that explain or restate without asking anything more: a reason ("it was a
+    mistake") beside a cancel or in a clause of nothing else (`reason`: the task must be a
+    cancel, whose order it explains, not a request it may take back), and a restatement ("I mean the
+    low ones only") that names no id (one that does may correct the ids before it: the task
+    is then a report)."""
+    tags = {t.tag for t in tokens}
+    named = any(t.kind in IDS for t in tokens)
+    for token in tokens:
+        if token.tag == "reason":
+            alone = not named and tags <= _EXPLAINS
+            token.tag = "filler" if "cancel" in tags else "reason" if alone else "unknown"
+        elif token.tag == "restate":
+            # "order SKU-1, I mean SKU-2" corrects: which ids stand is not clear, so the
+            # task asks nothing to be written (as a hypothetical does).
+            token.tag = "hypo" if named else "filler"
+
+
 def _order_is_verb(token: Token, before: Sequence[Token], nxt: Token | None) -> bool:
     if token.text == "ordering":
         return True
@@ -227,6 +298,8 @@ def read_clause(text: str, question: bool) -> Clause:
     _resolve(tokens)
     clause = Clause(text, tokens, question)
     has = {t.tag for t in tokens}
+    clause.joined = _joined(tokens)
+    clause.reason = next((t.text for t in tokens if t.tag == "reason"), None)
     clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]
@@ -296,6 +369,7 @@ def read_clause(text: str, question: bool) -> Clause:
 
     # The roles of its ids.
     _assign_roles(clause, tokens, all_excluded=past or deferred or agent is not None)
+    clause.positive = [t for t in clause.positive if t not in clause.joined]
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
     # A condition on the live on-hand only ever narrows what is written: one the clause leaves

@@ -46,6 +46,11 @@ Tags (what a token does in its clause):
 | `neg_companion` | yet, for now: understood only beside a negation |
 | `raise` | bring, take: a write only with a stock level to reach ("bring them up to 200") |
 | `omit` | forget, fail to, 忘了, 漏: only under a negation, which then asks *for* the action |
+| `hold` | keep, leave: only in "keep / leave <ids> as is / alone / out", which leaves them out |
+| `hold_end` | as is, alone, untouched, out of it: the close of that frame |
+| `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
+| `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
+| `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
 """
 
 from __future__ import annotations
@@ -93,6 +98,11 @@ TAGS: Final = (
     "neg_companion",
     "raise",
     "omit",
+    "hold",
+    "hold_end",
+    "reason",
+    "restate",
+    "plus",
 )
 
 
@@ -158,7 +168,14 @@ EN: Final[dict[str, Tag]] = _table(
             "but not|not including|skip|skipping|leave out|leaving out|ignore|ignoring|"
             "minus|rather than|instead of|save for|with the exception of|omit|omitting"
         ),
-        "excl_post": "excepted|aside|excluded",
+        "excl_post": (
+            "excepted|aside|excluded|on its way|already on its way|on the way|already on the way|"
+            "in transit|already in transit|already on order|on order already|discontinued|"
+            "is discontinued|being discontinued|phased out|phasing out|being phased out|"
+            "obsolete|end of life|end-of-life|no longer stocked|no longer sold|no longer needed|"
+            "not needed|handled already|already handled|taken care of|already taken care of|"
+            "covered already|already covered"
+        ),
         "but": "but",
         "else": (
             "other|others|the rest|the rest of|everything else|anything else|remaining|"
@@ -206,6 +223,7 @@ EN: Final[dict[str, Tag]] = _table(
             "also|as well|too|so|all|every|any|some|do|does|me|us|you|your|one|ones|now|"
             "right now|currently|at the moment|still|first of all|based on|according to|"
             "as of now|just now|again|get|got|has|have|had|as|that's|those that|which are|"
+            "though|although|even though|since|because|given that|seeing as|"
             "etc|shown|showing|listed|visible|appear|appears|seem|seems|"
             "we have|i have|you have|there are|there is|how|where|when|about|currently at|"
             "below are|above|following|the following|attached|here's|each of|all of|both of|"
@@ -273,6 +291,17 @@ EN: Final[dict[str, Tag]] = _table(
         "neg_companion": "yet|for now|for the moment|at all|anymore|any more",
         "raise": "bring|take|bring up|take up",
         "omit": "forget|forget to|fail to|neglect to|miss|overlook|leave off",
+        "hold": "keep|leave|hold",
+        "hold_end": (
+            "as is|as it is|as they are|alone|untouched|unchanged|intact|out|out of it|"
+            "out of this|out of that|where it is|where they are"
+        ),
+        "reason": (
+            "mistake|a mistake|by mistake|in error|an error|by accident|accidentally|duplicate|"
+            "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice"
+        ),
+        "restate": "i mean|i e|ie|in other words|namely|that is to say",
+        "plus": "and also|as well as|plus|along with|in addition to|together with|and as well",
     }
 )
 """English words and phrases (lower case; the longest match wins)."""
@@ -325,7 +354,11 @@ ZH: Final[dict[str, Tag]] = _table(
         ),
         "only": "只|仅|只给|只有|仅限|只要|光|仅仅|只是",
         "excl": "除了|除|不包括|不含|排除|跳过|去掉|不算|刨除|扣除|剔除|撇开|除开",
-        "excl_post": "除外|以外|之外|不算在内|不在内|例外",
+        "excl_post": (
+            "除外|以外|之外|不算在内|不在内|例外|留着|先留着|留着下次再说|留着以后再说|留着回头再说|"
+            "先留着再说|留到下次|留到以后|已经在路上|在路上|停产|已停产|"
+            "淘汰|已淘汰|不再卖|不卖了"
+        ),
         "else": "其他|其它|其余|别的|剩下的|剩余|剩下|另外的|其他的",
         "defer": (
             "以后|之后|稍后|晚点|晚些|晚一点|下周|下个月|明天|后天|回头|改天|下次|过几天|"
@@ -378,6 +411,8 @@ ZH: Final[dict[str, Tag]] = _table(
         "status": "未完成|待处理|进行中|开着的|未关闭|在途|打开的",
         "neg_companion": "暂时|目前先",
         "omit": "忘|忘了|忘记|漏|漏掉|遗漏|落下|落",
+        "reason": "下错了|搞错了|弄错了|下重了|重复了|重复下单|多下了|下错|订错了|订错",
+        "restate": "就是说|也就是|我是说|我的意思是|意思是",
     }
 )
 """Simplified Chinese words and phrases (segmented by the longest match)."""

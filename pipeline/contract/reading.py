@@ -7,7 +7,7 @@ understood. A clause is understood when every token is, and its ids have a role 
 of an action, a scope, an exclusion). What is left over can only narrow:
 
 - an id in a clause that was not understood is excluded ("left SKU-10232 out: I did not
-  understand 'leave … alone'");
+  understand 'quarantined'");
 - a clause that defers, hands the action to the user or asks hypothetically ("later", "I will
   order", "what would you", "如果", "我自己", "下周再") makes the task a `report`, whatever else
   it says;
@@ -168,6 +168,11 @@ def read_task(
 
     notes, missing = _named(marks, catalogue, positive)
     notes += [f"read {t.read_as}" for c in clauses for t in c.tokens if t.read_as]
+    notes += [
+        f"{marks.skus[t.index]} is written to when it is one of the set the task names"
+        for c in understood
+        for t in c.joined
+    ]
     for _, skus in marks.named:
         if len(skus) > 1 and any(s in positive.skus for s in skus):
             positive.skus = [s for s in positive.skus if s not in skus]
@@ -269,6 +274,9 @@ def read_task(
             missing.append(
                 f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
             )
+    reasons = [c.reason for c in understood if c.reason is not None]
+    if reasons and action != "cancel":
+        missing.append(unclear(reasons[0]))
     if below and min(below) < 1:
         missing.append("no item has less than 0 on hand; give a number of at least 1")
     if action == "cancel" and (per_sku or rule is not None or below):

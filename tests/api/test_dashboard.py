@@ -244,7 +244,7 @@ def test_the_contract_shows_how_the_task_is_read_and_a_report_raises_no_orders(
 
 def test_a_run_that_asks_shows_its_reading_and_go_ahead_runs_exactly_it(served: Served) -> None:
     with uploaded(served) as (page, sync_api):
-        page.get_by_label("Task").fill("Replenish the low rows, leave SKU-10232 alone.")
+        page.get_by_label("Task").fill("Replenish the low rows, SKU-10232 is quarantined.")
         page.get_by_role("button", name="Run").click()
 
         steps = page.get_by_role("list", name="Run steps")

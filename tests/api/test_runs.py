@@ -326,7 +326,7 @@ async def test_a_run_that_asks_is_answered_a_yes_runs_its_reading_and_a_no_runs_
     auto = settings.model_copy(update={"approval": "auto"})
     async with started(create_app(auto, ingestor=ingestor)) as client:
         (result,) = await ingest(client, (SAMPLE.name, SAMPLE.read_bytes()))
-        task = "Replenish the low rows, leave SKU-10232 alone."
+        task = "Replenish the low rows, SKU-10232 is quarantined."
         asked = await client.post("/v1/runs", json={"task": task, "ingest_ids": [result["id"]]})
         run_id = asked.json()["id"]
         events = await follow(client, run_id)

@@ -446,7 +446,7 @@ def test_a_save_without_a_mapping_or_a_field_outside_the_schema_is_refused(
 def test_a_run_not_read_in_full_asks_and_with_yes_acts_on_exactly_the_reading_it_showed(
     seeded: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    task = "Restock the low rows, leave SKU-10232 alone."
+    task = "Restock the low rows, SKU-10232 is quarantined."
     code = main(["run", "--task", task, "--image", str(SAMPLES / "erp-light-wh01.png")])
     out = capsys.readouterr().out
     assert code == 1  # asked, not done: stdin is no terminal, so nobody said yes

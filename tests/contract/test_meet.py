@@ -110,7 +110,7 @@ def test_widenings_name_what_one_reading_allows_beyond_the_other() -> None:
 
 
 def test_a_models_reading_recovers_a_safe_miss_and_cannot_widen_it() -> None:
-    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    reading = read_task("Replenish the low rows, SKU-10232 is being audited.")
     assert not reading.contract.writes_allowed
     # The model reads it right: everything low but SKU-10232.
     right = ContractAnswer.model_validate(answer(exclude_skus=["SKU-10232"])).to_contract()
@@ -137,7 +137,7 @@ def test_a_model_answer_that_defers_is_a_report() -> None:
 
 
 def test_without_a_models_reading_the_reader_alone_decides() -> None:
-    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    reading = read_task("Replenish the low rows, SKU-10232 is being audited.")
     assert settle(reading, None) == (reading.contract, [])
 
 
@@ -164,7 +164,7 @@ def test_a_condition_on_live_on_hand_meets_as_the_lower_and_dropping_it_widens()
 
 
 def test_a_reading_not_made_in_full_offers_a_question_and_a_full_one_none() -> None:
-    left = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    left = read_task("Replenish the low rows, SKU-10232 is quarantined.")
     asked = offer(left, left.contract)
     assert asked is not None and asked.source == "reader"
     assert asked.contract.writes_allowed and asked.contract.exclude_skus == ("SKU-10232",)

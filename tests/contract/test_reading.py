@@ -175,7 +175,7 @@ def test_a_cancel_names_its_orders_or_skus(
         ("Order 0 units of SKU-10232", "a quantity of 0 orders nothing"),
         (
             "Replenish the low items unless SKU-10232 is already on order",
-            "did not understand 'unless … already'",
+            "did not understand 'unless'",
         ),
         ("Reorder whatever the warehouse manager wants", "did not understand 'manager wants'"),
         ("Order the first three rows", "did not understand 'first three'"),
@@ -198,14 +198,14 @@ def test_the_negation_that_made_it_a_report_is_noted_for_the_user() -> None:
 
 
 def test_an_id_next_to_words_it_does_not_know_is_left_out_never_the_only_one_written() -> None:
-    reading = read_task("Replenish the low rows, leave SKU-10232 alone.")
+    reading = read_task("Replenish the low rows, SKU-10232 is quarantined.")
     assert (reading.contract.action, reading.contract.writes_allowed) == ("report", False)
-    assert reading.not_understood == ("leave … alone",)
+    assert reading.not_understood == ("quarantined",)
     # What the understood clause allows, for a model's reading (or a person's yes) to recover.
     assert (reading.fallback.action, reading.fallback.writes_allowed) == ("replenish", True)
     assert reading.fallback.exclude_skus == ("SKU-10232",)
     assert reading.fallback.skus == ()
-    assert "left SKU-10232 out: I did not understand 'leave … alone'" in reading.fallback.notes
+    assert "left SKU-10232 out: I did not understand 'quarantined'" in reading.fallback.notes
 
 
 @pytest.mark.parametrize(
@@ -213,7 +213,7 @@ def test_an_id_next_to_words_it_does_not_know_is_left_out_never_the_only_one_wri
     [
         ("What's low in WH-02 zorbly?", ("WH-02",), ()),
         ("Which SKUs are low in WH-01? SKU-10232 is quux.", ("WH-01",), ()),
-        ("Replenish the low rows, leave SKU-10232 alone.", (), ()),
+        ("Replenish the low rows, SKU-10232 is quarantined.", (), ()),
         ("WH-01 里缺什么货？顺便 blorp", ("WH-01",), ()),
     ],
 )
@@ -592,3 +592,60 @@ def test_a_cancel_that_forbids_ordering_is_still_that_cancel_with_no_order(task:
 )
 def test_a_negation_of_the_action_asked_still_forbids_it(task: str) -> None:
     assert not read_task(task, NAMES).contract.writes_allowed
+
+
+# ---- what an id's state, a frame of keeping, a reason, a restatement and a union say
+
+
+@pytest.mark.parametrize(
+    ("task", "left_out"),
+    [
+        ("Restock what's low; SKU-10311 is in transit", "SKU-10311"),
+        ("Reorder the short lines, SKU-10233 is no longer stocked", "SKU-10233"),
+        ("Top up the low items although SKU-10233 has been discontinued", "SKU-10233"),
+        ("补一下缺货的，SKU-10233 已停产", "SKU-10233"),
+        ("Keep SKU-10233 untouched and reorder the rest", "SKU-10233"),
+        ("Leave SKU-10233 out, restock everything else", "SKU-10233"),
+        ("缺货的都补，SKU-10233 留到下次", "SKU-10233"),
+    ],
+)
+def test_an_id_said_to_need_nothing_or_kept_as_it_is_is_left_out_and_the_rest_stands(
+    task: str, left_out: str
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed) == ("replenish", True)
+    assert contract.exclude_skus == (left_out,) and contract.skus == ()
+
+
+@pytest.mark.parametrize(
+    "task", ["Restock the low items but keep SKU-10233 stocked", "Leave SKU-10233 to the buyer"]
+)
+def test_keep_or_leave_outside_its_frame_is_not_understood_and_never_writes_the_id(
+    task: str,
+) -> None:
+    reading = read_task(task, NAMES)
+    assert not reading.contract.writes_allowed
+    assert not reading.fallback.writes_allowed or not reading.fallback.allows_sku("SKU-10233")
+
+
+def test_a_reason_explains_a_cancel_and_takes_nothing_back() -> None:
+    contract = read_task("Scrap PO-000019, it was raised by mistake", NAMES).contract
+    assert (contract.action, contract.order_ids) == ("cancel", ("PO-000019",))
+    taken_back = read_task("Restock the low items; that was an error", NAMES).contract
+    assert not taken_back.writes_allowed and taken_back.not_understood
+
+
+def test_a_restatement_reads_when_it_names_no_id_and_a_correction_of_ids_writes_nothing() -> None:
+    assert read_task("Restock, I mean the short lines only", NAMES).contract.writes_allowed
+    corrected = read_task("Order SKU-10233, I mean SKU-10311", NAMES)
+    assert not corrected.contract.writes_allowed and not corrected.fallback.writes_allowed
+
+
+def test_ids_added_to_a_set_join_it_and_a_plain_list_stays_a_scope() -> None:
+    union = read_task("Reorder everything that is low and also SKU-10311", NAMES).contract
+    assert (union.action, union.skus, union.writes_allowed) == ("replenish", (), True)
+    assert any("SKU-10311" in note for note in union.notes)
+    listed = read_task("Reorder SKU-10233 as well as SKU-10311", NAMES).contract
+    assert listed.skus == ("SKU-10233", "SKU-10311")
+    sized = read_task("Reorder everything that is low plus 40 of SKU-10311", NAMES).contract
+    assert not sized.writes_allowed

@@ -39,7 +39,7 @@ def test_the_score_counts_each_verdict_by_language() -> None:
     score = score_readings(
         [
             case("Replenish the low items except SKU-10001", action="replenish", writes=True, exclude_skus=["SKU-10001"]),
-            case("Replenish the low items, leave SKU-10001 alone", action="replenish", writes=True, exclude_skus=["SKU-10001"]),
+            case("Replenish the low items, SKU-10001 is quarantined", action="replenish", writes=True, exclude_skus=["SKU-10001"]),
         ],
         NAMES,
     )  # fmt: skip
@@ -59,8 +59,8 @@ class Replay(ReadingReplay):
 
 
 async def test_a_models_reading_is_counted_as_recovered_blocked_or_missing() -> None:
-    leave = "Replenish the low items, leave SKU-10001 alone"
-    wrong = "Replenish the low items, keep SKU-10002 as is"
+    leave = "Replenish the low items, SKU-10001 is quarantined"
+    wrong = "Replenish the low items, SKU-10002 is on hold"
     garbled = "Replenish the low items, SKU-10003 can wait"
     cases = [
         case(leave, action="replenish", writes=True, exclude_skus=["SKU-10001"]),

@@ -42,7 +42,7 @@ class ReplayReader(ReadingReplay, RulesModel):
         return self.reading
 
 
-LEAVE_ALONE = "Replenish the low rows, leave SKU-10232 alone."
+LEAVE_ALONE = "Replenish the low rows, SKU-10232 is quarantined."
 
 
 async def read_and_run(targets: list[MemoryTarget], model: Any, task: str = LEAVE_ALONE) -> Any:
@@ -69,7 +69,7 @@ async def test_the_rules_model_leaves_the_readers_reading_and_writes_nothing_for
     fallback = record.contract_readings[1].contract
     assert fallback is not None and "SKU-10232" in fallback.exclude_skus
     assert open_orders(store) == {}
-    assert "I did not understand 'leave … alone'" in record.final
+    assert "I did not understand 'quarantined'" in record.final
     assert "SKU-10318" in record.final  # the report of what the rest asks still runs
 
 
@@ -80,7 +80,7 @@ async def test_a_run_not_fully_understood_asks_with_the_reading_and_a_yes_runs_e
     assert asked.status == "ask" and asked.question is not None
     assert asked.final.endswith(asked.question.text)
     assert "I read this as: replenish every low SKU except SKU-10232" in asked.question.text
-    assert "leave … alone" in asked.question.text
+    assert "quarantined" in asked.question.text
     assert open_orders(store) == {}
     confirmed = await run_host(
         targets,

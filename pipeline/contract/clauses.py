@@ -86,6 +86,9 @@ class Clause:
     names: list[str] = field(default_factory=list)
     """Warehouse names no warehouse of the store answers to."""
     beyond: bool = False
+    only_these: str | None = None
+    """"Nothing else" in a clause of its own: understood when the task names what it limits
+    the writes to."""
     reason: str | None = None
     """Words that only explain ("it was a mistake"): understood beside a cancel."""
     joined: list[Token] = field(default_factory=list)
@@ -260,6 +263,14 @@ def _asides(tokens: list[Token]) -> None:
         if token.tag == "reason":
             alone = not named and tags <= _EXPLAINS
             token.tag = "filler" if "cancel" in tags else "reason" if alone else "unknown"
+        elif token.tag == "only_these":
+            # "Order 30 of SKU-1 and nothing else": the ids before it are all; alone in its
+            # clause it is read against the task's ids (`pipeline.contract.reading`).
+            before = tokens[: tokens.index(token)]
+            if any(t.kind in IDS for t in before):
+                token.tag = "only"
+            elif named or not tags <= {"only_these", "filler", "polite"}:
+                token.tag = "unknown"
         elif token.tag == "restate":
             # "order SKU-1, I mean SKU-2" corrects: which ids stand is not clear, so the
             # task asks nothing to be written (as a hypothetical does).
@@ -300,6 +311,7 @@ def read_clause(text: str, question: bool) -> Clause:
     has = {t.tag for t in tokens}
     clause.joined = _joined(tokens)
     clause.reason = next((t.text for t in tokens if t.tag == "reason"), None)
+    clause.only_these = next((t.text for t in tokens if t.tag == "only_these"), None)
     clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]

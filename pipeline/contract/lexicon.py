@@ -50,6 +50,7 @@ Tags (what a token does in its clause):
 | `hold_end` | as is, alone, untouched, out of it: the close of that frame |
 | `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
 | `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
+| `only_these` | and nothing else, nothing more: after ids, or alone in a task that names ids |
 | `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
 """
 
@@ -103,6 +104,7 @@ TAGS: Final = (
     "reason",
     "restate",
     "plus",
+    "only_these",
 )
 
 
@@ -301,6 +303,10 @@ EN: Final[dict[str, Tag]] = _table(
             "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice"
         ),
         "restate": "i mean|i e|ie|in other words|namely|that is to say",
+        "only_these": (
+            "nothing else|and nothing else|nothing more|and nothing more|nothing other|"
+            "and that's it|that's it|and no more|no more than that|only those|only these"
+        ),
         "plus": "and also|as well as|plus|along with|in addition to|together with|and as well",
     }
 )

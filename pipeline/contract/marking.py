@@ -41,8 +41,10 @@ _QTY_BEFORE = re.compile(
 )
 _QTY_AFTER = re.compile(
     r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
-    r"(\d{1,7})(?![\d>])" + _UNIT + "?"
+    r"(\d{1,7})(?![\d>])" + _UNIT + "?" + r"(?!\s*" + _EACH_WORDS + r")"
 )
+"""A quantity right after a SKU is that SKU's, unless it is for each ("SKU-1, SKU-2: 20 of
+each")."""
 _CAP = (
     re.compile(
         r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"

@@ -36,9 +36,12 @@ from pipeline.contract.clauses import IDS, Clause, read_clause
 from pipeline.contract.marking import PLACEHOLDER, Marks, mark
 from pipeline.contract.tokens import Token
 
-_LIST_ONLY = re.compile(r"^(?:\s*<[SWO]\d+>\s*(?:and|or|和|及|与|以及|或|、|/|&)?)+\s*$")
-"""A clause of ids alone continues the list of the clause before it ("SKU-1, SKU-2 and
-SKU-3"): a comma there is no clause boundary."""
+_LIST_ONLY = re.compile(
+    r"^(?:\s*<[SWO]\d+>\s*(?:and|or|和|及|与|以及|或|、|/|&)?)+\s*(?:[:：]?\s*<R\d+>\s*)?$"
+)
+"""A clause of ids alone (or closed by a quantity for each: "SKU-2: 20 of each") continues
+the list of the clause before it ("SKU-1, SKU-2 and SKU-3"): a comma there is no clause
+boundary."""
 _CLAUSE = re.compile(r"([.;!?。！？；\n]+|[,，]+)")
 
 _ALL_ORDERS = re.compile(r"\ball (?:the |open |of the )*orders\b|全部订单|所有订单|全部取消|都取消")
@@ -274,6 +277,9 @@ def read_task(
             missing.append(
                 f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
             )
+    limits = [c.only_these for c in understood if c.only_these is not None]
+    if limits and action != "report" and not (skus or warehouses or orders):
+        missing.append(unclear(limits[0]))
     reasons = [c.reason for c in understood if c.reason is not None]
     if reasons and action != "cancel":
         missing.append(unclear(reasons[0]))

@@ -649,3 +649,43 @@ def test_ids_added_to_a_set_join_it_and_a_plain_list_stays_a_scope() -> None:
     assert listed.skus == ("SKU-10233", "SKU-10311")
     sized = read_task("Reorder everything that is low plus 40 of SKU-10311", NAMES).contract
     assert not sized.writes_allowed
+
+
+# ---- a scope of the ids named, and a quantity for each of them
+
+
+@pytest.mark.parametrize(
+    ("task", "skus", "quantities"),
+    [
+        ("Order 45 units of SKU-10311 and nothing else", ("SKU-10311",), {"SKU-10311": 45}),
+        ("Reorder SKU-10311 and SKU-10233, nothing more", ("SKU-10311", "SKU-10233"), {}),
+    ],
+)
+def test_nothing_else_after_named_ids_limits_the_writes_to_them(
+    task: str, skus: tuple[str, ...], quantities: dict[str, int]
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.writes_allowed, contract.skus, contract.quantities) == (True, skus, quantities)
+
+
+@pytest.mark.parametrize(
+    "task", ["Top up the short lines, nothing else", "Look at WH-01. Restock nothing else."]
+)
+def test_nothing_else_with_no_named_ids_says_nothing_the_reader_can_limit_to(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert not contract.writes_allowed and contract.not_understood
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Reorder SKU-10311, SKU-10233: 15 of each",
+        "Buy SKU-10311 and SKU-10233 at 15 apiece",
+        "SKU-10311 和 SKU-10233 每样补 15 件",
+    ],
+)
+def test_a_quantity_for_each_of_listed_skus_is_that_many_of_every_one(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.skus == ("SKU-10311", "SKU-10233")
+    assert contract.quantity_rule == QuantityRule(kind="each", value=15)
+    assert contract.quantities == {}

@@ -86,9 +86,15 @@ class Clause:
     names: list[str] = field(default_factory=list)
     """Warehouse names no warehouse of the store answers to."""
     beyond: bool = False
+    disregard: str | None = None
+    """Words that turn from cited text ("ignore it"): understood when the task cites some."""
     only_these: str | None = None
     """"Nothing else" in a clause of its own: understood when the task names what it limits
     the writes to."""
+    quoting: bool = False
+    """The clause cites text after a source ("the note on the screen says …")."""
+    cited: list[Token] = field(default_factory=list)
+    """Ids in text the clause cites ("the note says order SKU-1"): never written to."""
     reason: str | None = None
     """Words that only explain ("it was a mistake"): understood beside a cancel."""
     joined: list[Token] = field(default_factory=list)
@@ -248,6 +254,53 @@ def _hold_frames(tokens: list[Token]) -> None:
             token.tag = "unknown"
 
 
+_ASKS = frozenset({"write", "make", "cancel", "order", "raise"})
+
+
+def _citations(tokens: list[Token]) -> tuple[list[Token], bool]:
+    """Text the task cites, not asks for: quoted words (`quote`), and what follows a word of
+    citing after a source ("the note on the screen says order 500 of SKU-1", "截图上写着…").
+    Cited words are read as nothing asked: their ids are kept as `cited` (never written to),
+    their quantities and verbs count for nothing. A word that turns from them ("ignore the
+    note that says …") turns from nothing the task asks. A citing word with no source before
+    it or no words after, a source with no citing, and a citation in the clause of a request
+    (whose object it may be) are not understood."""
+    quoted = any(t.tag == "quote" for t in tokens)
+    start = next(
+        (
+            i
+            for i, t in enumerate(tokens)
+            if t.tag == "cite"
+            and i + 1 < len(tokens)
+            and any(b.tag in ("source", "context", "quote") for b in tokens[:i])
+        ),
+        None,
+    )
+    end = start if start is not None else len(tokens)
+    if any(t.tag in _ASKS for t in tokens[:end]) and (quoted or start is not None):
+        # "Restock what the note says: SKU-1": the request's object may be the cited words.
+        for token in tokens:
+            if token.tag in ("cite", "source", "quote"):
+                token.tag = "unknown"
+        return [], False
+    cited: list[Token] = []
+    if start is not None:
+        for token in tokens[start + 1 :]:
+            if token.kind in IDS:
+                cited.append(Token(token.text, "cited", token.start, token.end, token.kind))
+                cited[-1].index = token.index
+            token.tag, token.kind = "filler", ""
+    framed = quoted or start is not None
+    for i, token in enumerate(tokens):
+        if token.tag == "quote" or (token.tag in ("cite", "source") and framed):
+            token.tag = "filler"
+        elif token.tag in ("cite", "source"):
+            token.tag = "unknown"
+        elif framed and token.tag == "excl" and not any(t.kind in IDS for t in tokens[i:]):
+            token.tag = "filler"
+    return cited, start is not None
+
+
 _EXPLAINS = frozenset({"filler", "object", "order_noun", "write_past", "reason", "polite"})
 
 
@@ -306,12 +359,15 @@ def _order_is_verb(token: Token, before: Sequence[Token], nxt: Token | None) -> 
 
 def read_clause(text: str, question: bool) -> Clause:
     tokens = _names(tokens_of(text), text)
+    cited, quoting = _citations(tokens)
     _resolve(tokens)
     clause = Clause(text, tokens, question)
+    clause.cited, clause.quoting = cited, quoting
     has = {t.tag for t in tokens}
     clause.joined = _joined(tokens)
     clause.reason = next((t.text for t in tokens if t.tag == "reason"), None)
     clause.only_these = next((t.text for t in tokens if t.tag == "only_these"), None)
+    clause.disregard = next((t.text for t in tokens if t.tag == "disregard"), None)
     clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]

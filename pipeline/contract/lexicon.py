@@ -51,6 +51,10 @@ Tags (what a token does in its clause):
 | `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
 | `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
 | `only_these` | and nothing else, nothing more: after ids, or alone in a task that names ids |
+| `cite` | says, saying, reads, 写着: after a source, what follows is cited text, not asked for |
+| `source` | note, comment, message, 备注: where cited text comes from (understood with `cite`) |
+| `disregard` | ignore it, 别管它: turns from cited text; understood only when the task cites |
+| `quote` | (quoted words, a placeholder): cited text, never asked for |
 | `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
 """
 
@@ -105,6 +109,10 @@ TAGS: Final = (
     "restate",
     "plus",
     "only_these",
+    "cite",
+    "source",
+    "quote",
+    "disregard",
 )
 
 
@@ -307,6 +315,22 @@ EN: Final[dict[str, Tag]] = _table(
             "nothing else|and nothing else|nothing more|and nothing more|nothing other|"
             "and that's it|that's it|and no more|no more than that|only those|only these"
         ),
+        "cite": (
+            "says|say|said|saying|reads|wrote|written|stating|states|"
+            "that says|which says|that reads|which reads|telling you to|tells you to|asks you to|"
+            "asking you to|tells|telling"
+        ),
+        "source": (
+            "note|notes|sticky note|comment|comments|message|messages|text|caption|label|"
+            "labels|annotation|banner|popup|pop-up|instruction|instructions|remark|remarks|"
+            "memo|header|footer|footnote|watermark|line of text"
+        ),
+        "disregard": (
+            "ignore it|ignore that|ignore this|ignore them|disregard it|disregard that|"
+            "disregard this|never mind that|pay no attention to it|don't follow it|"
+            "do not follow it|don't do that|do not do that|not my request|that's not from me|"
+            "that is not from me"
+        ),
         "plus": "and also|as well as|plus|along with|in addition to|together with|and as well",
     }
 )
@@ -390,7 +414,8 @@ ZH: Final[dict[str, Tag]] = _table(
             "这一|一个|一张|截了|截|的话就|目前的|现有的|现有|就行|就好|即可|一遍|要|得|"
             "着|过来|出来|起来|上去|下来|里头|当中|其中|这里|那里|这边|一样|同样|照|"
             "以|来|去|被|让|使|用|将|已经|已|之前|刚|刚刚|刚才|都是|这样|分别是|即|"
-            "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回|但是|但|不过|可是|快|快要"
+            "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回|但是|但|不过|可是|快|快要|"
+            "它|它们"
         ),
         "object": (
             "商品|货|物料|产品|东西|货品|品|物品|项|行|条目|库存|存货|型号|料|零件|配件|"
@@ -419,6 +444,11 @@ ZH: Final[dict[str, Tag]] = _table(
         "omit": "忘|忘了|忘记|漏|漏掉|遗漏|落下|落",
         "reason": "下错了|搞错了|弄错了|下重了|重复了|重复下单|多下了|下错|订错了|订错",
         "restate": "就是说|也就是|我是说|我的意思是|意思是",
+        "cite": "写着|写的是|说的是|显示着|提示说|上面写|上写着|写道|说要|要求",
+        "disregard": (
+            "别管它|不用管它|不要管它|别理它|忽略它|无视它|不用理它|别理会|不用理会|别照做|不要照做"
+        ),
+        "source": "备注|注释|提示|便签|留言|文字|标注|批注|弹窗|水印|一行字",
     }
 )
 """Simplified Chinese words and phrases (segmented by the longest match)."""

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.contract.items import UNIT_WORDS, mentions
+from pipeline.contract.lexicon import EN, ZH
 from pipeline.contract.numerals import digits_for_words
 from pipeline.contract.terms import QuantityRule
 
@@ -233,7 +234,12 @@ _TARGET = re.compile(r"(?:\b(?:up )?to|\bup|到|至|补到|补至|达到)\s*$")
 """Before a quantity, a stock level to reach ("top up to 200 units", "补到 200 件"), which no
 contract term says: such a quantity is not understood, never read as an order's size."""
 
-PLACEHOLDER = re.compile(r"<([SWOQRLDTC])(\d*)>")
+_CITING = tuple(w for table in (EN, ZH) for w, tag in table.items() if tag in ("cite", "source"))
+"""Words that say where quoted words come from (`cite`, `source` in the vocabulary)."""
+PLACEHOLDER = re.compile(r"<([SWOQRLDTCX])(\d*)>")
+_QUOTED = re.compile(r'"[^"]{1,400}"|“[^”]{1,400}”|「[^」]{1,400}」|『[^』]{1,400}』')
+"""Words in double quotes: text the task cites (a note on the screen, a message), which it
+does not ask for."""
 _ID_LIST = re.compile(r"(<([SWO])\d+>)\s*[、/&]\s*(?=<\2\d+>)")
 
 
@@ -257,6 +263,10 @@ class Marks:
     """Conditions on the live on-hand (`<C#>`): below this many units."""
     named: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     """Items named by what they are: (the words, the SKUs whose names hold them)."""
+    quotes: list[str] = field(default_factory=list)
+    """Words the task quotes (`<X#>`): cited, never asked for."""
+    cited: list[tuple[str, str]] = field(default_factory=list)
+    """(kind, id) of every id in quoted words: never written to."""
 
     def of(self, kind: str) -> list[str]:
         return {"S": self.skus, "W": self.warehouses, "O": self.orders}[kind]
@@ -336,6 +346,7 @@ def mark(
     named by what they are (`catalogue`: the screen's items, `{sku: name}`) as their SKUs."""
     marks = Marks()
     text = _normalise(task)
+    text = _QUOTED.sub(lambda m: _quote(m[0], marks) if _framed(m) else m[0], text)
     text = _ORDER_ID.sub(lambda m: marks.add("O", f"PO-{int(m[1]):06d}"), text)
     text = _WAREHOUSE_ID.sub(lambda m: marks.add("W", f"WH-{int(m[1]):02d}"), text)
     text = _SKU_BARE.sub(lambda m: marks.add("S", f"SKU-{m[1]}"), text)
@@ -348,7 +359,7 @@ def mark(
 
     text = _SKU_ID.sub(sku, text)
     text = text.lower()
-    text = re.sub(r"<([swo])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
+    text = re.sub(r"<([swox])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
     for pattern, warehouse in _name_patterns(names):
         text = pattern.sub(_adder(marks, warehouse), text)
     text = _mark_items(text, catalogue or {}, marks)
@@ -356,6 +367,42 @@ def mark(
     text = _ID_LIST.sub(lambda m: f"{m[1]} and ", text)
     text = _mark_quantities(text, marks)
     return text, marks
+
+
+_CLAUSE_START = re.compile(r"[.;!?。！？；\n][^.;!?。！？；\n]*$")
+
+
+def _framed(match: re.Match[str]) -> bool:
+    """Quoted words are cited when their clause names where they come from before them ("the
+    note says", "screen text:", "截图上写着"); other quoted words ("restock everything in
+    "North hub"") are the user's own, read as the rest."""
+    before = match.string[: match.start()]
+    if start := _CLAUSE_START.search(before):
+        before = before[start.start() + 1 :]
+    before = before.lower()
+    return any(
+        re.search(r"(?<![a-z])" + re.escape(word) + r"(?![a-z])", before)
+        if word.isascii()
+        else word in before
+        for word in _CITING
+    )
+
+
+def _quote(words: str, marks: Marks) -> str:
+    """Quoted words as one `<X#>` placeholder; the ids in them are kept as cited."""
+    for pattern, kind, fmt in (
+        (_ORDER_ID, "O", "PO-{:06d}"),
+        (_WAREHOUSE_ID, "W", "WH-{:02d}"),
+        (_SKU_BARE, "S", "SKU-{}"),
+    ):
+        for match in pattern.finditer(words):
+            value = int(match[1]) if kind != "S" else match[1]
+            marks.cited.append((kind, fmt.format(value)))
+    for match in _SKU_ID.finditer(words):
+        if match[1].upper() not in ("WH", "PO"):
+            marks.cited.append(("S", f"{match[1].upper()}-{match[2]}"))
+    marks.quotes.append(words.strip('"“”「」『』'))
+    return f" <X{len(marks.quotes) - 1}> "
 
 
 def _adder(marks: Marks, warehouse: str) -> Callable[[re.Match[str]], str]:

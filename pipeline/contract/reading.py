@@ -84,6 +84,8 @@ def _shown(text: str, marks: Marks) -> str:
             return marks.targets[index]
         if kind == "C":
             return f"on hand below {marks.conditions[index]}"
+        if kind == "X":
+            return f'"{marks.quotes[index]}"'
         return "(a date)"
 
     return " ".join(PLACEHOLDER.sub(value, text).split())
@@ -168,9 +170,19 @@ def read_task(
     for clause in missed:
         for token in clause.positive:
             excluded.take(token, marks)
+    # Ids in words the task cites (quoted, or after "the note says") are never written to.
+    for clause in clauses:
+        for token in clause.cited:
+            excluded.take(token, marks)
+    for kind, value in marks.cited:
+        marks.add(kind, value)
+        excluded.take(Token(value, "cited", 0, 0, kind, marks.of(kind).index(value)), marks)
 
     notes, missing = _named(marks, catalogue, positive)
     notes += [f"read {t.read_as}" for c in clauses for t in c.tokens if t.read_as]
+    notes += [f"did not act on the words the task quotes: {q!r}" for q in marks.quotes]
+    if any(c.quoting for c in clauses):
+        notes.append("did not act on the words the task cites")
     notes += [
         f"{marks.skus[t.index]} is written to when it is one of the set the task names"
         for c in understood
@@ -277,6 +289,15 @@ def read_task(
             missing.append(
                 f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
             )
+    cites = bool(marks.quotes) or any(c.quoting for c in clauses)
+    turned = [c.disregard for c in understood if c.disregard is not None]
+    # Beside cited words, a request whose object is only "it" or "them" may mean the cited
+    # items ("the screen says SKU-1 is low, restock it"): not understood.
+    pointing = [c for c in understood if cites and (c.acts - {"report"}) and _points_back(c)]
+    if pointing:
+        missing.append(unclear(pointing[0].text.strip()))
+    if turned and not cites:
+        missing.append(unclear(turned[0]))
     limits = [c.only_these for c in understood if c.only_these is not None]
     if limits and action != "report" and not (skus or warehouses or orders):
         missing.append(unclear(limits[0]))
@@ -349,6 +370,19 @@ def read_task(
         stop=stops[0] if stops else None,
         offer=offer,
     )
+
+
+_POINTERS = frozenset(
+    {"it", "them", "that", "those", "these", "this", "它", "它们", "这个", "那个"}
+)
+_SETS = frozenset({"low", "object", "else", "each_warehouse", "beyond", "status"})
+
+
+def _points_back(clause: Clause) -> bool:
+    """The clause's object is only a word pointing back ("restock it"): no id, no set."""
+    tags = {t.tag for t in clause.tokens}
+    named = any(t.kind in IDS for t in clause.tokens)
+    return not named and not tags & _SETS and any(t.text in _POINTERS for t in clause.tokens)
 
 
 def _without(

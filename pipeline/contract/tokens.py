@@ -44,7 +44,7 @@ def tokens_of(clause: str) -> list[Token]:
             pos += 1
             continue
         if match:
-            tag = "unknown" if match[1] == "T" else "placeholder"
+            tag = {"T": "unknown", "X": "quote"}.get(match[1], "placeholder")
             index = int(match[2]) if match[2] else -1
             found.append(Token(match[0], tag, pos, match.end(), match[1], index))
             pos = match.end()

@@ -139,7 +139,7 @@ async def test_a_reading_the_reader_did_not_account_for_keeps_the_models_as_a_su
 ) -> None:
     model = ReplayReader(answer(action="order", skus=["SKU-10232"], quantities=[
         {"sku": "SKU-10232", "quantity": 30}]))  # fmt: skip
-    record = await read_and_run(targets, model, "Order 30 units of SKU-10232 and nothing else.")
+    record = await read_and_run(targets, model, "Order 30 units of SKU-10232 for the Kessler job.")
     suggested = next(r for r in record.contract_readings if r.source == "suggested")
     assert suggested.contract is not None
     assert suggested.contract.quantities == {"SKU-10232": 30}

@@ -130,9 +130,11 @@ def _read_as(word: str) -> str:
 
 def _nearest(word: str) -> str | None:
     """The one word of the vocabulary a typo stands for: at edit distance 1 (2 for a word of
-    nine letters or more), the same first letter, every such word of one tag, and no word of
-    another weighty tag within one edit more ("reorded" is near "reordered" as well as
-    "reorder": not guessed); a word shorter than five letters is never guessed."""
+    nine letters or more), the same first letter, every word that near of one tag, and no
+    word of another weighty tag within one edit more than the nearest ("reorded" is one edit
+    from "reorder" and two from "reordered": not guessed; "replenihs" is one from "replenish"
+    and three from "replenished": guessed); else a typo only in the vowels of a long word
+    (`_vowels_apart`); a word shorter than five letters is never guessed."""
     if len(word) < 5:
         return None
     most = 1 if len(word) < 9 else 2
@@ -141,10 +143,43 @@ def _nearest(word: str) -> str | None:
         for known in _SINGLE_WORDS
         if known[0] == word[0] and abs(len(known) - len(word)) <= most + 1
     )
-    near = [(d, k) for d, k in found if d <= most or (d == most + 1 and EN[k] in _WEIGHTY)]
-    if not near or near[0][0] > most or len({EN[k] for _, k in near}) != 1:
+    if not found or found[0][0] > most:
+        return _vowels_apart(word)
+    best = found[0][0]
+    near = [(d, k) for d, k in found if d <= best or (d == best + 1 and EN[k] in _WEIGHTY)]
+    near += [(d, k) for d, k in found if best < d <= most and (d, k) not in near]
+    if len({EN[k] for _, k in near}) != 1:
         return None
     return near[0][1]
+
+
+_VOWELS = re.compile(r"[aeiouy]")
+
+
+def _skeleton(word: str) -> str:
+    """A word's consonants, doubled letters once: what survives a typo in its vowels."""
+    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", word))
+
+
+@cache
+def _skeletons() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for known in _SINGLE_WORDS:
+        if len(known) >= _LONG:
+            found.setdefault(known[0] + _skeleton(known), set()).add(known)
+    return {key: frozenset(words) for key, words in found.items()}
+
+
+_LONG = 7
+
+
+def _vowels_apart(word: str) -> str | None:
+    """A typo two edits from one long word of the vocabulary (seven letters or more) that
+    differs from it only in vowels and doubled letters ("replnsh", "restoock"): the one such
+    word, when no other word of the vocabulary shares its consonants."""
+    words = _skeletons().get(word[0] + _skeleton(word), frozenset())
+    near = [k for k in words if _distance(word, k, 2) <= 2]
+    return near[0] if len(near) == 1 else None
 
 
 _WEIGHTY = frozenset(

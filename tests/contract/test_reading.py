@@ -734,3 +734,33 @@ def test_quoted_words_of_the_users_own_are_read_as_the_rest() -> None:
 
 def test_turning_from_cited_words_with_none_cited_is_not_understood() -> None:
     assert not read_task("Top up the short lines, ignore it", NAMES).contract.writes_allowed
+
+
+# ---- typos past one edit, when one word of the vocabulary is clearly the nearest
+
+
+@pytest.mark.parametrize(
+    ("task", "note"),
+    [
+        ("replnsh the short lines", "read 'replnsh' as 'replenish'"),
+        ("Please repelnish what is low", "read 'repelnish' as 'replenish'"),
+        ("rstock the low items except SKU-10233", "read 'rstock' as 'restock'"),
+    ],
+)
+def test_a_typo_in_the_vowels_or_two_letters_swapped_reads_as_the_one_word_it_is_near(
+    task: str, note: str
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.writes_allowed and note in contract.notes
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "purchse the short lines",  # near 'purchase' and, one more edit, 'purchased'
+        "Restore the short lines",  # a word of its own, not a typo of 'restock'
+        "refuel the short lines",
+    ],
+)
+def test_a_typo_with_two_near_readings_or_a_word_of_its_own_is_never_guessed(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed

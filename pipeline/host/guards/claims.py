@@ -12,7 +12,9 @@ How a sentence is read:
 - it is cut into clauses at punctuation and at conjunctions; a clause's action is the verb it
   states as done (a past participle, "已…下单", "取消了"); a clause with a negation, a modal or
   a condition before its verb ("did not order", "no order was placed", "I will order", "如果…下
-  单") claims nothing, and neither does the answer's account of what it did not do;
+  单") claims nothing, nor one answered with nothing ("Orders cancelled: none", "…：无") or left
+  to a condition after it ("cancelled once you confirm", "确认后下单"), and neither does the
+  answer's account of what it did not do;
 - a clause with no verb of its own that only lists ids and quantities ("…, SKU-10233 and
   SKU-10240") continues the clause before it (or, before any verb, the one after it); one that
   says something of its own ("SKU-10402 is not low") does not;
@@ -88,6 +90,21 @@ _NOT_DONE = re.compile(
 """Words before a verb that make it something not done: a negation, a modal, a condition."""
 _NOTHING_AFTER = re.compile(r"^\s*(?:(?:no|nothing|none|any|0)\b|零)", re.IGNORECASE)
 """Words right after a verb that make it nothing done ("ordered nothing", "Cancelled 0")."""
+_NOTHING_CLAUSE = re.compile(
+    r"^\s*(?:(?:none|nothing|no|zero|0|n/?a|not done|not performed|not made|not carried out|"
+    r"not yet)\b|[-–—]|无|没有|零|未执行|未完成|没有执行)\s*(?:[(（][^)）]*[)）])?\s*[.!。！]?\s*$",
+    re.IGNORECASE,
+)
+"""A clause that answers a heading with nothing ("Orders cancelled: none", "已取消的订单：无"):
+the heading's verb is then nothing done."""
+_CONDITION_AFTER = re.compile(
+    r"\b(?:if|once|when|as soon as|after|upon|provided|unless|pending)\s+(?:you|your|the user|"
+    r"approval|approved|confirmation|confirmed|it is approved|someone)\b"
+    r"|(?:确认|批准|审批|同意)(?:之?后|以后)|一旦|待[^。！？，,；;]{0,8}(?:确认|批准|审批)",
+    re.IGNORECASE,
+)
+"""A condition after a verb that leaves it to the user ("cancelled once you confirm",
+"确认后下单"): nothing done yet."""
 _LISTING = re.compile(
     r"[A-Za-z]{1,8}-\d[\w-]*|\d[\d,.]*|[^\w]+|\b(?:and|or|in|at|of|for|to|from|with|plus|"
     r"x|each|the|a|an|units?|pcs|pieces|ea|warehouse|orders?)\b|[和及与在仓件个各共以、]",
@@ -157,7 +174,9 @@ def _clause(text: str) -> _Clause:
         return _Clause(text, None, False, not _LISTING.sub("", text).strip())
     kind, match = found
     before, after = text[: match.start()], text[match.end() :]
-    done = not _NOT_DONE.search(before) and not _NOTHING_AFTER.search(after)
+    done = not (
+        _NOT_DONE.search(before) or _NOTHING_AFTER.search(after) or _CONDITION_AFTER.search(after)
+    )
     if kind != "ordered" and kind != "proposed":
         return _Clause(text, kind, done, False)
     if kind == "ordered" and not _SELF_ORDERING.search(match[0]) and not _ORDER_WORD.search(text):
@@ -201,7 +220,15 @@ def _claim(kind: ClaimKind, parts: Sequence[str]) -> Claim:
 
 
 def _sentence_claims(sentence: str) -> list[Claim]:
-    clauses = [_clause(c) for c in _CLAUSE.split(sentence) if c and c.strip()]
+    parts = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+    clauses = [
+        replace(clause, done=False) if nothing else clause
+        for clause, nothing in zip(
+            map(_clause, parts),
+            [bool(_NOTHING_CLAUSE.match(p)) for p in parts[1:]] + [False],
+            strict=True,
+        )
+    ]
     groups: list[tuple[ClaimKind, list[str]]] = []
     waiting: list[str] = []
     current: tuple[ClaimKind, list[str]] | None = None

@@ -100,6 +100,32 @@ def test_an_order_made_before_the_run_is_held_to_the_orders_its_results_named() 
     assert unsupported("I ordered SKU-10403 (120 units).", EMPTY, before) != []
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Orders cancelled: none. PO-000012 stays open because 'nix' is no verb I know.",
+        "Replenishment orders placed: 0",
+        "Cancelled: nothing (I could not tell what 'nix' asks).",
+        "PO-000012 cancelled: not done (the request was unclear).",
+        "已取消的订单：无。PO-000012 仍然有效。",
+        "PO-000012 cancelled once you confirm the request.",
+        "SKU-10233 ordered after your approval, not before.",
+        "确认后为 SKU-10233 下单 40 件。",
+    ],
+)
+def test_an_account_of_what_was_not_done_or_waits_on_the_user_claims_nothing(answer: str) -> None:
+    assert parse_claims(answer) == []
+    assert unsupported(answer, EMPTY) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["Cancelled PO-000012: done.", "Orders placed: SKU-10233 (40 units).", "已取消：PO-000012。"],
+)
+def test_a_heading_answered_with_what_was_done_is_still_held_to_the_ledger(answer: str) -> None:
+    assert unsupported(answer, EMPTY) != []
+
+
 # ---- a property: claims written from a ledger hold; each mutation of one is caught
 
 SKUS = [f"SKU-{n}" for n in range(10231, 10241)]

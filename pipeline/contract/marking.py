@@ -43,13 +43,14 @@ _QTY_BEFORE = re.compile(
 _QTY_AFTER = re.compile(
     r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
     r"(\d{1,7})(?![\d>])" + _UNIT + "?" + r"(?!\s*" + _EACH_WORDS + r")"
+    r"(?!\s*(?:units?\s+)?(?:on[- ]hand|in stock|left|remaining|available)(?![a-z]))"
 )
 """A quantity right after a SKU is that SKU's, unless it is for each ("SKU-1, SKU-2: 20 of
-each")."""
+each") or a count held ("SKU-1: 30 on hand")."""
 _CAP = (
     re.compile(
         r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"
-        r"at the most|capped at|limit(?:ed)? to)\s*(\d{1,7})(?![\d.x])"
+        r"at the most|capped at|limit(?:ed)? to)\s*(\d{1,7})(?![\dx]|\.\d)"
         + _UNIT
         + r"?(?:\s*"
         + _EACH_WORDS
@@ -218,14 +219,14 @@ _RAISING = re.compile(
 )
 _TO_LEVEL = re.compile(
     r"(?<!top )\b(?:back\s+)?(?:up\s+)?to\s+(?:a\s+(?:stock\s+)?level\s+of\s+|a\s+total\s+of\s+)?"
-    r"(\d{1,7})(?![\d>.])" + _UNIT + r"?(?!\s*(?:x|times)\b)"
+    r"(\d{1,7})(?![\d>]|\.\d)" + _UNIT + r"?(?!\s*(?:x|times)\b)"
     r"(?:\s+(?:units?\s+)?(?:on[- ]hand|in stock|each|apiece|per (?:sku|item)))?"
 )
 """A stock level to reach in units, after a verb that raises stock ("bring them up to 200",
 "restock to 150 each"); without such a verb ("order up to 20") it may be a cap, and stays a
 target not understood."""
 _TO_LEVEL_ZH = re.compile(
-    r"(?:补到|补至|补足到|补齐到|补充到|补满到)\s*(\d{1,7})(?![\d>.])"
+    r"(?:补到|补至|补足到|补齐到|补充到|补满到)\s*(\d{1,7})(?![\d>]|\.\d)"
     + _UNIT
     + r"?(?:\s*(?:库存))?"
 )

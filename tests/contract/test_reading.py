@@ -764,3 +764,22 @@ def test_a_typo_in_the_vowels_or_two_letters_swapped_reads_as_the_one_word_it_is
 )
 def test_a_typo_with_two_near_readings_or_a_word_of_its_own_is_never_guessed(task: str) -> None:
     assert not read_task(task, NAMES).contract.writes_allowed
+
+
+def test_a_count_held_next_to_a_sku_is_never_that_skus_order_size() -> None:
+    reading = read_task("SKU-10311: 25 on hand, top it up", NAMES)
+    assert not reading.contract.writes_allowed
+    assert 25 not in reading.fallback.quantities.values()
+
+
+@pytest.mark.parametrize(
+    ("task", "rule"),
+    [
+        ("Bring the short lines up to 180.", QuantityRule(kind="level", value=180)),
+        ("Restock the short lines, at most 35.", QuantityRule(kind="at_most", value=35)),
+    ],
+)
+def test_a_level_or_cap_at_the_end_of_a_sentence_is_read_like_one_before_more_words(
+    task: str, rule: QuantityRule
+) -> None:
+    assert read_task(task, NAMES).contract.quantity_rule == rule

@@ -174,6 +174,8 @@ def _resolve(tokens: list[Token]) -> None:
             token.tag = "context" if fine else "unknown"
     _hold_frames(tokens)
     _asides(tokens)
+    _split_verbs(tokens)
+    _causative(tokens)
     has = {t.tag for t in tokens}
     for token in tokens:
         unsupported = (token.tag == "modify" and "neg" not in has) or (
@@ -236,6 +238,42 @@ def _joined(tokens: list[Token]) -> list[Token]:
     return []
 
 
+def _split_verbs(tokens: list[Token]) -> None:
+    """ "Top everything up", "fill them up": the verb and its `up` after the object are one
+    write; either alone is not understood."""
+    for i, token in enumerate(tokens):
+        if token.tag != "split":
+            continue
+        up = next((t for t in tokens[i + 1 :] if t.tag == "particle"), None)
+        if up is not None:
+            token.tag, up.tag = "write", "filler"
+    for token in tokens:
+        if token.tag in ("split", "particle"):
+            token.tag = "unknown"
+
+
+_CAUSATIVE = frozenset({"get", "have"})
+_PARTICIPLES = frozenset(
+    {"ordered", "reordered", "re-ordered", "replenished", "restocked", "purchased", "raised"}
+)
+
+
+def _causative(tokens: list[Token]) -> None:
+    """ "Get the low items reordered", "can you have SKU-1 restocked": a request that opens
+    with get / have asks for the write its participle names (no one else is said to act)."""
+    first = next((t for t in tokens if t.tag != "polite"), None)
+    if first is None or first.text not in _CAUSATIVE:
+        return
+    after = tokens[tokens.index(first) + 1 :]
+    if after and after[0].text in ("you", "we", "i", "they", "it", "its"):
+        return  # "have you reordered …": a question of what was done
+    if any(t.tag in ("agent", "self", "neg") for t in tokens):
+        return
+    for token in tokens:
+        if token.tag == "write_past" and token.text in _PARTICIPLES:
+            token.tag = "write"
+
+
 def _hold_frames(tokens: list[Token]) -> None:
     """ "Keep SKU-1 as is", "leave SKU-1 and SKU-2 out of it": a verb of keeping, the ids, and
     the words that close the frame leave those ids out (the close reads as a postposed
@@ -247,7 +285,10 @@ def _hold_frames(tokens: list[Token]) -> None:
         while j < len(tokens) and (tokens[j].kind in IDS or tokens[j].tag == "filler"):
             j += 1
         named = any(t.kind in IDS for t in tokens[i + 1 : j])
-        if named and j < len(tokens) and tokens[j].tag == "hold_end":
+        closes = j < len(tokens) and (
+            tokens[j].tag == "hold_end" or tokens[j].text in ("for now", "for the moment")
+        )
+        if named and closes:
             token.tag, tokens[j].tag = "filler", "excl_post"
     for token in tokens:
         if token.tag in ("hold", "hold_end"):
@@ -301,7 +342,7 @@ def _citations(tokens: list[Token]) -> tuple[list[Token], bool]:
     return cited, start is not None
 
 
-_EXPLAINS = frozenset({"filler", "object", "order_noun", "write_past", "reason", "polite"})
+_EXPLAINS = frozenset({"filler", "object", "order_noun", "write_past", "reason", "polite", "agent"})
 
 
 def _asides(tokens: list[Token]) -> None:

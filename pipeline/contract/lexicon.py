@@ -50,6 +50,8 @@ Tags (what a token does in its clause):
 | `hold_end` | as is, alone, untouched, out of it: the close of that frame |
 | `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
 | `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
+| `split` | top, fill: a write with `up` after its object ("top everything up", "fill them up") |
+| `particle` | up: the close of that verb |
 | `only_these` | and nothing else, nothing more: after ids, or alone in a task that names ids |
 | `cite` | says, saying, reads, 写着: after a source, what follows is cited text, not asked for |
 | `source` | note, comment, message, 备注: where cited text comes from (understood with `cite`) |
@@ -113,6 +115,8 @@ TAGS: Final = (
     "source",
     "quote",
     "disregard",
+    "split",
+    "particle",
 )
 
 
@@ -133,7 +137,7 @@ EN: Final[dict[str, Tag]] = _table(
         "write": (
             "replenish|replenishing|restock|restocking|reorder|reordering|re-order|"
             "re-ordering|top up|top-up|topping up|buy|buying|purchase|purchasing|"
-            "order more|refill|refilling"
+            "order more|refill|refilling|fill up|filling up"
         ),
         "write_past": (
             "ordered|reordered|re-ordered|replenished|restocked|purchased|bought|placed|raised|"
@@ -143,7 +147,7 @@ EN: Final[dict[str, Tag]] = _table(
         ),
         "make": (
             "raise|place|create|make|submit|issue|open up|send|generate|draft|file|put in|"
-            "arrange|organise|organize|set up"
+            "arrange|organise|organize|set up|put through|push through"
         ),
         "order_noun": (
             "orders|replenishment orders|replenishment order|purchase orders|purchase order|"
@@ -158,7 +162,7 @@ EN: Final[dict[str, Tag]] = _table(
         ),
         "cancel": (
             "cancel|cancels|cancelling|canceling|cancellation|void|revoke|withdraw|call off|kill|"
-            "scrap"
+            "scrap|get rid of"
         ),
         "report": (
             "which|what|what's|whats|list|show|show me|tell|tell me|report|check|look|see|find|"
@@ -216,7 +220,9 @@ EN: Final[dict[str, Tag]] = _table(
         "req_modal": (
             "could you|would you|can you|will you|could you please|would you please|"
             "can you please|will you please|would you mind|do you mind|would you kindly|"
-            "could you kindly|can you kindly"
+            "could you kindly|can you kindly|would you be able to|could you be able to|"
+            "are you able to|would it be possible to|is it possible to|could we|can we|"
+            "could we please|can we please"
         ),
         "polite": (
             "please|pls|plz|kindly|go ahead and|i'd like you to|i would like you to|"
@@ -225,7 +231,7 @@ EN: Final[dict[str, Tag]] = _table(
             "for me|for us|if you can|if possible|if you could|go ahead|now please|"
             "quickly|today|straight away|at once|for me please|make sure|make sure to|"
             "make sure you|be sure to|remember to|please remember to|thanks a lot|"
-            "thanks so much|many thanks|thank you so much|thanks in advance"
+            "thanks so much|many thanks|thank you so much|thanks in advance|let's|let us"
         ),
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
@@ -257,7 +263,9 @@ EN: Final[dict[str, Tag]] = _table(
             "running out|run out|not enough|too few|insufficient|critical|critically low|"
             "low levels|below par|short on|low on|in short supply|under the minimum|"
             "below the minimum|below minimum|below threshold|below reorder point|"
-            "at or below"
+            "at or below|we're short on|we are short on|we're low on|we are low on|"
+            "we're out of|we are out of|we're running low on|we are running low on|"
+            "we're running out of|we are running out of|we're running short on|we run low on"
         ),
         "context": (
             "screen|screens|screenshot|screenshots|screen shot|screen shots|page|pages|photo|"
@@ -302,13 +310,16 @@ EN: Final[dict[str, Tag]] = _table(
         "raise": "bring|take|bring up|take up",
         "omit": "forget|forget to|fail to|neglect to|miss|overlook|leave off",
         "hold": "keep|leave|hold",
+        "split": "top|fill",
+        "particle": "up",
         "hold_end": (
             "as is|as it is|as they are|alone|untouched|unchanged|intact|out|out of it|"
             "out of this|out of that|where it is|where they are"
         ),
         "reason": (
             "mistake|a mistake|by mistake|in error|an error|by accident|accidentally|duplicate|"
-            "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice"
+            "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice|twice|"
+            "two times|double-ordered|double ordered"
         ),
         "restate": "i mean|i e|ie|in other words|namely|that is to say",
         "only_these": (
@@ -370,7 +381,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "补货单|采购单|订单|补货申请单|申请单|补货申请|采购申请|单子|单|采购订单|请购单"
         ),
         "modify": "动|改|修改|操作|执行|写|更改|变动|调整|碰|管",
-        "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除",
+        "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除|取消掉|作废掉|撤销掉",
         "report": (
             "哪些|哪个|哪几个|哪几样|看看|看一下|看下|查看|查一下|查查|查询|查|列出|列一下|"
             "告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总|看|统计|确认|对比|比较|说一下|"

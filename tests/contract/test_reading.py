@@ -783,3 +783,54 @@ def test_a_level_or_cap_at_the_end_of_a_sentence_is_read_like_one_before_more_wo
     task: str, rule: QuantityRule
 ) -> None:
     assert read_task(task, NAMES).contract.quantity_rule == rule
+
+
+# ---- everyday ways of asking
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Hi, could you get the short lines restocked?",
+        "Is it possible to top the short lines up?",
+        "Can we have the short lines reordered please",
+        "Let's fill up the short lines",
+        "Restock whatever we're low on",
+    ],
+)
+def test_a_request_said_the_everyday_way_replenishes(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed) == ("replenish", True)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Have you restocked the short lines?",
+        "Have you restocked the short lines.",
+        "Get the short lines restocked by the buyer",
+        "Can we restock the short lines next week?",
+        "Top the short lines",
+        "Fill in the short lines",
+    ],
+)
+def test_a_question_of_what_was_done_or_a_verb_not_finished_writes_nothing(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    ("task", "order"),
+    [
+        ("Get rid of PO-000031", "PO-000031"),
+        ("Please void PO-000031, it got raised twice", "PO-000031"),
+        ("把 PO-000031 作废掉", "PO-000031"),
+    ],
+)
+def test_a_cancel_said_the_everyday_way_cancels_that_order(task: str, order: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.order_ids) == ("cancel", (order,))
+
+
+def test_holding_a_named_sku_for_now_leaves_it_out() -> None:
+    contract = read_task("Top up the short lines, hold SKU-10233 for now", NAMES).contract
+    assert (contract.writes_allowed, contract.exclude_skus) == (True, ("SKU-10233",))

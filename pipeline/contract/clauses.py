@@ -342,7 +342,11 @@ def _citations(tokens: list[Token]) -> tuple[list[Token], bool]:
     return cited, start is not None
 
 
-_EXPLAINS = frozenset({"filler", "object", "order_noun", "write_past", "reason", "polite", "agent"})
+_EXPLAINS = frozenset(
+    {"filler", "object", "order_noun", "write_past", "reason", "polite", "agent", "placeholder"}
+)
+"""What a clause that only explains may hold beside its reason: orders it names
+("PO-1 was a duplicate") are the ones the task's cancel is about."""
 
 
 def _asides(tokens: list[Token]) -> None:
@@ -351,8 +355,14 @@ def _asides(tokens: list[Token]) -> None:
     cancel, whose order it explains, not a request it may take back), and a restatement ("I mean the
     low ones only") that names no id (one that does may correct the ids before it: the task
     is then a report)."""
+    for i, token in enumerate(tokens):
+        if token.tag == "settled":
+            # "SKU-1 is discontinued" leaves SKU-1 out; "PO-1 is no longer needed" is why
+            # PO-1 goes.
+            ids = [t for t in tokens[:i] if t.kind in IDS]
+            token.tag = "reason" if ids and all(t.kind == "O" for t in ids) else "excl_post"
     tags = {t.tag for t in tokens}
-    named = any(t.kind in IDS for t in tokens)
+    named = any(t.kind in ("S", "W", "Q") for t in tokens)
     for token in tokens:
         if token.tag == "reason":
             alone = not named and tags <= _EXPLAINS
@@ -497,7 +507,7 @@ def read_clause(text: str, question: bool) -> Clause:
         if token.tag == "excl_post" and not _ids_before(tokens, token):
             clause.leftover.append((token.start, token.end))
     anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
-    anchors |= {"write_past", "agent"} | ({"defer"} if deferred else set())
+    anchors |= {"write_past", "agent", "reason"} | ({"defer"} if deferred else set())
     anchored = bool(anchors & has) or question
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
@@ -635,12 +645,13 @@ def _objects_of_another_act(tokens: Sequence[Token], negation: int) -> bool:
 
 def _negates_every_write(tokens: Sequence[Token], negation: int) -> bool:
     """A negation of change itself ("cancel PO-1 but don't change anything") forbids every
-    write, whatever ids the clause names before it; with ids after it ("don't touch SKU-1")
-    it leaves those out."""
+    write, whatever ids that verb names; with ids after it ("don't touch SKU-1") or with no
+    verb before it ("WH-02 暂时不管") it leaves those ids out."""
     ahead = tokens[negation + 1 :]
     after = next((t for t in ahead if t.tag not in _PASS_OVER), None)
     named = any(t.kind in IDS for t in ahead)
-    return after is not None and after.tag == "modify" and not named
+    asked = any(t.tag in ("write", "make", "cancel") for t in tokens[:negation])
+    return after is not None and after.tag == "modify" and not named and asked
 
 
 def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:

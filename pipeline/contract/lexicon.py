@@ -50,6 +50,7 @@ Tags (what a token does in its clause):
 | `hold_end` | as is, alone, untouched, out of it: the close of that frame |
 | `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
 | `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
+| `settled` | in transit, discontinued, 已停产: leaves SKUs out; of orders alone, why they go |
 | `split` | top, fill: a write with `up` after its object ("top everything up", "fill them up") |
 | `particle` | up: the close of that verb |
 | `only_these` | and nothing else, nothing more: after ids, or alone in a task that names ids |
@@ -117,6 +118,7 @@ TAGS: Final = (
     "disregard",
     "split",
     "particle",
+    "settled",
 )
 
 
@@ -182,12 +184,14 @@ EN: Final[dict[str, Tag]] = _table(
             "but not|not including|skip|skipping|leave out|leaving out|ignore|ignoring|"
             "minus|rather than|instead of|save for|with the exception of|omit|omitting"
         ),
-        "excl_post": (
-            "excepted|aside|excluded|on its way|already on its way|on the way|already on the way|"
+        "excl_post": "excepted|aside|excluded",
+        "settled": (
+            "on its way|already on its way|on the way|already on the way|"
             "in transit|already in transit|already on order|on order already|discontinued|"
             "is discontinued|being discontinued|phased out|phasing out|being phased out|"
             "obsolete|end of life|end-of-life|no longer stocked|no longer sold|no longer needed|"
-            "not needed|handled already|already handled|taken care of|already taken care of|"
+            "not needed|not needed anymore|not needed any more|handled already|already handled|"
+            "taken care of|already taken care of|"
             "covered already|already covered"
         ),
         "but": "but",
@@ -243,14 +247,17 @@ EN: Final[dict[str, Tag]] = _table(
             "etc|shown|showing|listed|visible|appear|appears|seem|seems|"
             "we have|i have|you have|there are|there is|how|where|when|about|currently at|"
             "below are|above|following|the following|attached|here's|each of|all of|both of|"
-            "some of|any of"
+            "some of|any of|in one go|all at once|in one batch|the standard quantities|"
+            "standard quantities|the default quantities|default quantities|"
+            "the suggested quantities|suggested quantities|at the suggested quantities|"
+            "policy quantities|the policy quantities"
         ),
         "object": (
             "item|items|sku|skus|row|rows|product|products|good|goods|stock|stocks|part|parts|"
             "part number|part numbers|line|lines|line items|line item|thing|things|article|"
             "articles|entry|entries|everything|anything|whatever|stuff|material|materials|"
             "inventory|supplies|supply|merchandise|references|refs|codes|positions|quantity|"
-            "quantities"
+            "quantities|the lot|the whole lot|whole lot"
         ),
         "low": (
             "low|lowest|short|shortage|shortages|running low|run low|runs low|are low|"
@@ -373,7 +380,8 @@ ZH: Final[dict[str, Tag]] = _table(
     {
         "write": (
             "补货|补充|下单|订货|采购|购买|进货|补单|补上|补齐|补足|补满|补|订|买|订购|"
-            "再订|备货|买入|补一下|补一些|补点|下采购单|补进|订一些"
+            "再订|备货|买入|补一下|补一些|补点|下采购单|补进|订一些|下个单|下一单|下张单|"
+            "补到位|补上去"
         ),
         "write_past": "下过单|订过|补过|已下单|已经下单|已补|已订|已经订了|已经补了|买过",
         "make": "建|建好|创建|提交|开|生成|做|发起|提|开单|建个|建一下",
@@ -381,7 +389,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "补货单|采购单|订单|补货申请单|申请单|补货申请|采购申请|单子|单|采购订单|请购单"
         ),
         "modify": "动|改|修改|操作|执行|写|更改|变动|调整|碰|管",
-        "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除|取消掉|作废掉|撤销掉",
+        "cancel": "取消|撤销|作废|撤回|撤掉|退掉|撤单|删掉|删除|取消掉|作废掉|撤销掉|撤|撤了",
         "report": (
             "哪些|哪个|哪几个|哪几样|看看|看一下|看下|查看|查一下|查查|查询|查|列出|列一下|"
             "告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总|看|统计|确认|对比|比较|说一下|"
@@ -397,9 +405,9 @@ ZH: Final[dict[str, Tag]] = _table(
         "excl": "除了|除|不包括|不含|排除|跳过|去掉|不算|刨除|扣除|剔除|撇开|除开",
         "excl_post": (
             "除外|以外|之外|不算在内|不在内|例外|留着|先留着|留着下次再说|留着以后再说|留着回头再说|"
-            "先留着再说|留到下次|留到以后|已经在路上|在路上|停产|已停产|"
-            "淘汰|已淘汰|不再卖|不卖了"
+            "先留着再说|留到下次|留到以后"
         ),
+        "settled": "已经在路上|在路上|停产|已停产|淘汰|已淘汰|不再卖|不卖了|不需要了|用不上了",
         "else": "其他|其它|其余|别的|剩下的|剩余|剩下|另外的|其他的",
         "defer": (
             "以后|之后|稍后|晚点|晚些|晚一点|下周|下个月|明天|后天|回头|改天|下次|过几天|"
@@ -426,6 +434,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "着|过来|出来|起来|上去|下来|里头|当中|其中|这里|那里|这边|一样|同样|照|"
             "以|来|去|被|让|使|用|将|已经|已|之前|刚|刚刚|刚才|都是|这样|分别是|即|"
             "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回|但是|但|不过|可是|快|快要|"
+            "顺手|顺带|顺道|按建议数量|按默认数量|按系统建议|"
             "它|它们"
         ),
         "object": (

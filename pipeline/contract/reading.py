@@ -304,6 +304,12 @@ def read_task(
     reasons = [c.reason for c in understood if c.reason is not None]
     if reasons and action != "cancel":
         missing.append(unclear(reasons[0]))
+    # Orders a reason names ("PO-1 was a duplicate") are the cancel's only when no other
+    # clause names other orders ("cancel PO-1, PO-2 was a mistake" may correct PO-1).
+    explained = {o for c in understood if c.reason for o in _orders_of(c, marks)}
+    asked_for = {o for c in understood if not c.reason for o in _orders_of(c, marks)}
+    if explained and asked_for and not explained <= asked_for:
+        missing.append(unclear(next(c.reason for c in understood if c.reason) or ""))
     if below and min(below) < 1:
         missing.append("no item has less than 0 on hand; give a number of at least 1")
     if action == "cancel" and (per_sku or rule is not None or below):
@@ -370,6 +376,10 @@ def read_task(
         stop=stops[0] if stops else None,
         offer=offer,
     )
+
+
+def _orders_of(clause: Clause, marks: Marks) -> list[str]:
+    return [marks.orders[t.index] for t in clause.positive if t.kind == "O"]
 
 
 _POINTERS = frozenset(

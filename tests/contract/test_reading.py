@@ -834,3 +834,61 @@ def test_a_cancel_said_the_everyday_way_cancels_that_order(task: str, order: str
 def test_holding_a_named_sku_for_now_leaves_it_out() -> None:
     contract = read_task("Top up the short lines, hold SKU-10233 for now", NAMES).contract
     assert (contract.writes_allowed, contract.exclude_skus) == (True, ("SKU-10233",))
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "PO-000031 is not needed anymore, cancel it",
+        "PO-000031 was a duplicate; scrap it",
+        "PO-000031 下错了，撤销一下",
+        "把 PO-000031 撤了",
+    ],
+)
+def test_an_order_said_to_be_a_mistake_or_unneeded_is_the_one_a_cancel_takes(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.order_ids) == ("cancel", ("PO-000031",))
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Cancel PO-000031, PO-000032 was a mistake",  # which one goes is not clear
+        "Top up the short lines; PO-000031 is no longer needed",  # a cancel nobody asked for
+    ],
+)
+def test_an_order_explained_beside_another_request_or_order_writes_nothing(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    ("task", "warehouses", "excluded"),
+    [
+        ("先补 WH-01，WH-02 暂时不管", ("WH-01",), ("WH-02",)),
+        ("Top up WH-01; WH-02 don't touch", ("WH-01",), ("WH-02",)),
+    ],
+)
+def test_a_negated_change_after_ids_with_no_verb_of_its_own_leaves_them_out(
+    task: str, warehouses: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.writes_allowed
+    assert (contract.warehouses, contract.exclude_warehouses) == (warehouses, excluded)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "缺货的那几个帮我下个单",
+        "把低于警戒值的全部补到位，顺手看一下",
+        "Restock the whole lot that's low in one go",
+        "Replenish the short lines at the suggested quantities",
+    ],
+)
+def test_more_everyday_words_for_a_replenishment_read(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed, contract.quantity_rule) == (
+        "replenish",
+        True,
+        None,
+    )

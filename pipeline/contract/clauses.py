@@ -152,6 +152,8 @@ def _resolve(tokens: list[Token]) -> None:
         nxt = next((t for t in after if t.tag != "filler" or t.text in _VERB_OBJECTS), None)
         if token.tag == "req_modal":
             token.tag = "polite" if all(t.tag == "filler" for t in before) else "hypo"
+            if token.tag == "polite" and after and after[0].tag == "modal":
+                after[0].tag = "polite"  # "could you possibly …": politeness, not a hedge
         elif token.tag == "order":
             token.tag = "write" if _order_is_verb(token, tokens[:i], nxt) else "order_noun"
         elif token.tag == "but":
@@ -252,7 +254,7 @@ def _split_verbs(tokens: list[Token]) -> None:
             token.tag = "unknown"
 
 
-_CAUSATIVE = frozenset({"get", "have"})
+_CAUSATIVE = frozenset({"get", "gets", "have"})
 _PARTICIPLES = frozenset(
     {"ordered", "reordered", "re-ordered", "replenished", "restocked", "purchased", "raised"}
 )
@@ -262,7 +264,18 @@ def _causative(tokens: list[Token]) -> None:
     """ "Get the low items reordered", "can you have SKU-1 restocked": a request that opens
     with get / have asks for the write its participle names (no one else is said to act)."""
     first = next((t for t in tokens if t.tag != "polite"), None)
-    if first is None or first.text not in _CAUSATIVE:
+    if tokens and tokens[0].text.endswith("if you"):
+        # "I'd appreciate it if you restocked …": the past tense of a polite request.
+        first = tokens[0]
+    else:
+        polite = any(t.tag == "polite" for t in tokens)
+        got = [i for i, t in enumerate(tokens) if t.text in ("get", "gets")]
+        if polite and got and got[0] + 1 < len(tokens):
+            # "please make sure the low items get reordered"
+            first = tokens[got[0]] if tokens[got[0] + 1].tag == "write_past" else first
+        if first is None or first.text not in _CAUSATIVE:
+            return
+    if first is None:
         return
     after = tokens[tokens.index(first) + 1 :]
     if after and after[0].text in ("you", "we", "i", "they", "it", "its"):

@@ -192,7 +192,9 @@ EN: Final[dict[str, Tag]] = _table(
             "obsolete|end of life|end-of-life|no longer stocked|no longer sold|no longer needed|"
             "not needed|not needed anymore|not needed any more|handled already|already handled|"
             "taken care of|already taken care of|"
-            "covered already|already covered"
+            "covered already|already covered|we have enough of|we've got enough of|"
+            "we have plenty of|we've got plenty of|we have enough|we've got enough|"
+            "we have plenty|is fine for now|is fine|is ok|is okay|are fine"
         ),
         "but": "but",
         "else": (
@@ -226,7 +228,11 @@ EN: Final[dict[str, Tag]] = _table(
             "can you please|will you please|would you mind|do you mind|would you kindly|"
             "could you kindly|can you kindly|would you be able to|could you be able to|"
             "are you able to|would it be possible to|is it possible to|could we|can we|"
-            "could we please|can we please"
+            "could we please|can we please|mind|any chance you could|any chance you can|"
+            "any chance of|you can|you may|you could|"
+            "i'd appreciate it if you|i would appreciate it if you|i'd appreciate it if you could|"
+            "it would be great if you could|it would be great if you|it'd be great if you could|"
+            "would be great if you could|it would help if you could|it would help if you"
         ),
         "polite": (
             "please|pls|plz|kindly|go ahead and|i'd like you to|i would like you to|"
@@ -235,7 +241,10 @@ EN: Final[dict[str, Tag]] = _table(
             "for me|for us|if you can|if possible|if you could|go ahead|now please|"
             "quickly|today|straight away|at once|for me please|make sure|make sure to|"
             "make sure you|be sure to|remember to|please remember to|thanks a lot|"
-            "thanks so much|many thanks|thank you so much|thanks in advance|let's|let us"
+            "thanks so much|many thanks|thank you so much|thanks in advance|let's|let us|"
+            "don't hesitate to|do not hesitate to|feel free to|you can go ahead and|"
+            "no need to ask|without asking|without asking me|no need to check with me|"
+            "no need to confirm|no confirmation needed|don't ask me|do not ask me"
         ),
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"

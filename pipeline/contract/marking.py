@@ -41,7 +41,7 @@ _QTY_BEFORE = re.compile(
     r"(?<![\d<])(\d{1,7})" + _MORE + _UNIT + "?" + _MORE + r"\s*(?:of|for|x|×)?\s*<S(\d+)>"
 )
 _QTY_AFTER = re.compile(
-    r"<S(\d+)>\s*(?:[x×*:=]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
+    r"<S(\d+)>\s*(?:[x×*:=(]\s*)?(?:qty|quantity|order|reorder|buy|数量|补|订|下单|要)?\s*"
     r"(\d{1,7})(?![\d>])" + _UNIT + "?" + r"(?!\s*" + _EACH_WORDS + r")"
     r"(?!\s*(?:units?\s+)?(?:on[- ]hand|in stock|left|remaining|available)(?![a-z]))"
 )
@@ -100,7 +100,7 @@ _UP_TO = (
     re.compile(r"(?P<m>两|二|三|(?P<n>\d+(?:\.\d+)?))\s*倍(?:的)?\s*" + _LEVEL_ZH),
 )
 _UP_TO_ONE = re.compile(
-    r"(?:(?:up |back )?to|(?:bring|get) (?:them |it |those |these )?(?:up |back )?to)"
+    r"(?:(?:back )?(?:up )?to|(?:bring|get) (?:them |it |those |these )?(?:back )?(?:up )?to)"
     r" (?:the |its |their )?(?:reorder point|reorder level|minimum|threshold)s?\b(?! ?x)"
     r"|(?:补到|补至|补足到)\s*" + _LEVEL_ZH + r"(?!\s*的?\s*[\d两二三]+\s*倍)"
 )
@@ -312,7 +312,10 @@ def _name_patterns(names: Mapping[str, str]) -> list[tuple[re.Pattern[str], str]
     for word, warehouses in owners.items():
         if len(warehouses) == 1:
             found.append((rf"(?:the )?{word} (?:{_GENERIC_PLACE})", next(iter(warehouses))))
-    found.sort(key=lambda item: len(item[0]), reverse=True)
+    # A name as the store spells it before any pattern made from a word of it ("main
+    # distribution centre" before "main distribution"), each longest first.
+    exact = {re.escape(name.strip().lower()) for name in names}
+    found.sort(key=lambda item: (item[0] in exact, len(item[0])), reverse=True)
     patterns = []
     for text, warehouse in found:
         edge_l = r"(?<![a-z0-9])" if text[:1].isascii() else ""

@@ -892,3 +892,53 @@ def test_more_everyday_words_for_a_replenishment_read(task: str) -> None:
         True,
         None,
     )
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Could you possibly top up the short lines?",
+        "Any chance you could restock the short lines?",
+        "It would be great if you could reorder the short lines",
+        "I'd appreciate it if you reordered the short lines",
+        "Please make sure the short lines get restocked",
+        "Feel free to reorder the short lines, no need to check with me",
+    ],
+)
+def test_a_polite_opening_or_a_wish_asks_for_the_replenishment(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed) == ("replenish", True)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "The short lines get restocked on Fridays",
+        "Restock what you can of SKU-10233 if it is short",
+    ],
+)
+def test_a_description_or_a_condition_is_still_no_request(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Top up the short lines, SKU-10233 we have plenty of",
+        "SKU-10233 is fine for now, reorder the other short lines",
+    ],
+)
+def test_a_sku_said_to_be_well_stocked_is_left_out(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.writes_allowed, contract.exclude_skus) == (True, ("SKU-10233",))
+
+
+def test_a_warehouse_named_in_full_is_read_before_a_word_of_its_name() -> None:
+    contract = read_task("Top up the short lines in the main distribution centre", NAMES)
+    assert contract.contract.warehouses == ("WH-01",)
+    assert contract.contract.writes_allowed
+
+
+def test_a_quantity_in_brackets_after_a_sku_is_its_order() -> None:
+    contract = read_task("Reorder SKU-10233 (45)", NAMES).contract
+    assert (contract.action, contract.quantities) == ("order", {"SKU-10233": 45})

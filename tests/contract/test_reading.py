@@ -942,3 +942,22 @@ def test_a_warehouse_named_in_full_is_read_before_a_word_of_its_name() -> None:
 def test_a_quantity_in_brackets_after_a_sku_is_its_order() -> None:
     contract = read_task("Reorder SKU-10233 (45)", NAMES).contract
     assert (contract.action, contract.quantities) == ("order", {"SKU-10233": 45})
+
+
+@pytest.mark.parametrize(
+    ("task", "excluded"),
+    [
+        ("麻烦安排一下缺货商品的采购", ()),
+        ("低库存的都补一补", ()),
+        ("除 SKU-10233 外，缺的都补上", ("SKU-10233",)),
+    ],
+)
+def test_chinese_everyday_words_for_a_replenishment_read(
+    task: str, excluded: tuple[str, ...]
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed, contract.exclude_skus) == (
+        "replenish",
+        True,
+        excluded,
+    )

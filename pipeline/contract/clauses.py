@@ -210,9 +210,11 @@ def _double_negations(tokens: list[Token]) -> None:
             after.tag == "omit" or (after.tag == "excl" and "skip" in after.text)
         ):
             token.tag = after.tag = "polite"
-    for token in tokens:
+    for i, token in enumerate(tokens):
         if token.tag == "omit":
-            token.tag = "unknown"
+            # "Forget SKU-1, restock the rest": leaving out the ids right after it.
+            after = next((t for t in tokens[i + 1 :] if t.tag != "filler"), None)
+            token.tag = "excl" if after is not None and after.kind in IDS else "unknown"
 
 
 _SETS = frozenset({"everything", "anything", "whatever"})
@@ -482,7 +484,7 @@ def read_clause(text: str, question: bool) -> Clause:
     )
     if negation is not None and (other_act or not ids) and not any(t.tag == "else" for t in tokens):
         clause.negated, clause.negates = _negated_write(clause, tokens, negation)
-        if clause.negated is None:
+        if clause.negated is None and not _negates_a_look(tokens, tokens.index(negation)):
             # A negation of nothing the reader knows ("the items that are not low").
             clause.leftover.append((negation.start, negation.end))
     if "only" in has and "report" in has and not writes and not cancels:
@@ -654,6 +656,12 @@ def _objects_of_another_act(tokens: Sequence[Token], negation: int) -> bool:
     negated = next((_ACT[t.tag] for t in tokens[negation + 1 :] if t.tag in _ACT), None)
     before = next((_ACT[t.tag] for t in reversed(tokens[:negation]) if t.tag in _ACT), None)
     return negated is not None and before is not None and before != negated
+
+
+def _negates_a_look(tokens: Sequence[Token], negation: int) -> bool:
+    """ "No need to check, just reorder": a negation of looking or asking forbids no write."""
+    after = next((t for t in tokens[negation + 1 :] if t.tag not in _PASS_OVER), None)
+    return after is not None and after.tag == "report" and not any(t.kind in IDS for t in tokens)
 
 
 def _negates_every_write(tokens: Sequence[Token], negation: int) -> bool:

@@ -182,7 +182,9 @@ EN: Final[dict[str, Tag]] = _table(
         "excl": (
             "except|except for|excluding|exclude|other than|apart from|aside from|besides|"
             "but not|not including|skip|skipping|leave out|leaving out|ignore|ignoring|"
-            "minus|rather than|instead of|save for|with the exception of|omit|omitting"
+            "minus|rather than|instead of|save for|with the exception of|omit|omitting|"
+            "forget about|don't bother with|do not bother with|never mind|nevermind|"
+            "no need for"
         ),
         "excl_post": "excepted|aside|excluded",
         "settled": (
@@ -194,7 +196,8 @@ EN: Final[dict[str, Tag]] = _table(
             "taken care of|already taken care of|"
             "covered already|already covered|we have enough of|we've got enough of|"
             "we have plenty of|we've got plenty of|we have enough|we've got enough|"
-            "we have plenty|is fine for now|is fine|is ok|is okay|are fine"
+            "we have plenty|is fine for now|is fine|is ok|is okay|are fine|can stay|"
+            "stays|stays as it is|stays as is|can stay as it is|can stay as is|should stay"
         ),
         "but": "but",
         "else": (
@@ -229,7 +232,8 @@ EN: Final[dict[str, Tag]] = _table(
             "could you kindly|can you kindly|would you be able to|could you be able to|"
             "are you able to|would it be possible to|is it possible to|could we|can we|"
             "could we please|can we please|mind|any chance you could|any chance you can|"
-            "any chance of|you can|you may|you could|"
+            "any chance of|you can|you may|you could|how about|what about|why not|"
+            "why don't you|why not just|"
             "i'd appreciate it if you|i would appreciate it if you|i'd appreciate it if you could|"
             "it would be great if you could|it would be great if you|it'd be great if you could|"
             "would be great if you could|it would help if you could|it would help if you"
@@ -244,7 +248,10 @@ EN: Final[dict[str, Tag]] = _table(
             "thanks so much|many thanks|thank you so much|thanks in advance|let's|let us|"
             "don't hesitate to|do not hesitate to|feel free to|you can go ahead and|"
             "no need to ask|without asking|without asking me|no need to check with me|"
-            "no need to confirm|no confirmation needed|don't ask me|do not ask me"
+            "no need to confirm|no confirmation needed|don't ask me|do not ask me|"
+            "no questions|no questions asked|yes|yep|yeah|sure|urgent|urgently|"
+            "as needed|where needed|as necessary|where necessary|if needed|if necessary|"
+            "as required|where required|when needed"
         ),
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
@@ -279,7 +286,9 @@ EN: Final[dict[str, Tag]] = _table(
             "running out|run out|not enough|too few|insufficient|critical|critically low|"
             "low levels|below par|short on|low on|in short supply|under the minimum|"
             "below the minimum|below minimum|below threshold|below reorder point|"
-            "at or below|we're short on|we are short on|we're low on|we are low on|"
+            "at or below|what's needed|what is needed|whatever is needed|whatever's needed|"
+            "what we need|whatever we need|we're short on|we are short on|we're low on|"
+            "we are low on|"
             "we're out of|we are out of|we're running low on|we are running low on|"
             "we're running out of|we are running out of|we're running short on|we run low on"
         ),

@@ -961,3 +961,30 @@ def test_chinese_everyday_words_for_a_replenishment_read(
         True,
         excluded,
     )
+
+
+@pytest.mark.parametrize(
+    ("task", "excluded"),
+    [
+        ("No need to check, just top up the short lines", ()),
+        ("Top up the short lines as needed, no questions asked", ()),
+        ("How about topping up the short lines?", ()),
+        ("Top up the short lines; don't bother with SKU-10233", ("SKU-10233",)),
+        ("Forget SKU-10233, top up the others", ("SKU-10233",)),
+        ("Top up the others, SKU-10233 can stay as it is", ("SKU-10233",)),
+    ],
+)
+def test_everyday_idioms_of_asking_and_leaving_out_read(
+    task: str, excluded: tuple[str, ...]
+) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.writes_allowed, contract.exclude_skus) == (True, excluded)
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Don't look at anything, tell me nothing", "Don't forget SKU-10233, top it up too"],
+)
+def test_a_negated_look_forbids_no_write_but_asks_none_either(task: str) -> None:
+    reading = read_task(task, NAMES)
+    assert not reading.contract.writes_allowed

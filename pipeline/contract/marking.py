@@ -50,11 +50,20 @@ each") or a count held ("SKU-1: 30 on hand")."""
 _CAP = (
     re.compile(
         r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"
-        r"at the most|capped at|limit(?:ed)? to)\s*(\d{1,7})(?![\dx]|\.\d)"
+        r"at the most|cap(?:ped)?(?: (?:it|them|each|orders|the orders|quantities))? at|"
+        r"limit(?:ed)?(?: (?:it|them|each))?(?: to| of| at)?)\s*(\d{1,7})(?![\dx]|\.\d)"
         + _UNIT
         + r"?(?:\s*"
         + _EACH_WORDS
         + r")?(?!\s*(?:x|times)\b)"
+    ),
+    # "25 each, max", "25 per item tops"
+    re.compile(
+        r"(?<![\d<])(\d{1,7})"
+        + _UNIT
+        + r"?\s*"
+        + _EACH_WORDS
+        + r",?\s*(?:max|maximum|tops|at most)\b"
     ),
     re.compile(
         r"(?:最多不超过|最多|不超过|至多|顶多|上限)\s*(?:补|订|买)?\s*(\d{1,7})(?![\d>])"

@@ -988,3 +988,16 @@ def test_everyday_idioms_of_asking_and_leaving_out_read(
 def test_a_negated_look_forbids_no_write_but_asks_none_either(task: str) -> None:
     reading = read_task(task, NAMES)
     assert not reading.contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Top up the short lines, 35 each, max",
+        "Top up the short lines, cap it at 35",
+        "Top up the short lines, limit 35 per item",
+    ],
+)
+def test_a_cap_said_the_everyday_way_caps_the_policy_quantity(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.quantity_rule == QuantityRule(kind="at_most", value=35)

@@ -291,8 +291,9 @@ def read_task(
             )
     cites = bool(marks.quotes) or any(c.quoting for c in clauses)
     turned = [c.disregard for c in understood if c.disregard is not None]
-    # Beside cited words, a request whose object is only "it" or "them" may mean the cited
-    # items ("the screen says SKU-1 is low, restock it"): not understood.
+    # Beside cited words, a request that names no object of its own may mean the cited items
+    # ("the screen says SKU-1 is low, restock it", "截图显示着 SKU-1 缺货，补一下"): not
+    # understood.
     pointing = [c for c in understood if cites and (c.acts - {"report"}) and _points_back(c)]
     if pointing:
         missing.append(unclear(pointing[0].text.strip()))
@@ -382,17 +383,14 @@ def _orders_of(clause: Clause, marks: Marks) -> list[str]:
     return [marks.orders[t.index] for t in clause.positive if t.kind == "O"]
 
 
-_POINTERS = frozenset(
-    {"it", "them", "that", "those", "these", "this", "它", "它们", "这个", "那个"}
-)
 _SETS = frozenset({"low", "object", "else", "each_warehouse", "beyond", "status"})
 
 
 def _points_back(clause: Clause) -> bool:
-    """The clause's object is only a word pointing back ("restock it"): no id, no set."""
+    """The clause names no object of its own ("restock it", "补一下"): no id, no set; beside
+    cited words it may mean them."""
     tags = {t.tag for t in clause.tokens}
-    named = any(t.kind in IDS for t in clause.tokens)
-    return not named and not tags & _SETS and any(t.text in _POINTERS for t in clause.tokens)
+    return not any(t.kind in IDS for t in clause.tokens) and not tags & _SETS
 
 
 def _without(

@@ -1001,3 +1001,13 @@ def test_a_negated_look_forbids_no_write_but_asks_none_either(task: str) -> None
 def test_a_cap_said_the_everyday_way_caps_the_policy_quantity(task: str) -> None:
     contract = read_task(task, NAMES).contract
     assert contract.quantity_rule == QuantityRule(kind="at_most", value=35)
+
+
+@pytest.mark.parametrize(
+    "task", ["截图显示着 SKU-10311 缺货，补一下", "The export says SKU-10311 is short; top up."]
+)
+def test_a_request_with_no_object_of_its_own_beside_cited_words_is_not_understood(
+    task: str,
+) -> None:
+    reading = read_task(task, NAMES)
+    assert not reading.contract.writes_allowed and reading.contract.not_understood

@@ -60,11 +60,12 @@ def _known(word: str) -> bool:
 
 def _name_words(name: str) -> set[str]:
     """The words of a name a mention may use: each word, and the parts of a dimension code
-    ("m8x40": m8x40, m8 and 40)."""
+    ("m8x40": m8x40, m8 and 40); never a single letter ("x" in "48 mm x 66 m" is how a task
+    writes a quantity too)."""
     found = set()
     for word in map(_plain, _WORD.findall(_PACKAGING.sub(" ", name.lower()))):
         found |= {word, *re.split(r"(?<=\d)x(?=\d)", word)}
-    return {_singular(w) for w in found if not _known(w)}
+    return {_singular(w) for w in found if not _known(w) and len(w) > 1}
 
 
 @dataclass(frozen=True)

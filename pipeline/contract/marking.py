@@ -72,7 +72,7 @@ _CAP = (
     ),
 )
 _QTY_EACH = (
-    re.compile(r"(?<![\d<])(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
+    re.compile(r"(?<![\d<])(?:[x×]\s*)?(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
     re.compile(
         r"\beach\s*(?:(?:low |short )?(?:sku|item|one|product|row|line)s?)?\s*"
         r"(?:gets?|to|with|:)?\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
@@ -82,6 +82,8 @@ _QTY_EACH = (
         r"(?:每个sku|每个|每样|每种|每项|各)[^\d，,。；;]{0,6}?(?:都)?\s*(?:补|订|下单|买|要)?\s*"
         r"(\d{1,7})(?![\d>])" + _UNIT + "?"
     ),
+    # "SKU-1 和 SKU-2 都补 20 件": 都 gives the number to each of them
+    re.compile(r"(?<=>)\s*(?:都|全都)\s*(?:补|订|下单|买|要)\s*(\d{1,7})(?![\d>])" + _UNIT + "?"),
 )
 _MULTIPLES = {
     "twice": 2.0,

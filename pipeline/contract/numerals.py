@@ -45,7 +45,7 @@ _TENS = {
 }
 _SCALES = {"hundred": 100, "thousand": 1000}
 _NUMBER_WORD = "|".join(sorted([*_ONES, *_TENS, *_SCALES, "dozen"], key=len, reverse=True))
-_EN_UNIT = r"(?:units?|pcs|pieces?|items?|boxes|box|cases?|ea|each|apiece)\b"
+_EN_UNIT = r"(?:units?|pcs|pieces?|items?|boxes|box|cases?|ea|each|apiece|of each)\b"
 _EN_NUMBER = re.compile(
     rf"\b((?:an?\s+)?(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD}))*)"
     rf"(?=\s+(?:{_EN_UNIT}|of\s+[A-Za-z]{{2,6}}[-_ ]?\d))",

@@ -1011,3 +1011,23 @@ def test_a_request_with_no_object_of_its_own_beside_cited_words_is_not_understoo
 ) -> None:
     reading = read_task(task, NAMES)
     assert not reading.contract.writes_allowed and reading.contract.not_understood
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Buy fifteen of each: SKU-10311, SKU-10233",
+        "Buy SKU-10311 & SKU-10233 x15 each",
+        "SKU-10311 和 SKU-10233 都补 15 件",
+    ],
+)
+def test_more_ways_of_one_quantity_for_each_listed_sku(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert contract.skus == ("SKU-10311", "SKU-10233")
+    assert contract.quantity_rule == QuantityRule(kind="each", value=15)
+
+
+def test_a_single_letter_of_an_items_name_is_never_a_mention_of_it() -> None:
+    screen = {"SKU-10501": "Packing tape 48 mm x 66 m", "SKU-10232": "Hex nut M8"}
+    contract = read_task("Order SKU-10232 x 12", NAMES, screen).contract
+    assert (contract.skus, contract.quantities) == (("SKU-10232",), {"SKU-10232": 12})

@@ -178,6 +178,12 @@ def _resolve(tokens: list[Token]) -> None:
     _asides(tokens)
     _split_verbs(tokens)
     _causative(tokens)
+    for i, token in enumerate(tokens):
+        if token.tag == "described":
+            # "everything marked low": a marking the reader knows; "the flagged items" or
+            # "flagged as urgent" names a marking it does not, which may be fewer items.
+            marked = next((t for t in tokens[i + 1 :] if t.tag != "filler"), None)
+            token.tag = "filler" if marked is not None and marked.tag == "low" else "unknown"
     has = {t.tag for t in tokens}
     for token in tokens:
         unsupported = (token.tag == "modify" and "neg" not in has) or (
@@ -372,6 +378,8 @@ def _asides(tokens: list[Token]) -> None:
     is then a report)."""
     for i, token in enumerate(tokens):
         if token.tag == "settled":
+            token.tag = "excl_post"  # "SKU-1 is on its way", "PO-1 is fine": left as they are
+        elif token.tag == "unwanted":
             # "SKU-1 is discontinued" leaves SKU-1 out; "PO-1 is no longer needed" is why
             # PO-1 goes.
             ids = [t for t in tokens[:i] if t.kind in IDS]

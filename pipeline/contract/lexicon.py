@@ -50,7 +50,9 @@ Tags (what a token does in its clause):
 | `hold_end` | as is, alone, untouched, out of it: the close of that frame |
 | `reason` | a mistake, a duplicate, 下错了: why; beside a cancel or in a clause alone |
 | `restate` | I mean, in other words, 就是说: a restatement, understood only when it names no id |
-| `settled` | in transit, discontinued, 已停产: leaves SKUs out; of orders alone, why they go |
+| `settled` | in transit, taken care of, is fine, 在路上: leaves the ids before it out |
+| `unwanted` | discontinued, no longer needed, 已停产: leaves SKUs out; of orders, why they go |
+| `described` | marked, flagged as, shows up as: understood only before a word of low stock |
 | `split` | top, fill: a write with `up` after its object ("top everything up", "fill them up") |
 | `particle` | up: the close of that verb |
 | `only_these` | and nothing else, nothing more: after ids, or alone in a task that names ids |
@@ -119,6 +121,8 @@ TAGS: Final = (
     "split",
     "particle",
     "settled",
+    "described",
+    "unwanted",
 )
 
 
@@ -187,13 +191,15 @@ EN: Final[dict[str, Tag]] = _table(
             "no need for"
         ),
         "excl_post": "excepted|aside|excluded",
+        "unwanted": (
+            "discontinued|is discontinued|being discontinued|phased out|phasing out|"
+            "being phased out|obsolete|end of life|end-of-life|no longer stocked|no longer sold|"
+            "no longer needed|not needed|not needed anymore|not needed any more"
+        ),
         "settled": (
             "on its way|already on its way|on the way|already on the way|"
-            "in transit|already in transit|already on order|on order already|discontinued|"
-            "is discontinued|being discontinued|phased out|phasing out|being phased out|"
-            "obsolete|end of life|end-of-life|no longer stocked|no longer sold|no longer needed|"
-            "not needed|not needed anymore|not needed any more|handled already|already handled|"
-            "taken care of|already taken care of|"
+            "in transit|already in transit|already on order|on order already|"
+            "handled already|already handled|taken care of|already taken care of|"
             "covered already|already covered|we have enough of|we've got enough of|"
             "we have plenty of|we've got plenty of|we have enough|we've got enough|"
             "we have plenty|is fine for now|is fine|is ok|is okay|are fine|can stay|"
@@ -249,7 +255,7 @@ EN: Final[dict[str, Tag]] = _table(
             "don't hesitate to|do not hesitate to|feel free to|you can go ahead and|"
             "no need to ask|without asking|without asking me|no need to check with me|"
             "no need to confirm|no confirmation needed|don't ask me|do not ask me|"
-            "no questions|no questions asked|yes|yep|yeah|sure|urgent|urgently|"
+            "no questions|no questions asked|yes|yep|yeah|sure|urgently|"
             "as needed|where needed|as necessary|where necessary|if needed|if necessary|"
             "as required|where required|when needed"
         ),
@@ -266,7 +272,11 @@ EN: Final[dict[str, Tag]] = _table(
             "some of|any of|in one go|all at once|in one batch|the standard quantities|"
             "standard quantities|the default quantities|default quantities|"
             "the suggested quantities|suggested quantities|at the suggested quantities|"
-            "policy quantities|the policy quantities"
+            "policy quantities|the policy quantities|as the policy says|per policy|"
+            "per the policy|as per policy|as per the policy|following the policy|"
+            "from the usual supplier|from our usual supplier|with the usual supplier|"
+            "with our usual supplier|from the default supplier|with our default supplier|"
+            "with the default supplier|from our regular supplier|from the regular supplier"
         ),
         "object": (
             "item|items|sku|skus|row|rows|product|products|good|goods|stock|stocks|part|parts|"
@@ -299,7 +309,8 @@ EN: Final[dict[str, Tag]] = _table(
             "stock report|dashboard|erp|system|app|tablet|phone|monitor|capture|captures|"
             "spreadsheet|sheet|grid|data|morning|afternoon|evening|this morning|"
             "this afternoon|this evening|yesterday|different days|the newer one|the older one|"
-            "taken|from different days|copy|version|snapshot|snapshots"
+            "taken|from different days|copy|version|snapshot|snapshots|i sent|i've sent|"
+            "i attached|i've attached|i uploaded|i've uploaded|i shared|i took|we sent"
         ),
         "warehouse_noun": (
             "warehouse|warehouses|wh|depot|depots|site|sites|location|locations|store|stores|"
@@ -336,6 +347,10 @@ EN: Final[dict[str, Tag]] = _table(
         "omit": "forget|forget to|fail to|neglect to|miss|overlook|leave off",
         "hold": "keep|leave|hold",
         "split": "top|fill",
+        "described": (
+            "marked|flagged|marked as|flagged as|shown as|shows up as|show up as|showing as|"
+            "listed as|that show|that shows"
+        ),
         "particle": "up",
         "hold_end": (
             "as is|as it is|as they are|alone|untouched|unchanged|intact|out|out of it|"
@@ -425,7 +440,8 @@ ZH: Final[dict[str, Tag]] = _table(
             "除外|以外|之外|外|不算在内|不在内|例外|留着|先留着|留着下次再说|留着以后再说|留着回头再说|"
             "先留着再说|留到下次|留到以后"
         ),
-        "settled": "已经在路上|在路上|停产|已停产|淘汰|已淘汰|不再卖|不卖了|不需要了|用不上了",
+        "settled": "已经在路上|在路上",
+        "unwanted": "停产|已停产|淘汰|已淘汰|不再卖|不卖了|不需要了|用不上了",
         "else": "其他|其它|其余|别的|剩下的|剩余|剩下|另外的|其他的",
         "defer": (
             "以后|之后|稍后|晚点|晚些|晚一点|下周|下个月|明天|后天|回头|改天|下次|过几天|"

@@ -1031,3 +1031,20 @@ def test_a_single_letter_of_an_items_name_is_never_a_mention_of_it() -> None:
     screen = {"SKU-10501": "Packing tape 48 mm x 66 m", "SKU-10232": "Hex nut M8"}
     contract = read_task("Order SKU-10232 x 12", NAMES, screen).contract
     assert (contract.skus, contract.quantities) == (("SKU-10232",), {"SKU-10232": 12})
+
+
+def test_an_order_said_to_be_fine_is_never_the_one_a_cancel_takes() -> None:
+    assert not read_task("PO-000031 is fine, cancel the rest", NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Top up the flagged lines", "Top up the lines flagged as urgent", "Top up the urgent lines"],
+)
+def test_a_marking_the_reader_cannot_see_is_never_dropped_from_the_scope(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed
+
+
+def test_a_marking_of_low_stock_reads_as_the_low_items() -> None:
+    contract = read_task("Top up whatever shows up as low", NAMES).contract
+    assert (contract.action, contract.writes_allowed) == ("replenish", True)

@@ -215,6 +215,12 @@ _ON_HAND = (
 """A condition on the live stock on hand ("anything under 50 on hand", "库存少于50"), read as
 a `<C#>` placeholder: only SKUs whose on-hand is below the number (the second value: added
 to it, "50 or fewer" is below 51)."""
+_NONE_HELD = re.compile(
+    r"\b(?:(?:with|having|at)\s+(?:zero|0|no)\s+(?:units?\s+)?(?:on[- ]hand|in stock|left|stock)"
+    r"|at\s+zero|(?:with|having|has|have)\s+nothing\s+left)(?![a-z])"
+    r"|(?:库存|在库|现货)\s*(?:为|是)?\s*(?:零|0)(?![\d.])|零库存"
+)
+"""None held ("anything at zero", "with nothing left", "库存为零"): on hand below 1."""
 _STOCK_COUNT = (
     re.compile(
         r"(?<![\d<])(?<!to )(?<!to the )" + _N + _UNIT + r"?\s+(?:units?\s+)?"
@@ -362,6 +368,7 @@ def mark(
     marks = Marks()
     text = _normalise(task)
     text = _QUOTED.sub(lambda m: _quote(m[0], marks) if _framed(m) else m[0], text)
+    text = _THEN.sub(r"\1然后", text)
     text = _ORDER_ID.sub(lambda m: marks.add("O", f"PO-{int(m[1]):06d}"), text)
     text = _WAREHOUSE_ID.sub(lambda m: marks.add("W", f"WH-{int(m[1]):02d}"), text)
     text = _SKU_BARE.sub(lambda m: marks.add("S", f"SKU-{m[1]}"), text)
@@ -385,6 +392,10 @@ def mark(
 
 
 _CLAUSE_START = re.compile(r"[.;!?。！？；\n][^.;!?。！？；\n]*$")
+
+
+_THEN = re.compile(r"(先[^。！？；\n]{1,30}?[，,]\s*)再(?!说)")
+"""先…，再…: "first …, then …", a sequence (然后), not a deferral."""
 
 
 def _framed(match: re.Match[str]) -> bool:
@@ -461,6 +472,12 @@ def _mark_quantities(text: str, marks: Marks) -> str:
 
     for on_hand, add in _ON_HAND:
         text = on_hand.sub(condition(add), text)
+
+    def none_held(_match: re.Match[str]) -> str:
+        marks.conditions.append(1)
+        return f" <C{len(marks.conditions) - 1}> "
+
+    text = _NONE_HELD.sub(none_held, text)
 
     def held(match: re.Match[str]) -> str:
         marks.targets.append(match[0].strip())

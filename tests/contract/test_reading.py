@@ -1048,3 +1048,28 @@ def test_a_marking_the_reader_cannot_see_is_never_dropped_from_the_scope(task: s
 def test_a_marking_of_low_stock_reads_as_the_low_items() -> None:
     contract = read_task("Top up whatever shows up as low", NAMES).contract
     assert (contract.action, contract.writes_allowed) == ("replenish", True)
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Top up the lines at zero", "Top up whatever has nothing left", "库存为零的都补上"],
+)
+def test_none_held_is_a_condition_of_under_one_on_hand(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.writes_allowed, contract.on_hand_below) == (True, 1)
+
+
+@pytest.mark.parametrize(
+    ("task", "writes"),
+    [
+        ("先查一下缺货情况，再下单", True),  # first …, then …: a sequence
+        ("缺啥补啥，补完告诉我", True),
+        ("缺的都订上，数量按系统默认", True),
+        ("先别下单，下周再补", False),
+        ("盘点完成后补货", False),  # after something else: not now
+    ],
+)
+def test_chinese_sequences_and_defaults_read_and_a_deferral_stays_one(
+    task: str, writes: bool
+) -> None:
+    assert read_task(task, NAMES).contract.writes_allowed is writes

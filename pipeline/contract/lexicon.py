@@ -310,7 +310,9 @@ EN: Final[dict[str, Tag]] = _table(
             "spreadsheet|sheet|grid|data|morning|afternoon|evening|this morning|"
             "this afternoon|this evening|yesterday|different days|the newer one|the older one|"
             "taken|from different days|copy|version|snapshot|snapshots|i sent|i've sent|"
-            "i attached|i've attached|i uploaded|i've uploaded|i shared|i took|we sent"
+            "i attached|i've attached|i uploaded|i've uploaded|i shared|i took|we sent|"
+            "that i placed|which i placed|that we placed|which we placed|that i raised|"
+            "that we raised|that i made|that i created"
         ),
         "warehouse_noun": (
             "warehouse|warehouses|wh|depot|depots|site|sites|location|locations|store|stores|"
@@ -359,7 +361,8 @@ EN: Final[dict[str, Tag]] = _table(
         "reason": (
             "mistake|a mistake|by mistake|in error|an error|by accident|accidentally|duplicate|"
             "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice|twice|"
-            "two times|double-ordered|double ordered"
+            "two times|double-ordered|double ordered|wrong|wrong quantity|wrong item|"
+            "wrong items|wrong sku|wrong one|the wrong one|wrong amount|wrong warehouse"
         ),
         "restate": "i mean|i e|ie|in other words|namely|that is to say",
         "only_these": (

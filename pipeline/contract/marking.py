@@ -18,7 +18,16 @@ __all__ = ["PLACEHOLDER", "Marks", "is_cjk", "mark"]
 
 _EDGE_L = r"(?<![A-Za-z0-9])"
 _EDGE_R = r"(?![A-Za-z0-9])"
-_ORDER_ID = re.compile(_EDGE_L + r"PO[-_ ]?(\d{1,12})" + _EDGE_R, re.IGNORECASE)
+_ORDER_ID = re.compile(
+    _EDGE_L
+    + r"(?:PO\s*#?|order\s*#|order\s+(?:no\.?|number)\s*|purchase\s+order\s+(?:#|no\.?|number)?\s*)"
+    + r"[-_ ]?(\d{1,12})"
+    + _EDGE_R
+    + r"(?!\s*(?:units?|pcs|pieces|boxes|of|x|each)\b)",
+    re.IGNORECASE,
+)
+"""An order's id: PO-000042, PO 42, PO#42, order #42, order no. 42, purchase order 42 (never
+"order 42 units")."""
 _WAREHOUSE_ID = re.compile(_EDGE_L + r"WH[-_ ]?(\d{1,3})" + _EDGE_R, re.IGNORECASE)
 _SKU_ID = re.compile(_EDGE_L + r"([A-Za-z]{2,6})[-_](\d{2,12})" + _EDGE_R)
 _SKU_BARE = re.compile(_EDGE_L + r"SKU ?(\d{3,12})" + _EDGE_R, re.IGNORECASE)
@@ -382,6 +391,7 @@ def mark(
     text = _SKU_ID.sub(sku, text)
     text = text.lower()
     text = re.sub(r"<([swox])(\d+)>", lambda m: f"<{m[1].upper()}{m[2]}>", text)
+    text = re.sub(r"(<[SWO]\d+>)\s*'s\b", r"\1", text)  # "SKU-10232's open order"
     for pattern, warehouse in _name_patterns(names):
         text = pattern.sub(_adder(marks, warehouse), text)
     text = _mark_items(text, catalogue or {}, marks)

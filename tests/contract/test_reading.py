@@ -1073,3 +1073,27 @@ def test_chinese_sequences_and_defaults_read_and_a_deferral_stays_one(
     task: str, writes: bool
 ) -> None:
     assert read_task(task, NAMES).contract.writes_allowed is writes
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Cancel order #31",
+        "Void purchase order 31",
+        "Cancel PO#31, wrong quantity",
+        "Cancel the order PO-000031 that I placed this morning",
+    ],
+)
+def test_an_order_named_in_everyday_forms_is_the_one_cancelled(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.order_ids) == ("cancel", ("PO-000031",))
+
+
+def test_a_number_of_units_after_order_is_never_an_orders_id() -> None:
+    contract = read_task("Order 31 units of SKU-10311", NAMES).contract
+    assert (contract.order_ids, contract.quantities) == ((), {"SKU-10311": 31})
+
+
+def test_a_skus_possessive_reads_as_the_sku() -> None:
+    contract = read_task("Cancel SKU-10311's open order", NAMES).contract
+    assert (contract.action, contract.skus) == ("cancel", ("SKU-10311",))

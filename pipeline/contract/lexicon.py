@@ -174,7 +174,11 @@ EN: Final[dict[str, Tag]] = _table(
             "which|what|what's|whats|list|show|show me|tell|tell me|report|check|look|see|find|"
             "how many|how much|summarise|summarize|summary|view|status|give me|display|"
             "compare|identify|spot|flag|highlight|count|look at|let me know|overview|"
-            "rundown|breakdown|review|inspect|look like|looks|look over"
+            "rundown|breakdown|review|inspect|look like|looks|look over|reorder list|"
+            "restock list|replenishment list|order list|purchase list|reorder report|"
+            "restock report|reorder suggestions|restock suggestions|reorder plan|restock plan|"
+            "reorder proposal|reorder candidates|restock candidates|reorder needs|restock needs|"
+            "shopping list|buy list|to-order list|to order list"
         ),
         "neg": (
             "not|don't|dont|do not|does not|doesn't|never|no|without|must not|mustn't|"
@@ -230,7 +234,8 @@ EN: Final[dict[str, Tag]] = _table(
         "advice": (
             "should|should i|should we|what to|which to|how much to|how many to|whether to|"
             "need to be|needs to be|to be|ought to|recommend|suggest|would you recommend|"
-            "worth|do i need to|do we need to"
+            "worth|do i need to|do we need to|anything to|something to|is there anything to|"
+            "any to"
         ),
         "req_modal": (
             "could you|would you|can you|will you|could you please|would you please|"
@@ -430,7 +435,8 @@ ZH: Final[dict[str, Tag]] = _table(
             "哪些|哪个|哪几个|哪几样|看看|看一下|看下|查看|查一下|查查|查询|查|列出|列一下|"
             "告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总|看|统计|确认|对比|比较|说一下|"
             "说说|给我看|列个清单|清单|报一下|盘点|核对|了解|看看哪些|列表|报给我|说明|"
-            "整理|罗列|过一遍|告诉我|发我|发给我|跟我说|通知我"
+            "整理|罗列|过一遍|告诉我|发我|发给我|跟我说|通知我|补货清单|采购清单|订货清单|"
+            "补货建议|补货计划|采购建议|补货列表"
         ),
         "neg": (
             "不要|别|先别|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|不|没|"
@@ -481,7 +487,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "品项|材料|耗材|货物|条|款|种|样"
         ),
         "low": (
-            "缺货|库存不足|低库存|低于|警戒值|最低库存|快断货|断货|不足|缺|少|低|不够|偏低|"
+            "缺货|库存不足|低库存|低于|要补的|该补的|需要补的|要订的|需要订的|要下单的|警戒值|最低库存|快断货|断货|不足|缺|少|低|不够|偏低|"
             "告急|快没了|没货|紧张|安全库存|再订货点|补货点|警戒线|库存低|快用完|短缺|"
             "需要补货|需要补|该补|该补货|快缺货|库存紧张|低于警戒值|低于安全库存|不够用|"
             "见底|缺口|最低|警戒|阈值|安全线|下限|少于|小于"

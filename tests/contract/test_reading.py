@@ -1097,3 +1097,18 @@ def test_a_number_of_units_after_order_is_never_an_orders_id() -> None:
 def test_a_skus_possessive_reads_as_the_sku() -> None:
     contract = read_task("Cancel SKU-10311's open order", NAMES).contract
     assert (contract.action, contract.skus) == ("cancel", ("SKU-10311",))
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Any chance of the reorder list?",
+        "Send me the restock suggestions",
+        "Anything to top up today?",
+        "把补货清单发我",
+        "列一下需要补的货",
+    ],
+)
+def test_a_write_word_naming_a_list_or_asking_whether_is_a_report(task: str) -> None:
+    contract = read_task(task, NAMES).contract
+    assert (contract.action, contract.writes_allowed) == ("report", False)

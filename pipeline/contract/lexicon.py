@@ -178,7 +178,9 @@ EN: Final[dict[str, Tag]] = _table(
             "restock list|replenishment list|order list|purchase list|reorder report|"
             "restock report|reorder suggestions|restock suggestions|reorder plan|restock plan|"
             "reorder proposal|reorder candidates|restock candidates|reorder needs|restock needs|"
-            "shopping list|buy list|to-order list|to order list"
+            "shopping list|buy list|to-order list|to order list|restock quantities|"
+            "reorder quantities|restock quantity|reorder quantity|order quantities|"
+            "replenishment quantities|restock amounts|reorder amounts"
         ),
         "neg": (
             "not|don't|dont|do not|does not|doesn't|never|no|without|must not|mustn't|"
@@ -436,7 +438,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "告诉|报告|多少|是否|有没有|吗|什么|显示|检查|汇总|看|统计|确认|对比|比较|说一下|"
             "说说|给我看|列个清单|清单|报一下|盘点|核对|了解|看看哪些|列表|报给我|说明|"
             "整理|罗列|过一遍|告诉我|发我|发给我|跟我说|通知我|补货清单|采购清单|订货清单|"
-            "补货建议|补货计划|采购建议|补货列表"
+            "补货建议|补货计划|采购建议|补货列表|补货数量|订货数量"
         ),
         "neg": (
             "不要|别|先别|不用|无需|不需要|暂不|暂时不|暂时别|不必|勿|禁止|不能|不|没|"

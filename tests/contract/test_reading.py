@@ -1112,3 +1112,8 @@ def test_a_skus_possessive_reads_as_the_sku() -> None:
 def test_a_write_word_naming_a_list_or_asking_whether_is_a_report(task: str) -> None:
     contract = read_task(task, NAMES).contract
     assert (contract.action, contract.writes_allowed) == ("report", False)
+
+
+@pytest.mark.parametrize("task", ["The restock quantities, please", "补货数量是多少？"])
+def test_asking_for_the_quantities_is_a_report(task: str) -> None:
+    assert not read_task(task, NAMES).contract.writes_allowed

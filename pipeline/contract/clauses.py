@@ -512,6 +512,19 @@ def read_clause(text: str, question: bool) -> Clause:
     # The roles of its ids.
     _assign_roles(clause, tokens, all_excluded=past or deferred or agent is not None)
     clause.positive = [t for t in clause.positive if t not in clause.joined]
+    # "Reordering SKU-1 is not needed", "reorder SKU-1, which is on its way": the write's only
+    # objects are left out by the words after them, and no set is named: nothing is asked.
+    sets = {"low", "object", "else", "beyond", "each_warehouse"} & has or any(
+        t.text in ("all", "everything", "anything", "whatever") for t in tokens
+    )
+    if (
+        "write" in clause.acts
+        and clause.excluded
+        and not clause.positive
+        and "excl_post" in {t.tag for t in tokens}
+        and not sets
+    ):
+        clause.acts.discard("write")
     clause.rules = [t.index for t in tokens if t.kind == "R"]
     clause.loose = [t.index for t in tokens if t.kind == "L"]
     # A condition on the live on-hand only ever narrows what is written: one the clause leaves
@@ -685,8 +698,9 @@ def _negates_every_write(tokens: Sequence[Token], negation: int) -> bool:
 
 def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:
     """The ids a postposed marker at `end` governs: the group right before it (ids joined by
-    filler words; a quantity-bearing id ends it for an exclusion), or for a negation every id
-    back to "but" / "other" or the clause's start."""
+    filler words, a relative "which" or the one it speaks of: "SKU-1 which we are phasing
+    out"; a quantity-bearing id ends it for an exclusion), or for a negation every id back to
+    "but" / "other" or the clause's start."""
     found: set[int] = set()
     kind = ""
     j = end - 1
@@ -699,7 +713,11 @@ def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set
                 break
             kind = token.kind
             found.add(j)
-        elif stop_at_quantity and token.tag not in ("filler", "neg_companion"):
+        elif (
+            stop_at_quantity
+            and token.tag not in ("filler", "neg_companion", "agent")
+            and (token.text not in ("which", "who"))
+        ):
             break
         j -= 1
     return found

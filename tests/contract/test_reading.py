@@ -1117,3 +1117,13 @@ def test_a_write_word_naming_a_list_or_asking_whether_is_a_report(task: str) -> 
 @pytest.mark.parametrize("task", ["The restock quantities, please", "补货数量是多少？"])
 def test_asking_for_the_quantities_is_a_report(task: str) -> None:
     assert not read_task(task, NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Reordering SKU-10311 is not needed", "Top up SKU-10311 which is already on order"],
+)
+def test_a_write_whose_only_object_is_left_out_asks_nothing(task: str) -> None:
+    reading = read_task(task, NAMES)
+    for contract in (reading.contract, reading.fallback, reading.offer):
+        assert contract is None or not contract.writes_allowed

@@ -404,8 +404,9 @@ def mark(
 _CLAUSE_START = re.compile(r"[.;!?。！？；\n][^.;!?。！？；\n]*$")
 
 
-_THEN = re.compile(r"(先[^。！？；\n]{1,30}?[，,]\s*)再(?!说)")
-"""先…，再…: "first …, then …", a sequence (然后), not a deferral."""
+_THEN = re.compile(r"(先[^。！？；\n我]{1,30}?[，,]\s*)再(?!说)")
+"""先…，再…: "first …, then …", a sequence (然后), not a deferral; unless the first step is
+the user's ("先给我看看，再下单": the user looks before anything is ordered)."""
 
 
 def _framed(match: re.Match[str]) -> bool:

@@ -1127,3 +1127,7 @@ def test_a_write_whose_only_object_is_left_out_asks_nothing(task: str) -> None:
     reading = read_task(task, NAMES)
     for contract in (reading.contract, reading.fallback, reading.offer):
         assert contract is None or not contract.writes_allowed
+
+
+def test_a_first_step_that_is_the_users_keeps_the_write_for_later() -> None:
+    assert not read_task("先发我看看缺什么，再下单", NAMES).contract.writes_allowed

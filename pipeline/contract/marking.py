@@ -464,7 +464,20 @@ def _verbs_in(text: str) -> str:
     return " "
 
 
+_PERCENT = re.compile(
+    r"(?<![\d<])\d{1,7}(?:\.\d+)?\s*(?:%|percent\b|per cent\b|pct\b)|百分之\s*\d{1,7}(?:\.\d+)?"
+)
+"""A share ("20%", "20 percent", "百分之20") is no count of units: never a condition, a size, a
+cap or a level, only words not understood."""
+
+
 def _mark_quantities(text: str, marks: Marks) -> str:
+    def share(match: re.Match[str]) -> str:
+        marks.targets.append(match[0].strip())
+        return f" <T{len(marks.targets) - 1}> "
+
+    text = _PERCENT.sub(share, text)
+
     def per_sku(match: re.Match[str], sku_group: int, qty_group: int) -> str:
         marks.quantities.append((marks.skus[int(match[sku_group])], int(match[qty_group])))
         return (

@@ -1131,3 +1131,19 @@ def test_a_write_whose_only_object_is_left_out_asks_nothing(task: str) -> None:
 
 def test_a_first_step_that_is_the_users_keeps_the_write_for_later() -> None:
     assert not read_task("先发我看看缺什么，再下单", NAMES).contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Top up anything with stock under 15%",
+        "库存低于15%的都补上",
+        "库存少于百分之十五的补货",
+        "Top up SKU-10311 by 15 percent",
+    ],
+)
+def test_a_share_is_never_a_count_of_units_on_hand_or_to_order(task: str) -> None:
+    reading = read_task(task, NAMES)
+    for contract in (reading.contract, reading.fallback):
+        assert not contract.writes_allowed and contract.on_hand_below is None
+    assert reading.offer is None or reading.offer.on_hand_below is None

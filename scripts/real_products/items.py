@@ -8,6 +8,7 @@ values.
 """
 
 import random
+from typing import TypedDict
 
 LOCATIONS = ("Lager Berlin", "上海仓", "Leeds Warehouse", "Dublin Shop")
 
@@ -19,7 +20,7 @@ def ean13(stem12: str) -> str:
 
 
 # (name, code, barcode stem or None, unit)
-_ITEMS = (
+_ITEMS: tuple[tuple[str, str | None, str | None, str], ...] = (
     ("Hex bolt M8 x 40", "AB-12", None, "pc"),
     ("Sechskantmutter M8", "SM-08", "400638133393", "pc"),
     ("Kabelbinder 200 mm", None, "401234500012", "pc"),
@@ -59,14 +60,24 @@ _ITEMS = (
 )
 
 
-def items() -> list[dict[str, object]]:
+class Item(TypedDict):
+    n: int
+    name: str
+    code: str | None
+    barcode: str | None
+    unit: str
+    threshold: int
+    stock: dict[str, float]
+
+
+def items() -> list[Item]:
     """Each item with its code, barcode, unit, a low-stock threshold and a quantity per location
     (absent where it is not stocked there); decimals where the unit is measured."""
     rng = random.Random(2026)
-    out = []
+    out: list[Item] = []
     for i, (name, code, stem, unit) in enumerate(_ITEMS):
         measured = unit in ("kg", "m", "l")
-        stock = {}
+        stock: dict[str, float] = {}
         for loc in LOCATIONS:
             if rng.random() < 0.45 and stock:
                 continue

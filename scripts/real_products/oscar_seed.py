@@ -7,19 +7,18 @@ record and stock alert.
 
 import json
 import os
-import sys
 
-import django
+import django  # type: ignore[import-not-found]
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "oscar_site.settings")
 django.setup()
 
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.contrib.sites.models import Site  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
+from django.contrib.auth import get_user_model  # type: ignore[import-not-found]  # noqa: E402
+from django.contrib.sites.models import Site  # type: ignore[import-not-found]  # noqa: E402
+from django.core.management import call_command  # type: ignore[import-not-found]  # noqa: E402
+from django.test import Client  # type: ignore[import-not-found]  # noqa: E402
 from items import items  # noqa: E402
-from oscar.core.loading import get_model  # noqa: E402
+from oscar.core.loading import get_model  # type: ignore[import-not-found]  # noqa: E402
 
 Product = get_model("catalogue", "Product")
 ProductClass = get_model("catalogue", "ProductClass")
@@ -42,7 +41,7 @@ def seed() -> None:
     goods = ProductClass.objects.create(name="Ware", track_stock=True, requires_shipping=True)
     partners = {name: Partner.objects.create(name=name) for name in PARTNER_PREFIX}
     for it in items():
-        code, barcode, name = it["code"], it["barcode"], str(it["name"])
+        code, barcode, name = it["code"], it["barcode"], it["name"]
         # An item with a code and no barcode carries its code in its title, as many shops do.
         title = f"[{code}] {name}" if code and not barcode else name
         product = Product.objects.create(
@@ -52,14 +51,14 @@ def seed() -> None:
             structure="standalone",
             is_public=True,
         )
-        for loc, qty in dict(it["stock"]).items():  # type: ignore[call-overload]
-            allocated = 2 if int(it["n"]) % 7 == 3 and qty >= 2 else 0
+        for loc, qty in it["stock"].items():
+            allocated = 2 if it["n"] % 7 == 3 and qty >= 2 else 0
             record = StockRecord.objects.create(
                 product=product,
                 partner=partners[loc],
-                partner_sku=code or barcode or f"{PARTNER_PREFIX[loc]}-{1000 + int(it['n'])}",
+                partner_sku=code or barcode or f"{PARTNER_PREFIX[loc]}-{1000 + it['n']}",
                 price_currency="EUR",
-                price=f"{2 + int(it['n']) * 1.75:.2f}",
+                price=f"{2 + it['n'] * 1.75:.2f}",
                 num_in_stock=round(qty),
                 num_allocated=allocated,
                 low_stock_threshold=it["threshold"],
@@ -96,4 +95,4 @@ def dump() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    sys.exit(seed())
+    seed()

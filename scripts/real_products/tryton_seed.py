@@ -13,13 +13,13 @@ import json
 import sys
 from typing import Any
 
-from trytond import config
+from trytond import config  # type: ignore[import-not-found]
 
 config.update_etc(sys.argv[1])
 
 from items import LOCATIONS, items  # noqa: E402
-from trytond.pool import Pool  # noqa: E402
-from trytond.transaction import Transaction  # noqa: E402
+from trytond.pool import Pool  # type: ignore[import-not-found]  # noqa: E402
+from trytond.transaction import Transaction  # type: ignore[import-not-found]  # noqa: E402
 
 BINS = {
     "Lager Berlin": ("Regal A-01", "Regal B-02"),
@@ -92,7 +92,7 @@ def stock(pool: Pool, data: Any, company: Any) -> None:
     moves = []
     for it in items():
         uom = data.get_id("product", UOMS[it["unit"]])
-        product = {"suffix_code": it["code"]} if it["code"] else {}
+        product: dict[str, Any] = {"suffix_code": it["code"]} if it["code"] else {}
         if it["barcode"]:
             product["identifiers"] = [("create", [{"type": "ean", "code": it["barcode"]}])]
         (tpl,) = template.create(
@@ -130,7 +130,7 @@ def dump(pool: Pool) -> dict[str, Any]:
     product_m = pool.get("product.product")
     places = location.search([])
     products = product_m.search([])
-    quantities = {}
+    quantities: dict[str, dict[str, float]] = {}
     for loc in places:
         with Transaction().set_context(locations=[loc.id], with_childs=True):
             for p in product_m.browse([p.id for p in products]):

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from oscar.defaults import *  # noqa: F403  (oscar's own settings defaults)
+from oscar.defaults import *  # type: ignore[import-not-found]  # noqa: F403  (oscar's own settings defaults)
 
 HERE = Path(os.environ["OSCAR_SITE_DIR"])
 SECRET_KEY = "render-only-not-secret"  # noqa: S105 (a throwaway local shop)

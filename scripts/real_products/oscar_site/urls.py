@@ -1,5 +1,5 @@
-from django.apps import apps
-from django.urls import include, path
+from django.apps import apps  # type: ignore[import-not-found]
+from django.urls import include, path  # type: ignore[import-not-found]
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),

@@ -72,19 +72,18 @@ def truth_row(
     }
 
 
-# --------------------------------------------------------------------------------------------------
-# -------------
+# -------------------------------------------------------------------------------------------------
 # environments and servers
 
 
-def venv(env_dir: Path, name: str, packages: tuple[str, ...]) -> Path:
+def venv(env_dir: Path, name: str, packages: tuple[str, ...], python: str = PYTHON) -> Path:
     """A virtual environment under ENV_DIR with the packages installed (once); its python."""
     py = env_dir / name / "bin" / "python"
     stamp = env_dir / name / ".installed"
     if stamp.exists() and stamp.read_text() == "\n".join(packages):
         return py
     if not py.exists():
-        subprocess.run([PYTHON, "-m", "venv", str(env_dir / name)], check=True)
+        subprocess.run([python, "-m", "venv", str(env_dir / name)], check=True)
     subprocess.run([str(py), "-m", "pip", "install", "-q", *packages], check=True)
     stamp.write_text("\n".join(packages))
     return py
@@ -124,8 +123,7 @@ def server(cmd: list[str], env: dict[str, str], url: str, log: Path) -> Iterator
             proc.wait(timeout=30)
 
 
-# --------------------------------------------------------------------------------------------------
-# -------------
+# -------------------------------------------------------------------------------------------------
 # cases and the page
 
 
@@ -206,7 +204,7 @@ def shoot(page: Any, case: Case, out: Path) -> dict[str, Any] | None:
         for fld, header in case.columns.items():
             if not headers.get(header, False) and fld in shown:
                 shown.remove(fld)
-    for _ in range(20):  # a client that loads its rows after the page: wait for them
+    for _ in range(60):  # a client that loads its rows after the page: wait for them
         seen = page.evaluate(VISIBLE_JS, case.rows_css)
         rows = case.truth(seen)
         if rows:
@@ -222,7 +220,21 @@ def shoot(page: Any, case: Case, out: Path) -> dict[str, Any] | None:
         print(f"  {case.file}: no row fully visible (or identifier cut); left out")
         return None
     raw = out / (case.file + ".raw.png")
-    page.screenshot(path=str(raw), full_page=False)
+    for _ in range(10):  # the rows read must be the rows in the picture: read again after it
+        page.screenshot(path=str(raw), full_page=False)
+        after = page.evaluate(VISIBLE_JS, case.rows_css)
+        if after == seen:
+            break
+        seen, rows = after, case.truth(after)
+        page.wait_for_timeout(500)
+    else:
+        raw.unlink()
+        print(f"  {case.file}: the page kept changing; left out")
+        return None
+    if not rows:
+        raw.unlink()
+        print(f"  {case.file}: no row fully visible once settled; left out")
+        return None
     optimise(raw, out / case.file)
     size = f"{case.viewport[0]}x{case.viewport[1]}"
     entry = {
@@ -252,8 +264,7 @@ def optimise(raw: Path, dest: Path) -> None:
     raw.unlink()
 
 
-# --------------------------------------------------------------------------------------------------
-# -------------
+# -------------------------------------------------------------------------------------------------
 # django-oscar
 
 
@@ -515,8 +526,166 @@ def render_oscar(env_dir: Path, out: Path, page: Any) -> list[dict[str, Any]]:
     return entries
 
 
-# --------------------------------------------------------------------------------------------------
-# -------------
+# -------------------------------------------------------------------------------------------------
+# Shuup (its admin; Shuup 3.1 pins Babel 2.5 and Django 2.2, which do not run on Python 3.10+)
+
+
+SHUUP_PYTHON = "python3.8"
+SHUUP_PACKAGES = ("shuup==3.1.0", "markupsafe<2.1")  # its Jinja2 2.x needs a MarkupSafe before 2.1
+
+
+def shuup_cases(base: str, db: dict[str, Any]) -> list[Case]:
+    stock: list[dict[str, Any]] = db["stock"]
+    products = {p["sku"]: p for p in db["products"]}
+
+    def row_sku(row: dict[str, Any]) -> str | None:
+        return next(
+            (c["text"].strip() for c in row["cells"] if c["text"].strip() in products), None
+        )
+
+    def stock_rows(rows: list[dict[str, Any]]) -> list[Row]:
+        out = []
+        for r in rows:
+            sku = row_sku(r)
+            supplier = str(r["cells"][2]["text"]).strip() if len(r["cells"]) > 2 else ""
+            rec = next((s for s in stock if s["sku"] == sku and s["supplier"] == supplier), None)
+            if rec is None:
+                continue
+            out.append(
+                truth_row(
+                    rec["sku"],
+                    rec["name"],
+                    on_hand=rec["physical_count"],
+                    reorder_point=rec["alert_limit"],
+                    warehouse_id=rec["supplier"],
+                    unit=rec["unit"],
+                )
+            )
+        return out
+
+    def product_rows(rows: list[dict[str, Any]]) -> list[Row]:
+        out = []
+        for r in rows:
+            sku = row_sku(r)
+            if sku is not None:
+                out.append(truth_row(sku, products[sku]["name"]))
+        return out
+
+    common: dict[str, Any] = {"product": "Shuup", "version": "3.1.0", "language": "en, de, zh"}
+    stock_note = (
+        "Admin > Stock management (simple supplier module): one row per product and supplier (a "
+        "supplier is a stock location here) with SKU (a badge), Name, Supplier, and the stock "
+        "information as stacked cards (Physical count (unit), Logical count (unit), Value per "
+        "unit, "
+        "Total value, Alert limit (unit)) beside an adjust-stock form. `on_hand` is the physical "
+        "count, `reorder_point` the alert limit, `unit` the sales unit in the card titles."
+    )
+    product_note = (
+        "Admin > Products list (picotable): Primary Image, Name, SKU, Barcode, Mode, Primary "
+        "Category, Categories, Suppliers. SKUs are internal codes, EAN-13 barcodes, or SKU-10xx."
+    )
+    stock_shown = ["sku", "name", "on_hand", "reorder_point", "warehouse_id", "unit"]
+    stock_url = f"{base}/sa/stocks/"
+    products_url = f"{base}/sa/products/"
+    return [
+        Case(
+            "shuup-stock-1440.png",
+            stock_url,
+            (1440, 900),
+            page="Admin > Stock management",
+            kind="stock-cards",
+            layout="table",
+            shown=stock_shown,
+            sku_column="SKU",
+            rows_css="table tbody tr",
+            truth=stock_rows,
+            notes=stock_note,
+            **common,
+        ),
+        Case(
+            "shuup-stock-1920.png",
+            stock_url,
+            (1920, 1080),
+            page="Admin > Stock management",
+            kind="stock-cards",
+            layout="table",
+            shown=stock_shown,
+            sku_column="SKU",
+            rows_css="table tbody tr",
+            truth=stock_rows,
+            notes=stock_note,
+            scroll_to="table tbody tr:nth-child(6)",
+            **common,
+        ),
+        Case(
+            "shuup-products-1280.png",
+            products_url,
+            (1280, 800),
+            page="Admin > Products",
+            kind="product-list",
+            layout="table",
+            shown=["sku", "name"],
+            sku_column="SKU",
+            rows_css="table tbody tr",
+            truth=product_rows,
+            notes=product_note,
+            **common,
+        ),
+        Case(
+            "shuup-products-1920.png",
+            products_url,
+            (1920, 1080),
+            page="Admin > Products",
+            kind="product-list",
+            layout="table",
+            shown=["sku", "name"],
+            sku_column="SKU",
+            rows_css="table tbody tr",
+            truth=product_rows,
+            notes=product_note,
+            **common,
+        ),
+    ]
+
+
+def render_shuup(env_dir: Path, out: Path, page: Any) -> list[dict[str, Any]]:
+    py = venv(env_dir, "shuup38", SHUUP_PACKAGES, python=SHUUP_PYTHON)
+    site = env_dir / "shuup-site"
+    shutil.rmtree(site, ignore_errors=True)
+    site.mkdir(parents=True)
+    env = dict(
+        os.environ,
+        SHUUP_SITE_DIR=str(site),
+        PYTHONPATH=str(SITES),
+        DJANGO_SETTINGS_MODULE="shuup_site.settings",
+        PYTHONWARNINGS="ignore",
+    )
+    manage = [str(py), "-m", "django"]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=SITES)
+    subprocess.run([*manage, "shuup_init"], env=env, check=True, cwd=SITES)
+    seeded = subprocess.run(
+        [str(py), str(SITES / "shuup_seed.py")],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=SITES,
+    )
+    db = json.loads(seeded.stdout)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    cmd = [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"]
+    entries = []
+    with server(cmd, env, base + "/sa/", site / "server.log"):
+        page.context.add_cookies([{"name": "sessionid", "value": db["sessionid"], "url": base}])
+        for case in shuup_cases(base, db):
+            entry = shoot(page, case, out)
+            if entry:
+                entries.append(entry)
+    return entries
+
+
+# -------------------------------------------------------------------------------------------------
 # Tryton (trytond server, sao web client)
 
 
@@ -779,8 +948,7 @@ def render_tryton(env_dir: Path, out: Path, page: Any) -> list[dict[str, Any]]:
     return entries
 
 
-# --------------------------------------------------------------------------------------------------
-# -------------
+# -------------------------------------------------------------------------------------------------
 
 # The split is made by page kind: a kind of page is either tuned on or kept sealed, for every
 # product.
@@ -849,6 +1017,7 @@ def write_sources(out: Path, entries: list[dict[str, Any]]) -> None:
 RENDERERS: dict[str, Callable[[Path, Path, Any], list[dict[str, Any]]]] = {
     "oscar": render_oscar,
     "tryton": render_tryton,
+    "shuup": render_shuup,
 }
 
 

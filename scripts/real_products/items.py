@@ -7,6 +7,8 @@ thresholds come from a seeded random generator, so a rebuild fills the products 
 values.
 """
 
+from __future__ import annotations
+
 import random
 from typing import TypedDict
 

@@ -1,15 +1,16 @@
 """Rebuild corpus/real-products: real inventory products' own screens, rendered here, truth from
 their databases.
 
-Usage: python3 scripts/render_real_products.py ENV_DIR [--out DIR] [--only oscar,tryton]
+Usage: python3 scripts/render_real_products.py ENV_DIR [--out DIR] [--only oscar,tryton,shuup]
 
-Each product is installed from its registry into its own virtual environment under ENV_DIR (django-
-oscar from PyPI; Tryton's server trytond with its product and stock modules from PyPI and its web
-client tryton-sao from npm), run on SQLite, filled through its own models with the items in
-scripts/real_products/items.py, and its pages are screenshotted with Playwright driving
-/usr/bin/chromium at several window sizes. For every screenshot the rows fully inside the window are
-found in the page (by the record each row links to or carries), and truth.json is read back for
-exactly those rows from the product's own database. Nothing on a screen is drawn by this project.
+Each product is installed from its registry into its own virtual environment under ENV_DIR
+(django-oscar from PyPI; Tryton's server trytond with its product and stock modules from PyPI and
+its web client tryton-sao from npm; Shuup 3.1 from PyPI, which needs a python3.8 on PATH), run on
+SQLite, filled through its own models with the items in scripts/real_products/items.py, and its
+pages are screenshotted with Playwright driving /usr/bin/chromium at several window sizes. For
+every screenshot the rows fully inside the window are found in the page (by the record each row
+links to or names), and truth.json is read back for exactly those rows from the product's own
+database. Nothing on a screen is drawn by this project.
 
 Network is needed only for the pip and npm installs (the first run, or when ENV_DIR is fresh);
 seeding and rendering run offline against 127.0.0.1. Not part of `make test`. The output format is
@@ -952,7 +953,7 @@ def render_tryton(env_dir: Path, out: Path, page: Any) -> list[dict[str, Any]]:
 
 # The split is made by page kind: a kind of page is either tuned on or kept sealed, for every
 # product.
-SEALED_KINDS = ("stock-alerts", "locations-tree")
+SEALED_KINDS = ("stock-alerts", "locations-tree", "stock-cards")
 
 
 def write_split(out: Path, entries: list[dict[str, Any]]) -> None:
@@ -996,7 +997,8 @@ def write_sources(out: Path, entries: list[dict[str, Any]]) -> None:
         "unit `m`).",
         "",
         "Products and licences: django-oscar (BSD-3-Clause, PyPI `django-oscar`), Tryton "
-        "(GPL-3.0-or-later: PyPI `trytond`, `trytond-product`, `trytond-stock`; npm `tryton-sao`).",
+        "(GPL-3.0-or-later: PyPI `trytond`, `trytond-product`, `trytond-stock`; npm `tryton-sao`), "
+        "Shuup 3.1.0 (OSL-3.0, PyPI `shuup`, run on Python 3.8).",
         "",
         "| file | product | version | page | window | kind | rows | shown |",
         "|---|---|---|---|---|---|---|---|",

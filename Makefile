@@ -71,16 +71,16 @@ tesseract:
 	else echo "no tesseract and no apt-get; its tests will skip"; fi
 
 format:
-	$(VENV)/bin/ruff format pipeline servers tests samples corpus scripts
+	$(VENV)/bin/ruff format pipeline servers store tests samples corpus scripts
 
 lint: $(BASE)
-	$(VENV)/bin/ruff format --check pipeline servers tests samples corpus scripts
-	$(VENV)/bin/ruff check pipeline servers tests samples corpus scripts
+	$(VENV)/bin/ruff format --check pipeline servers store tests samples corpus scripts
+	$(VENV)/bin/ruff check pipeline servers store tests samples corpus scripts
 
 # corpus/ apart: its generate.py would clash with samples/generate.py as a top-level module
 # (MYPYPATH lets samples/ import the spec loader it shares with the corpora).
 types: $(BASE)
-	MYPYPATH=corpus $(VENV)/bin/mypy pipeline servers tests samples scripts
+	MYPYPATH=corpus $(VENV)/bin/mypy pipeline servers store tests samples scripts
 	$(VENV)/bin/mypy corpus
 
 layers: $(BASE)

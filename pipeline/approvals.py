@@ -28,9 +28,9 @@ from pipeline.toolfacts import CREATE_TOOL
 from servers import approvals, domain
 from servers.approvals import approval_key
 from servers.errors import Refused
-from servers.models import PlannedOrder, Proposal, ProposalQuery
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
+from store.models import PlannedOrder, Proposal, ProposalQuery
+from store.protocol import Store
 
 __all__ = [
     "ApprovalDesk",

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from pipeline.host.toolbox import Target
     from pipeline.models import EventSink, IngestResult
     from pipeline.ocr.structure import TableStructureModel
-    from servers.store import OpenStore, Store
+    from store.protocol import OpenStore, Store
 
 __all__ = [
     "SURFACE_APPROVAL",
@@ -159,8 +159,8 @@ def approval_policy(surface: Surface, settings: Settings, flag: Approval | None 
 
 def open_store(settings: Settings) -> OpenStore:
     """The store the settings name: `STOCKSHOT_DATABASE_URL`, else the SQLite file
-    `STOCKSHOT_DB` (see `servers.stores`)."""
-    from servers.stores import open_store as open_url
+    `STOCKSHOT_DB` (see `store.stores`)."""
+    from store.stores import open_store as open_url
 
     return open_url(settings.store_url())
 
@@ -169,10 +169,11 @@ def _servers_store(settings: Settings) -> OpenStore:
     """The store in-process tool servers work on; one that cannot be opened fails the run as a
     server that cannot start would."""
     from servers.errors import ServersError
+    from store.errors import StoreError
 
     try:
         return open_store(settings)
-    except ServersError as exc:
+    except (ServersError, StoreError) as exc:
         raise ToolServerError(f"the tool servers cannot open the store: {exc}") from exc
 
 

@@ -14,8 +14,8 @@ from datetime import datetime
 from pipeline.errors import InputError
 from pipeline.table.headers import FIELDS, normalise_header
 from pipeline.table.profiles import header_signature
-from servers.models import ColumnProfile
-from servers.store import Store
+from store.models import ColumnProfile
+from store.protocol import Store
 
 __all__ = ["StoreProfiles"]
 

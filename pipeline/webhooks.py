@@ -30,8 +30,8 @@ from tenacity import RetryCallState, wait_exponential_jitter
 
 from pipeline.retrying import retried
 from pipeline.settings import Settings
-from servers.models import Attempt, Delivery, DeliveryRecord
-from servers.store import Store
+from store.models import Attempt, Delivery, DeliveryRecord
+from store.protocol import Store
 
 __all__ = [
     "SIGNATURE_HEADER",

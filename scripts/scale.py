@@ -47,8 +47,8 @@ from load_ingest import one_round, rss_kib  # noqa: E402
 from scale_report import checks, markdown  # noqa: E402
 
 from servers import catalog, domain  # noqa: E402
-from servers.models import OrderQuery  # noqa: E402
-from servers.stores import open_store  # noqa: E402
+from store.models import OrderQuery  # noqa: E402
+from store.stores import open_store  # noqa: E402
 from tests.postgres import find_bin_dir, running_cluster  # noqa: E402
 
 KEY = "scale-key"

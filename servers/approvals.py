@@ -28,10 +28,10 @@ from servers.errors import (
     NotLow,
     NotPending,
     SameRequester,
-    StoreError,
     UnknownProposal,
 )
-from servers.models import (
+from store.errors import StoreError
+from store.models import (
     NewAuditEntry,
     NewProposal,
     Proposal,
@@ -39,7 +39,7 @@ from servers.models import (
     parse_proposal_id,
     pending_key,
 )
-from servers.store import Store, StoreWriter
+from store.protocol import Store, StoreWriter
 
 __all__ = [
     "APPROVE",
@@ -156,7 +156,7 @@ def propose(
     """Hold `tool` with exactly `arguments` for a person, asked for by `requested_by` (who
     started the run, when known), after the live re-check an unheld write gets: a write it
     would refuse now (a SKU not low, with the live numbers) is refused here, audited, never
-    queued. One proposal waits per write (`servers.models.pending_key`: the tool and what it
+    queued. One proposal waits per write (`store.models.pending_key`: the tool and what it
     writes to): the same write asked again, by anyone, gets that proposal back. A run that
     proposes the same call again (a retried job re-running it) gets its earlier proposal back,
     however it was decided."""

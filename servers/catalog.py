@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from servers.errors import CsvRowError, InputError
-from servers.models import CodeKind, ItemCode, StockRecord, Warehouse
+from store.models import CodeKind, ItemCode, StockRecord, Warehouse
 
 __all__ = [
     "CODE_COLUMNS",

@@ -1,8 +1,8 @@
 """The `store`, `orders` and `servers` subcommands of `stockshot`.
 
-Each handler reads `servers.settings` and opens the store itself. A `ServersError` (bad
-input, a refused rule, a store that cannot be used) becomes one line on stderr and exit
-code 2, never a traceback.
+Each handler reads `servers.settings` and opens the store itself. A `ServersError` (bad input,
+a refused rule) or a `StoreError` (a store that cannot be used) becomes one line on stderr and
+exit code 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from pathlib import Path
 from servers import catalog, domain
 from servers.errors import InputError, ServersError
 from servers.factory import ALL, GROUPS, ServerOptions, build_server, group_names
-from servers.models import ImportSummary, Order, OrderQuery
 from servers.settings import ServerSettings, load_settings
-from servers.store import OpenStore
-from servers.stores import StoreOptions, open_store
 from servers.terminal import print_table
 from servers.toolkit import utc_now
+from store.errors import StoreError
+from store.models import ImportSummary, Order, OrderQuery
+from store.protocol import OpenStore
+from store.stores import StoreOptions, open_store
 
 __all__ = ["add_serve_arguments", "register", "run", "serve"]
 
@@ -113,7 +114,7 @@ def run(handler: Handler, args: argparse.Namespace) -> int:
     """Run a handler with fresh settings, mapping our errors to a message and exit code."""
     try:
         return handler(args, load_settings())
-    except ServersError as exc:
+    except (ServersError, StoreError) as exc:
         print(f"stockshot: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

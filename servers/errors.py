@@ -4,22 +4,21 @@
     ├── InputError          the caller's bad input outside a tool call: a CSV row, a CLI
     │   │                   argument, a setting, an unknown server group
     │   └── CsvRowError         one CSV row that cannot be imported; names its line
-    ├── Refused             a tool call the rules refuse; the server turns it into an
-    │   │                   `is_error` result (text plus structured details) and audits writes
-    │   ├── InvalidArgument     an id that does not exist or is of the wrong kind, a quantity
-    │   │                       out of range, a reused idempotency key
-    │   ├── NotLow              live stock is not below its reorder point
-    │   ├── UnknownProposal     an approval id that does not exist
-    │   ├── NotPending          a proposal already decided, or expired, that cannot be
-    │   │                       approved or denied now
-    │   ├── NotApproved         a write carrying a proposal that is not being executed now,
-    │   │                       or whose arguments are not the reviewed ones
-    │   └── SameRequester       an approval by whoever started the run that proposed it,
-    │                           under separation of duties
-    └── StoreError          the store cannot be opened, migrated or written
+    └── Refused             a tool call the rules refuse; the server turns it into an
+        │                   `is_error` result (text plus structured details) and audits writes
+        ├── InvalidArgument     an id that does not exist or is of the wrong kind, a quantity
+        │                       out of range, a reused idempotency key
+        ├── NotLow              live stock is not below its reorder point
+        ├── UnknownProposal     an approval id that does not exist
+        ├── NotPending          a proposal already decided, or expired, that cannot be
+        │                       approved or denied now
+        ├── NotApproved         a write carrying a proposal that is not being executed now,
+        │                       or whose arguments are not the reviewed ones
+        └── SameRequester       an approval by whoever started the run that proposed it,
+                                under separation of duties
 
-`sqlite3`, `psycopg` and SQLAlchemy errors are mapped to `StoreError` once, in
-`servers.sql.store` (with `servers.sql.dialects` saying what each one means).
+The store's own errors (`store.errors.StoreError`: it cannot be opened, migrated or written)
+are the store's; an entry point catches them beside these.
 """
 
 from __future__ import annotations
@@ -35,7 +34,6 @@ __all__ = [
     "NotPending",
     "Refused",
     "ServersError",
-    "StoreError",
     "UnknownProposal",
 ]
 
@@ -101,8 +99,4 @@ class NotApproved(Refused):
 
 
 class SameRequester(Refused):
-    pass
-
-
-class StoreError(ServersError):
     pass

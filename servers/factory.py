@@ -13,8 +13,8 @@ from mcp.server.mcpserver import MCPServer
 from servers import inventory, orders, warehouses
 from servers.errors import InputError
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
 from servers.toolkit import Clock, ToolDeps, utc_now
+from store.protocol import Store
 
 __all__ = ["ALL", "GROUPS", "ServerOptions", "build_server", "group_names"]
 

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from servers.models import OrderStatus
+from store.models import OrderStatus
 
 __all__ = [
     "AtMostArg",

@@ -28,17 +28,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from servers import approvals, domain
-from servers.errors import InvalidArgument, Refused, StoreError
-from servers.models import (
-    BatchItem,
-    CancelOutput,
-    JsonObject,
-    OrderList,
-    OrderQuery,
-    QueuedProposal,
-    ReplenishmentOutput,
-    ReplenishmentRequest,
-)
+from servers.errors import InvalidArgument, Refused
 from servers.order_args import (
     AtMostArg,
     CreatedSinceArg,
@@ -54,7 +44,6 @@ from servers.order_args import (
     SkusArg,
     StatusArg,
 )
-from servers.store import StoreWriter
 from servers.toolkit import (
     CREATES,
     READ_ONLY,
@@ -72,6 +61,18 @@ from servers.toolkit import (
     run_id_of,
     success,
 )
+from store.errors import StoreError
+from store.models import (
+    BatchItem,
+    CancelOutput,
+    JsonObject,
+    OrderList,
+    OrderQuery,
+    QueuedProposal,
+    ReplenishmentOutput,
+    ReplenishmentRequest,
+)
+from store.protocol import StoreWriter
 
 __all__ = ["CANCEL_TOOL", "CREATE_TOOL", "GROUP", "instructions", "register"]
 

@@ -24,8 +24,8 @@ from mcp import Client, StdioServerParameters
 
 from servers import domain
 from servers.factory import build_server
-from servers.models import JsonObject, StockRecord
-from servers.stores import open_store
+from store.models import JsonObject, StockRecord
+from store.stores import open_store
 
 __all__ = ["READ_TOOL", "TRANSPORTS", "WRITE_TOOL", "RoundTrip", "measure"]
 

@@ -22,10 +22,11 @@ from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnota
 from pydantic import BaseModel, Field
 
 from servers.approvals import PROPOSAL_META_KEY
-from servers.errors import Refused, StoreError
-from servers.models import JsonObject
+from servers.errors import Refused
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
+from store.errors import StoreError
+from store.models import JsonObject
+from store.protocol import Store
 
 __all__ = [
     "ACTOR_META_KEY",

@@ -8,7 +8,6 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
 from servers import domain
-from servers.models import WarehouseList, WarehouseSummary
 from servers.toolkit import (
     READ_ONLY,
     ToolDeps,
@@ -16,6 +15,7 @@ from servers.toolkit import (
     group_tool,
     read_result,
 )
+from store.models import WarehouseList, WarehouseSummary
 
 __all__ = ["GROUP", "instructions", "register"]
 

@@ -10,7 +10,7 @@ from pipeline.errors import UnknownNameError
 from pipeline.host.record import read_run_log
 from pipeline.settings import Settings
 from servers import catalog, domain
-from servers.models import OrderQuery
+from store.models import OrderQuery
 from tests.conftest import SAMPLES
 from tests.host.conftest import LOW_LIVE, SEEDED_AT
 from tests.ingest.test_asked import CELLS, HEADER, typed

@@ -13,7 +13,7 @@ import pytest
 from pipeline.cli import build_parser
 from pipeline.settings import Settings
 from servers.settings import ServerSettings
-from servers.stores import store_scheme
+from store.stores import store_scheme
 from tests.conftest import ROOT, cli_env
 
 DEPLOY = ROOT / "deploy"

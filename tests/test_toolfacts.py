@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from pipeline.models import JsonObject, Message, ToolCall
 from pipeline.toolfacts import ToolResult, from_messages, read_facts
-from servers.models import (
+from store.models import (
     CancelResult,
     ItemReport,
     Order,

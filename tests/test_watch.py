@@ -31,8 +31,8 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.watch import Outcome, Summary, Watcher
 from servers import catalog, domain
-from servers.models import OrderQuery, ProposalQuery
-from servers.stores import sqlite_store
+from store.models import OrderQuery, ProposalQuery
+from store.stores import sqlite_store
 from tests.api.conftest import variant
 from tests.conftest import NOW, SAMPLES, cli_process, make_ingestor
 from tests.host.conftest import SEEDED_AT

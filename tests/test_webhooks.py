@@ -17,9 +17,9 @@ from pipeline.retention import logged_screens, tidy
 from pipeline.settings import Settings
 from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
 from servers import approvals, catalog, domain
-from servers.models import JsonObject, ReplenishmentRequest
-from servers.store import OpenStore
-from servers.stores import open_store
+from store.models import JsonObject, ReplenishmentRequest
+from store.protocol import OpenStore
+from store.stores import open_store
 from tests.receivers import Receiver, receiving
 
 SECRET = "webhook-secret"

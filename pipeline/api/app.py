@@ -47,9 +47,9 @@ from pipeline.settings import Settings
 from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
-from servers.stores import store_scheme
 from servers.toolkit import Caller
+from store.protocol import Store
+from store.stores import store_scheme
 
 __all__ = ["create_app"]
 

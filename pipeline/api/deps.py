@@ -23,8 +23,8 @@ from pipeline.models import JsonObject
 from pipeline.profiles import StoreProfiles
 from pipeline.settings import Settings
 from pipeline.shelf import ScreenShelf
-from servers.errors import StoreError
-from servers.store import Store, StoreReader, StoreWriter
+from store.errors import StoreError
+from store.protocol import Store, StoreReader, StoreWriter
 
 __all__ = ["AppServices", "Services", "StoreSlot", "caller", "needs", "or_404", "require_key"]
 

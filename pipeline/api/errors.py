@@ -2,7 +2,7 @@
 
 Every error response has the same body: `{"error": CODE, "message": TEXT}` (plus `details`
 for request validation), where TEXT says what to change. Our own error tree and the
-servers' errors are mapped by class, the most specific class first:
+servers' and the store's errors are mapped by class, the most specific class first:
 
     UploadTooLargeError, ImageTooLargeError      413 upload_too_large / image_too_large
     UnsupportedFormatError                       415 unsupported_format
@@ -13,7 +13,7 @@ servers' errors are mapped by class, the most specific class first:
     servers InputError / Refused                 422 invalid_input
     RequestValidationError (FastAPI)             422 invalid_request
     a body FastAPI cannot decode (its 400)       422 invalid_request
-    ToolServerError, servers StoreError          503 unavailable
+    ToolServerError, StoreError                  503 unavailable
     VlmError                                     502 model_failed
     KeptFileError (a damaged kept screenshot)    410 damaged
     ConfigError, EngineError                     500 server_error
@@ -47,6 +47,7 @@ from pipeline.errors import (
     VlmError,
 )
 from servers import errors as server_errors
+from store.errors import StoreError
 
 __all__ = ["ERROR_STATUS", "Refusal", "error_body", "install_error_handlers", "status_of"]
 
@@ -63,7 +64,7 @@ ERROR_STATUS: tuple[tuple[type[Exception], int, str], ...] = (
     (server_errors.InputError, 422, "invalid_input"),
     (server_errors.Refused, 422, "invalid_input"),
     (ToolServerError, 503, "unavailable"),
-    (server_errors.StoreError, 503, "unavailable"),
+    (StoreError, 503, "unavailable"),
     (VlmError, 502, "model_failed"),
     (KeptFileError, 410, "damaged"),
     (ConfigError, 500, "server_error"),
@@ -168,5 +169,6 @@ def install_error_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(StockshotError, ours)
     app.add_exception_handler(server_errors.ServersError, ours)
+    app.add_exception_handler(StoreError, ours)
     app.add_exception_handler(RequestValidationError, validation)
     app.add_exception_handler(StarletteHTTPException, http)

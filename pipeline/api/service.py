@@ -10,7 +10,7 @@ from pipeline.errors import InputError, UnknownNameError
 from pipeline.ingest import REQUESTABLE
 from pipeline.settings import Settings
 from pipeline.vlm import MODELS
-from servers.errors import StoreError
+from store.errors import StoreError
 
 __all__ = [
     "check_guard_switches",

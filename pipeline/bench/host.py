@@ -26,7 +26,7 @@ from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.stores import open_store
+from store.stores import open_store
 
 __all__ = ["TASK", "HostRuns", "StdioRuns", "measure_host", "measure_stdio"]
 

@@ -32,6 +32,7 @@ from pipeline.cli.output import print_error
 from pipeline.errors import StockshotError
 from pipeline.settings import Settings
 from servers.errors import ServersError
+from store.errors import StoreError
 
 __all__ = [
     "COMMANDS",
@@ -147,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args, Settings())
-    except (StockshotError, ServersError) as exc:
+    except (StockshotError, ServersError, StoreError) as exc:
         print_error(exc)
         return 2
     except KeyboardInterrupt:

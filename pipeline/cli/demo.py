@@ -49,8 +49,8 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
         utc_now,
     )
     from servers import catalog, domain
-    from servers.models import OrderQuery
-    from servers.stores import open_store
+    from store.models import OrderQuery
+    from store.stores import open_store
 
     settings = with_servers(args, settings)
     started = time.perf_counter()
@@ -129,7 +129,7 @@ def capture_age(age: timedelta) -> str:
 
 async def _demo_approvals(desk: ApprovalDesk, run_id: str) -> None:
     from pipeline.cli.approvals import describe, print_decision
-    from servers.models import ProposalQuery
+    from store.models import ProposalQuery
 
     proposals = await desk.list(ProposalQuery(run_id=run_id))
     print(

@@ -18,7 +18,7 @@ from pipeline.settings import Settings
 
 if TYPE_CHECKING:
     from pipeline.profiles import StoreProfiles
-    from servers.store import OpenStore
+    from store.protocol import OpenStore
 
 __all__ = ["register"]
 

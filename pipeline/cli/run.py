@@ -21,7 +21,7 @@ from pipeline.settings import Settings
 
 if TYPE_CHECKING:
     from pipeline.contract import Question
-    from servers.store import Store
+    from store.protocol import Store
 
 __all__ = ["register"]
 

@@ -40,8 +40,8 @@ from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, T
 from pipeline.settings import GuardSettings
 from pipeline.vlm.base import Model, SchemaAnswerer
 from servers.factory import build_server
-from servers.store import Store
-from servers.stores import open_store
+from store.protocol import Store
+from store.stores import open_store
 
 __all__ = [
     "GuardConfig",

@@ -15,10 +15,10 @@ from pipeline.errors import InputError
 from pipeline.evals.cases import StoreChange
 from servers import catalog, domain
 from servers.errors import Refused
-from servers.models import Order, OrderQuery, ReplenishmentRequest, StockLevel, StockRecord
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
-from servers.stores import open_store
+from store.models import Order, OrderQuery, ReplenishmentRequest, StockLevel, StockRecord
+from store.protocol import Store
+from store.stores import open_store
 
 __all__ = ["PRE_RUN_RUN_ID", "Ledger", "SeededStore", "read_ledger"]
 

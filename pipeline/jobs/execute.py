@@ -12,8 +12,8 @@ from pipeline.host.toolbox import Target
 from pipeline.jobs.spec import EventSink, Runner, RunSpec
 from pipeline.models import JsonObject
 from pipeline.settings import Settings
-from servers.errors import StoreError
-from servers.store import Store
+from store.errors import StoreError
+from store.protocol import Store
 
 __all__ = ["RUN_FINISHED", "announce_finished", "runner"]
 

@@ -10,7 +10,7 @@ the tables they share.
   its events numbered from 0, so any API instance answers for a run any worker executes;
 - the job queue's own tables (Procrastinate's schema).
 
-They are created by the store's schema history (`servers.sql.migrations`, revision 0005).
+They are created by the store's schema history (`store.migrations`, revision 0005).
 
 Workers announce what they finished with `NOTIFY stockshot` (`ingest:<key>`, `run:<id>`);
 `Listener` wakes whoever waits for it.
@@ -35,8 +35,8 @@ from pipeline.cache import Entry, IngestCache
 from pipeline.errors import ConfigError, StockshotError
 from pipeline.ingest import Ingestor
 from pipeline.models import CacheState, IngestResult, JsonObject, RunEvent
-from servers.errors import StoreError
-from servers.stores import open_store
+from store.errors import StoreError
+from store.stores import open_store
 
 __all__ = [
     "CHANNEL",

@@ -44,8 +44,8 @@ from pipeline.settings import Settings
 from pipeline.webhooks import delivering
 from servers.factory import GROUPS, build_server
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.store import Store
-from servers.stores import store_scheme
+from store.protocol import Store
+from store.stores import store_scheme
 
 __all__ = ["WorkerParts", "ingest_one", "register", "run_one", "serve_worker", "worker_parts"]
 

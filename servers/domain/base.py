@@ -16,7 +16,7 @@ from servers.lookup import (
     listing,
     looks_like,
 )
-from servers.models import (
+from store.models import (
     JsonObject,
     NewAuditEntry,
     NotFound,
@@ -26,7 +26,7 @@ from servers.models import (
     StockLevel,
     parse_order_id,
 )
-from servers.store import Store, StoreReader, StoreWriter
+from store.protocol import Store, StoreReader, StoreWriter
 
 __all__ = ["CANCEL", "CREATE", "IMPORT", "SEED", "check_quantity"]
 

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from servers.lookup import edit_distance
-from servers.models import Closeness, FoundItem, FoundItems, Item, MatchedBy
-from servers.store import Store
+from store.models import Closeness, FoundItem, FoundItems, Item, MatchedBy
+from store.protocol import Store
 
 __all__ = ["KIND_WORDS", "code_owners", "find_items", "match_items", "normalised", "words"]
 

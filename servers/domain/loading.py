@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from servers.domain.base import IMPORT, SEED, _all_orders
-from servers.models import (
+from store.models import (
     ImportSummary,
     JsonObject,
     NewAuditEntry,
@@ -14,7 +14,7 @@ from servers.models import (
     StockRecord,
     Warehouse,
 )
-from servers.store import Store, StoreWriter
+from store.protocol import Store, StoreWriter
 
 __all__ = ["import_records", "seed"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from servers.models import StockLevel
+from store.models import StockLevel
 
 __all__ = ["POLICY", "policy_cap", "policy_quantity", "policy_units"]
 

@@ -16,7 +16,7 @@ from servers.domain.base import (
 )
 from servers.domain.policy import policy_cap, policy_quantity, policy_units
 from servers.errors import InvalidArgument, Refused
-from servers.models import (
+from store.models import (
     AuditEntry,
     ItemReport,
     Order,
@@ -29,7 +29,7 @@ from servers.models import (
     WarehouseList,
     WarehouseSummary,
 )
-from servers.store import Store
+from store.protocol import Store
 
 __all__ = [
     "audit_log",

@@ -18,7 +18,7 @@ from servers.domain.base import (
 )
 from servers.domain.policy import policy_cap, policy_quantity
 from servers.errors import InvalidArgument, NotLow, Refused
-from servers.models import (
+from store.models import (
     BatchItem,
     CancelResult,
     JsonObject,
@@ -28,7 +28,7 @@ from servers.models import (
     ReplenishmentResult,
     StockLevel,
 )
-from servers.store import Store, StoreReader, StoreWriter
+from store.protocol import Store, StoreReader, StoreWriter
 
 __all__ = [
     "ORDER_CANCELLED",

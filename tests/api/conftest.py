@@ -19,8 +19,8 @@ from pipeline.ingest import Ingestor
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
-from servers.models import OrderQuery
-from servers.stores import open_store, store_scheme
+from store.models import OrderQuery
+from store.stores import open_store, store_scheme
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import SAMPLES, make_ingestor
 from tests.hardening.images import png_chunk

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from servers import catalog, domain
-from servers.stores import open_store, store_scheme
+from store.stores import open_store, store_scheme
 from tests.conftest import cli_env, cli_process, stop_process
 from tests.host.conftest import SEEDED_AT
 from tests.jobs.workers import worker_process

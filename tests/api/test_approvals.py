@@ -19,8 +19,8 @@ from pipeline.bootstrap import open_store as open_settings_store
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from servers import domain
-from servers.models import OrderQuery, StockRecord
-from servers.stores import open_store
+from store.models import OrderQuery, StockRecord
+from store.stores import open_store
 from tests.api.conftest import BASE_URL, SAMPLE, follow, ingest, open_orders, started
 from tests.api.serve import KEY, seed_store, serving
 from tests.host.conftest import LOW_LIVE

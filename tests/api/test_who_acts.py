@@ -22,8 +22,8 @@ from pipeline.api import create_app
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from servers import domain
-from servers.models import AuditEntry, Proposal, ProposalQuery, ReplenishmentRequest
-from servers.stores import open_store
+from store.models import AuditEntry, Proposal, ProposalQuery, ReplenishmentRequest
+from store.stores import open_store
 from tests.api.conftest import SAMPLE, follow, ingest, started
 from tests.api.serve import serving
 from tests.mcp_http import INITIALIZE

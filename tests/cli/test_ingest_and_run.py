@@ -10,8 +10,8 @@ from PIL import Image
 from pipeline.cli import main
 from pipeline.cli.demo import capture_age
 from servers import domain
-from servers.models import OrderQuery
-from servers.stores import sqlite_store
+from store.models import OrderQuery
+from store.stores import sqlite_store
 from tests.conftest import SAMPLES, cli_env
 
 

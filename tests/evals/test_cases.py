@@ -19,8 +19,8 @@ from pipeline.evals.cases import (
     select_cases,
 )
 from pipeline.evals.scratch import SeededStore
-from servers.models import OrderQuery
-from servers.stores import sqlite_store
+from store.models import OrderQuery
+from store.stores import sqlite_store
 from tests.evals.conftest import write_cases
 
 LIGHT = {

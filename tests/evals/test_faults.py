@@ -26,7 +26,7 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.base import Model
 from pipeline.vlm.rules import RulesModel
 from servers.factory import build_server
-from servers.stores import sqlite_store
+from store.stores import sqlite_store
 from tests.evals.conftest import case_by_id
 
 SETTINGS = ModelSettings(max_tokens=1024)

@@ -10,7 +10,7 @@ from pipeline.evals.scoring import score_dry_run, score_first_call, score_ledger
 from pipeline.evals.scratch import Ledger
 from pipeline.host.record import RunRecord, ToolCallRecord
 from pipeline.models import ModelResponse, ToolCall, ToolSpec
-from servers.models import Order, StockLevel
+from store.models import Order, StockLevel
 
 NOW = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)
 

@@ -24,8 +24,8 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from servers.factory import build_server
-from servers.sql.store import SqlStore
-from servers.stores import sqlite_store
+from store.sql import SqlStore
+from store.stores import sqlite_store
 from tests.api.serve import seed
 from tests.conftest import SAMPLES, make_ingestor
 

@@ -37,7 +37,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.stores import sqlite_store
+from store.stores import sqlite_store
 from tests.api.conftest import running
 from tests.api.serve import KEY, Served, seed, serving
 from tests.conftest import make_ingestor

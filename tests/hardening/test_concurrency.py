@@ -19,8 +19,8 @@ from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import domain
 from servers.factory import build_server
-from servers.models import OrderQuery, ProposalQuery
-from servers.stores import sqlite_store
+from store.models import OrderQuery, ProposalQuery
+from store.stores import sqlite_store
 from tests.hardening.conftest import FIGURES, GROUPS, TASK, run_on
 from tests.host.conftest import LOW_LIVE
 

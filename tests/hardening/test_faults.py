@@ -23,9 +23,9 @@ from pipeline.models import IngestResult, Message, ModelResponse, ModelSettings,
 from pipeline.settings import Settings
 from pipeline.vlm.rules import RulesModel
 from servers import domain
-from servers.models import OrderQuery
-from servers.sql.store import SqlStore
-from servers.stores import sqlite_store
+from store.models import OrderQuery
+from store.sql import SqlStore
+from store.stores import sqlite_store
 from tests.hardening.conftest import FIGURES, GROUPS, TASK, memory_targets
 from tests.hardening.endpoints import KINDS, Misbehaving, refused_url
 

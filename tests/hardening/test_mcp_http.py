@@ -19,8 +19,8 @@ from pipeline.host.groups import choose_groups
 from pipeline.host.loop import HostLimits
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.models import OrderQuery, ReplenishmentRequest
-from servers.stores import sqlite_store
+from store.models import OrderQuery, ReplenishmentRequest
+from store.stores import sqlite_store
 from tests import mcp_http
 from tests.api.serve import seed
 from tests.hardening.conftest import FIGURES, GROUPS, PROFILE, examples, run_on

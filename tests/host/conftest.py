@@ -13,9 +13,9 @@ from pipeline.host.loop import HostLimits, Run, run_task
 from pipeline.host.toolbox import MemoryTarget, Toolbox
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.models import OrderQuery
-from servers.sql.store import SqlStore
-from servers.stores import sqlite_store
+from store.models import OrderQuery
+from store.sql import SqlStore
+from store.stores import sqlite_store
 
 SEEDED_AT = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
 LOW_LIVE = frozenset(

@@ -21,7 +21,7 @@ from pipeline.host.toolbox import MemoryTarget, ToolOutcome
 from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.host.conftest import HOST_NOW, open_orders, run_host
 
 # ---- the rules, pure

@@ -14,7 +14,7 @@ from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.conftest import SAMPLES, make_ingestor
 from tests.host.conftest import LOW_LIVE, open_orders
 

@@ -22,7 +22,7 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from pipeline.vlm.scripted import ScriptedModel
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.host.conftest import call, open_orders, run_host
 
 GROUPS = ("inventory", "orders", "warehouses")

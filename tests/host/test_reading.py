@@ -21,7 +21,7 @@ from pipeline.host.toolbox import MemoryTarget, Toolbox
 from pipeline.models import Usage
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from pipeline.vlm.rules import RulesModel
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.contract.answers import Reading, ReadingReplay, answer
 from tests.host.conftest import open_orders, run_host
 from tests.host.test_loop import TABLE

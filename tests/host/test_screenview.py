@@ -29,7 +29,7 @@ from pipeline.tiers import image_tokens
 from pipeline.vlm.endpoint import ChatEndpoint
 from pipeline.vlm.openai import OpenAIModel
 from pipeline.vlm.scripted import ScriptedModel
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.host.conftest import call, open_orders, run_host
 from tests.ingested import result
 

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.errors import ToolServerError
 from pipeline.host.toolbox import HttpTarget, StdioTarget, Toolbox
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.servers.test_http_app import http_server
 
 GROUPS = ("inventory", "orders", "warehouses")

@@ -21,8 +21,8 @@ from pipeline.cache import IngestCache
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain
-from servers.models import OrderQuery
-from servers.stores import open_store
+from store.models import OrderQuery
+from store.stores import open_store
 from tests.api.conftest import BASE_URL, SAMPLE, TASK, running, sse_events, started, variant
 from tests.api.serve import KEY, seed_store
 from tests.conftest import SAMPLES, make_ingestor

@@ -12,7 +12,7 @@ import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.jobs.shared import Listener, Shared
-from servers.sql.migrate import SCHEMA_VERSION
+from store.migrate import SCHEMA_VERSION
 from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
 DATA = Path(__file__).resolve().parents[1] / "servers" / "data"

@@ -16,9 +16,9 @@ from mcp import Client, StdioServerParameters
 
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.sql.migrate import VERSION_TABLE
-from servers.store import OpenStore, Store
-from servers.stores import open_store, sqlite_path
+from store.migrate import VERSION_TABLE
+from store.protocol import OpenStore, Store
+from store.stores import open_store, sqlite_path
 
 NOW = datetime(2026, 11, 30, 8, 0, 0, tzinfo=UTC)
 

@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 
 from servers import domain
 from servers.errors import Refused
-from servers.models import ReplenishmentRequest
-from servers.stores import open_store
+from store.models import ReplenishmentRequest
+from store.stores import open_store
 
 
 def main(argv: list[str]) -> int:

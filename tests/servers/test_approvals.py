@@ -11,10 +11,10 @@ import pytest
 
 from servers import approvals, catalog, domain
 from servers.errors import NotLow, NotPending, SameRequester, UnknownProposal
-from servers.models import JsonObject, ProposalQuery
-from servers.sql.migrate import SCHEMA_VERSION
-from servers.store import OpenStore, Store
-from servers.stores import open_store
+from store.migrate import SCHEMA_VERSION
+from store.models import JsonObject, ProposalQuery
+from store.protocol import OpenStore, Store
+from store.stores import open_store
 from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
 DATA = Path(__file__).parent / "data"

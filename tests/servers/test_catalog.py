@@ -14,7 +14,7 @@ from servers.catalog import (
     write_stock_csv,
 )
 from servers.errors import CsvRowError, InputError
-from servers.models import ItemCode, StockRecord
+from store.models import ItemCode, StockRecord
 
 HEADER = ",".join(STOCK_COLUMNS)
 

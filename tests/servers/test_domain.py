@@ -10,15 +10,15 @@ import pytest
 
 from servers import catalog, domain
 from servers.errors import InvalidArgument, NotLow, Refused
-from servers.models import (
+from store.models import (
     AuditEntry,
     OrderQuery,
     ReplenishmentRequest,
     ReplenishmentResult,
     StockRecord,
 )
-from servers.store import Store
-from servers.stores import open_store
+from store.protocol import Store
+from store.stores import open_store
 
 SetStock = Callable[..., None]
 SCREENSHOT_AT = datetime(2026, 11, 27, 9, 14, 52, tzinfo=timezone(timedelta(hours=8)))

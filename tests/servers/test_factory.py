@@ -5,7 +5,7 @@ from mcp import Client
 
 from servers.errors import InputError
 from servers.factory import build_server
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 
 GROUP_TOOLS = {
     "inventory": ["inventory_find_items", "inventory_get_item", "inventory_query_stock"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from servers.domain.finding import match_items, normalised, words
-from servers.models import Item, ItemCode
+from store.models import Item, ItemCode
 
 CATALOGUE = [
     Item(

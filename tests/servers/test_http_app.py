@@ -25,9 +25,9 @@ from starlette.routing import Route
 
 from servers import approvals, domain
 from servers.http_app import BearerAuth
-from servers.models import OrderQuery, ProposalQuery
-from servers.store import Store
 from servers.toolkit import run_meta
+from store.models import OrderQuery, ProposalQuery
+from store.protocol import Store
 
 TOKEN = "s3cret-token"
 

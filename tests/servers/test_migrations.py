@@ -13,18 +13,18 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine
 
-from servers.errors import StoreError
-from servers.models import (
+from store.errors import StoreError
+from store.migrate import HEAD, SCHEMA_VERSION, revisions
+from store.models import (
     NewOrder,
     NewProposal,
     OrderQuery,
     ProposalQuery,
     Warehouse,
 )
-from servers.sql.migrate import HEAD, SCHEMA_VERSION, revisions
-from servers.sql.schema import metadata
-from servers.store import OpenStore
-from servers.stores import open_store, sqlite_path
+from store.protocol import OpenStore
+from store.schema import metadata
+from store.stores import open_store, sqlite_path
 from tests.servers.conftest import (
     legacy_postgres,
     raw_sql,

@@ -11,10 +11,10 @@ from mcp.types import CallToolResult, TextContent
 
 from servers import domain
 from servers.factory import build_server
-from servers.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
-from servers.store import Store
-from servers.stores import StoreOptions, open_store
 from servers.toolkit import run_meta
+from store.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
+from store.protocol import Store
+from store.stores import StoreOptions, open_store
 from tests.servers.conftest import holding_the_write_lock
 
 Connect = Callable[[], Client]

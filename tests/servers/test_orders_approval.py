@@ -14,8 +14,8 @@ from mcp.types import CallToolResult, RequestParamsMeta, TextContent
 from servers import approvals, domain
 from servers.errors import NotPending
 from servers.factory import build_server
-from servers.models import OrderQuery, ProposalQuery
-from servers.store import Store
+from store.models import OrderQuery, ProposalQuery
+from store.protocol import Store
 from tests.servers.conftest import NOW, SetStock
 
 CREATE = "orders_create_replenishment"

@@ -8,9 +8,9 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from servers import domain
-from servers.models import OrderQuery
-from servers.store import Store
 from servers.toolkit import run_meta
+from store.models import OrderQuery
+from store.protocol import Store
 
 
 async def test_the_all_server_answers_over_stdio_from_the_store_the_settings_name(

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from servers import domain
-from servers.errors import InputError, StoreError
-from servers.models import (
+from store.errors import StoreError, StoreUrlError
+from store.migrate import SCHEMA_VERSION, VERSION_TABLE
+from store.models import (
     ColumnProfile,
     Item,
     ItemCode,
@@ -26,9 +27,8 @@ from servers.models import (
     StockRecord,
     Warehouse,
 )
-from servers.sql.migrate import SCHEMA_VERSION, VERSION_TABLE
-from servers.store import OpenStore, Store
-from servers.stores import STORES, StoreOptions, open_store, sqlite_path, store_scheme
+from store.protocol import OpenStore, Store
+from store.stores import STORES, StoreOptions, open_store, sqlite_path, store_scheme
 from tests.servers.conftest import (
     raw_sql,
     schema_version,
@@ -69,14 +69,14 @@ def test_the_url_scheme_picks_the_store(url: str, scheme: str, path: Path | None
 
 
 def test_an_unknown_scheme_is_an_input_error_listing_the_known_ones() -> None:
-    with pytest.raises(InputError, match="known: sqlite, postgresql") as caught:
+    with pytest.raises(StoreUrlError, match="known: sqlite, postgresql") as caught:
         open_store("mysql://db.example/stockshot")
     assert list(STORES) == ["sqlite", "postgresql"]
     assert "'mysql'" in str(caught.value)
 
 
 def test_a_sqlite_url_without_a_file_says_how_to_write_one() -> None:
-    with pytest.raises(InputError, match=r"sqlite:///relative.db or sqlite:////absolute.db"):
+    with pytest.raises(StoreUrlError, match=r"sqlite:///relative.db or sqlite:////absolute.db"):
         open_store("sqlite://")
 
 
@@ -357,7 +357,7 @@ def test_a_postgres_writer_holding_a_stock_row_holds_up_only_writers_of_that_row
 def test_twenty_processes_opening_a_new_postgres_store_migrate_it_once(
     postgres_url: str,
 ) -> None:
-    code = "import sys; from servers.stores import open_store; open_store(sys.argv[1]).close()"
+    code = "import sys; from store.stores import open_store; open_store(sys.argv[1]).close()"
     processes = [
         subprocess.Popen([sys.executable, "-c", code, postgres_url], cwd=ROOT) for _ in range(20)
     ]

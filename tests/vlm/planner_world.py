@@ -13,7 +13,7 @@ from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelSettings, ToolCall, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from servers import domain
-from servers.models import (
+from store.models import (
     CancelResult,
     ItemReport,
     NotFound,

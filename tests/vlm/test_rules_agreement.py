@@ -16,8 +16,8 @@ from pipeline.table.rows import screen_text, to_rows
 from pipeline.vlm.rules import RulesModel
 from servers import catalog, domain
 from servers.factory import build_server
-from servers.sql.store import SqlStore
-from servers.stores import sqlite_store
+from store.sql import SqlStore
+from store.stores import sqlite_store
 from tests.vlm.planner_world import (
     CAPTURED,
     NOW,

@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 
 from pipeline.screentext import render_screen
-from servers.models import (
+from store.models import (
     Order,
 )
 from tests.vlm.planner_world import (

@@ -31,7 +31,7 @@ from pipeline.api.screens import run_screens, source_out
 from pipeline.approvals import Decision
 from pipeline.bootstrap import utc_now
 from pipeline.host.record import AttachmentInfo
-from servers.models import Order, PlannedOrder, Proposal, ProposalQuery
+from store.models import Order, PlannedOrder, Proposal, ProposalQuery
 
 __all__ = ["proposal_out", "router"]
 

@@ -11,7 +11,7 @@ from pipeline import __version__
 from pipeline.api.deps import AppServices, Services
 from pipeline.api.schemas import Health, Readiness
 from pipeline.models import JsonObject
-from servers.errors import StoreError
+from store.errors import StoreError
 
 __all__ = ["router"]
 

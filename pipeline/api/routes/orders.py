@@ -23,7 +23,7 @@ from pipeline.bootstrap import utc_now
 from pipeline.host.record import AttachmentInfo
 from servers import domain
 from servers.errors import InvalidArgument
-from servers.models import AuditEntry, Order, OrderQuery, Proposal, ProposalQuery
+from store.models import AuditEntry, Order, OrderQuery, Proposal, ProposalQuery
 
 __all__ = ["order_out", "router"]
 

@@ -8,7 +8,7 @@ from starlette.exceptions import HTTPException
 
 from pipeline.api.deps import Services, caller, needs, or_404
 from pipeline.api.schemas import ErrorBody
-from servers.models import ColumnProfile
+from store.models import ColumnProfile
 
 __all__ = ["router"]
 

@@ -15,7 +15,7 @@ from pipeline.host.toolbox import MemoryTarget
 from pipeline.settings import Settings
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from servers.sql.store import SqlStore
+from store.sql import SqlStore
 from tests.host.conftest import HOST_NOW, open_orders, run_host
 
 GROUPS = ("inventory", "orders", "warehouses")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from servers.sql.schema import Document, Stamp
+from store.schema import Document, Stamp
 
 revision = ${repr(up_revision)}
 down_revision = ${repr(down_revision)}

@@ -6,7 +6,7 @@ Two column types carry what the dialects keep differently:
 - `Document`: a JSON value. PostgreSQL keeps JSONB; SQLite keeps the canonical text (sorted
   keys, UTF-8 as is).
 
-The migrations (`servers.sql.migrations`) build exactly these tables; a test compares them.
+The migrations (`store.migrations`) build exactly these tables; a test compares them.
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ proposals = numbered_table(
     Column("result", Document),
     Column("order_id", Text),
     Column("requested_by", Text),
-    # `servers.models.pending_key` while pending, NULL once decided: one pending per key.
+    # `store.models.pending_key` while pending, NULL once decided: one pending per key.
     Column("pending_key", Text),
     Index("proposals_by_status", "status", "number"),
     Index("proposals_by_run", "run_id"),

@@ -1,10 +1,10 @@
 """Alembic's entry point for the `alembic` command line; a store opening uses
-`servers.sql.migrate` instead. It migrates the database `STOCKSHOT_DATABASE_URL` names."""
+`store.migrate` instead. It migrates the database `STOCKSHOT_DATABASE_URL` names."""
 
 from __future__ import annotations
 
 import os
 
-from servers.sql.migrate import migrate_url
+from store.stores import migrate_url
 
 migrate_url(os.environ.get("STOCKSHOT_DATABASE_URL", "stockshot.db"))

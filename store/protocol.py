@@ -2,8 +2,8 @@
 
 A store hands out transactions: `reading()` for a consistent snapshot, `writing()` for
 one exclusive write transaction that commits when the block ends and rolls back when it
-raises. `servers.sql.store.SqlStore` implements them for SQLite (embedded) and PostgreSQL (to
-share between machines); `servers.stores` opens one by URL. Another database needs only these
+raises. `store.sql.SqlStore` implements them for SQLite (embedded) and PostgreSQL (to
+share between machines); `store.stores` opens one by URL. Another database needs only these
 protocols.
 """
 
@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Protocol, Self
 
-from servers.models import (
+from store.models import (
     ApprovalStatus,
     Attempt,
     AuditEntry,
@@ -138,7 +138,7 @@ class StoreWriter(StoreReader, Protocol):
 
     def insert_proposal(self, proposal: NewProposal, *, now: datetime) -> Proposal | None:
         """Store `proposal` as pending; None, inserting nothing, when a proposal with its
-        `servers.models.pending_key` is pending already (`pending_proposal` reads it). The
+        `store.models.pending_key` is pending already (`pending_proposal` reads it). The
         key is unique in the store, so this holds across processes, not just in this one."""
         ...
 
@@ -199,7 +199,7 @@ class Store(Protocol):
 
 
 class OpenStore(Store, Protocol):
-    """A store an entry point opened (`servers.stores.open_store`) and will close."""
+    """A store an entry point opened (`store.stores.open_store`) and will close."""
 
     @property
     def where(self) -> str:

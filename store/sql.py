@@ -1,11 +1,11 @@
-"""The SQL store: `servers.store.Store` over SQLAlchemy Core, for SQLite and PostgreSQL alike.
+"""The SQL store: `store.protocol.Store` over SQLAlchemy Core, for SQLite and PostgreSQL alike.
 
-Every statement is written once, against `servers.sql.schema`; what the databases do
-differently is in `servers.sql.dialects`. A write runs in one exclusive transaction: a rule
+Every statement is written once, against `store.schema`; what the databases do
+differently is in `store.dialects`. A write runs in one exclusive transaction: a rule
 checked inside it first holds what it checks (`lock_stock`), so it still holds at commit,
 across threads and processes. A read sees one snapshot. Idempotency keys sit under a unique
 index and an order is inserted with `ON CONFLICT DO NOTHING`. Driver errors become
-`StoreError` here, once. The schema is migrated when the store opens (`servers.sql.migrate`).
+`StoreError` here, once. The schema is migrated when the store opens (`store.migrate`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,11 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 
-from servers.errors import StoreError
-from servers.models import (
+from store import outbox
+from store.dialects import SqlDialect, Upsert
+from store.errors import StoreError
+from store.migrate import migrate
+from store.models import (
     ApprovalStatus,
     Attempt,
     AuditEntry,
@@ -58,10 +61,8 @@ from servers.models import (
     parse_proposal_id,
     pending_key,
 )
-from servers.sql import outbox
-from servers.sql.dialects import SqlDialect, Upsert
-from servers.sql.migrate import migrate
-from servers.sql.schema import (
+from store.protocol import join_aliases, split_aliases
+from store.schema import (
     audit_log,
     column_profiles,
     item_codes,
@@ -71,7 +72,6 @@ from servers.sql.schema import (
     stock,
     warehouses,
 )
-from servers.store import join_aliases, split_aliases
 
 __all__ = ["SqlStore"]
 
@@ -84,7 +84,7 @@ def _ts(moment: datetime) -> datetime:
 
 
 class SqlStore:
-    """`servers.store.Store` over one SQL database (`servers.stores.open_store` opens it)."""
+    """`store.protocol.Store` over one SQL database (`store.stores.open_store` opens it)."""
 
     def __init__(self, dialect: SqlDialect) -> None:
         self._dialect = dialect
@@ -452,7 +452,7 @@ class _Transaction:
         values["at"] = _ts(entry.at)
         self._conn.execute(audit_log.insert().values(**values))
 
-    # ---- events and their webhook deliveries (`servers.sql.outbox`)
+    # ---- events and their webhook deliveries (`store.outbox`)
 
     def append_event(self, name: str, body: JsonObject, *, now: datetime) -> int:
         return outbox.append_event(self._conn, name, body, _ts(now))

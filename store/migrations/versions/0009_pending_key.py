@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-from servers.models import format_proposal_id, pending_key
-from servers.sql.schema import Document, Stamp
+from store.models import format_proposal_id, pending_key
+from store.schema import Document, Stamp
 
 revision = "0009"
 down_revision = "0008"

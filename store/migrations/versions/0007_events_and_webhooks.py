@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from servers.sql.schema import Document, Stamp, identity
+from store.schema import Document, Stamp, identity
 
 revision = "0007"
 down_revision = "0006"

@@ -17,15 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from servers.errors import InputError, StoreError
-from servers.sql.dialects import postgres_dialect, sqlite_dialect
-from servers.sql.store import SqlStore
-from servers.store import OpenStore
+from store.dialects import postgres_dialect, sqlite_dialect
+from store.errors import StoreError, StoreUrlError
+from store.protocol import OpenStore
+from store.sql import SqlStore
 
 __all__ = [
     "STORES",
     "StoreOptions",
     "describe_url",
+    "migrate_url",
     "open_store",
     "sqlite_path",
     "sqlite_store",
@@ -98,7 +99,7 @@ def store_scheme(url: str) -> str:
         return "sqlite"
     scheme = _ALIASES.get(scheme.lower(), scheme.lower())
     if scheme not in STORES:
-        raise InputError(
+        raise StoreUrlError(
             f"unknown store URL scheme {scheme!r} in STOCKSHOT_DATABASE_URL; "
             f"known: {', '.join(STORES)} (or a plain SQLite path)"
         )
@@ -113,7 +114,7 @@ def sqlite_path(url: str) -> Path | None:
         return Path(url)
     rest = url.partition("://")[2]
     if not rest.startswith("/") or len(rest) < 2:
-        raise InputError(
+        raise StoreUrlError(
             f"a SQLite URL names a file: sqlite:///relative.db or sqlite:////absolute.db, "
             f"not {url!r}"
         )
@@ -123,3 +124,8 @@ def sqlite_path(url: str) -> Path | None:
 def open_store(url: str, options: StoreOptions | None = None) -> OpenStore:
     """Open (and migrate) the store `url` names; the caller closes it."""
     return STORES[store_scheme(url)](url, options or StoreOptions())
+
+
+def migrate_url(url: str) -> None:
+    """Open the store `url` names, which migrates it (the `alembic` command line's way in)."""
+    open_store(url).close()

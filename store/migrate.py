@@ -1,6 +1,6 @@
 """Bringing a store's database to the current schema, once, whoever opens it first.
 
-The history is Alembic's (`servers.sql.migrations`), applied in one transaction under the
+The history is Alembic's (`store.migrations`), applied in one transaction under the
 lock writers use (`BEGIN IMMEDIATE` on SQLite, an advisory lock on PostgreSQL), so processes
 opening a new store at the same moment migrate it once. The revision applied is kept in
 `stockshot_schema_revision`. A database an earlier stockshot migrated on its own (SQLite's
@@ -21,19 +21,19 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, column, inspect, select, table, text
 
-from servers.errors import StoreError
+from store.errors import StoreError
 
 if TYPE_CHECKING:
     from alembic.script import ScriptDirectory
 
-__all__ = ["HEAD", "SCHEMA_VERSION", "VERSION_TABLE", "migrate", "migrate_url", "revisions"]
+__all__ = ["HEAD", "SCHEMA_VERSION", "VERSION_TABLE", "migrate", "revisions"]
 
 logger = logging.getLogger(__name__)
 
 VERSION_TABLE = "stockshot_schema_revision"
 
 HEAD = "0009"
-"""The latest revision of `servers.sql.migrations` (raise it with each new revision)."""
+"""The latest revision of `store.migrations` (raise it with each new revision)."""
 
 SCHEMA_VERSION = int(HEAD)
 """The current schema version: the number of the latest revision."""
@@ -112,10 +112,3 @@ def _newer(where: str, revision: str) -> StoreError:
         f"{where} has schema revision {revision}, newer than this version of stockshot "
         f"understands ({HEAD}); upgrade stockshot"
     )
-
-
-def migrate_url(url: str) -> None:
-    """Open the store `url` names, which migrates it (the `alembic` command line's way in)."""
-    from servers.stores import open_store
-
-    open_store(url).close()

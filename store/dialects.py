@@ -37,8 +37,8 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.pool import ConnectionPoolEntry
 
-from servers.errors import StoreError
-from servers.sql.schema import dumps, stock
+from store.errors import StoreError
+from store.schema import dumps, stock
 
 if TYPE_CHECKING:
     from psycopg.rows import TupleRow

@@ -3,7 +3,7 @@
 An event is written in the transaction of the change it announces. A delivery (an event for
 one receiver URL) is made on first sight, claimed for a while by whoever sends it (`SKIP
 LOCKED` on PostgreSQL; SQLite's write lock holds the whole file), and each attempt at it is
-logged. `servers.sql.store` hands these to its transactions.
+logged. `store.sql` hands these to its transactions.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, Table, delete, literal, or_, select, update
 
-from servers.models import Attempt, Delivery, DeliveryRecord, JsonObject
-from servers.sql.schema import Stamp, events, webhook_attempts, webhook_deliveries
+from store.models import Attempt, Delivery, DeliveryRecord, JsonObject
+from store.schema import Stamp, events, webhook_attempts, webhook_deliveries
 
 if TYPE_CHECKING:
-    from servers.sql.dialects import Upsert
+    from store.dialects import Upsert
 
 __all__ = [
     "append_event",

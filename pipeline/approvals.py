@@ -28,8 +28,9 @@ from pipeline.toolfacts import CREATE_TOOL
 from servers import approvals, domain
 from servers.approvals import approval_key
 from servers.errors import Refused
+from servers.models import PlannedOrder
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from store.models import PlannedOrder, Proposal, ProposalQuery
+from store.models import Proposal, ProposalQuery
 from store.protocol import Store
 
 __all__ = [

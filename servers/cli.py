@@ -20,11 +20,12 @@ from pathlib import Path
 from servers import catalog, domain
 from servers.errors import InputError, ServersError
 from servers.factory import ALL, GROUPS, ServerOptions, build_server, group_names
+from servers.models import ImportSummary
 from servers.settings import ServerSettings, load_settings
 from servers.terminal import print_table
 from servers.toolkit import utc_now
 from store.errors import StoreError
-from store.models import ImportSummary, Order, OrderQuery
+from store.models import Order, OrderQuery
 from store.protocol import OpenStore
 from store.stores import StoreOptions, open_store
 

@@ -9,6 +9,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from servers import domain
+from servers.models import FoundItems, ItemReport, StockReport
 from servers.toolkit import (
     READ_ONLY,
     SkuArg,
@@ -17,7 +18,6 @@ from servers.toolkit import (
     group_tool,
     read_result,
 )
-from store.models import FoundItems, ItemReport, StockReport
 
 __all__ = ["GROUP", "instructions", "register"]
 

@@ -29,6 +29,14 @@ from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from servers import approvals, domain
 from servers.errors import InvalidArgument, Refused
+from servers.models import (
+    BatchItem,
+    CancelOutput,
+    OrderList,
+    QueuedProposal,
+    ReplenishmentOutput,
+    ReplenishmentRequest,
+)
 from servers.order_args import (
     AtMostArg,
     CreatedSinceArg,
@@ -62,16 +70,7 @@ from servers.toolkit import (
     success,
 )
 from store.errors import StoreError
-from store.models import (
-    BatchItem,
-    CancelOutput,
-    JsonObject,
-    OrderList,
-    OrderQuery,
-    QueuedProposal,
-    ReplenishmentOutput,
-    ReplenishmentRequest,
-)
+from store.models import JsonObject, OrderQuery
 from store.protocol import StoreWriter
 
 __all__ = ["CANCEL_TOOL", "CREATE_TOOL", "GROUP", "instructions", "register"]

@@ -8,6 +8,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
 from servers import domain
+from servers.models import WarehouseList, WarehouseSummary
 from servers.toolkit import (
     READ_ONLY,
     ToolDeps,
@@ -15,7 +16,6 @@ from servers.toolkit import (
     group_tool,
     read_result,
 )
-from store.models import WarehouseList, WarehouseSummary
 
 __all__ = ["GROUP", "instructions", "register"]
 

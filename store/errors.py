@@ -3,7 +3,8 @@
     StoreError          the store cannot be opened, migrated, read or written
     └── StoreUrlError       a store URL that names no store; the message says how to write one
 
-`sqlite3`, `psycopg` and SQLAlchemy errors are mapped to `StoreError` once, in `store.sql` (with `store.dialects` saying what each one means).
+`sqlite3`, `psycopg` and SQLAlchemy errors are mapped to `StoreError` once, in `store.sql`
+(with `store.dialects` saying what each one means).
 """
 
 from __future__ import annotations

@@ -7,15 +7,8 @@ from pydantic import BaseModel
 
 from pipeline.models import JsonObject, Message, ToolCall
 from pipeline.toolfacts import ToolResult, from_messages, read_facts
-from store.models import (
-    CancelResult,
-    ItemReport,
-    Order,
-    OrderList,
-    ReplenishmentResult,
-    StockLevel,
-    StockReport,
-)
+from servers.models import CancelResult, ItemReport, OrderList, ReplenishmentResult, StockReport
+from store.models import Order, StockLevel
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

@@ -17,7 +17,8 @@ from pipeline.retention import logged_screens, tidy
 from pipeline.settings import Settings
 from pipeline.webhooks import SIGNATURE_HEADER, Deliverer, sign, verify
 from servers import approvals, catalog, domain
-from store.models import JsonObject, ReplenishmentRequest
+from servers.models import ReplenishmentRequest
+from store.models import JsonObject
 from store.protocol import OpenStore
 from store.stores import open_store
 from tests.receivers import Receiver, receiving

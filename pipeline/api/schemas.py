@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pipeline.contract import TaskContract
 from pipeline.host.record import RunRecord, RunStatus
 from pipeline.models import IngestResult, JsonObject
-from store.models import PlannedOrder
+from servers.models import PlannedOrder
 
 __all__ = [
     "RUN_EXAMPLE",

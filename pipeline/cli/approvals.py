@@ -20,8 +20,9 @@ from pipeline.cli import Commands, command
 from pipeline.models import JsonValue
 from pipeline.settings import Settings
 from servers.errors import Refused
+from servers.models import PlannedOrder
 from servers.terminal import print_table
-from store.models import APPROVAL_STATUSES, PlannedOrder, Proposal, ProposalQuery
+from store.models import APPROVAL_STATUSES, Proposal, ProposalQuery
 from store.protocol import Store
 
 __all__ = ["ask_each", "describe", "print_decision", "register"]

@@ -15,8 +15,9 @@ from pipeline.errors import InputError
 from pipeline.evals.cases import StoreChange
 from servers import catalog, domain
 from servers.errors import Refused
+from servers.models import ReplenishmentRequest
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from store.models import Order, OrderQuery, ReplenishmentRequest, StockLevel, StockRecord
+from store.models import Order, OrderQuery, StockLevel, StockRecord
 from store.protocol import Store
 from store.stores import open_store
 

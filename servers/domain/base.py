@@ -16,10 +16,10 @@ from servers.lookup import (
     listing,
     looks_like,
 )
+from servers.models import NotFound
 from store.models import (
     JsonObject,
     NewAuditEntry,
-    NotFound,
     Order,
     OrderQuery,
     Outcome,

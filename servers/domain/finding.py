@@ -26,7 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from servers.lookup import edit_distance
-from store.models import Closeness, FoundItem, FoundItems, Item, MatchedBy
+from servers.models import Closeness, FoundItem, FoundItems, MatchedBy
+from store.models import Item
 from store.protocol import Store
 
 __all__ = ["KIND_WORDS", "code_owners", "find_items", "match_items", "normalised", "words"]

@@ -6,14 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from servers.domain.base import IMPORT, SEED, _all_orders
-from store.models import (
-    ImportSummary,
-    JsonObject,
-    NewAuditEntry,
-    OrderQuery,
-    StockRecord,
-    Warehouse,
-)
+from servers.models import ImportSummary
+from store.models import JsonObject, NewAuditEntry, OrderQuery, StockRecord, Warehouse
 from store.protocol import Store, StoreWriter
 
 __all__ = ["import_records", "seed"]

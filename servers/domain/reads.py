@@ -16,19 +16,15 @@ from servers.domain.base import (
 )
 from servers.domain.policy import policy_cap, policy_quantity, policy_units
 from servers.errors import InvalidArgument, Refused
-from store.models import (
-    AuditEntry,
+from servers.models import (
     ItemReport,
-    Order,
     OrderList,
-    OrderQuery,
     PlannedOrder,
-    StockLevel,
     StockReport,
-    Warehouse,
     WarehouseList,
     WarehouseSummary,
 )
+from store.models import AuditEntry, Order, OrderQuery, StockLevel, Warehouse
 from store.protocol import Store
 
 __all__ = [

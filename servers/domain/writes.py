@@ -18,16 +18,8 @@ from servers.domain.base import (
 )
 from servers.domain.policy import policy_cap, policy_quantity
 from servers.errors import InvalidArgument, NotLow, Refused
-from store.models import (
-    BatchItem,
-    CancelResult,
-    JsonObject,
-    NewOrder,
-    Order,
-    ReplenishmentRequest,
-    ReplenishmentResult,
-    StockLevel,
-)
+from servers.models import BatchItem, CancelResult, ReplenishmentRequest, ReplenishmentResult
+from store.models import JsonObject, NewOrder, Order, StockLevel
 from store.protocol import Store, StoreReader, StoreWriter
 
 __all__ = [

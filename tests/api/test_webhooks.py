@@ -18,7 +18,8 @@ from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from pipeline.webhooks import SIGNATURE_HEADER, verify
 from servers import domain
-from store.models import Attempt, ReplenishmentRequest
+from servers.models import ReplenishmentRequest
+from store.models import Attempt
 from tests.api.conftest import SAMPLE, follow, ingest, started
 from tests.api.serve import KEY, seed_store, serving
 from tests.receivers import Receiver, receiving

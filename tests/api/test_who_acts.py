@@ -22,7 +22,8 @@ from pipeline.api import create_app
 from pipeline.ingest import Ingestor
 from pipeline.settings import Settings
 from servers import domain
-from store.models import AuditEntry, Proposal, ProposalQuery, ReplenishmentRequest
+from servers.models import ReplenishmentRequest
+from store.models import AuditEntry, Proposal, ProposalQuery
 from store.stores import open_store
 from tests.api.conftest import SAMPLE, follow, ingest, started
 from tests.api.serve import serving

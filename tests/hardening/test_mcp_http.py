@@ -19,7 +19,8 @@ from pipeline.host.groups import choose_groups
 from pipeline.host.loop import HostLimits
 from pipeline.vlm.scripted import ScriptedModel
 from servers import domain
-from store.models import OrderQuery, ReplenishmentRequest
+from servers.models import ReplenishmentRequest
+from store.models import OrderQuery
 from store.stores import sqlite_store
 from tests import mcp_http
 from tests.api.serve import seed

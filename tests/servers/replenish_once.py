@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from servers import domain
 from servers.errors import Refused
-from store.models import ReplenishmentRequest
+from servers.models import ReplenishmentRequest
 from store.stores import open_store
 
 

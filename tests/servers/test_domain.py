@@ -10,13 +10,8 @@ import pytest
 
 from servers import catalog, domain
 from servers.errors import InvalidArgument, NotLow, Refused
-from store.models import (
-    AuditEntry,
-    OrderQuery,
-    ReplenishmentRequest,
-    ReplenishmentResult,
-    StockRecord,
-)
+from servers.models import ReplenishmentRequest, ReplenishmentResult
+from store.models import AuditEntry, OrderQuery, StockRecord
 from store.protocol import Store
 from store.stores import open_store
 

@@ -7,7 +7,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
-from store.models import FoundItems, ItemReport, StockReport
+from servers.models import FoundItems, ItemReport, StockReport
 
 Connect = Callable[[], Client]
 

@@ -15,13 +15,7 @@ from sqlalchemy import create_engine
 
 from store.errors import StoreError
 from store.migrate import HEAD, SCHEMA_VERSION, revisions
-from store.models import (
-    NewOrder,
-    NewProposal,
-    OrderQuery,
-    ProposalQuery,
-    Warehouse,
-)
+from store.models import NewOrder, NewProposal, OrderQuery, ProposalQuery, Warehouse
 from store.protocol import OpenStore
 from store.schema import metadata
 from store.stores import open_store, sqlite_path

@@ -11,8 +11,9 @@ from mcp.types import CallToolResult, TextContent
 
 from servers import domain
 from servers.factory import build_server
+from servers.models import CancelResult, OrderList, ReplenishmentResult
 from servers.toolkit import run_meta
-from store.models import CancelResult, OrderList, OrderQuery, ReplenishmentResult
+from store.models import OrderQuery
 from store.protocol import Store
 from store.stores import StoreOptions, open_store
 from tests.servers.conftest import holding_the_write_lock

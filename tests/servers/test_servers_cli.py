@@ -11,8 +11,8 @@ import pytest
 
 from servers import domain
 from servers.cli import register
+from servers.models import ReplenishmentRequest
 from servers.toolkit import utc_now
-from store.models import ReplenishmentRequest
 from store.stores import open_store
 
 SEED_CSV = Path(__file__).parents[2] / "servers" / "data" / "seed.csv"

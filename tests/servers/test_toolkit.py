@@ -3,8 +3,8 @@ from __future__ import annotations
 from mcp.types import TextContent
 
 from servers.errors import InvalidArgument
+from servers.models import NotFound
 from servers.toolkit import group_meta, refused, run_meta, success
-from store.models import NotFound
 
 
 def test_the_run_id_travels_under_the_io_stockshot_run_id_meta_key() -> None:

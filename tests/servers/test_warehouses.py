@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 from mcp import Client
 
-from store.models import WarehouseList, WarehouseSummary
+from servers.models import WarehouseList, WarehouseSummary
 
 Connect = Callable[[], Client]
 

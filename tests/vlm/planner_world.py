@@ -13,18 +13,17 @@ from pipeline.contract import parse_task, render_contract
 from pipeline.models import Message, ModelSettings, ToolCall, ToolSpec
 from pipeline.vlm.rules import RulesModel
 from servers import domain
-from store.models import (
+from servers.models import (
     CancelResult,
     ItemReport,
     NotFound,
-    Order,
     OrderList,
     ReplenishmentResult,
-    StockLevel,
     StockReport,
     WarehouseList,
     WarehouseSummary,
 )
+from store.models import Order, StockLevel
 
 CAPTURED = "2026-11-28T10:05:00+08:00"
 NOW = datetime(2026, 11, 30, 4, 0, tzinfo=UTC)

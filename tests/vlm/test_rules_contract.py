@@ -8,9 +8,7 @@ from datetime import datetime
 import pytest
 
 from pipeline.screentext import render_screen
-from store.models import (
-    Order,
-)
+from store.models import Order
 from tests.vlm.planner_world import (
     CANCEL_TOOLS,
     CAPTURED,

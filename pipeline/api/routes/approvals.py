@@ -31,7 +31,8 @@ from pipeline.api.screens import run_screens, source_out
 from pipeline.approvals import Decision
 from pipeline.bootstrap import utc_now
 from pipeline.host.record import AttachmentInfo
-from store.models import Order, PlannedOrder, Proposal, ProposalQuery
+from servers.models import PlannedOrder
+from store.models import Order, Proposal, ProposalQuery
 
 __all__ = ["proposal_out", "router"]
 

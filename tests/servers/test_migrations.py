@@ -14,6 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine
 
 from store.errors import StoreError
+from store.jobs import job_metadata
 from store.migrate import HEAD, SCHEMA_VERSION, revisions
 from store.models import NewOrder, NewProposal, OrderQuery, ProposalQuery, Warehouse
 from store.protocol import OpenStore
@@ -110,6 +111,27 @@ def test_the_migrations_build_exactly_the_tables_the_store_queries(store_url: st
                 conn, opts={"compare_type": True, "include_name": only_ours}
             )
             differences = compare_metadata(context, metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_the_migrations_build_exactly_the_job_tables_a_postgres_deployment_shares(
+    postgres_url: str,
+) -> None:
+    open_store(postgres_url).close()
+    ours = set(job_metadata.tables)
+
+    def only_ours(name: str | None, kind: str, parent: object) -> bool:
+        return kind != "table" or name in ours
+
+    engine = create_engine(postgres_url.replace("postgresql", "postgresql+psycopg", 1))
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(
+                conn, opts={"compare_type": True, "include_name": only_ours}
+            )
+            differences = compare_metadata(context, job_metadata)
     finally:
         engine.dispose()
     assert differences == []

@@ -1,4 +1,4 @@
-"""The tables the processes of a PostgreSQL deployment share (`pipeline.jobs.shared`): the
+"""The tables the processes of a PostgreSQL deployment share (`store.jobs`): the
 job queue's own schema (Procrastinate's, at the release pyproject pins), the ingest cache
 behind each process's memory, uploads waiting for a worker and why some failed, results
 by upload, and runs with their numbered events. SQLite stores have no job workers: nothing
@@ -11,52 +11,19 @@ Revises: 0004
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import op
 from sqlalchemy import inspect
+from sqlalchemy.dialects import postgresql
 
 revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
 
-_TABLES = (
-    """CREATE TABLE stockshot_ingest_cache (
-        key TEXT PRIMARY KEY,
-        entry BYTEA NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE stockshot_uploads (
-        key TEXT PRIMARY KEY,
-        data BYTEA NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE stockshot_ingest_errors (
-        key TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        message TEXT NOT NULL,
-        at TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE stockshot_results (
-        sha256 TEXT PRIMARY KEY,
-        result JSONB NOT NULL,
-        at TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE stockshot_runs (
-        id TEXT PRIMARY KEY,
-        spec JSONB NOT NULL,
-        status TEXT NOT NULL,
-        record JSONB,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
-    )""",
-    """CREATE TABLE stockshot_run_events (
-        run_id TEXT NOT NULL REFERENCES stockshot_runs (id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        event JSONB NOT NULL,
-        PRIMARY KEY (run_id, seq)
-    )""",
-)
+
+def _moment(name: str) -> sa.Column[object]:
+    return sa.Column(name, sa.DateTime(timezone=True), nullable=False, server_default=sa.func.now())
 
 
 def upgrade() -> None:
@@ -70,5 +37,49 @@ def upgrade() -> None:
     driver = bind.connection.driver_connection
     assert driver is not None
     driver.execute(SchemaManager.get_schema())
-    for statement in _TABLES:
-        op.execute(statement)
+    op.create_table(
+        "stockshot_ingest_cache",
+        sa.Column("key", sa.Text, primary_key=True),
+        sa.Column("entry", sa.LargeBinary, nullable=False),
+        _moment("created_at"),
+    )
+    op.create_table(
+        "stockshot_uploads",
+        sa.Column("key", sa.Text, primary_key=True),
+        sa.Column("data", sa.LargeBinary, nullable=False),
+        _moment("created_at"),
+    )
+    op.create_table(
+        "stockshot_ingest_errors",
+        sa.Column("key", sa.Text, primary_key=True),
+        sa.Column("kind", sa.Text, nullable=False),
+        sa.Column("message", sa.Text, nullable=False),
+        _moment("at"),
+    )
+    op.create_table(
+        "stockshot_results",
+        sa.Column("sha256", sa.Text, primary_key=True),
+        sa.Column("result", postgresql.JSONB, nullable=False),
+        _moment("at"),
+    )
+    op.create_table(
+        "stockshot_runs",
+        sa.Column("id", sa.Text, primary_key=True),
+        sa.Column("spec", postgresql.JSONB, nullable=False),
+        sa.Column("status", sa.Text, nullable=False),
+        sa.Column("record", postgresql.JSONB),
+        sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+        _moment("created_at"),
+        _moment("updated_at"),
+    )
+    op.create_table(
+        "stockshot_run_events",
+        sa.Column(
+            "run_id",
+            sa.Text,
+            sa.ForeignKey("stockshot_runs.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("event", postgresql.JSONB, nullable=False),
+    )

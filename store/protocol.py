@@ -152,6 +152,11 @@ class StoreWriter(StoreReader, Protocol):
 
     def delete_profile(self, signature: str) -> bool: ...
 
+    def remove_stock(self, sku: str, warehouse_id: str | None = None) -> int:
+        """Forget the stock row of `sku` in `warehouse_id`, or with no warehouse the item
+        itself (every stock row, its codes and the item); how many stock rows went."""
+        ...
+
     def append_event(self, name: str, body: JsonObject, *, now: datetime) -> int:
         """Record that `name` happened, in the transaction of the change itself; its number."""
         ...

@@ -314,6 +314,17 @@ class _Transaction:
         )
         return cursor.rowcount > 0
 
+    def remove_stock(self, sku: str, warehouse_id: str | None = None) -> int:
+        row = stock.c.sku == sku
+        if warehouse_id is not None:
+            return self._conn.execute(
+                delete(stock).where(row, stock.c.warehouse_id == warehouse_id)
+            ).rowcount
+        removed = self._conn.execute(delete(stock).where(row)).rowcount
+        self._conn.execute(delete(item_codes).where(item_codes.c.sku == sku))
+        self._conn.execute(delete(items).where(items.c.sku == sku))
+        return removed
+
     def lock_stock(
         self, sku: str, warehouse_id: str, *, idempotency_key: str | None = None
     ) -> None:

@@ -5,7 +5,6 @@ the MCP servers built over it; this module only prepares the file and reads the 
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -86,11 +85,11 @@ class SeededStore:
         shutil.copyfile(self.path, path)
         when = self.now - timedelta(hours=1)
         for change in changes:
-            if change.op == "remove":
-                _remove(path, change)
-                continue
             with open_store(str(path)) as store:
-                _apply(store, change, when, self.max_order_quantity)
+                if change.op == "remove":
+                    _remove(store, change)
+                else:
+                    _apply(store, change, when, self.max_order_quantity)
         return path
 
     @staticmethod
@@ -139,24 +138,8 @@ def _apply(store: Store, change: StoreChange, when: datetime, max_quantity: int)
         raise InputError(f"open_order {change.sku} in {change.warehouse_id}: {exc}") from None
 
 
-def _remove(path: Path, change: StoreChange) -> None:
-    conn = sqlite3.connect(path, isolation_level=None)
-    try:
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("BEGIN IMMEDIATE")
-        if change.warehouse_id is None:
-            removed = conn.execute("DELETE FROM stock WHERE sku = ?", (change.sku,)).rowcount
-            conn.execute("DELETE FROM item_codes WHERE sku = ?", (change.sku,))
-            conn.execute("DELETE FROM items WHERE sku = ?", (change.sku,))
-        else:
-            removed = conn.execute(
-                "DELETE FROM stock WHERE sku = ? AND warehouse_id = ?",
-                (change.sku, change.warehouse_id),
-            ).rowcount
-        if not removed:
-            conn.execute("ROLLBACK")
+def _remove(store: Store, change: StoreChange) -> None:
+    with store.writing() as tx:
+        if not tx.remove_stock(change.sku, change.warehouse_id):
             where = f" in {change.warehouse_id}" if change.warehouse_id else ""
             raise InputError(f"remove: {change.sku} is not stocked{where}")
-        conn.execute("COMMIT")
-    finally:
-        conn.close()

@@ -68,7 +68,7 @@ def test_the_url_scheme_picks_the_store(url: str, scheme: str, path: Path | None
     assert sqlite_path(url) == path
 
 
-def test_an_unknown_scheme_is_an_input_error_listing_the_known_ones() -> None:
+def test_an_unknown_scheme_is_refused_listing_the_known_ones() -> None:
     with pytest.raises(StoreUrlError, match="known: sqlite, postgresql") as caught:
         open_store("mysql://db.example/stockshot")
     assert list(STORES) == ["sqlite", "postgresql"]
@@ -475,3 +475,24 @@ def test_a_column_profile_is_saved_replaced_listed_and_deleted(
         assert tx.delete_profile("abc") and not tx.delete_profile("abc")
     with empty_store.reading() as tx:
         assert tx.profiles() == []
+
+
+def test_removing_stock_forgets_one_row_or_the_whole_item_and_says_how_many_rows_went(
+    empty_store: OpenStore, now: datetime
+) -> None:
+    add_row(empty_store, now)
+    with empty_store.writing() as tx:
+        tx.add_warehouse(Warehouse(warehouse_id="WH-02", name="South"), replace=False)
+        codes = (ItemCode(kind="barcode", code="690"),)
+        tx.put_stock(RECORD.model_copy(update={"warehouse_id": "WH-02", "codes": codes}), now=now)
+    with empty_store.writing() as tx:
+        assert tx.remove_stock("SKU-1", "WH-02") == 1
+        assert tx.remove_stock("SKU-1", "WH-02") == 0
+    with empty_store.reading() as tx:
+        assert [(r.sku, r.warehouse_id) for r in tx.stock_records()] == [("SKU-1", "WH-01")]
+        assert tx.skus() == ["SKU-1"]
+    with empty_store.writing() as tx:
+        assert tx.remove_stock("SKU-1") == 1
+    with empty_store.reading() as tx:
+        assert tx.stock_records() == []
+        assert tx.items() == []

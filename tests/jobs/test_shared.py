@@ -15,7 +15,7 @@ from pipeline.jobs.shared import Listener, Shared
 from store.migrate import SCHEMA_VERSION
 from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
-DATA = Path(__file__).resolve().parents[1] / "servers" / "data"
+DATA = Path(__file__).resolve().parents[1] / "store" / "data"
 
 
 def test_a_new_database_gets_the_job_tables_and_the_queue_schema(postgres_url: str) -> None:

@@ -144,7 +144,7 @@ def set_schema_version(store_url: str, version: int) -> None:
     raw_sql(store_url, f"UPDATE {VERSION_TABLE} SET version_num = '{version:04d}'")
 
 
-LEGACY = Path(__file__).parent / "data"
+LEGACY = Path(__file__).parents[1] / "store" / "data"
 
 
 def legacy_postgres(url: str, version: int, *, rows: bool = True) -> None:

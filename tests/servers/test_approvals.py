@@ -17,7 +17,7 @@ from store.protocol import OpenStore, Store
 from store.stores import open_store
 from tests.servers.conftest import legacy_postgres, raw_sql, schema_version
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "store" / "data"
 
 ARGS: JsonObject = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}
 ARGS_ROW = ("SKU-10232", "WH-01")

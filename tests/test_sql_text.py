@@ -29,9 +29,8 @@ def sql_texts(source: str) -> list[tuple[int, str]]:
                 found.append((node.lineno, node.value))
         elif isinstance(node, ast.JoinedStr):
             text = "".join(
-                v.value if isinstance(v, ast.Constant) else "x"
+                v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "x"
                 for v in node.values
-                if isinstance(v, ast.Constant | ast.FormattedValue)
             )
             if _SQL.match(text):
                 found.append((node.lineno, text))

@@ -27,11 +27,14 @@ from servers.errors import (
     NotApproved,
     NotLow,
     NotPending,
+    Refused,
     SameRequester,
     UnknownProposal,
 )
+from servers.models import QueuedProposal
 from store.errors import StoreError
 from store.models import (
+    JsonObject,
     NewAuditEntry,
     NewProposal,
     Proposal,
@@ -53,11 +56,14 @@ __all__ = [
     "STALE_CLAIM",
     "Proposed",
     "approval_key",
+    "approved_check",
     "arguments_sha256",
     "check_approved",
     "claim",
     "deny",
     "get_proposal",
+    "held_message",
+    "hold",
     "list_proposals",
     "propose",
     "settle",
@@ -190,6 +196,83 @@ def propose(
             )
         )
     raise refusal
+
+
+def hold(
+    store: Store,
+    tool: str,
+    calls: list[tuple[JsonObject, JsonObject | None]],
+    *,
+    now: datetime,
+    ttl: timedelta,
+    run_id: str | None,
+    requested_by: str | None = None,
+) -> tuple[list[QueuedProposal], list[tuple[JsonObject, Refused]]]:
+    """How a write tool holds each of its calls for a person (its arguments, and the live
+    numbers read now), asked for by `requested_by`: the proposal each became or was waiting
+    as already, and the calls the live re-check refused instead, each with its refusal."""
+    held: list[QueuedProposal] = []
+    refusals: list[tuple[JsonObject, Refused]] = []
+    for arguments, live in calls:
+        observation = None
+        if arguments.get("observed_on_hand") is not None:
+            observation = {
+                "sku": arguments.get("sku"),
+                "warehouse_id": arguments.get("warehouse_id"),
+                "on_hand": arguments["observed_on_hand"],
+                "captured_at": arguments.get("observed_at"),
+            }
+        try:
+            proposed = propose(
+                store,
+                tool=tool,
+                arguments=arguments,
+                now=now,
+                ttl=ttl,
+                run_id=run_id,
+                observation=observation,
+                live=live,
+                requested_by=requested_by,
+            )
+        except Refused as exc:
+            refusals.append((arguments, exc))
+            continue
+        proposal = proposed.proposal
+        held.append(
+            QueuedProposal(
+                proposal_id=proposal.id,
+                tool=tool,
+                arguments=proposal.arguments,
+                expires_at=proposal.expires_at,
+                waiting_since=proposed.waiting_since,
+            )
+        )
+    return held, refusals
+
+
+def held_message(what: str, held: list[QueuedProposal]) -> str:
+    """What a held write answers: which proposals it became, which were waiting already (and
+    since when), and that it must not be sent again."""
+    new = [p.proposal_id for p in held if p.waiting_since is None]
+    waiting = [
+        f"{p.proposal_id} since {p.waiting_since.isoformat(timespec='seconds')}"
+        for p in held
+        if p.waiting_since is not None
+    ]
+    parts = []
+    if new:
+        parts.append(f"queued for approval, not executed: {what} is held as {', '.join(new)}")
+    if waiting:
+        parts.append(
+            f"{'already' if not new else 'and already'} waiting for approval, not executed: "
+            f"{what} {'was' if not new else 'partly was'} asked before and waits as "
+            f"{', '.join(waiting)}"
+        )
+    return (
+        "; ".join(parts) + ". Writes on this server need a person's approval (stockshot "
+        "approvals list, or the dashboard's inbox); do not send it again. Report it as "
+        "waiting for approval."
+    )
 
 
 def _propose_once(tx: StoreWriter, new: NewProposal, now: datetime) -> Proposed:
@@ -425,3 +508,14 @@ def check_approved(
     if not same_arguments(proposal.arguments):
         raise refuse("was approved with other arguments than this call's", "other_arguments")
     return proposal
+
+
+def approved_check(
+    proposal_id: str, tool: str, same_arguments: Callable[[Mapping[str, JsonValue]], bool]
+) -> Callable[[StoreWriter], object]:
+    """`check_approved` as the check a write runs first in its own transaction."""
+
+    def check(tx: StoreWriter) -> object:
+        return check_approved(tx, proposal_id, tool=tool, same_arguments=same_arguments)
+
+    return check

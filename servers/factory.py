@@ -13,7 +13,7 @@ from mcp.server.mcpserver import MCPServer
 from servers import inventory, orders, warehouses
 from servers.errors import InputError
 from servers.settings import DEFAULT_MAX_ORDER_QUANTITY
-from servers.toolkit import Clock, ToolDeps, utc_now
+from servers.toolkit import Clock, ToolDeps, serving, utc_now
 from store.protocol import Store
 
 __all__ = ["ALL", "GROUPS", "ServerOptions", "build_server", "group_names"]
@@ -34,7 +34,7 @@ ALL = "all"
 @dataclass(frozen=True)
 class _Group:
     instructions: Callable[[ToolDeps], str]
-    register: Callable[[MCPServer, ToolDeps], None]
+    register: Callable[[MCPServer[ToolDeps], ToolDeps], None]
 
 
 GROUPS: dict[str, _Group] = {
@@ -61,9 +61,10 @@ def build_server(
     clock: Clock = utc_now,
     approval: Literal["auto", "manual"] = "auto",
     approval_ttl: timedelta = timedelta(hours=24),
-) -> MCPServer:
+) -> MCPServer[ToolDeps]:
     """The server of `group` (`inventory`, `orders`, `warehouses`, or `all` in one server).
     Under `manual` approval its write tools hold every write for a person (`servers.orders`).
+    Its tools read what they run against from the server's lifespan context.
 
     The store stays the caller's to close.
     """
@@ -85,6 +86,7 @@ def build_server(
         instructions=text,
         version=_version(),
         log_level="WARNING",
+        lifespan=serving(deps),
     )
     for name in names:
         GROUPS[name].register(server, deps)

@@ -13,10 +13,12 @@ from servers.models import FoundItems, ItemReport, StockReport
 from servers.toolkit import (
     READ_ONLY,
     SkuArg,
+    ToolContext,
     ToolDeps,
     WarehouseIdArg,
-    group_tool,
-    read_result,
+    add_tool,
+    deps_of,
+    success,
 )
 
 __all__ = ["GROUP", "instructions", "register"]
@@ -57,10 +59,27 @@ def instructions(deps: ToolDeps) -> str:
     )
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @group_tool(
+def query_stock(
+    warehouse_id: WarehouseIdArg, ctx: ToolContext, skus: SkusArg = None
+) -> Annotated[CallToolResult, StockReport]:
+    deps = deps_of(ctx)
+    return success(domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock()))
+
+
+def find_items(query: QueryArg, ctx: ToolContext) -> Annotated[CallToolResult, FoundItems]:
+    return success(domain.find_items(deps_of(ctx).store, query))
+
+
+def get_item(sku: SkuArg, ctx: ToolContext) -> Annotated[CallToolResult, ItemReport]:
+    deps = deps_of(ctx)
+    return success(domain.get_item(deps.store, sku, now=deps.clock()))
+
+
+def register(server: MCPServer[ToolDeps], deps: ToolDeps) -> None:
+    add_tool(
         server,
         GROUP,
+        query_stock,
         name="inventory_query_stock",
         title="Query live stock",
         description="Live on_hand, on_order (open orders included) and reorder_point of SKUs "
@@ -68,16 +87,10 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         "stocked there are listed in not_found with a hint.",
         annotations=READ_ONLY,
     )
-    def query_stock(
-        warehouse_id: WarehouseIdArg, skus: SkusArg = None
-    ) -> Annotated[CallToolResult, StockReport]:
-        return read_result(
-            lambda: domain.query_stock(deps.store, warehouse_id, skus, now=deps.clock())
-        )
-
-    @group_tool(
+    add_tool(
         server,
         GROUP,
+        find_items,
         name="inventory_find_items",
         title="Find items by SKU, barcode, alias or name",
         description="The items a query names, by SKU, barcode, part number, alias or name "
@@ -85,16 +98,12 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         "matches marked near): answer one, several (candidates listed) or none.",
         annotations=READ_ONLY,
     )
-    def find_items(query: QueryArg) -> Annotated[CallToolResult, FoundItems]:
-        return read_result(lambda: domain.find_items(deps.store, query))
-
-    @group_tool(
+    add_tool(
         server,
         GROUP,
+        get_item,
         name="inventory_get_item",
         title="Get an item in every warehouse",
         description="One SKU's name and its live stock in every warehouse that stocks it.",
         annotations=READ_ONLY,
     )
-    def get_item(sku: SkuArg) -> Annotated[CallToolResult, ItemReport]:
-        return read_result(lambda: domain.get_item(deps.store, sku, now=deps.clock()))

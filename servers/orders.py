@@ -19,21 +19,20 @@ caller.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from servers import approvals, domain
-from servers.errors import InvalidArgument, Refused
+from servers.errors import InvalidArgument
 from servers.models import (
     BatchItem,
     CancelOutput,
     OrderList,
-    QueuedProposal,
     ReplenishmentOutput,
     ReplenishmentRequest,
 )
@@ -57,39 +56,33 @@ from servers.toolkit import (
     READ_ONLY,
     UNDOES,
     OrderIdArg,
+    ToolContext,
     ToolDeps,
     WarehouseIdArg,
     actor_of,
+    add_tool,
     caller_of,
-    failed,
-    group_tool,
+    deps_of,
     proposal_id_of,
-    read_result,
-    refused,
     run_id_of,
     success,
 )
-from store.errors import StoreError
 from store.models import JsonObject, OrderQuery
-from store.protocol import StoreWriter
 
-__all__ = ["CANCEL_TOOL", "CREATE_TOOL", "GROUP", "instructions", "register"]
+__all__ = [
+    "CANCEL_TOOL",
+    "CREATE_TOOL",
+    "GROUP",
+    "cancel_order",
+    "create_replenishment",
+    "instructions",
+    "list_orders",
+    "register",
+]
 
 GROUP = "orders"
 CREATE_TOOL = "orders_create_replenishment"
 CANCEL_TOOL = "orders_cancel"
-
-
-def order_key(
-    given: str | None, *, run_id: str | None, warehouse_id: str, sku: str, batch: bool
-) -> str | None:
-    """The idempotency key one order is written under. The caller's own key (a batch's gets
-    `:SKU` appended per SKU); without one, a call made within a run is keyed by run,
-    warehouse and SKU, so a run executed again under the same id (a job retried after its
-    worker died) gets its orders back instead of ordering twice."""
-    if given is not None:
-        return f"{given}:{sku}" if batch else given
-    return None if run_id is None else f"{run_id}:{warehouse_id}:{sku}"
 
 
 class _CreateCall(BaseModel):
@@ -106,103 +99,22 @@ class _CreateCall(BaseModel):
     observed_on_hand: int | None = None
     observed_at: datetime | None = None
 
-
-def _queued(
-    deps: ToolDeps,
-    tool: str,
-    calls: list[tuple[JsonObject, JsonObject | None]],
-    run_id: str | None,
-    requested_by: str | None = None,
-) -> tuple[list[QueuedProposal], list[tuple[JsonObject, Refused]]]:
-    """Hold each call for a person (its arguments, and the live numbers read now), asked for
-    by `requested_by`: the proposal each became or was waiting as already, and the calls the
-    live re-check refused instead, each with its refusal."""
-    now = deps.clock()
-    held: list[QueuedProposal] = []
-    refusals: list[tuple[JsonObject, Refused]] = []
-    for arguments, live in calls:
-        observation = None
-        if arguments.get("observed_on_hand") is not None:
-            observation = {
-                "sku": arguments.get("sku"),
-                "warehouse_id": arguments.get("warehouse_id"),
-                "on_hand": arguments["observed_on_hand"],
-                "captured_at": arguments.get("observed_at"),
-            }
+    def same_as(self, stored: Mapping[str, JsonValue]) -> bool:
+        """Whether a proposal's stored arguments are this call."""
         try:
-            proposed = approvals.propose(
-                deps.store,
-                tool=tool,
-                arguments=arguments,
-                now=now,
-                ttl=deps.approval_ttl,
-                run_id=run_id,
-                observation=observation,
-                live=live,
-                requested_by=requested_by,
-            )
-        except Refused as exc:
-            refusals.append((arguments, exc))
-            continue
-        proposal = proposed.proposal
-        held.append(
-            QueuedProposal(
-                proposal_id=proposal.id,
-                tool=tool,
-                arguments=proposal.arguments,
-                expires_at=proposal.expires_at,
-                waiting_since=proposed.waiting_since,
-            )
-        )
-    return held, refusals
+            return _CreateCall.model_validate(dict(stored)) == self
+        except ValidationError:
+            return False
 
 
-def queued_message(what: str, held: list[QueuedProposal]) -> str:
-    """What a held write answers: which proposals it became, which were waiting already (and
-    since when), and that it must not be sent again."""
-    new = [p.proposal_id for p in held if p.waiting_since is None]
-    waiting = [
-        f"{p.proposal_id} since {p.waiting_since.isoformat(timespec='seconds')}"
-        for p in held
-        if p.waiting_since is not None
-    ]
-    parts = []
-    if new:
-        parts.append(f"queued for approval, not executed: {what} is held as {', '.join(new)}")
-    if waiting:
-        parts.append(
-            f"{'already' if not new else 'and already'} waiting for approval, not executed: "
-            f"{what} {'was' if not new else 'partly was'} asked before and waits as "
-            f"{', '.join(waiting)}"
-        )
-    return (
-        "; ".join(parts) + ". Writes on this server need a person's approval (stockshot "
-        "approvals list, or the dashboard's inbox); do not send it again. Report it as "
-        "waiting for approval."
-    )
-
-
-def _writes_directly(ctx: Context) -> bool:
-    """An HTTP caller whose key may write without a proposal (an approver's, where allowed):
-    its write runs at once, audited under its name."""
-    caller = caller_of(ctx)
-    return caller is not None and caller.writes_directly
-
-
-def _same_call(stored: Mapping[str, JsonValue], call: _CreateCall) -> bool:
-    try:
-        return _CreateCall.model_validate(dict(stored)) == call
-    except ValidationError:
+def _held_for_a_person(ctx: ToolContext, proposal_id: str | None) -> bool:
+    """Whether this write call becomes a proposal: under manual approval, unless it executes
+    an approved proposal or comes from an HTTP caller whose key may write directly (an
+    approver's, where allowed: its write runs at once, audited under its name)."""
+    if proposal_id is not None or deps_of(ctx).approval != "manual":
         return False
-
-
-def _checked(
-    proposal_id: str, tool: str, same: Callable[[Mapping[str, JsonValue]], bool]
-) -> Callable[[StoreWriter], object]:
-    def check(tx: StoreWriter) -> object:
-        return approvals.check_approved(tx, proposal_id, tool=tool, same_arguments=same)
-
-    return check
+    caller = caller_of(ctx)
+    return caller is None or not caller.writes_directly
 
 
 def _all_refused(output: ReplenishmentOutput) -> CallToolResult:
@@ -236,62 +148,186 @@ def instructions(deps: ToolDeps) -> str:
     )
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    def _propose_create(
-        call: _CreateCall, wanted: list[str], run_id: str | None, actor: str | None
-    ) -> CallToolResult:
-        base = call.model_dump(mode="json", exclude_none=True, exclude={"sku", "skus"})
-        if call.skus is not None:
-            base.pop("observed_on_hand", None)  # one screen value cannot be every SKU's
-        try:
-            # A proposal names a SKU stocked where it is to be ordered; the live numbers now
-            # let the approver see the quantity it comes to.
-            levels = [domain.live_level(deps.store, one, call.warehouse_id) for one in wanted]
-            if call.quantity is not None:
-                domain.check_quantity(call.quantity, deps.max_order_quantity)
-        except (Refused, StoreError) as exc:
-            return failed(exc, write=True)
-        try:
-            held, refusals = _queued(
-                deps,
-                CREATE_TOOL,
-                [
-                    (
-                        {"sku": one, **base},
-                        {
-                            "on_hand": level.on_hand,
-                            "on_order": level.on_order,
-                            "reorder_point": level.reorder_point,
-                        },
-                    )
-                    for one, level in zip(wanted, levels, strict=True)
-                ],
-                run_id,
-                requested_by=actor,
-            )
-        except StoreError as exc:
-            return failed(exc, write=True)
-        if call.sku is not None and refusals:
-            return failed(refusals[0][1], write=True)
-        skus = [str(p.arguments["sku"]) for p in held]
-        what = f"an order of {', '.join(skus)} in {call.warehouse_id}"
-        output = ReplenishmentOutput(
-            warehouse_id=call.warehouse_id,
-            queued=held or None,
-            message=queued_message(what, held) if held else None,
-            results=[
-                BatchItem(sku=str(arguments["sku"]), refused=exc.as_dict())
-                for arguments, exc in refusals
-            ]
-            or None,
+def _propose_create(
+    deps: ToolDeps, call: _CreateCall, wanted: list[str], run_id: str | None, actor: str | None
+) -> CallToolResult:
+    base = call.model_dump(mode="json", exclude_none=True, exclude={"sku", "skus"})
+    if call.skus is not None:
+        base.pop("observed_on_hand", None)  # one screen value cannot be every SKU's
+    # A proposal names a SKU stocked where it is to be ordered; the live numbers now let the
+    # approver see the quantity it comes to.
+    levels = [domain.live_level(deps.store, one, call.warehouse_id) for one in wanted]
+    if call.quantity is not None:
+        domain.check_quantity(call.quantity, deps.max_order_quantity)
+    calls: list[tuple[JsonObject, JsonObject | None]] = [
+        (
+            {"sku": one, **base},
+            {
+                "on_hand": level.on_hand,
+                "on_order": level.on_order,
+                "reorder_point": level.reorder_point,
+            },
         )
-        if not held:
-            return _all_refused(output)
-        return success(output, exclude_none=True)
+        for one, level in zip(wanted, levels, strict=True)
+    ]
+    held, refusals = approvals.hold(
+        deps.store,
+        CREATE_TOOL,
+        calls,
+        now=deps.clock(),
+        ttl=deps.approval_ttl,
+        run_id=run_id,
+        requested_by=actor,
+    )
+    if call.sku is not None and refusals:
+        raise refusals[0][1]
+    skus = [str(p.arguments["sku"]) for p in held]
+    what = f"an order of {', '.join(skus)} in {call.warehouse_id}"
+    output = ReplenishmentOutput(
+        warehouse_id=call.warehouse_id,
+        queued=held or None,
+        message=approvals.held_message(what, held) if held else None,
+        results=[
+            BatchItem(sku=str(arguments["sku"]), refused=exc.as_dict())
+            for arguments, exc in refusals
+        ]
+        or None,
+    )
+    if not held:
+        return _all_refused(output)
+    return success(output, exclude_none=True)
 
-    @group_tool(
+
+def create_replenishment(
+    warehouse_id: WarehouseIdArg,
+    ctx: ToolContext,
+    sku: OptionalOrderSkuArg = None,
+    skus: SkusArg = None,
+    quantity: QuantityArg = None,
+    at_most: AtMostArg = None,
+    observed_on_hand: ObservedOnHandArg = None,
+    observed_at: ObservedAtArg = None,
+    idempotency_key: IdempotencyKeyArg = None,
+) -> Annotated[CallToolResult, ReplenishmentOutput]:
+    deps = deps_of(ctx)
+    wanted = [sku] if sku is not None else list(dict.fromkeys(skus or []))
+    if (sku is None) == (skus is None) or not wanted:
+        raise InvalidArgument(
+            "give either sku (one SKU) or skus (a list of SKUs of this warehouse), "
+            "not both and not neither",
+            code="sku_or_skus",
+            field="sku",
+        )
+    run_id, proposal_id, actor = run_id_of(ctx), proposal_id_of(ctx), actor_of(ctx)
+    call = _CreateCall(
+        warehouse_id=warehouse_id,
+        sku=sku,
+        skus=None if skus is None else tuple(wanted),
+        quantity=quantity,
+        at_most=at_most,
+        observed_on_hand=observed_on_hand,
+        observed_at=observed_at,
+    )
+    if _held_for_a_person(ctx, proposal_id):
+        return _propose_create(deps, call, wanted, run_id, actor)
+    requests = [
+        ReplenishmentRequest(
+            sku=one,
+            warehouse_id=warehouse_id,
+            quantity=quantity,
+            at_most=at_most,
+            observed_on_hand=observed_on_hand if sku is not None else None,
+            observed_at=observed_at,
+            idempotency_key=approvals.approval_key(proposal_id)
+            if proposal_id is not None
+            else domain.order_key(
+                idempotency_key,
+                run_id=run_id,
+                warehouse_id=warehouse_id,
+                sku=one,
+                batch=sku is None,
+            ),
+            run_id=run_id,
+        )
+        for one in wanted
+    ]
+    if proposal_id is not None:
+        if sku is None:
+            raise InvalidArgument(
+                f"{proposal_id}: an approved proposal orders one SKU; give sku, not skus",
+                code="proposal_one_sku",
+                field="skus",
+            )
+        authorise = approvals.approved_check(proposal_id, CREATE_TOOL, call.same_as)
+        result = domain.create_replenishment(
+            deps.store, requests[0], max_quantity=deps.max_order_quantity, now=deps.clock(),
+            authorise=authorise, actor=actor,
+        )  # fmt: skip
+        return success(result)
+    if sku is not None:
+        result = domain.create_replenishment(
+            deps.store, requests[0], max_quantity=deps.max_order_quantity, now=deps.clock(),
+            actor=actor,
+        )  # fmt: skip
+        return success(result)
+    items = domain.create_replenishments(
+        deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock(), actor=actor
+    )
+    output = ReplenishmentOutput(warehouse_id=warehouse_id, results=items)
+    if all(item.refused for item in items):
+        return _all_refused(output)
+    return success(output, exclude_none=True)
+
+
+def list_orders(
+    ctx: ToolContext,
+    sku: OptionalSkuArg = None,
+    warehouse_id: OptionalWarehouseArg = None,
+    status: StatusArg = None,
+    created_since: CreatedSinceArg = None,
+    run_id: RunIdFilterArg = None,
+    limit: LimitArg = 50,
+) -> Annotated[CallToolResult, OrderList]:
+    query = OrderQuery(
+        sku=sku,
+        warehouse_id=warehouse_id,
+        status=status,
+        created_since=created_since,
+        run_id=run_id,
+        limit=limit,
+    )
+    return success(domain.list_orders(deps_of(ctx).store, query))
+
+
+def cancel_order(order_id: OrderIdArg, ctx: ToolContext) -> Annotated[CallToolResult, CancelOutput]:
+    deps = deps_of(ctx)
+    run_id, proposal_id, actor = run_id_of(ctx), proposal_id_of(ctx), actor_of(ctx)
+    if _held_for_a_person(ctx, proposal_id):
+        domain.get_order(deps.store, order_id)  # an unknown id is refused now
+        held, refusals = approvals.hold(
+            deps.store, CANCEL_TOOL, [({"order_id": order_id}, None)], now=deps.clock(),
+            ttl=deps.approval_ttl, run_id=run_id, requested_by=actor,
+        )  # fmt: skip
+        if refusals:
+            raise refusals[0][1]
+        message = approvals.held_message(f"cancelling {order_id}", held)
+        return success(CancelOutput(queued=held, message=message), exclude_none=True)
+    authorise = None
+    if proposal_id is not None:
+        authorise = approvals.approved_check(
+            proposal_id, CANCEL_TOOL, lambda stored: dict(stored) == {"order_id": order_id}
+        )
+    result = domain.cancel_order(
+        deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise, actor=actor
+    )
+    return success(result)
+
+
+def register(server: MCPServer[ToolDeps], deps: ToolDeps) -> None:
+    add_tool(
         server,
         GROUP,
+        create_replenishment,
         name=CREATE_TOOL,
         title="Create a replenishment order",
         description="Order more of one SKU (sku) or of several SKUs (skus) for one warehouse. "
@@ -301,155 +337,23 @@ def register(server: MCPServer, deps: ToolDeps) -> None:
         "it was checked against, or for skus one result per SKU.",
         annotations=CREATES,
     )
-    def create_replenishment(
-        warehouse_id: WarehouseIdArg,
-        ctx: Context,
-        sku: OptionalOrderSkuArg = None,
-        skus: SkusArg = None,
-        quantity: QuantityArg = None,
-        at_most: AtMostArg = None,
-        observed_on_hand: ObservedOnHandArg = None,
-        observed_at: ObservedAtArg = None,
-        idempotency_key: IdempotencyKeyArg = None,
-    ) -> Annotated[CallToolResult, ReplenishmentOutput]:
-        wanted = [sku] if sku is not None else list(dict.fromkeys(skus or []))
-        if (sku is None) == (skus is None) or not wanted:
-            return refused(
-                InvalidArgument(
-                    "give either sku (one SKU) or skus (a list of SKUs of this warehouse), "
-                    "not both and not neither",
-                    code="sku_or_skus",
-                    field="sku",
-                ),
-                write=True,
-            )
-        run_id = run_id_of(ctx)
-        proposal_id = proposal_id_of(ctx)
-        call = _CreateCall(
-            warehouse_id=warehouse_id,
-            sku=sku,
-            skus=None if skus is None else tuple(wanted),
-            quantity=quantity,
-            at_most=at_most,
-            observed_on_hand=observed_on_hand,
-            observed_at=observed_at,
-        )
-        actor = actor_of(ctx)
-        if proposal_id is None and deps.approval == "manual" and not _writes_directly(ctx):
-            return _propose_create(call, wanted, run_id, actor)
-        requests = [
-            ReplenishmentRequest(
-                sku=one,
-                warehouse_id=warehouse_id,
-                quantity=quantity,
-                at_most=at_most,
-                observed_on_hand=observed_on_hand if sku is not None else None,
-                observed_at=observed_at,
-                idempotency_key=approvals.approval_key(proposal_id)
-                if proposal_id is not None
-                else order_key(
-                    idempotency_key,
-                    run_id=run_id,
-                    warehouse_id=warehouse_id,
-                    sku=one,
-                    batch=sku is None,
-                ),
-                run_id=run_id,
-            )
-            for one in wanted
-        ]
-        try:
-            if proposal_id is not None:
-                if sku is None:
-                    raise InvalidArgument(
-                        f"{proposal_id}: an approved proposal orders one SKU; give sku, not skus",
-                        code="proposal_one_sku",
-                        field="skus",
-                    )
-                result = domain.create_replenishment(
-                    deps.store,
-                    requests[0],
-                    max_quantity=deps.max_order_quantity,
-                    now=deps.clock(),
-                    authorise=_checked(proposal_id, CREATE_TOOL, lambda a: _same_call(a, call)),
-                    actor=actor,
-                )
-                return success(result)
-            if sku is not None:
-                result = domain.create_replenishment(
-                    deps.store, requests[0], max_quantity=deps.max_order_quantity,
-                    now=deps.clock(), actor=actor,
-                )  # fmt: skip
-                return success(result)
-            items = domain.create_replenishments(
-                deps.store, requests, max_quantity=deps.max_order_quantity, now=deps.clock(),
-                actor=actor,
-            )  # fmt: skip
-        except (Refused, StoreError) as exc:
-            return failed(exc, write=True)
-        output = ReplenishmentOutput(warehouse_id=warehouse_id, results=items)
-        if all(item.refused for item in items):
-            return _all_refused(output)
-        return success(output, exclude_none=True)
-
-    @group_tool(
+    add_tool(
         server,
         GROUP,
+        list_orders,
         name="orders_list",
         title="List replenishment orders",
         description="Replenishment orders, newest first, filtered by SKU, warehouse, status, "
         "creation time or caller run id.",
         annotations=READ_ONLY,
     )
-    def list_orders(
-        sku: OptionalSkuArg = None,
-        warehouse_id: OptionalWarehouseArg = None,
-        status: StatusArg = None,
-        created_since: CreatedSinceArg = None,
-        run_id: RunIdFilterArg = None,
-        limit: LimitArg = 50,
-    ) -> Annotated[CallToolResult, OrderList]:
-        query = OrderQuery(
-            sku=sku,
-            warehouse_id=warehouse_id,
-            status=status,
-            created_since=created_since,
-            run_id=run_id,
-            limit=limit,
-        )
-        return read_result(lambda: domain.list_orders(deps.store, query))
-
-    @group_tool(
+    add_tool(
         server,
         GROUP,
+        cancel_order,
         name=CANCEL_TOOL,
         title="Cancel a replenishment order",
         description="Cancel an open order; its quantity no longer counts in on_order. "
         "Cancelling an order that is already cancelled changes nothing.",
         annotations=UNDOES,
     )
-    def cancel_order(order_id: OrderIdArg, ctx: Context) -> Annotated[CallToolResult, CancelOutput]:
-        run_id, proposal_id, actor = run_id_of(ctx), proposal_id_of(ctx), actor_of(ctx)
-        try:
-            if proposal_id is None and deps.approval == "manual" and not _writes_directly(ctx):
-                domain.get_order(deps.store, order_id)  # an unknown id is refused now
-                held, refusals = _queued(
-                    deps, CANCEL_TOOL, [({"order_id": order_id}, None)], run_id,
-                    requested_by=actor,
-                )  # fmt: skip
-                if refusals:
-                    return failed(refusals[0][1], write=True)
-                message = queued_message(f"cancelling {order_id}", held)
-                return success(CancelOutput(queued=held, message=message), exclude_none=True)
-            authorise = None
-            if proposal_id is not None:
-                authorise = _checked(
-                    proposal_id, CANCEL_TOOL, lambda stored: dict(stored) == {"order_id": order_id}
-                )
-            result = domain.cancel_order(
-                deps.store, order_id, now=deps.clock(), run_id=run_id, authorise=authorise,
-                actor=actor,
-            )  # fmt: skip
-        except (Refused, StoreError) as exc:
-            return failed(exc, write=True)
-        return success(result)

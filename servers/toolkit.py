@@ -1,9 +1,12 @@
 """What the three tool modules share: dependencies, argument types, annotations, results.
 
-Every tool returns a `CallToolResult` it builds itself: on success the structured content
-is the output model and the text is its JSON; a `Refused` becomes an `is_error` result
-whose text is the reason (prefixed `refused: ` for writes) and whose structured content
-is `Refused.as_dict()` (`error`, `field`, `message` and details such as valid values). A
+Tools are module-level functions; what they run against (`ToolDeps`: the store, the clock,
+the approval policy) is the server's lifespan context (`serving`), read with `deps_of(ctx)`.
+`add_tool` registers one with its group. Every tool returns a `CallToolResult`: on success
+the structured content is the output model and the text is its JSON (`success`). Expected
+failures are raised and mapped once, by `add_tool`: a `Refused` becomes an `is_error` result
+whose text is the reason (prefixed `refused: ` for writes) and whose structured content is
+`Refused.as_dict()` (`error`, `field`, `message` and details such as valid values); a
 `StoreError` (the store locked by another writer past the busy timeout, closed, broken)
 becomes an `is_error` result that says so: the call did nothing and may be sent again.
 
@@ -12,10 +15,12 @@ The caller's run id travels in the request `_meta` under `io.stockshot/run_id`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Literal, TypeVar, cast
+from typing import Annotated, Any, Literal, TypeAlias, cast
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, RequestParamsMeta, TextContent, ToolAnnotations
@@ -40,18 +45,20 @@ __all__ = [
     "Clock",
     "OrderIdArg",
     "SkuArg",
+    "ToolContext",
     "ToolDeps",
     "WarehouseIdArg",
     "actor_of",
+    "add_tool",
     "caller_of",
+    "deps_of",
     "failed",
     "group_meta",
-    "group_tool",
     "proposal_id_of",
-    "read_result",
     "refused",
     "run_id_of",
     "run_meta",
+    "serving",
     "success",
     "utc_now",
 ]
@@ -75,7 +82,6 @@ class Caller:
 
 
 Clock = Callable[[], datetime]
-ToolFunction = TypeVar("ToolFunction", bound=Callable[..., object])
 
 
 def utc_now() -> datetime:
@@ -92,6 +98,28 @@ class ToolDeps:
     approval: Literal["auto", "manual"] = "auto"
     """`manual`: a write without an approved proposal becomes a proposal, whoever calls."""
     approval_ttl: timedelta = timedelta(hours=24)
+
+
+ToolContext: TypeAlias = Context[ToolDeps, Any]
+"""The context a tool is called with: the request, and the server's `ToolDeps`."""
+
+
+def serving(
+    deps: ToolDeps,
+) -> Callable[[MCPServer[ToolDeps]], AbstractAsyncContextManager[ToolDeps]]:
+    """The lifespan of a server whose tools run against `deps` (the store stays the caller's
+    to close)."""
+
+    @asynccontextmanager
+    async def lifespan(server: MCPServer[ToolDeps]) -> AsyncIterator[ToolDeps]:
+        yield deps
+
+    return lifespan
+
+
+def deps_of(ctx: ToolContext) -> ToolDeps:
+    """What the tools of the server handling this call run against."""
+    return ctx.request_context.lifespan_context
 
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -132,18 +160,30 @@ def group_meta(group: str) -> JsonObject:
     return {GROUPS_META_KEY: [group]}
 
 
-def group_tool(
-    server: MCPServer,
+def add_tool(
+    server: MCPServer[ToolDeps],
     group: str,
+    tool: Callable[..., CallToolResult],
     *,
     name: str,
     title: str,
     description: str,
     annotations: ToolAnnotations,
-) -> Callable[[ToolFunction], ToolFunction]:
-    """Register a tool of `group` on `server`, tagged with its group in the tool's `_meta`;
-    `annotations` says what calling it does (`READ_ONLY`, `CREATES`, `UNDOES`)."""
-    return server.tool(
+) -> None:
+    """Register `tool` of `group` on `server`, tagged with its group in the tool's `_meta`;
+    `annotations` says what calling it does (`READ_ONLY`, `CREATES`, `UNDOES`). A `Refused` or
+    `StoreError` it raises is its `is_error` result (`failed`), a write's said as one."""
+    write = not annotations.read_only_hint
+
+    @functools.wraps(tool)
+    def answered(*args: Any, **kwargs: Any) -> CallToolResult:
+        try:
+            return tool(*args, **kwargs)
+        except (Refused, StoreError) as exc:
+            return failed(exc, write=write)
+
+    server.add_tool(
+        answered,
         name=name,
         title=title,
         description=description,
@@ -158,19 +198,19 @@ def run_meta(run_id: str) -> RequestParamsMeta:
     return cast(RequestParamsMeta, {RUN_ID_META_KEY: run_id})
 
 
-def _meta_text(ctx: Context, key: str) -> str | None:
+def _meta_text(ctx: ToolContext, key: str) -> str | None:
     """The request `_meta` entry `key` as text, if the caller sent one that is not blank."""
     meta = ctx.request_context.meta
     value = meta.get(key) if meta else None
     return str(value) if value is not None and str(value).strip() else None
 
 
-def run_id_of(ctx: Context) -> str | None:
+def run_id_of(ctx: ToolContext) -> str | None:
     """The caller's run id from the request `_meta`, if it sent one."""
     return _meta_text(ctx, RUN_ID_META_KEY)
 
 
-def caller_of(ctx: Context) -> Caller | None:
+def caller_of(ctx: ToolContext) -> Caller | None:
     """The authenticated HTTP caller of this request, if it came over HTTP with one."""
     request = ctx.request_context.request
     state = getattr(request, "scope", {}).get("state") if request is not None else None
@@ -178,7 +218,7 @@ def caller_of(ctx: Context) -> Caller | None:
     return found if isinstance(found, Caller) else None
 
 
-def actor_of(ctx: Context) -> str | None:
+def actor_of(ctx: ToolContext) -> str | None:
     """Who this call acts for: the authenticated HTTP caller, or over another transport the
     request `_meta`'s `io.stockshot/actor`."""
     caller = caller_of(ctx)
@@ -190,7 +230,7 @@ def actor_of(ctx: Context) -> str | None:
     return value[:200] if value is not None else None
 
 
-def proposal_id_of(ctx: Context) -> str | None:
+def proposal_id_of(ctx: ToolContext) -> str | None:
     """The approved proposal a write executes, from the request `_meta`, if it names one."""
     return _meta_text(ctx, PROPOSAL_META_KEY)
 
@@ -200,15 +240,6 @@ def success(output: BaseModel, *, exclude_none: bool = False) -> CallToolResult:
         content=[TextContent(type="text", text=output.model_dump_json(exclude_none=exclude_none))],
         structured_content=output.model_dump(mode="json", exclude_none=exclude_none),
     )
-
-
-def read_result(read: Callable[[], BaseModel]) -> CallToolResult:
-    """The result of a read tool: what `read` returns, or the refusal or store failure that
-    stopped it."""
-    try:
-        return success(read())
-    except (Refused, StoreError) as exc:
-        return failed(exc)
 
 
 def refused(exc: Refused, *, write: bool = False) -> CallToolResult:

@@ -11,10 +11,12 @@ from servers import domain
 from servers.models import WarehouseList, WarehouseSummary
 from servers.toolkit import (
     READ_ONLY,
+    ToolContext,
     ToolDeps,
     WarehouseIdArg,
-    group_tool,
-    read_result,
+    add_tool,
+    deps_of,
+    success,
 )
 
 __all__ = ["GROUP", "instructions", "register"]
@@ -30,27 +32,34 @@ def instructions(deps: ToolDeps) -> str:
     )
 
 
-def register(server: MCPServer, deps: ToolDeps) -> None:
-    @group_tool(
+def list_warehouses(ctx: ToolContext) -> Annotated[CallToolResult, WarehouseList]:
+    return success(domain.list_warehouses(deps_of(ctx).store))
+
+
+def get_warehouse(
+    warehouse_id: WarehouseIdArg, ctx: ToolContext
+) -> Annotated[CallToolResult, WarehouseSummary]:
+    return success(domain.get_warehouse(deps_of(ctx).store, warehouse_id))
+
+
+def register(server: MCPServer[ToolDeps], deps: ToolDeps) -> None:
+    add_tool(
         server,
         GROUP,
+        list_warehouses,
         name="warehouses_list",
         title="List warehouses",
         description="Every warehouse: id, name, city, how many SKUs it stocks and how many "
         "need reordering now.",
         annotations=READ_ONLY,
     )
-    def list_warehouses() -> Annotated[CallToolResult, WarehouseList]:
-        return read_result(lambda: domain.list_warehouses(deps.store))
-
-    @group_tool(
+    add_tool(
         server,
         GROUP,
+        get_warehouse,
         name="warehouses_get",
         title="Get a warehouse",
         description="One warehouse: name, city, how many SKUs it stocks and how many need "
         "reordering now.",
         annotations=READ_ONLY,
     )
-    def get_warehouse(warehouse_id: WarehouseIdArg) -> Annotated[CallToolResult, WarehouseSummary]:
-        return read_result(lambda: domain.get_warehouse(deps.store, warehouse_id))

@@ -37,6 +37,7 @@ from servers.domain.writes import (
     create_replenishments,
     live_refusal,
     not_low,
+    order_key,
 )
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "live_refusal",
     "match_items",
     "not_low",
+    "order_key",
     "planned_order",
     "policy_cap",
     "policy_quantity",

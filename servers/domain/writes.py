@@ -30,7 +30,20 @@ __all__ = [
     "create_replenishments",
     "live_refusal",
     "not_low",
+    "order_key",
 ]
+
+
+def order_key(
+    given: str | None, *, run_id: str | None, warehouse_id: str, sku: str, batch: bool
+) -> str | None:
+    """The idempotency key one order is written under. The caller's own key (a batch's gets
+    `:SKU` appended per SKU); without one, a call made within a run is keyed by run,
+    warehouse and SKU, so a run executed again under the same id (a job retried after its
+    worker died) gets its orders back instead of ordering twice."""
+    if given is not None:
+        return f"{given}:{sku}" if batch else given
+    return None if run_id is None else f"{run_id}:{warehouse_id}:{sku}"
 
 
 def create_replenishment(

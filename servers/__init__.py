@@ -1,8 +1,9 @@
 """MCP tool servers for inventory, orders and warehouses, over one store.
 
-`servers.factory.build_server(group, store)` builds a server; `servers.domain` holds the
-rules as plain functions; `store.protocol` is the store interface, `store.stores` opens one
-by URL: `store.sql.SqlStore`, one implementation over SQLAlchemy Core for a SQLite file
-(embedded, the default) and for PostgreSQL (to share between machines), with one schema
-(`store.schema`) and one migration history (`store.migrations`).
+`servers.factory.build_server(group, store)` builds a server whose tools (module-level
+functions in `inventory`, `orders`, `warehouses`) read the store and settings from its
+lifespan context; `servers.domain` holds the rules as plain functions, `servers.approvals` the
+writes held for a person, `servers.models` the tools' answers. The store itself is the `store`
+package (its protocol, its rows, its tables and migrations), which the servers use and which
+knows nothing of them.
 """

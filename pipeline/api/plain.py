@@ -19,7 +19,8 @@ from typing import Literal
 from pipeline.host.record import ToolCallRecord
 from pipeline.models import JsonObject, JsonValue
 from servers.domain import CANCEL, CREATE, policy_units
-from servers.models import AuditEntry, Order, PlannedOrder, Proposal
+from servers.models import PlannedOrder
+from store.models import AuditEntry, Order, Proposal
 
 __all__ = [
     "SOURCE_KINDS",

@@ -10,7 +10,8 @@ import pytest
 from pipeline.api.plain import order_facts, proposal_quantity, proposal_source, step_words
 from pipeline.host.record import ToolCallRecord
 from pipeline.models import JsonObject
-from servers.models import AuditEntry, Order, PlannedOrder, Proposal
+from servers.models import PlannedOrder
+from store.models import AuditEntry, Order, Proposal
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 

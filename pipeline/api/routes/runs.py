@@ -35,7 +35,7 @@ from pipeline.host.groups import choose_groups
 from pipeline.host.record import RunRecord, ToolCallRecord
 from pipeline.jobs import RunSpec
 from pipeline.jobs.runbook import Numbered
-from servers.models import ProposalQuery
+from store.models import ProposalQuery
 
 __all__ = ["router"]
 

@@ -29,8 +29,8 @@ from pipeline.bootstrap import screen_shelf
 from pipeline.host.record import read_run_log
 from pipeline.settings import Settings
 from pipeline.shelf import Pruned
-from servers.models import ProposalQuery
-from servers.store import Store
+from store.models import ProposalQuery
+from store.protocol import Store
 
 __all__ = [
     "PENDING_LOOK",

@@ -17,9 +17,9 @@ from pipeline.retention import logged_screens, tidy
 from pipeline.settings import Settings
 from pipeline.shelf import ScreenShelf
 from servers import approvals, catalog, domain
-from servers.models import JsonObject, ProposalQuery
-from servers.store import OpenStore
-from servers.stores import open_store
+from store.models import JsonObject, ProposalQuery
+from store.protocol import OpenStore
+from store.stores import open_store
 
 T0 = datetime(2026, 12, 2, 8, 0, tzinfo=UTC)
 ARGS: JsonObject = {"sku": "SKU-10232", "warehouse_id": "WH-01", "quantity": 202}

@@ -29,7 +29,7 @@ from pipeline.settings import Settings
 from pipeline.watch import Outcome, Summary, Watcher
 
 if TYPE_CHECKING:
-    from servers.store import Store
+    from store.protocol import Store
 
 __all__ = ["FileProgress", "register"]
 
@@ -171,7 +171,7 @@ def _tidy(settings: Settings, store: Store | None) -> None:
     opened for it when the watch has none); a failure is said and the watch goes on."""
     from pipeline.bootstrap import open_store, utc_now
     from pipeline.retention import logged_screens, tidy
-    from servers.errors import StoreError
+    from store.errors import StoreError
 
     runs = logged_screens(settings.resolved_run_log())
     try:

@@ -8,9 +8,11 @@ states as done, read clause by clause (`pipeline.host.guards.claims`: ordered, c
 queued for approval or skipped, with the SKU, warehouse and quantity it names). For a task
 that asks for a report, an answer must also name every row that is low: each SKU the run's live
 reads show low, and each row the screen shows low that no live read checked (within the task's
-scope); "nothing is low" after a read that shows five is bounced with their ids. The first such
-answer is bounced with the facts; a second is replaced by what the host knows (for a report,
-the low rows, read live or not checked, and the ledger), marked as written by the host.
+scope); "nothing is low" after a read that shows five is bounced with their ids, and so is a
+report that ends with a question back to the user instead of the rows, or with nothing at all
+once `stall` has nudged. The first such answer is bounced with the facts (all of them: the
+claims and the rows left out); a second is replaced by what the host knows (for a report, the
+low rows, read live or not checked, and the ledger), marked as written by the host.
 Answers that say what happened, or what was not done and why, pass untouched.
 """
 
@@ -130,9 +132,30 @@ def _task_orders(state: GuardState) -> set[str]:
     return set()
 
 
+def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str]) -> str:
+    parts = []
+    if problems:
+        parts.append(
+            "Your answer does not match this run's tool results: "
+            + "; ".join(problems)
+            + f".\n{ledger.text}\nAnswer again with only what the tool results show."
+        )
+    if left:
+        parts.append(
+            "Your answer leaves out rows that are low: "
+            + "; ".join(left)
+            + ". Answer again naming each of them with its numbers (say which you did not "
+            "check live)."
+        )
+    return "\n".join(parts)
+
+
 def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
-    if response.tool_calls or response.truncated or not response.content.strip():
+    if response.tool_calls or response.truncated:
         return ResponseDecision()
+    text = response.content.strip()
+    if not text and guard_count(state, "stall", "bounce") == 0:
+        return ResponseDecision()  # `stall` nudges first; a second empty answer reports nothing
     facts = read_facts(from_messages(state.messages))
     ledger = summarize(facts)
     named = set(facts.orders) | {e.order_id for e in ledger.proposed if e.order_id}
@@ -141,30 +164,20 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
         LedgerEntry(sku=o.sku, warehouse_id=o.warehouse_id, quantity=o.quantity, order_id=o.id)
         for o in facts.orders.values()
     ]
-    problems = _claims(response.content, ledger, named, before)
-    low = [] if response.asks else _low_rows(facts, state)  # a question reports nothing yet
-    left_out = _left_out(response.content, low)
-    if left_out and not problems:
-        lines = [line for _, line in low]
-        if guard_count(state, "false_claim", "bounce") == 0:
-            return ResponseDecision(
-                "bounce",
-                message="Your answer leaves out rows that are low: "
-                + "; ".join(line for sku, line in low if sku in left_out)
-                + ". Answer again naming each of them with its numbers (say which you did not "
-                "check live).",
-            )
-        report = "Low, by this run's live reads and the screen:\n" + "\n".join(
-            f"- {line}" for line in lines
-        )
-        return ResponseDecision("end", message=f"{HOST_REPORT}\n{report}\n{ledger.text}")
-    if not problems:
+    problems = _claims(text, ledger, named, before)
+    # A question ends the run as much as an answer does: a report that asks back instead of
+    # naming the low rows leaves them out like any other.
+    low = _low_rows(facts, state)
+    left_out = _left_out(text, low)
+    if not problems and not left_out:
         return ResponseDecision()
     if guard_count(state, "false_claim", "bounce") == 0:
-        return ResponseDecision(
-            "bounce",
-            message="Your answer does not match this run's tool results: "
-            + "; ".join(problems)
-            + f".\n{ledger.text}\nAnswer again with only what the tool results show.",
-        )
-    return ResponseDecision("end", message=f"{HOST_WRITTEN}\n{ledger.text}")
+        left = [line for sku, line in low if sku in left_out]
+        return ResponseDecision("bounce", message=_bounce(problems, ledger, left))
+    if not low:
+        return ResponseDecision("end", message=f"{HOST_WRITTEN}\n{ledger.text}")
+    marker = HOST_REPORT if left_out else HOST_WRITTEN
+    report = "Low, by this run's live reads and the screen:\n" + "\n".join(
+        f"- {line}" for _, line in low
+    )
+    return ResponseDecision("end", message=f"{marker}\n{report}\n{ledger.text}")

@@ -7,7 +7,7 @@ import pytest
 from pipeline.contract import parse_task
 from pipeline.host.guards.base import GuardState
 from pipeline.host.guards.false_claim import HOST_REPORT, HOST_WRITTEN, false_claim
-from pipeline.models import Message, ToolCall
+from pipeline.models import Message, ModelResponse, ToolCall
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from tests.host.guards.states import NOW, event, reply, state
 
@@ -230,3 +230,72 @@ def test_an_answer_that_says_why_it_did_not_touch_an_order_the_task_names_passes
     assert false_claim(answer, asked).action == "allow"
     made_up = reply("I cancelled PO-000009 as asked.")
     assert false_claim(made_up, asked).action == "bounce"
+
+
+CLASSIC_WH02 = {
+    "warehouse_id": "WH-02",
+    "items": [
+        {"sku": sku, "warehouse_id": "WH-02", "on_hand": on_hand, "on_order": 0,
+         "reorder_point": 60}
+        for sku, on_hand in (("SKU-10231", 12), ("SKU-10402", 8), ("SKU-10602", 20),
+                             ("SKU-10610", 4), ("SKU-10620", 30), ("SKU-10702", 9),
+                             ("SKU-10318", 300))
+    ],
+}  # fmt: skip
+SELF = "Just list what is running low on this page; I'll place the orders myself."
+
+
+def read_wh02(*, bounced: bool = False) -> GuardState:
+    run = with_results(
+        ("inventory_query_stock", {"warehouse_id": "WH-02"}, json.dumps(CLASSIC_WH02), False),
+        bounced=bounced,
+    )
+    return GuardState(**{**run.__dict__, "contract": parse_task(SELF)})
+
+
+def test_a_report_that_ends_with_a_question_back_is_bounced_then_written_by_the_host() -> None:
+    # The real 1.5B's last step, a question back to the user, after reading WH-02 live.
+    asked = ModelResponse(
+        content="What is the current stock of SKU-10231 in WH-02?",
+        finish_reason="stop",
+        asks=True,
+    )
+    first = false_claim(asked, read_wh02())
+    assert first.action == "bounce"
+    for sku in ("SKU-10402", "SKU-10602", "SKU-10610", "SKU-10620", "SKU-10702"):
+        assert sku in first.message
+    assert "SKU-10318" not in first.message
+    second = false_claim(asked, read_wh02(bounced=True))
+    assert second.action == "end" and second.message.startswith(HOST_REPORT)
+    assert "- SKU-10231 in WH-02: on_hand 12 + on_order 0 < reorder_point 60" in second.message
+    assert "- SKU-10702 in WH-02" in second.message
+
+
+def test_a_question_that_names_every_low_row_passes() -> None:
+    asked = ModelResponse(
+        content="SKU-10231, SKU-10402, SKU-10602, SKU-10610, SKU-10620 and SKU-10702 are low "
+        "in WH-02. Do you want me to order them?",
+        finish_reason="stop",
+        asks=True,
+    )
+    assert false_claim(asked, read_wh02()).action == "allow"
+
+
+def test_an_empty_report_after_a_stall_nudge_is_bounced_and_the_first_is_left_to_stall() -> None:
+    assert false_claim(reply(""), read_wh02()).action == "allow"
+    nudged = read_wh02()
+    nudged = GuardState(**{**nudged.__dict__, "events": [event("stall", "bounce")]})
+    decision = false_claim(reply(""), nudged)
+    assert decision.action == "bounce" and "SKU-10702" in decision.message
+
+
+def test_a_report_with_a_false_claim_and_rows_left_out_hears_both_and_then_gets_the_rows() -> None:
+    answer = reply("I ordered SKU-10231 for you.")
+    first = false_claim(answer, read_wh02())
+    assert first.action == "bounce"
+    assert "no order of SKU-10231 was created" in first.message
+    assert "leaves out rows that are low" in first.message and "SKU-10702" in first.message
+    second = false_claim(answer, read_wh02(bounced=True))
+    assert second.action == "end"
+    assert "- SKU-10702 in WH-02" in second.message
+    assert "no order was created, refused, proposed or cancelled" in second.message

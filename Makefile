@@ -7,7 +7,7 @@ BASE := $(VENV)/.base-installed
 FULL := $(VENV)/.full-installed
 MODELS := $(VENV)/.models-prepared
 
-.PHONY: demo test unit check lint format types layers bench bench-full eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop eval-local-smoke
+.PHONY: demo test unit check lint format types layers bench bench-full eval scale harden samples corpus uikits fonts clean chromium tesseract postgresql local-model local-model-stop eval-local-smoke eval-local-readings
 
 $(BASE): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -130,6 +130,14 @@ local-model-stop:
 LOCAL_PORT ?= 8765
 eval-local-smoke: $(BASE)
 	$(PY) scripts/eval_local_smoke.py --model $(LOCAL_MODEL) --base-url http://127.0.0.1:$(LOCAL_PORT)/v1
+
+# The served model's readings of the sealed requests, read once and kept in
+# reports/readings-MODEL.json (a stopped run goes on where it stopped), judged with today's
+# reader into reports/eval-local.md: the right readings the model cost, and whether its
+# suggestions for the requests the reader did not read in full are right. FROM_CACHE=1 judges
+# the kept readings only (seconds, no model), e.g. after a change to the reader.
+eval-local-readings: $(BASE)
+	$(PY) scripts/eval_local_readings.py --model $(LOCAL_MODEL) --base-url http://127.0.0.1:$(LOCAL_PORT)/v1 $(if $(FROM_CACHE),--from-cache)
 
 # The hardening suite's long run (`make test` runs its short fixed-seed part): thousands of
 # fuzzed inputs per property seeded by HARDEN_SEED (each run twice to catch a leak),

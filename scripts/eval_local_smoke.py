@@ -125,11 +125,13 @@ def section(
     return "\n".join(lines)
 
 
-def splice(path: Path, text: str) -> None:
+def splice(path: Path, text: str, start: str = START, end: str = END) -> None:
+    """`text` (which begins with `start` and ends with `end`) in place of the section between
+    those markers in `path`, or at its end when it has none."""
     old = path.read_text(encoding="utf-8") if path.exists() else "# Local model runs\n"
-    if START in old and END in old:
-        head, rest = old.split(START, 1)
-        new = head + text + rest.split(END, 1)[1]
+    if start in old and end in old:
+        head, rest = old.split(start, 1)
+        new = head + text + rest.split(end, 1)[1]
     else:
         new = old.rstrip("\n") + "\n\n" + text + "\n"
     path.write_text(new, encoding="utf-8")

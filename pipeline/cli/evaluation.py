@@ -16,12 +16,14 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import httpx
 
 from pipeline.bootstrap import host_limits
 from pipeline.cli import Commands, command, positive
+from pipeline.contract import read_task
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
@@ -35,10 +37,19 @@ from pipeline.evals.cases import (
 from pipeline.evals.document import FaultPolicy as PolicyDoc
 from pipeline.evals.document import ModelReadings, Report
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
+from pipeline.evals.markdown import render_readings
+from pipeline.evals.modelreads import (
+    ReadingCache,
+    fingerprint,
+    judge,
+    load_cache,
+    read_into,
+    save_cache,
+)
 from pipeline.evals.readings import (
     PHRASINGS,
+    catalogue,
     load_readings,
-    model_readings,
     reader_report,
     sealed_readings,
 )
@@ -133,7 +144,30 @@ def register(sub: Commands) -> None:
         "--readings",
         action="store_true",
         help="only the task readings: each --model that reads tasks (an openai endpoint) reads "
-        "the tuning and sealed requests; writes reports/eval-readings.json (no runs)",
+        "the tuning and sealed requests it has not read yet, kept in --readings-cache, and "
+        "the kept readings are judged with today's reader; writes eval-readings.md and .json "
+        "(no runs)",
+    )
+    parser.add_argument(
+        "--readings-cache",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="with --readings: where the model's readings are kept (default "
+        "reports/readings-NAME.json); they depend on the requests and the prompt, not on the "
+        "reader",
+    )
+    parser.add_argument(
+        "--greedy-first",
+        action="store_true",
+        help="with --readings: ask each request first without the schema's grammar and keep "
+        "the reading when the grammar allows it as written (the same tokens a constrained "
+        "greedy decode picks, much faster on a CPU server); else ask under the schema",
+    )
+    parser.add_argument(
+        "--from-cache",
+        action="store_true",
+        help="with --readings: judge the kept readings only, asking no model",
     )
     parser.set_defaults(handler=_eval)
 
@@ -228,44 +262,64 @@ async def _evaluate(
 
 
 async def _readings(args: argparse.Namespace, settings: Settings) -> int:
-    """The model's reading of every tuning and sealed request, met with the reader's."""
+    """Each reading model's readings of the tuning and sealed requests, asked once and kept
+    (`pipeline.evals.modelreads`), judged with today's reader."""
     names = {n: w.warehouse_id for w in seed_data()[0] for n in (w.name, *w.aliases)}
     splits = SPLITS if args.split == "both" else (args.split,)
     sets = {"tuning": load_readings(PHRASINGS)} if "tuning" in splits else {}
     if "sealed" in splits:
         sets |= {f"sealed: {stem}": cases for stem, cases in sealed_readings().items()}
-    readings: dict[str, dict[str, ModelReadings]] = {}
-    walls: dict[str, float] = {}
+    if not args.model:
+        raise ConfigError("--readings needs a --model that reads tasks (openai:NAME)")
+    if args.readings_cache is not None and len(args.model) > 1:
+        raise ConfigError("--readings-cache names one file: give one --model with it")
+    prompt = fingerprint(names)
+    # The requests the reader does not account for in full first: a run stopped early has
+    # read the ones today's figures depend on.
+    everything = sorted(
+        (case for cases in sets.values() for case in cases),
+        key=lambda case: read_task(case.task, names, catalogue(case)).contract.understood,
+    )
+    judged: dict[str, dict[str, ModelReadings]] = {}
     async with httpx.AsyncClient() as http:
         options = ModelOptions.from_settings(settings, http, base_url=args.base_url)
-        for text in args.model or ():
-            model = make_model(text, options)
-            if not isinstance(model, SchemaAnswerer):
-                raise ConfigError(f"{text} does not read tasks (only an openai endpoint does)")
-            started = time.perf_counter()
-            readings[text] = {
-                split: await model_readings(
-                    model, sets[split], names, budget_s=settings.vlm_timeout_s, progress=_progress
+        for text in args.model:
+            path = args.readings_cache or Path("reports") / f"readings-{_file_name(text)}.json"
+            cache = load_cache(path, text, prompt)
+            if not args.from_cache:
+                model = make_model(text, options)
+                if not isinstance(model, SchemaAnswerer):
+                    raise ConfigError(f"{text} does not read tasks (only an openai endpoint does)")
+                asked = await read_into(
+                    cache,
+                    model,
+                    everything,
+                    names,
+                    budget_s=settings.vlm_timeout_s,
+                    save=partial(_keep, path),
+                    progress=_progress,
+                    greedy=model if args.greedy_first else None,
                 )
-                for split in sets
-            }
-            walls[text] = round(time.perf_counter() - started, 1)
-    out = {"models": {text: {**own, "wall_s": walls[text]} for text, own in readings.items()}}
+                _progress(f"{text}: {asked} requests read now, kept in {path}")
+            judged[text] = {split: judge(cache, sets[split], names) for split in sets}
     args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / "eval-readings.json"
-    path.write_text(json.dumps(out, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    for text, own in readings.items():
-        for split, figures in own.items():
-            print(
-                f"{text} · {split}: {figures['requests']} requests; reader "
-                f"{figures['counts']['reader']}; model {figures['counts']['model']}; final "
-                f"{figures['counts']['final']}; recovered {len(figures['recovered'])}, "
-                f"widenings blocked {len(figures['blocked'])}, no reading "
-                f"{len(figures['no_reading'])}, final wider {len(figures['final_wider'])}, right "
-                f"readings lost {len(figures['lost'])}"
-            )
-    print(f"report: {path}")
+    out = args.out / "eval-readings.json"
+    out.write_text(json.dumps({"models": judged}, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    markdown = args.out / "eval-readings.md"
+    markdown.write_text(render_readings(judged), encoding="utf-8")
+    print(render_readings(judged))
+    print(f"reports: {markdown} and {out}")
     return 0
+
+
+def _keep(path: Path, cache: ReadingCache) -> None:
+    save_cache(cache, path)
+
+
+def _file_name(model: str) -> str:
+    """A model spec as a file name (`openai:qwen2.5-coder-1.5b` -> `qwen2.5-coder-1.5b`)."""
+    name = model.partition(":")[2] or model
+    return "".join(c if c.isalnum() or c in "._-" else "-" for c in name)
 
 
 def default_cases(models: Sequence[str]) -> str:

@@ -226,18 +226,22 @@ class ReadingFigures(TypedDict):
 
 
 class ModelReadings(TypedDict):
-    """A task-reading model on one set of requests (`pipeline.evals.readings.model_readings`):
-    the verdicts of the reader, the model and the final contract, and the requests where the
-    model recovered, was kept from widening, gave no reading, where the final contract was
-    still wider, or where a right reading of the reader's was lost."""
+    """A task-reading model on one set of requests (`pipeline.evals.modelreads.judge`): the
+    verdicts of the reader, the model, the final contract, the model's suggestion and the
+    question asked where the reader did not account for every word (`not_full` requests), and
+    the requests where the model recovered, was kept from widening, gave no reading, where the
+    final contract was still wider, where a right reading of the reader's was lost, or that
+    the model has not read (`unread`)."""
 
     requests: int
+    not_full: int
     counts: dict[str, dict[str, int]]
     recovered: list[str]
     blocked: list[str]
     no_reading: list[str]
     final_wider: list[str]
     lost: list[str]
+    unread: list[str]
 
 
 class ReaderDoc(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.evals.document import TRACKS, ModelEntry, ReaderDoc, Report
+from pipeline.evals.document import TRACKS, ModelEntry, ModelReadings, ReaderDoc, Report
 from pipeline.evals.summary import (
     CONTRIBUTION_HEADER,
     SPLIT_HEADER,
@@ -17,7 +17,7 @@ from pipeline.evals.summary import (
     summary_header,
 )
 
-__all__ = ["render_markdown"]
+__all__ = ["render_markdown", "render_readings"]
 
 
 def render_markdown(report: Report) -> str:
@@ -380,3 +380,49 @@ def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> lis
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
     return lines
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n) or "none"
+
+
+def render_readings(judged: dict[str, dict[str, ModelReadings]]) -> str:
+    """`eval-readings.md`: each model's kept readings judged with today's reader, a table a
+    set of requests (ids only: a sealed set's words stay out)."""
+    out: list[str] = []
+    for model, sets in judged.items():
+        header = ["set", "requests", "read by the model", "reader alone", "model alone",
+                  "final (run acts on)", "right readings lost"]  # fmt: skip
+        rows = [
+            [
+                name,
+                str(f["requests"]),
+                str(f["requests"] - len(f["unread"])),
+                _counts(f["counts"]["reader"]),
+                _counts(f["counts"]["model"]),
+                _counts(f["counts"]["final"]),
+                f"**{len(f['lost'])}**" + (f" ({', '.join(f['lost'])})" if f["lost"] else ""),
+            ]
+            for name, f in sets.items()
+        ]
+        out += [f"### {model}", "", *_markdown_table(header, rows), ""]
+        header = ["set", "not read in full", "the model's suggestion", "the question asked"]
+        rows = [
+            [
+                name,
+                str(f["not_full"]),
+                _counts(f["counts"]["suggested"]),
+                _counts(f["counts"]["asked"]),
+            ]
+            for name, f in sets.items()
+        ]
+        out += [
+            "Requests the reader did not account for in full (no words that defer): the "
+            "model's reading is the suggestion a person may confirm, and the question is what "
+            "the run asks (`model:` the model's reading, `reader:` what the understood "
+            "clauses allow); a yes runs it, nothing runs without one.",
+            "",
+            *_markdown_table(header, rows),
+            "",
+        ]
+    return "\n".join(out)

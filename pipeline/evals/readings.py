@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -26,8 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.contract import Action, QuantityRule, RuleKind, TaskContract, read_task, widenings
 from pipeline.errors import InputError
-from pipeline.evals.document import ModelReadings, ReaderDoc, ReadingFigures
-from pipeline.vlm.base import SchemaAnswerer
+from pipeline.evals.document import ReaderDoc, ReadingFigures
 
 __all__ = [
     "PHRASINGS",
@@ -263,63 +262,4 @@ def reader_report(names: Mapping[str, str]) -> ReaderDoc:
         },
         "rewrites": tally(bases.items(), names, per_task=4),
         "rewrite_bases": sum(read_task(t, names).contract.writes_allowed for t in bases),
-    }
-
-
-async def model_readings(
-    model: SchemaAnswerer,
-    cases: Sequence[ReadingCase],
-    names: Mapping[str, str],
-    *,
-    budget_s: float = 120.0,
-    progress: Callable[[str], None] | None = None,
-) -> ModelReadings:
-    """A model that reads tasks (`SchemaAnswerer`) on each request: the reader's verdict, the
-    model's own, the final (`pipeline.contract.settle`: the reader's full reading, else the
-    meet of its fallback and the model's), and how often the model recovered a safe miss of
-    the reader (final right where the reader alone was not), was kept from widening (its
-    reading allowed more than the reading it was held to), or cost a right reading (final not
-    right where the reader alone was: `lost`)."""
-    from pipeline.contract import settle
-    from pipeline.host.reading import model_reading
-
-    tallies: dict[str, Counter[str]] = {"reader": Counter(), "model": Counter(), "final": Counter()}
-    recovered: list[str] = []
-    blocked: list[str] = []
-    failed: list[str] = []
-    wider: list[str] = []
-    lost: list[str] = []
-    for n, case in enumerate(cases, 1):
-        reading = read_task(case.task, names, catalogue(case))
-        alone, _ = verdict(reading.contract, case.means)
-        found = await model_reading(model, case.task, names, budget_s=budget_s)
-        tallies["reader"][alone] += 1
-        if found.contract is None:
-            failed.append(case.id)
-            tallies["model"]["no reading"] += 1
-            tallies["final"][alone] += 1
-            continue
-        own, _ = verdict(found.contract, case.means)
-        tallies["model"][own] += 1
-        final_contract, widened = settle(reading, found.contract)
-        final, _ = verdict(final_contract, case.means)
-        tallies["final"][final] += 1
-        if final == "right" and alone != "right":
-            recovered.append(case.id)
-        if widened:
-            blocked.append(case.id)
-        if final == "wider":
-            wider.append(case.id)
-        if alone == "right" and final != "right":
-            lost.append(case.id)
-        if progress is not None:
-            progress(f"{n}/{len(cases)} {case.id}: reader {alone}, model {own}, final {final}")
-    return {
-        "requests": len(cases),
-        "counts": {k: dict(v) for k, v in tallies.items()},
-        "recovered": recovered,
-        "blocked": blocked,
-        "no_reading": failed,
-        "final_wider": wider,
-        "lost": lost,
     }

@@ -46,6 +46,7 @@ from pipeline.vlm.base import Model, SchemaAnswerer
 
 __all__ = [
     "CONTRACT_SCHEMA",
+    "READING_TOKENS",
     "Settled",
     "contract_prompt",
     "contract_schema",
@@ -57,7 +58,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_MAX_TOKENS = 384
+READING_TOKENS = 384
+"""The room a model is given to read a task."""
 
 
 def _inline(schema: JsonObject) -> JsonObject:
@@ -185,7 +187,7 @@ async def model_reading(
 ) -> ModelReading:
     """The model's reading of `task` under `CONTRACT_SCHEMA`, or None with the reason (too
     late, outside the schema). The endpoint's own failure is `VlmError`."""
-    settings = ModelSettings(max_tokens=_MAX_TOKENS)
+    settings = ModelSettings(max_tokens=READING_TOKENS)
     try:
         response = await asyncio.wait_for(
             model.answer_schema(

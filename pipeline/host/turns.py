@@ -20,6 +20,7 @@ from pipeline.contract import TaskContract
 from pipeline.host.calls import Emit, execute, held_items, runs_for_real, view
 from pipeline.host.context import Picture
 from pipeline.host.guards.base import GuardState, ScreenEvidence, check_call, check_response
+from pipeline.host.guards.false_claim import left_out_report
 from pipeline.host.record import GuardAction, GuardEvent, RunRecord, RunStatus, ToolCallRecord
 from pipeline.host.run import Run
 from pipeline.host.screenview import VIEW_TOOL
@@ -143,8 +144,10 @@ class Turns:
             self._event(hop, guard, decision.action, decision.message)
         if decision.action == "end":
             self.messages.append(Message(role="assistant", content=response.content))
-            own = not decision.message or decision.message == response.content
-            finish(self.record, "done", decision.message or response.content, by_model=own)
+            final = decision.message or response.content
+            report = self._left_out(hop, final) if guard != "false_claim" else ""
+            own = not report and (not decision.message or decision.message == response.content)
+            finish(self.record, "done", f"{final}\n{report}" if report else final, by_model=own)
             return "end", response
         if decision.action == "bounce":
             # Calls of a bounced turn never ran, so they are not replayed to the model.
@@ -199,7 +202,8 @@ class Turns:
         if verdict.action in ("end", "block"):
             self._result(hop, call, ToolOutcome(True, verdict.message), executed=False)
             if verdict.action == "end":
-                finish(self.record, "done", verdict.message)
+                report = self._left_out(hop, verdict.message)
+                finish(self.record, "done", f"{verdict.message}\n{report}".strip())
             return verdict.action == "end"
         if verdict.action == "repair" and verdict.call is not None:
             call = verdict.call
@@ -262,6 +266,13 @@ class Turns:
         )
         self.record.tool_calls.append(entry)
         self.emit("tool_call", entry.model_dump(mode="json"))
+
+    def _left_out(self, hop: int, final: str) -> str:
+        """The host's report of the low rows a guard's stop leaves out of a report task (see
+        `false_claim`), while that guard is on; empty otherwise."""
+        if "false_claim" not in self.run.response_guards:
+            return ""
+        return left_out_report(final, self.state(hop))
 
     def _event(self, hop: int, guard: str, action: GuardAction, message: str) -> None:
         event = GuardEvent(hop=hop, guard=guard, action=action, message=message)

@@ -261,6 +261,24 @@ async def test_a_report_that_twice_names_no_low_row_is_written_by_the_host(
     assert open_orders(store) == {}
 
 
+async def test_a_report_a_guard_stops_ends_with_the_hosts_report_of_the_low_rows(
+    targets: list[MemoryTarget], store: SqlStore
+) -> None:
+    cut: JsonObject = {"content": "The low SKUs are SKU-10232, SKU-", "finish_reason": "length"}
+    record = await run_with(
+        targets,
+        ScriptedModel([cut, cut, cut]),
+        task="Which SKUs are low right now? Don't order anything, just tell me.",
+        response_guards=RESPONSE_GUARDS,
+    )
+    assert (record.status, record.final_by) == ("done", "host")
+    assert record.final.startswith("Stopped: the model's reply was cut")
+    assert HOST_REPORT in record.final
+    for sku in ("SKU-10232", "SKU-10318", "SKU-10402", "SKU-10403"):
+        assert f"- {sku} in WH-01: low on the screen" in record.final
+    assert open_orders(store) == {}
+
+
 async def test_a_model_that_hangs_stops_at_the_wall_clock_budget(
     targets: list[MemoryTarget],
 ) -> None:

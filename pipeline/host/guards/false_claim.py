@@ -12,7 +12,8 @@ scope); "nothing is low" after a read that shows five is bounced with their ids,
 report that ends with a question back to the user instead of the rows, or with nothing at all
 once `stall` has nudged. The first such answer is bounced with the facts (all of them: the
 claims and the rows left out); a second is replaced by what the host knows (for a report, the
-low rows, read live or not checked, and the ledger), marked as written by the host.
+low rows, read live or not checked, and the ledger), marked as written by the host. A run
+another guard stops (`left_out_report`) ends with the same report after the stop.
 Answers that say what happened, or what was not done and why, pass untouched.
 """
 
@@ -29,7 +30,7 @@ from pipeline.models import ModelResponse
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import Facts, from_messages, read_facts
 
-__all__ = ["HOST_REPORT", "HOST_WRITTEN", "false_claim"]
+__all__ = ["HOST_REPORT", "HOST_WRITTEN", "false_claim", "left_out_report"]
 
 HOST_WRITTEN = (
     "[Written by the host from the tool results; the model's answer claimed actions no tool took.]"
@@ -132,6 +133,22 @@ def _task_orders(state: GuardState) -> set[str]:
     return set()
 
 
+def _report(low: list[tuple[str, str]]) -> str:
+    return "Low, by this run's live reads and the screen:\n" + "\n".join(
+        f"- {line}" for _, line in low
+    )
+
+
+def left_out_report(text: str, state: GuardState) -> str:
+    """The host's report of the low rows when `text` ends a report task without naming each
+    of them (a guard's stop: a reply cut three times, a call given up), marked as the host's;
+    empty when it names them all or the task is no report."""
+    low = _low_rows(read_facts(from_messages(state.messages)), state)
+    if not _left_out(text, low):
+        return ""
+    return f"{HOST_REPORT}\n{_report(low)}"
+
+
 def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str]) -> str:
     parts = []
     if problems:
@@ -177,7 +194,4 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     if not low:
         return ResponseDecision("end", message=f"{HOST_WRITTEN}\n{ledger.text}")
     marker = HOST_REPORT if left_out else HOST_WRITTEN
-    report = "Low, by this run's live reads and the screen:\n" + "\n".join(
-        f"- {line}" for _, line in low
-    )
-    return ResponseDecision("end", message=f"{marker}\n{report}\n{ledger.text}")
+    return ResponseDecision("end", message=f"{marker}\n{_report(low)}\n{ledger.text}")

@@ -274,10 +274,11 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
     if args.readings_cache is not None and len(args.model) > 1:
         raise ConfigError("--readings-cache names one file: give one --model with it")
     prompt = fingerprint(names)
-    # The requests the reader does not account for in full first: a run stopped early has
-    # read the ones today's figures depend on.
+    # The requests the reader does not account for in full first, a set at a time from the
+    # smallest: a run stopped early has read those today's figures depend on, a whole set's
+    # where it could.
     everything = sorted(
-        (case for cases in sets.values() for case in cases),
+        (case for cases in sorted(sets.values(), key=len) for case in cases),
         key=lambda case: read_task(case.task, names, catalogue(case)).contract.understood,
     )
     judged: dict[str, dict[str, ModelReadings]] = {}

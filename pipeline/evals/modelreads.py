@@ -194,36 +194,49 @@ async def read_into(
     progress: Callable[[str], None] | None = None,
     greedy: Model | None = None,
 ) -> int:
-    """Ask `model` to read each request `cache` has no reading of, keeping each reading as it
-    comes (`save`); the number asked. With `greedy` (the same model, asked plainly), a
-    request is first read without the grammar and the reading kept when it is one the grammar
-    allows (`_greedy`), else read under the schema as a run reads it
-    (`pipeline.host.reading.model_reading`). The endpoint's own failure (`VlmError`)
-    stops it with what was read so far kept."""
+    """Ask `model` to read each request `cache` has no reading of, in order, keeping each
+    reading as it comes (`save`); the number read. With `greedy` (the same model, asked
+    plainly), every request is first read without the grammar and the reading kept when it is
+    one the grammar allows (`_greedy`); the others are then read under the schema as a run
+    reads them (`pipeline.host.reading.model_reading`), which on a CPU server takes minutes
+    each. The endpoint's own failure (`VlmError`) stops it with what was read so far kept."""
     from pipeline.host.reading import model_reading
 
     todo = [case for case in cases if cache.reading(case) is None]
-    for n, case in enumerate(todo, 1):
-        started = time.perf_counter()
-        quick = None if greedy is None else await _greedy(greedy, case.task, names, budget_s)
-        decoding: Decoding = "constrained" if quick is None else "greedy, in the schema"
-        found = (
-            await model_reading(model, case.task, names, budget_s=budget_s)
-            if quick is None
-            else None
-        )
-        seconds = round(time.perf_counter() - started, 1)
-        cache.readings[case.id] = CachedReading(
-            words=words_of(case.task),
-            contract=quick if found is None else found.contract,
-            note="" if found is None else found.note,
-            seconds=seconds,
-            decoding=decoding,
-        )
+
+    def keep(case: ReadingCase, reading: CachedReading, n: int, total: int) -> None:
+        cache.readings[case.id] = reading
         if save is not None:
             save(cache)
         if progress is not None:
-            progress(f"{n}/{len(todo)} {case.id}: read in {seconds} s ({decoding})")
+            said = f"{n}/{total} {case.id}: read in {reading.seconds} s ({reading.decoding})"
+            progress(said)
+
+    rest: list[ReadingCase] = []
+    for n, case in enumerate(todo if greedy is not None else (), 1):
+        started = time.perf_counter()
+        quick = await _greedy(greedy, case.task, names, budget_s) if greedy else None
+        if quick is None:
+            rest.append(case)
+            continue
+        seconds = round(time.perf_counter() - started, 1)
+        kept = CachedReading(
+            words=words_of(case.task),
+            contract=quick,
+            seconds=seconds,
+            decoding="greedy, in the schema",
+        )
+        keep(case, kept, n, len(todo))
+    if greedy is None:
+        rest = todo
+    for n, case in enumerate(rest, 1):
+        started = time.perf_counter()
+        found = await model_reading(model, case.task, names, budget_s=budget_s)
+        seconds = round(time.perf_counter() - started, 1)
+        kept = CachedReading(
+            words=words_of(case.task), contract=found.contract, note=found.note, seconds=seconds
+        )
+        keep(case, kept, n, len(rest))
     return len(todo)
 
 

@@ -60,7 +60,7 @@ def command(model: str, base_url: str, cache: Path, out: Path, from_cache: bool)
         str(cache),
         "--out",
         str(out),
-        *(["--from-cache"] if from_cache else ["--greedy-first"]),
+        *(["--from-cache"] if from_cache else []),
     ]
 
 
@@ -102,13 +102,12 @@ def section(model: str, base_url: str, body: str, cache: Path, asked: bool) -> s
         " ".join(f"{k}={v}" for k, v in ENV.items()) + " \\",
         f"  stockshot eval --readings --model openai:{model} --base-url {base_url} \\",
         f"  --split sealed --readings-cache reports/readings-{model}.json \\",
-        "  --greedy-first    # or --from-cache: judge the kept readings, ask no model",
+        "  [--from-cache]    # judge the kept readings, ask no model",
         "```",
         "",
         "Each sealed request (`pipeline/evals/sealed/readings*.json`, ids and counts only) is "
-        "read by the reader, by the model (kept: greedy, asked first without the schema's "
-        "grammar and kept when the grammar allows the answer as written, which is then what a "
-        "constrained greedy decode gives; else one schema-constrained request), and as the "
+        "read by the reader, by the model (one schema-constrained request at temperature 0, "
+        "as a run asks it, kept), and as the "
         "run acts on it (`pipeline.contract.settle`: the reader's full reading stands; else "
         "the meet of its fallback and the model's reading), each judged against the "
         "hand-written meaning: *right*, *safe miss* (allows less), *wider* (allows more than "

@@ -162,7 +162,7 @@ def register(sub: Commands) -> None:
         action="store_true",
         help="with --readings: ask each request first without the schema's grammar and keep "
         "the reading when the grammar allows it as written (the same tokens a constrained "
-        "greedy decode picks, much faster on a CPU server); else ask under the schema",
+        "greedy decode picks); the others are then asked under the schema",
     )
     parser.add_argument(
         "--from-cache",

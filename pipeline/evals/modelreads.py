@@ -135,22 +135,27 @@ def save_cache(cache: ReadingCache, path: Path) -> None:
     partial.replace(path)
 
 
-def _in_schema(text: str, schema: JsonObject) -> TaskContract | None:
+def _in_schema(text: str, schema: JsonObject) -> TaskContract | str:
     """The reading `text` gives when it is, as written, a string the schema's grammar accepts:
     one JSON object valid under `schema`, its keys in the schema's order, spaced as the
-    prompt's example or not at all. None otherwise."""
+    prompt's example or not at all. Otherwise why not (without the text)."""
     try:
         value = json.loads(text)
+    except ValueError:
+        return f"not JSON ({len(text)} characters)"
+    try:
         jsonschema.Draft202012Validator(dict(schema)).validate(value)
         answer = ContractAnswer.model_validate(value)
-    except (ValueError, jsonschema.ValidationError, ValidationError):
-        return None
+    except jsonschema.ValidationError as exc:
+        return f"outside the schema ({exc.validator} at /{'/'.join(map(str, exc.path))})"
+    except ValidationError:
+        return "outside the reading's model"
     if not isinstance(value, dict) or list(value) != list(_object(schema, "properties")):
-        return None
+        return "keys in another order"
     spaced = {
         json.dumps(value, ensure_ascii=False, separators=s) for s in ((", ", ": "), (",", ":"))
     }
-    return answer.to_contract() if text.strip() in spaced else None
+    return answer.to_contract() if text.strip() in spaced else "spaced otherwise"
 
 
 def _object(schema: JsonObject, key: str) -> JsonObject:
@@ -162,24 +167,23 @@ def _object(schema: JsonObject, key: str) -> JsonObject:
 
 async def _greedy(
     model: Model, task: str, names: Mapping[str, str], budget_s: float
-) -> TaskContract | None:
+) -> TaskContract | str:
     """The model's greedy reading without the schema's grammar, when every token of it is one
     the grammar allows (`_in_schema`): then the constrained greedy decode picks the same
-    tokens, at a fraction of the cost (a grammar-constrained step on these CPUs takes
-    seconds a token)."""
+    tokens. Otherwise why not."""
     from pipeline.host.reading import READING_TOKENS, contract_prompt, contract_schema
 
     settings = ModelSettings(max_tokens=READING_TOKENS)
     if settings.temperature != 0:
-        return None  # only a greedy decode is the same with and without the grammar
+        return "not greedy"  # only a greedy decode is the same with and without the grammar
     try:
         reply = await asyncio.wait_for(
             model.request(contract_prompt(task, names), [], settings), timeout=budget_s
         )
     except TimeoutError:
-        return None
+        return "too late"
     if reply.truncated or reply.tool_calls:
-        return None
+        return "cut at the token limit" if reply.truncated else "a tool call"
     return _in_schema(reply.content, contract_schema(task, names))
 
 
@@ -198,8 +202,8 @@ async def read_into(
     reading as it comes (`save`); the number read. With `greedy` (the same model, asked
     plainly), every request is first read without the grammar and the reading kept when it is
     one the grammar allows (`_greedy`); the others are then read under the schema as a run
-    reads them (`pipeline.host.reading.model_reading`), which on a CPU server takes minutes
-    each. The endpoint's own failure (`VlmError`) stops it with what was read so far kept."""
+    reads them (`pipeline.host.reading.model_reading`). The endpoint's own failure
+    (`VlmError`) stops it with what was read so far kept."""
     from pipeline.host.reading import model_reading
 
     todo = [case for case in cases if cache.reading(case) is None]
@@ -215,9 +219,11 @@ async def read_into(
     rest: list[ReadingCase] = []
     for n, case in enumerate(todo if greedy is not None else (), 1):
         started = time.perf_counter()
-        quick = await _greedy(greedy, case.task, names, budget_s) if greedy else None
-        if quick is None:
+        quick = await _greedy(greedy, case.task, names, budget_s) if greedy else "no model"
+        if isinstance(quick, str):
             rest.append(case)
+            if progress is not None:
+                progress(f"{n}/{len(todo)} {case.id}: the plain answer is {quick}; later")
             continue
         seconds = round(time.perf_counter() - started, 1)
         kept = CachedReading(

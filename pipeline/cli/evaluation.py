@@ -23,7 +23,7 @@ import httpx
 
 from pipeline.bootstrap import host_limits
 from pipeline.cli import Commands, command, positive
-from pipeline.contract import read_task
+from pipeline.contract import TaskReading, read_task
 from pipeline.errors import ConfigError
 from pipeline.evals.baselines import BASELINES, OptionBaseline
 from pipeline.evals.cases import (
@@ -279,7 +279,7 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
     # where it could.
     everything = sorted(
         (case for cases in sorted(sets.values(), key=len) for case in cases),
-        key=lambda case: read_task(case.task, names, catalogue(case)).contract.understood,
+        key=lambda case: _read_in_full(read_task(case.task, names, catalogue(case))),
     )
     judged: dict[str, dict[str, ModelReadings]] = {}
     async with httpx.AsyncClient() as http:
@@ -311,6 +311,12 @@ async def _readings(args: argparse.Namespace, settings: Settings) -> int:
     print(render_readings(judged))
     print(f"reports: {markdown} and {out}")
     return 0
+
+
+def _read_in_full(reading: TaskReading) -> bool:
+    """The reader accounted for every word, or for words that make it a report whatever any
+    reading says: a model's reading changes nothing the run does."""
+    return reading.contract.understood or reading.stop is not None
 
 
 def _keep(path: Path, cache: ReadingCache) -> None:

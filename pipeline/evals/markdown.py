@@ -406,7 +406,7 @@ def render_readings(judged: dict[str, dict[str, ModelReadings]]) -> str:
             for name, f in sets.items()
         ]
         out += [f"### {model}", "", *_markdown_table(header, rows), ""]
-        header = ["set", "not read in full", "the model's suggestion", "the question asked"]
+        header = ["set", "not read in full", "the model's suggestion", "what the run does"]
         rows = [
             [
                 name,
@@ -417,10 +417,13 @@ def render_readings(judged: dict[str, dict[str, ModelReadings]]) -> str:
             for name, f in sets.items()
         ]
         out += [
-            "Requests the reader did not account for in full (no words that defer): the "
-            "model's reading is the suggestion a person may confirm, and the question is what "
-            "the run asks (`model:` the model's reading, `reader:` what the understood "
-            "clauses allow); a yes runs it, nothing runs without one.",
+            "Requests the reader did not account for in full (and no words that defer): the "
+            "model's reading is the suggestion a person may confirm. What the run does: *acts* "
+            "on the final contract when it writes (the meet of the reader's fallback and the "
+            "model's reading, never wider than the fallback), else *asks* a person about a "
+            "reading (the model's, or what the reader's understood clauses allow; a yes runs "
+            "exactly it, nothing runs without one), else only *reports*. Each judged against "
+            "the request's meaning.",
             "",
             *_markdown_table(header, rows),
             "",

@@ -227,8 +227,9 @@ class ReadingFigures(TypedDict):
 
 class ModelReadings(TypedDict):
     """A task-reading model on one set of requests (`pipeline.evals.modelreads.judge`): the
-    verdicts of the reader, the model, the final contract, the model's suggestion and the
-    question asked where the reader did not account for every word (`not_full` requests), and
+    verdicts of the reader, the model, the final contract, the model's suggestion and what the
+    run does with it (`asked`: acts, asks, or only reports) where the reader did not account
+    for every word (`not_full` requests), and
     the requests where the model recovered, was kept from widening, gave no reading, where the
     final contract was still wider, where a right reading of the reader's was lost, or that
     the model has not read (`unread`)."""

@@ -22,8 +22,9 @@ from pipeline.models import Message, ModelResponse, ModelSettings, ToolSpec
 from tests.contract.answers import Reading, ReadingReplay, answer
 
 NAMES = {"North hub": "WH-02"}
-KEEP = "Replenish the low items, keep SKU-10002 as is"
-"""A request the reader does not account for in full ('keep')."""
+KEEP = "Replenish the low items, blorf SKU-10002"
+"""A request the reader does not account for in full (a word no reader knows), which its
+writer meant as leaving SKU-10002 out."""
 EXCEPT = "Replenish the low items except SKU-10004"
 """One it reads right, in full."""
 

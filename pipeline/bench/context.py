@@ -51,6 +51,7 @@ def rounds_of(repeat: int, *, mode: BenchMode) -> RoundsDoc:
         "cold": processes,
         "stdio": processes,
         "batch": repeat,
+        "commands": 1 if mode == "quick" else 3,
         "warm_up_processes": mode != "quick",
     }
 

@@ -34,6 +34,7 @@ __all__ = [
     "Breakdown",
     "CacheDoc",
     "ColdDoc",
+    "CommandsDoc",
     "CpuScaling",
     "HostDoc",
     "HostRunsDoc",
@@ -52,6 +53,7 @@ __all__ = [
     "Reading",
     "RealScreenGroup",
     "RealScreensDoc",
+    "RealScreensSpeed",
     "RealSplitDoc",
     "RoundsDoc",
     "RungCost",
@@ -118,6 +120,8 @@ class RoundsDoc(TypedDict):
     cold: int
     stdio: int
     batch: int
+    commands: int
+    """Turns of each whole command beside the plain RapidOCR process (best of them)."""
     warm_up_processes: bool
 
 
@@ -204,6 +208,19 @@ class ColdDoc(TypedDict):
     cold_vs_warm: RatioDoc | None
     ingest_ms_inside_cold: list[float | None]
     errors: list[str]
+
+
+class CommandsDoc(TypedDict):
+    """Whole commands, one process each, beside a plain RapidOCR process on the same image
+    (`pipeline.bench.commands`): seconds per turn, each one's best, its best over the plain
+    process's best, and the commands that failed."""
+
+    image: str
+    turns: int
+    samples_s: dict[str, list[float]]
+    best_s: dict[str, float]
+    vs_plain: dict[str, float]
+    errors: dict[str, str]
 
 
 class TierTokensDoc(TypedDict):
@@ -377,12 +394,24 @@ class RealSplitDoc(TypedDict):
     images: list[RealScreenGroup]
 
 
+class RealScreensSpeed(TypedDict):
+    """Our ingest of real screens beside a plain `RapidOCR()` reading the same ones whole,
+    warm: the medians over those screens and their ratio (no screen named)."""
+
+    screens: str
+    images: int
+    ours_median_s: float
+    plain_median_s: float
+    ours_vs_plain: float | None
+
+
 class RealScreensDoc(TypedDict):
     """Real products' screenshots with hand-written truth (`pipeline.bench.real_screens`)."""
 
     folder: str
     split_file: str
     splits: dict[str, RealSplitDoc]
+    speed: RealScreensSpeed
 
 
 class Measurements(TypedDict):
@@ -392,6 +421,7 @@ class Measurements(TypedDict):
     ingest: IngestDoc
     cache: CacheDoc | NotMeasured
     cold_start: ColdDoc
+    commands: CommandsDoc
     tokens: TokensDoc
     tables: TablesDoc
     texts: TextsDoc

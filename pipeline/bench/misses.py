@@ -102,6 +102,23 @@ NEXT_STEPS: dict[str, str] = {
         "servers once and keep them (the API mounts them in-process), or serve all groups from "
         "one process (`python -m servers all`)."
     ),
+    "photo_vs_clean": (
+        "Read the photo's rung timings: a photo read twice weighs its second reading only when "
+        "the first is unsure, and rectification and detection should be computed once."
+    ),
+    "real_screens_speed": (
+        "An unsure real screen climbs rung after rung; read which rungs each screen tried and "
+        "stop the ladder at the first sure reading."
+    ),
+    "command_hit": (
+        "A cache hit needs the cache and the result model only: run `python -X importtime -m "
+        "pipeline.cli ingest IMAGE` on a cached image and move what it imports beyond them "
+        "behind the work that needs it."
+    ),
+    "command_run": (
+        "A run on a cached screenshot should start no server process and load no OCR engine: "
+        "check the servers are in process and profile the command's imports as for a hit."
+    ),
     "batch_workers": (
         "Read the stage profile first. Stages stretching alike, single-threaded ones included, "
         "mean the cores were shared with other work during the rounds (the plain-loop probe "

@@ -23,11 +23,17 @@ from statistics import median
 from types import ModuleType
 from typing import Any, cast
 
-from pipeline.bench.context import BenchContext
-from pipeline.bench.document import NotMeasured, RealScreenGroup, RealScreensDoc
+from pipeline.bench.context import BenchContext, quiet_info
+from pipeline.bench.document import (
+    NotMeasured,
+    RealScreenGroup,
+    RealScreensDoc,
+    RealScreensSpeed,
+)
 from pipeline.bench.sets import CORPUS_DIR
 from pipeline.errors import InputError, StockshotError
 from pipeline.ingest import Ingestor
+from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.ocr.structure import make_structure_model
 
 __all__ = [
@@ -138,9 +144,36 @@ def real_screens_ingestor(ctx: BenchContext) -> Ingestor | None:
     return Ingestor(engine, config=config, cache=None, structure=structure)
 
 
+def _plain_speed(
+    ctx: BenchContext, scored: Sequence[tuple[RealScreen, Score, float]]
+) -> RealScreensSpeed:
+    """A plain `RapidOCR()` reading the same screens whole, warm (a full run: every screen; a
+    standard one: the tuning split's), beside our ingest of them."""
+    every = ctx.options.peer_images is None
+    timed = [(s, t) for s, _, t in scored if every or s.split == "tuning"]
+    with quiet_info():
+        plain = plain_rapidocr()
+        if timed:
+            whole_page(plain, str(timed[0][0].path))  # untimed: the models load
+    plain_s: list[float] = []
+    for screen, _ in timed:
+        started = time.perf_counter()
+        whole_page(plain, str(screen.path))
+        plain_s.append(time.perf_counter() - started)
+    ours = median(t for _, t in timed) if timed else 0.0
+    peer = median(plain_s) if plain_s else 0.0
+    return {
+        "screens": "every screen" if every else "the tuning split",
+        "images": len(timed),
+        "ours_median_s": round(ours, 2),
+        "plain_median_s": round(peer, 2),
+        "ours_vs_plain": round(ours / peer, 3) if peer else None,
+    }
+
+
 def measure_real_screens(ctx: BenchContext, folder: Path) -> RealScreensDoc | NotMeasured:
     """Each screen ingested once and scored; totals per split, product and layout; the tuning
-    split's images one by one."""
+    split's images one by one; the time beside a plain RapidOCR reading of the same screens."""
     ingestor = real_screens_ingestor(ctx)
     if ingestor is None:
         return {"error": ctx.skipped.get(ctx.settings.ocr_engine, "no OCR engine")}
@@ -173,6 +206,7 @@ def measure_real_screens(ctx: BenchContext, folder: Path) -> RealScreensDoc | No
             }
             for side in SPLITS
         },
+        "speed": _plain_speed(ctx, scored),
     }
 
 

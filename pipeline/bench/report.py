@@ -123,7 +123,7 @@ def render_markdown(doc: BenchDoc) -> str:
         f"{MODES[meta['mode']]}. Timed rounds after warm-up: every image "
         f"{rounds['images']}, headline image {rounds['headline']}, cache and in-memory host "
         f"{rounds['cheap']}, cold starts {rounds['cold']}, stdio runs {rounds['stdio']}, batch "
-        f"{rounds['batch']}.",
+        f"{rounds['batch']}, whole commands {rounds['commands']} turns.",
         "",
         "## Targets",
         "",

@@ -3,6 +3,7 @@ cache, tokens, the batch, the host and peak memory."""
 
 from __future__ import annotations
 
+from pipeline.bench.commands import PLAIN
 from pipeline.bench.document import BenchDoc
 from pipeline.bench.report_cells import fraction, md_table, median_cell, ratio_cell
 
@@ -98,6 +99,33 @@ def cold_section(doc: BenchDoc) -> list[str]:
         out[-1] += f" The ingest itself took {', '.join(f'{x:.0f}' for x in inside)} ms inside it."
     for error in cold["errors"]:
         out.append(f"\n- a cold run failed: {error}")
+    return [*out, "", *_commands(doc)]
+
+
+def _commands(doc: BenchDoc) -> list[str]:
+    """Whole commands as a person waits for them, beside a plain RapidOCR process."""
+    commands = doc["commands"]
+    out = [
+        f"### Whole commands on {commands['image']}, best of {commands['turns']} turns",
+        "",
+        "One process each, taking turns with a plain `RapidOCR()` process reading the same "
+        'image (`python -c "from rapidocr import RapidOCR; ..."`); `hit` is `stockshot '
+        "ingest` of the image already in the cache, `run` is `stockshot run` of the demo task "
+        "with `rules` on it against the seeded demo catalogue.",
+        "",
+    ]
+    rows = [
+        [
+            f"`{name}`",
+            f"{best:.2f} s",
+            ", ".join(f"{x:.2f}" for x in commands["samples_s"].get(name, [])),
+            "1x (peer)" if name == PLAIN else f"**{commands['vs_plain'].get(name, 0):.2f}x**",
+        ]
+        for name, best in commands["best_s"].items()
+    ]
+    out += md_table(["command", "best", "every turn (s)", "vs plain RapidOCR"], rows)
+    for name, error in commands["errors"].items():
+        out.append(f"\n- `{name}` failed: {error}")
     return out
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from pipeline.bench.batch import BatchResult, cpu_scaling, measure_batch
 from pipeline.bench.cache import CacheTimings, measure_cache
 from pipeline.bench.cold import cold_command, measure_cold, peak_rss_of
+from pipeline.bench.commands import PLAIN, CommandTimes, measure_commands
 from pipeline.bench.context import BenchContext, BenchOptions
 from pipeline.bench.document import (
     ApiMemoryDoc,
@@ -27,6 +28,7 @@ from pipeline.bench.document import (
     BenchDoc,
     CacheDoc,
     ColdDoc,
+    CommandsDoc,
     CpuScaling,
     HostDoc,
     IngestDoc,
@@ -151,6 +153,20 @@ def _cache_doc(image: str, cache: CacheTimings) -> CacheDoc:
     }
 
 
+def _commands_doc(times: CommandTimes) -> CommandsDoc:
+    best = {name: b for name in times.seconds if (b := times.best(name)) is not None}
+    return {
+        "image": times.image,
+        "turns": times.turns,
+        "samples_s": dict(times.seconds),
+        "best_s": best,
+        "vs_plain": {
+            name: v for name in best if name != PLAIN and (v := times.vs_plain(name)) is not None
+        },
+        "errors": dict(times.errors),
+    }
+
+
 def _tokens_doc(tokens: TierTokens) -> TierTokensDoc:
     return {
         "image": tokens.image,
@@ -259,6 +275,13 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             "errors": [f"exit {r.returncode}: {r.stderr[-300:]}" for r in failed],
         }
 
+        with ctx.step("whole commands beside a plain RapidOCR process"):
+            commands = _commands_doc(
+                measure_commands(
+                    options.headline.path, turns=rounds["commands"], scratch=ctx.scratch
+                )
+            )
+
         with ctx.step("tokens per tier"):
             tokens = measure_tokens(ctx, list(options.images), sweep.results)
         tokens_doc: TokensDoc = {"formula": FORMULA, "images": [_tokens_doc(t) for t in tokens]}
@@ -306,6 +329,7 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
             "ingest": ingest,
             "cache": cache_doc,
             "cold_start": cold_doc,
+            "commands": commands,
             "tokens": tokens_doc,
             "tables": tables,
             "texts": texts,

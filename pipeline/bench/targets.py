@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from statistics import median
 
+from pipeline.bench.commands import PLAIN
 from pipeline.bench.document import IngestImage, Measurements, RatioDoc, Target
 from pipeline.bench.speed import BASELINE, BASELINE_THREADS, OURS
 from pipeline.bench.targets_accuracy import table_targets, text_targets
@@ -18,6 +19,7 @@ from pipeline.bench.verdicts import (
     median_of,
     ms_of,
     pct,
+    set_total,
     share_of,
     target,
     token_target,
@@ -212,8 +214,84 @@ def evaluate(doc: Measurements) -> list[Target]:
         ),
         *_per_image_targets(doc),
         *table_targets(doc),
+        *_photo_vs_clean(doc, ours_ms, name),
+        *_real_screens_speed(doc),
+        *_command_targets(doc),
         *text_targets(doc),
     ]
+
+
+def _photo_vs_clean(doc: Measurements, clean_ms: float | None, name: str) -> list[Target]:
+    """The slowest photo's warm ingest against the clean headline page's, in the same run."""
+    photos = set_total(doc, "photos", "stockshot")
+    slowest = photos["max_ms"] if photos else None
+    return [
+        target(
+            "photo_vs_clean",
+            "warm ingest of a photo at most 1.5x a clean page's (the slowest photo's median "
+            f"over that of {name})",
+            slowest / clean_ms if slowest and clean_ms else None,
+            "<=",
+            1.5,
+            "x",
+            f"slowest photo {ms_of(slowest)} vs clean page {ms_of(clean_ms)}",
+        )
+    ]
+
+
+def _real_screens_speed(doc: Measurements) -> list[Target]:
+    """Real products' screens ingested no slower than a plain RapidOCR reads them whole
+    (where a real screens folder was given)."""
+    real = doc.get("real_screens")
+    if real is None or "error" in real:
+        return []
+    speed = real["speed"]
+    return [
+        target(
+            "real_screens_speed",
+            "ingest of a real product's screen no slower than a plain `RapidOCR()` reading it "
+            f"whole (median over {speed['screens']})",
+            speed["ours_vs_plain"],
+            "<=",
+            1.0,
+            "x",
+            f"{speed['images']} screens: ingest {speed['ours_median_s']:.2f} s vs plain "
+            f"RapidOCR {speed['plain_median_s']:.2f} s (medians, warm)",
+        )
+    ]
+
+
+_COMMAND_LIMITS: dict[str, tuple[str, float]] = {
+    "hit": ("a cache hit through `stockshot ingest`", 0.25),
+    "run": ("`stockshot run` of the demo task with `rules` on a cached screenshot", 1.0),
+}
+"""Each whole command's statement and the most it may take, as a share of a plain RapidOCR
+process reading the same image."""
+
+
+def _command_targets(doc: Measurements) -> list[Target]:
+    commands = doc["commands"]
+    plain = commands["best_s"].get(PLAIN)
+    found = []
+    for name, (statement, limit) in _COMMAND_LIMITS.items():
+        best = commands["best_s"].get(name)
+        failed = commands["errors"].get(name)
+        found.append(
+            target(
+                f"command_{name}",
+                f"{statement}, a whole process, at most {limit:g}x a plain RapidOCR process "
+                "on the same image (best turns)",
+                commands["vs_plain"].get(name),
+                "<=",
+                limit,
+                "x",
+                f"failed: {failed}"
+                if failed
+                else f"{best or 0:.2f} s vs plain RapidOCR {plain or 0:.2f} s, best of "
+                f"{commands['turns']}",
+            )
+        )
+    return found
 
 
 def _value(found: RatioDoc | None) -> float | None:

@@ -60,6 +60,7 @@ def test_every_target_has_a_verdict_and_a_margin(written: tuple[str, dict[str, A
     keys = {t["key"] for t in doc["targets"]}
     assert {"ingest_speedup", "ingest_accuracy", "ingest_latency", "cache_memory"} <= keys
     assert {"cache_disk", "tokens", "host_per_hop", "stdio_run", "batch"} <= keys
+    assert {"command_hit", "command_run", "photo_vs_clean"} <= keys
     for target in doc["targets"]:
         assert target["met"] in (True, False), target
         assert target["margin"] != "not measured"

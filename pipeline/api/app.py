@@ -1,7 +1,8 @@
 """The HTTP API and the dashboard: `create_app(settings)` builds the FastAPI application.
 
 Real I/O (the OCR engine and its cache, the SQLite store, the worker pool) is built in the
-lifespan unless passed in; whatever was passed in stays the caller's to close. Runs reach the
+lifespan unless passed in, and kept open across requests: the engine's models are loaded
+before the app is ready; whatever was passed in stays the caller's to close. Runs reach the
 tools over MCP in memory: the three servers are built once on the shared store and each run
 connects to them as `MemoryTarget`s. The same servers are mounted for other MCP clients at
 `/mcp/<group>/mcp`, behind a bearer token.
@@ -114,6 +115,9 @@ def create_app(
                     ready.profiles = services.profiles
                 if ready.shelf is None:
                     ready.shelf = services.shelf
+                # The engine's models are loaded before the app says it is ready, so the first
+                # upload costs what every later one does.
+                await asyncio.to_thread(ready.warm)
                 execute = runner(
                     settings,
                     store=slot,

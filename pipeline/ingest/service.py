@@ -7,6 +7,7 @@ come in from the entry points."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import threading
 import time
@@ -32,7 +33,7 @@ from pipeline.models import (
     Table,
     Tokens,
 )
-from pipeline.ocr.base import OcrEngine
+from pipeline.ocr.base import LoadsLater, OcrEngine
 from pipeline.table.profiles import header_signature
 from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens
 from pipeline.table.warehouses import page_warehouse
@@ -53,6 +54,17 @@ version changed is in docs/changelog.md; a bump adds its line there."""
 
 
 REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
+
+
+_ANALYSIS_MODULES = (
+    "pipeline.imaging.load",
+    "pipeline.imaging.normalise",
+    "pipeline.ingest.attempts",
+    "pipeline.ingest.ladder",
+    "pipeline.ingest.results",
+    "pipeline.tiers",
+)
+"""What an analysis imports at its first image (`Ingestor._analyse`), loaded by `warm`."""
 
 
 class Ingestor:
@@ -87,6 +99,18 @@ class Ingestor:
         from pipeline.ingest.readings import Reader
 
         return Reader(self.engine, self.structure)
+
+    def warm(self) -> None:
+        """Load now what the first image read would load: the analysis's modules, the rungs'
+        reader, the engine's runtime and models and the structure model. A process that keeps
+        running (`serve`, a worker) pays for them as it starts, not at its first upload; a
+        command that only looks up the cache never calls this."""
+        for module in _ANALYSIS_MODULES:
+            importlib.import_module(module)
+        self.reader  # noqa: B018 - built and kept
+        for model in (self.engine, self.structure):
+            if isinstance(model, LoadsLater):
+                model.load()
 
     def ingest_path(
         self,

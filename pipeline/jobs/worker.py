@@ -91,6 +91,7 @@ def worker_parts(
         )
         if ingestor.profiles is None:
             ingestor.profiles = StoreProfiles(store, clock=utc_now)
+        ingestor.warm()  # before the first job, not during it
         # A queued run says whether its writes wait for approval (the API that queued it
         # decided); its tool servers hold writes or not to match.
         ttl = timedelta(seconds=settings.approval_ttl_s)

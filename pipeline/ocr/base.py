@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 from pipeline.models import TextLine
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EngineOptions",
+    "LoadsLater",
     "OcrEngine",
     "Recognised",
     "default_threads",
@@ -132,4 +133,14 @@ class OcrEngine(Protocol):
 
     def read(self, image: Image) -> list[TextLine]:
         """Detect and recognise every text line in a whole image."""
+        ...
+
+
+@runtime_checkable
+class LoadsLater(Protocol):
+    """A model that loads its runtime and weights at the first image it is given, so a process
+    that only looks up its cache never pays for them; `load` does it now instead."""
+
+    def load(self) -> None:
+        """Load what the first image would (once; later calls cost nothing)."""
         ...

@@ -109,6 +109,14 @@ class RapidOcrEngine:
                 stop_spinning(loader().session, self._threads)
             self._settled.add(part)
 
+    def load(self) -> None:
+        """ONNX Runtime, OpenCV and the detection and recognition models, now."""
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+
+        with self._lock:
+            self._settle("det", "rec")
+
     def recognize(self, crops: Sequence[Image]) -> list[Recognised]:
         import numpy as np
 

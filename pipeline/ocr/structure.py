@@ -84,6 +84,11 @@ class RapidTableModel:
             self._table = table
         return self._table
 
+    def load(self) -> None:
+        """The model session now rather than at the first table."""
+        with self._lock:
+            self._load()
+
     def structure(self, image: Image, lines: Sequence[TextLine]) -> str:
         kept = [line for line in lines if line.text.strip()]
         if not kept:

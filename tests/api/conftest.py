@@ -30,6 +30,9 @@ OTHER_KEY = "test-key-2"
 BASE_URL = "http://127.0.0.1:8000"
 SAMPLE = SAMPLES / "erp-light-wh01.png"
 TASK = "find the SKUs that are low and raise replenishment orders"
+STARTUP_S = 300
+"""How long an app may take to start: it loads the OCR engine's models before it is ready,
+which takes a while on a loaded machine."""
 
 
 @pytest.fixture
@@ -66,7 +69,7 @@ async def running(app: FastAPI) -> AsyncIterator[None]:
 
     task = asyncio.create_task(hold())
     waiting = asyncio.create_task(up.wait())
-    await asyncio.wait({task, waiting}, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+    await asyncio.wait({task, waiting}, timeout=STARTUP_S, return_when=asyncio.FIRST_COMPLETED)
     waiting.cancel()
     if task.done():
         task.result()

@@ -9,10 +9,24 @@ import httpx
 
 from pipeline.api import create_app
 from pipeline.ingest import Ingestor
+from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from tests.api.conftest import (
+    SAMPLE,
     started,
 )
+from tests.conftest import CountingEngine, make_ingestor
+
+
+class LoadCountingEngine(CountingEngine):
+    """The real engine, counting its reads and how often it was asked to load its models."""
+
+    def __init__(self, inner: OcrEngine) -> None:
+        super().__init__(inner)
+        self.loads = 0
+
+    def load(self) -> None:
+        self.loads += 1
 
 
 async def test_orders_are_listed_newest_first_and_a_bad_filter_says_what_exists(
@@ -36,6 +50,21 @@ async def test_health_and_readiness_report_the_store_and_the_ocr_engine(
     assert ready["ready"] is True
     assert ready["checks"]["store"] == {"ok": True, "warehouses": 3}
     assert ready["checks"]["ocr"] == {"ok": True, "engine": "rapidocr"}
+
+
+async def test_a_server_loads_its_engine_before_it_is_ready_and_keeps_it_for_every_upload(
+    settings: Settings, rapidocr: OcrEngine
+) -> None:
+    engine = LoadCountingEngine(rapidocr)
+    async with started(create_app(settings, ingestor=make_ingestor(engine))) as client:
+        assert (await client.get("/readyz")).status_code == 200
+        assert (engine.loads, engine.calls) == (1, 0)
+        for _ in range(2):
+            upload = {"file": (SAMPLE.name, SAMPLE.read_bytes(), "image/png")}
+            response = await client.post("/v1/ingest", files=upload)
+            assert response.json()["results"][0]["rows"]
+    assert engine.loads == 1
+    assert engine.calls > 0
 
 
 async def test_readiness_is_503_while_the_store_cannot_be_read(

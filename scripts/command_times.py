@@ -1,5 +1,7 @@
 """Whole commands as a person waits for them, one process each, beside a plain `RapidOCR()`
-process reading the same image in the same sitting. Each version of the code runs from its own
+process reading the same image in the same sitting, for several versions of the code side by
+side (`stockshot bench` measures the same commands for the code it runs, in
+`pipeline.bench.commands`, which declares them). Each version of the code runs from its own
 checkout with its own fresh data folder, and every command takes its turns alongside the others
 (in the reverse order every other turn), so a load that comes and goes falls on all alike.
 
@@ -23,19 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-DEMO_TASK = "find the SKUs that are low and raise replenishment orders"
-DEFAULT_IMAGE = Path(__file__).resolve().parents[1] / "samples" / "erp-light-wh01.png"
-PLAIN = "from rapidocr import RapidOCR; import sys; RapidOCR()(sys.argv[1])"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "hit": ("ingest", "{image}"),
-    "run": ("run", "--task", DEMO_TASK, "--model", "rules", "--image", "{image}"),
-}
-"""Each timed command's arguments after `python -m pipeline.cli`."""
+from pipeline.bench.commands import COMMANDS, PLAIN_CODE, cli  # noqa: E402
 
-
-def _cli(*arguments: str) -> list[str]:
-    return [sys.executable, "-m", "pipeline.cli", *arguments]
+DEFAULT_IMAGE = ROOT / "samples" / "erp-light-wh01.png"
 
 
 def _env(code: Path, data: Path) -> dict[str, str]:
@@ -67,22 +62,27 @@ def main(argv: list[str] | None = None) -> int:
         for code, data in datas.items():
             # The cache filled and the demo catalogue seeded, untimed.
             env = _env(code, data)
-            subprocess.run(_cli("store", "seed"), cwd=code, env=env, check=True)
-            ingest = _cli("ingest", image)
+            subprocess.run(cli("store", "seed"), cwd=code, env=env, check=True)
+            ingest = cli("ingest", image)
             subprocess.run(ingest, cwd=code, env=env, check=True, stdout=subprocess.DEVNULL)
         jobs: list[tuple[str, list[str], Path, dict[str, str]]] = [
-            ("plain RapidOCR", [sys.executable, "-c", PLAIN, image], codes[0], dict(os.environ))
+            (
+                "plain RapidOCR",
+                [sys.executable, "-c", PLAIN_CODE, image],
+                codes[0],
+                dict(os.environ),
+            )
         ]
         for name in chosen:
             for code, data in datas.items():
                 label = f"{name} {code}"
                 times[label] = []
                 arguments = [a.format(image=image) for a in COMMANDS[name]]
-                jobs.append((label, _cli(*arguments), code, _env(code, data)))
+                jobs.append((label, cli(*arguments), code, _env(code, data)))
         for turn in range(args.turns):
             for label, command, cwd, env in jobs if turn % 2 == 0 else jobs[::-1]:
                 if label.startswith("run "):
-                    seed = _cli("store", "seed")
+                    seed = cli("store", "seed")
                     subprocess.run(seed, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
                 times[label].append(_timed(command, cwd, env))
     plain = min(times["plain RapidOCR"])

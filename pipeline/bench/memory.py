@@ -14,7 +14,7 @@ import httpx
 
 from pipeline.bench.batch import peak_rss_mb
 
-__all__ = ["ApiMemory", "measure_api"]
+__all__ = ["ApiMemory", "measure_api", "serve_address"]
 
 _READY_TIMEOUT_S = 120.0
 _ADDRESS = re.compile(r"http://(\S+?):(\d+)/")
@@ -39,7 +39,9 @@ def _serve_exists() -> bool:
     return probe.returncode == 0
 
 
-def _address(stderr: Path, process: subprocess.Popen[bytes], deadline: float) -> str | None:
+def serve_address(stderr: Path, process: subprocess.Popen[bytes], deadline: float) -> str | None:
+    """The address a `stockshot serve` started with `--port 0` says it listens on, read from
+    its log; None when it exits or says none before `deadline`."""
     while time.monotonic() < deadline and process.poll() is None:
         found = _ADDRESS.search(stderr.read_text(encoding="utf-8", errors="replace"))
         if found:
@@ -60,7 +62,7 @@ def measure_api(scratch: Path, image: Path) -> ApiMemory:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
     try:
         deadline = time.monotonic() + _READY_TIMEOUT_S
-        base = _address(log, process, deadline)
+        base = serve_address(log, process, deadline)
         if base is None:
             tail = log.read_text(encoding="utf-8", errors="replace")[-300:]
             return ApiMemory(False, f"not measured: `stockshot serve` did not start ({tail!r})")

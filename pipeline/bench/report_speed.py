@@ -161,7 +161,10 @@ def tokens_section(doc: BenchDoc) -> list[str]:
     for t in tokens["images"]:
         cells: list[object] = [t["image"], t["full_page_image"]]
         for tier in ("table_ocr", "ui_crop", "full_page"):
-            got = t["strategy"][tier]
+            got = t["strategy"].get(tier)
+            if got is None:
+                cells.append("– (headline only in this run)")
+                continue
             note = "" if got == tier else f", became {got}"
             cells.append(f"{t['sent'][tier]} ({t['share'][tier]:.0%}{note})")
         cells.append("yes" if t["table_screen"] else "no")

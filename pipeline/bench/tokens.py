@@ -32,17 +32,21 @@ class TierTokens:
 def measure_tokens(
     ctx: BenchContext, images: list[BenchImage], known: dict[str, IngestResult]
 ) -> list[TierTokens]:
-    """Token counts are deterministic: one ingest per tier and image, untimed."""
+    """Token counts are deterministic: one ingest per tier and image, untimed; `table_ocr`'s
+    is the sweep's. A run that gives the peers a subset (a standard run) reads the other tiers
+    of the headline image only; every image's `table_ocr` share is judged either way."""
     engine = ctx.engine("rapidocr")
     if engine is None:
         return []
     ingestor = Ingestor(engine, config=ctx.config(), cache=None)
+    every = ctx.options.peer_images is None
     found = []
     for image in images:
         sent: dict[str, int] = {}
         strategy: dict[str, str] = {}
         full = 0
-        for tier in TIERS:
+        tiers = TIERS if every or image.name == ctx.options.headline.name else TIERS[:1]
+        for tier in tiers:
             result = known.get(image.name) if tier == "table_ocr" else None
             if result is None:
                 result = ingestor.ingest_path(image.path, strategy=tier)

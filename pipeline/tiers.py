@@ -104,10 +104,15 @@ def judge(
     confidences: Sequence[Sequence[float]],
     rows: Sequence[Row],
     layout_doubts: Sequence[str] = (),
+    *,
+    keyed_by_name: bool = False,
 ) -> Verdict:
     """Is this OCR result trustworthy enough to hand a model as text instead of the image?
     `layout_doubts` are signs the grid is not the table's structure (text beside the columns,
-    a header cell missing over a filled column): a structure model may read it better."""
+    a header cell missing over a filled column): a structure model may read it better.
+    `keyed_by_name`: the rows' key is their name, from a column the page's own header names
+    (a screen that shows no code): a row is keyed by its name as another is by its SKU, and
+    only a row with neither is without its key."""
     if table is None or not table.cells:
         return Verdict(False, ("no table found",))
     reasons: list[str] = list(layout_doubts)
@@ -126,9 +131,14 @@ def judge(
     if filled and weak > 0.1 * len(filled):
         reasons.append(f"{weak} of {len(filled)} cells read with confidence < 0.5")
     if rows:
-        missing_sku = sum(r.sku is None for r in rows)
-        if missing_sku:
-            reasons.append(f"{missing_sku} rows without a SKU")
+        if keyed_by_name:
+            unkeyed = sum(r.sku is None and not (r.name or "").strip() for r in rows)
+            if unkeyed:
+                reasons.append(f"{unkeyed} rows without a name (their key)")
+        else:
+            missing_sku = sum(r.sku is None for r in rows)
+            if missing_sku:
+                reasons.append(f"{missing_sku} rows without a SKU")
         for field in ("on_hand", "reorder_point"):
             present = [getattr(r, field) for r in rows]
             if any(v is not None for v in present) and any(v is None for v in present):

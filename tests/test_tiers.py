@@ -23,3 +23,14 @@ def test_values_read_with_low_confidence_make_the_reading_unsure() -> None:
     verdict = judge(table("12"), confidences, ROWS)
     assert not verdict.ok
     assert "8 of 24 cells read with confidence < 0.5" in verdict.reasons
+
+
+NAMED = [Row(name=f"Shirt {k}", on_hand=k) for k in range(4)]
+
+
+def test_rows_keyed_by_their_names_are_trusted_where_the_names_are_the_screen_s_key() -> None:
+    named = Table(header=["Product name", "Stock"], cells=[[r.name or "", "1"] for r in NAMED])
+    confidences = [[0.99, 0.99] for _ in NAMED]
+    assert judge(named, confidences, NAMED, keyed_by_name=True).ok
+    verdict = judge(named, confidences, NAMED)
+    assert "4 rows without a SKU" in verdict.reasons

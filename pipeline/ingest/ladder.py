@@ -28,6 +28,7 @@ from pipeline.ingest.attempts import (
     rowless_after_rows,
 )
 from pipeline.ingest.results import escalated
+from pipeline.table.rows import keyed_by_name
 from pipeline.table.values import well_formed
 from pipeline.tiers import Method, Rung, judge
 
@@ -185,7 +186,13 @@ def _checked(attempt: Attempt, done: Climb) -> Decision | None:
         # A photo's grid that names no inventory column is as likely misread as not an
         # inventory table: the next rung reads it another way.
         doubts = (*doubts, "no inventory columns recognised")
-    verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, doubts)
+    verdict = judge(
+        attempt.table,
+        attempt.confidences,
+        attempt.mapped.rows,
+        doubts,
+        keyed_by_name=keyed_by_name(attempt.mapped, attempt.table),
+    )
     return None if verdict.ok else Decision(verdict.reasons)
 
 
@@ -240,7 +247,13 @@ def detection(attempt: Attempt, done: Climb) -> Decision:
     if held is not None:
         if attempt.table is None or attempt.reasons:
             return Decision(attempt.reasons, take=held, why="the detection found no table")
-        verdict = judge(attempt.table, attempt.confidences, attempt.mapped.rows, attempt.doubts)
+        verdict = judge(
+            attempt.table,
+            attempt.confidences,
+            attempt.mapped.rows,
+            attempt.doubts,
+            keyed_by_name=keyed_by_name(attempt.mapped, attempt.table),
+        )
         chosen = detection_if_better(held, attempt, done.readings, passed=verdict.ok)
         return Decision(
             verdict.reasons,

@@ -34,6 +34,7 @@ __all__ = [
     "estimate_text_tokens",
     "fit_budget",
     "key_kind",
+    "keyed_by_name",
     "mapping_doubts",
     "row_key",
     "screen_text",
@@ -62,6 +63,29 @@ class MappedRows:
 
 
 UNSURE = "column mapping unsure"
+STANDS = 0.5
+"""The least confidence of a column's role that stands on its evidence (its header and its
+values agree enough): below it the mapping is doubted."""
+
+
+def keyed_by_name(mapped: MappedRows, table: Table | None) -> bool:
+    """Whether the rows are keyed by their names from a column whose role stands on its
+    evidence (a header that names names over a column of text), and the grid is whole: every
+    line of it that counts something gave a row, and every row holds every field mapped. On
+    a screen that shows no code such a name identifies the item as an SKU does on another; a
+    name is a weaker key than a code, so a gap (a cell merged over several lines, read on the
+    first only) leaves it unsure."""
+    if table is None or not any(r.key == "name" and r.confidence >= STANDS for r in mapped.roles):
+        return False
+    counted = [mapped.mapping[f] for f in QUANTITY_FIELDS if f in mapped.mapping]
+    kept = set(mapped.sources)
+    if any(
+        r not in kept and any(c < len(cells) and cells[c].strip() for c in counted)
+        for r, cells in enumerate(table.cells)
+    ):
+        return False
+    fields = [f for f in FIELDS if f in mapped.mapping and f != "sku"]
+    return all(getattr(row, f) is not None for row in mapped.rows for f in fields)
 
 
 def mapping_doubts(mapped: MappedRows) -> list[str]:
@@ -72,7 +96,7 @@ def mapping_doubts(mapped: MappedRows) -> list[str]:
     doubts = [
         f"{r.maps_to} is {r.header!r} (confidence {r.confidence:.2f})"
         for r in mapped.roles
-        if r.maps_to is not None and r.confidence < 0.5
+        if r.maps_to is not None and r.confidence < STANDS
     ]
     for field, words in (("on_hand", "on hand"), ("reorder_point", "the reorder point")):
         if field not in mapped.mapping:

@@ -1,7 +1,7 @@
 """Inventory rows from a grid: codes, quantities and warehouse cells as a column reads them."""
 
 from pipeline.models import Table
-from pipeline.table.rows import MappedRows, to_rows
+from pipeline.table.rows import MappedRows, keyed_by_name, to_rows
 
 
 def test_a_row_number_read_into_the_code_beside_it_is_dropped_from_the_sku() -> None:
@@ -88,6 +88,20 @@ def test_a_list_without_codes_is_keyed_by_its_names_and_says_so() -> None:
         (None, "adidas Consortium Campus 80s Running Shoes", 4),
     ]
     assert [(c.header, c.key) for c in mapped.columns() if c.key] == [("Product name", "name")]
+
+
+def test_rows_keyed_by_names_a_header_names_are_as_keyed_as_coded_rows() -> None:
+    header = ["Product name", "Stock quantity"]
+    cells = [["Flower Girl Bracelet", "0"], ["Reversible Horseferry Check Belt", "4"]]
+    table = Table(header=header, cells=cells)
+    assert keyed_by_name(_mapped(header, cells), table)
+
+
+def test_a_name_merged_over_several_lines_leaves_the_name_key_unsure() -> None:
+    header = ["Warehouse", "Product name", "Stock"]
+    cells = [["Wujiang", "Barbell", "0"], ["", "", "1"], ["", "Fridge", "2"]]
+    table = Table(header=header, cells=cells)
+    assert not keyed_by_name(_mapped(header, cells), table)
 
 
 def test_names_alone_with_nothing_counted_give_no_rows() -> None:

@@ -77,7 +77,7 @@ def boxes_if_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     engine's lines can take two close columns for one (`1,204 boxes Flat washer`), losing a
     field in every row."""
     boxes = next((a for a in attempts if a.rung.method == "lines" and a.mapped.rows), None)
-    if boxes is not None and _formed(boxes, attempts) > _formed(chosen, attempts):
+    if boxes is not None and formed(boxes, attempts) > formed(chosen, attempts):
         return boxes
     return chosen
 
@@ -108,11 +108,11 @@ def clearly_fuller(chosen: Attempt, attempts: Sequence[Attempt]) -> Attempt:
     best = max(others, key=lambda a: kind_and_sureness(a, attempts), default=None)
     if best is None:
         return chosen
-    theirs = _formed(best, attempts)
-    return best if theirs > 0 and theirs >= CLEARLY_MORE * _formed(chosen, attempts) else chosen
+    theirs = formed(best, attempts)
+    return best if theirs > 0 and theirs >= CLEARLY_MORE * formed(chosen, attempts) else chosen
 
 
-def _formed(attempt: Attempt, attempts: Sequence[Attempt]) -> int:
+def formed(attempt: Attempt, attempts: Sequence[Attempt]) -> int:
     """`well_formed` over an attempt's rows as the page completes them: the warehouse a title
     names is the page's, whichever reading of it found the title (see `warehouse_of_others`),
     so it does not weigh for one reading over another."""
@@ -137,7 +137,7 @@ def kind_and_sureness(
     the page's warehouse that any of `attempts` found), then the confidence in the cells they
     came from, then (a table of no inventory, where neither says anything) how much text its
     cells read, weighed by the confidence in each."""
-    return _formed(attempt, attempts), mapped_confidence(attempt), _cells_read(attempt)
+    return formed(attempt, attempts), mapped_confidence(attempt), _cells_read(attempt)
 
 
 def _cells_read(attempt: Attempt) -> float:

@@ -24,6 +24,7 @@ from pipeline.ingest.attempts import (
     boxes_if_fuller,
     clearly_fuller,
     detection_if_better,
+    formed,
     kind_and_sureness,
     rowless_after_rows,
 )
@@ -83,10 +84,18 @@ class Climb:
             return None
         if self.photo:
             return max(self.readings, key=lambda a: kind_and_sureness(a, self.readings))
-        return max(self.readings, key=lambda a: a.score)
+        return fullest(self.readings)
 
 
 PASSED = "passed every check"
+
+
+def fullest(readings: Sequence[Attempt]) -> Attempt | None:
+    """Of a render's readings, none passing, the one that reads the most fields as values of
+    their kind (a code, a name, a number), then more rows more surely: two readings of as
+    many rows differ in the columns their header names."""
+    return max(readings, key=lambda a: (formed(a, readings), a.score), default=None)
+
 
 Reader = Callable[[Rung, Page], Attempt]
 Rule = Callable[[Attempt, Climb], Decision]
@@ -271,7 +280,11 @@ def detection(attempt: Attempt, done: Climb) -> Decision:
 
 def image(attempt: Attempt, done: Climb) -> Decision:
     """The picture itself, sent with the best reading for the model to see beside it."""
-    best = max(done.readings, key=lambda a: a.score, default=None)
+    best = (
+        max(done.readings, key=lambda a: a.score, default=None)
+        if done.photo
+        else fullest(done.readings)
+    )
     return Decision(take=escalated(attempt, best), why="the model reads the image itself")
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from pipeline.imaging.text import (
+    TextBoxes,
     faint_extent,
     ink_bounds,
     restore_spaces,
@@ -41,10 +42,13 @@ from pipeline.table.gutters import split_merged
 from pipeline.table.html import table_from_html
 from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
 from pipeline.table.rows import to_rows
-from pipeline.table.textlines import reading_order, union_box
+from pipeline.table.textlines import cell_lines, reading_order, union_box
 from pipeline.table.warehouses import page_warehouse
 from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
+
+OTHER_TABLES = 2
+"""How many more of a page's tables are read where its largest holds no inventory rows."""
 
 
 class Reader:
@@ -96,12 +100,30 @@ class Reader:
         )
 
     def _by_lines(self, rung: Rung, page: Page) -> Attempt:
-        """Clean render: image processing finds the cells, the engine only recognises them."""
-        norm = page.norm
+        """Clean render: image processing finds the cells, the engine only recognises them.
+        The page's largest table holding no inventory rows, the next largest are read, and
+        the first that holds them is taken (a search form, or a plan under the stock list,
+        can be the larger grid)."""
         found = page.boxes()
-        layout = find_table(found.boxes, found.text_height, norm.gray)
+        layout = find_table(found.boxes, found.text_height, page.norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
+        first = self._read_layout(rung, page, found, layout)
+        for rank in range(1, OTHER_TABLES + 1):
+            if first.mapped.rows:
+                break
+            other = find_table(found.boxes, found.text_height, page.norm.gray, rank)
+            if other is None:
+                break
+            attempt = self._read_layout(rung, page, found, other)
+            if attempt.mapped.rows:
+                return attempt
+        return first
+
+    def _read_layout(
+        self, rung: Rung, page: Page, found: TextBoxes, layout: TableLayout
+    ) -> Attempt:
+        norm = page.norm
         split = split_merged(
             found.boxes, found.mask, layout.grid, layout.columns, found.text_height
         )
@@ -114,19 +136,22 @@ class Reader:
         cells = layout.grid
         crops: list[Rgb] = []
         slots: list[tuple[int, int]] = []
+        firsts: list[int] = []
         for r, row in enumerate(cells):
             for c, members in enumerate(row):
-                if not members:
-                    continue
-                tight = ink_bounds(found.mask, union_box([found.boxes[i] for i in members]))
-                if tight is None:
-                    continue
-                if norm.photographed:
-                    # A blurred or washed-out name's last glyphs can fall below the ink level.
-                    reach = between(layout.columns, c, found.text_height)
-                    tight = faint_extent(norm.gray, tight, reach, found.text_height)
-                crops.append(line_crop(norm.rgb, tight, found.text_height))
-                slots.append((r, c))
+                # A cell written on two lines (a header's `Auf` over `Lager`) is read line by
+                # line: the recogniser reads one line of text at a time.
+                for part in cell_lines(found.boxes, members, found.text_height):
+                    tight = ink_bounds(found.mask, union_box([found.boxes[i] for i in part]))
+                    if tight is None:
+                        continue
+                    if norm.photographed:
+                        # A blurred or washed-out name's last glyphs can fall below the ink.
+                        reach = between(layout.columns, c, found.text_height)
+                        tight = faint_extent(norm.gray, tight, reach, found.text_height)
+                    crops.append(line_crop(norm.rgb, tight, found.text_height))
+                    slots.append((r, c))
+                    firsts.append(part[0])
         context_boxes = [union_box([found.boxes[i] for i in p]) for p in layout.context]
         # Each box of a context phrase is read on its own (two filter chips side by side read
         # as one crop come out as neither), the phrase joined from them.
@@ -148,14 +173,19 @@ class Reader:
         phrases = [" ".join(read[i] for i in p if read[i].strip()) for p in layout.context]
         texts = [["" for _ in layout.columns] for _ in cells]
         confs = [[1.0 for _ in layout.columns] for _ in cells]
+        seen: set[tuple[int, int]] = set()
         for (r, c), (text, conf), crop in zip(slots, recognised, crops, strict=False):
-            texts[r][c] = clean_text(restore_spaces(text, crop, photo=norm.photographed))
-            confs[r][c] = conf
+            said_text = clean_text(restore_spaces(text, crop, photo=norm.photographed))
+            if (r, c) in seen:
+                texts[r][c] = " ".join(t for t in (texts[r][c], said_text) if t)
+                confs[r][c] = min(confs[r][c], conf)
+            else:
+                texts[r][c], confs[r][c] = said_text, conf
+                seen.add((r, c))
         context = context_texts(context_boxes, phrases)
         annotations = [
             TextLine(text=t, box=to_original(pad(found.boxes[i], 0), norm), confidence=c)
-            for (r, col), (t, c) in zip(slots, recognised, strict=False)
-            for i in cells[r][col][:1]
+            for i, (t, c) in zip(firsts, recognised, strict=False)
         ]
         return finish(rung, texts, confs, context, layout.box, norm, annotations, strays(layout))
 

@@ -14,7 +14,7 @@ heads an empty column of its own (values a photo lost, such as a status column's
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from statistics import median
@@ -140,9 +140,11 @@ def _table_stacks(
     stacks: list[list[int]],
     line_of: dict[int, int],
     backgrounds: list[float] | None = None,
+    rank: int = 0,
 ) -> list[list[int]]:
     """The largest group of side-by-side stacks whose rows coincide, on one panel: stacks on
-    backgrounds far apart (a sidebar beside the table) are never one table."""
+    backgrounds far apart (a sidebar beside the table) are never one table. `rank` 1, 2 …:
+    the next largest (another table on the page)."""
     rows = [{line_of[i] for i in s} for s in stacks]
     spans = [(min(boxes[i][0] for i in s), max(boxes[i][2] for i in s)) for s in stacks]
     panel = (
@@ -160,26 +162,42 @@ def _table_stacks(
     groups: dict[int, list[int]] = defaultdict(list)
     for a in range(len(stacks)):
         groups[union.find(a)].append(a)
-    best = max(
-        groups.values(),
-        key=lambda g: (len(g) >= 2, sum(len(stacks[a]) for a in g)),
-        default=[],
+    ranked = sorted(
+        (g for g in groups.values() if len(g) >= 2),
+        key=lambda g: sum(len(stacks[a]) for a in g),
+        reverse=True,
     )
-    return [stacks[a] for a in best] if len(best) >= 2 else []
+    return [stacks[a] for a in ranked[rank]] if rank < len(ranked) else []
 
 
-def _runs(lines: list[int], centres: list[float]) -> list[int]:
-    """The longest run of table lines without a gap much wider than the usual row pitch."""
+_SAME_COLUMNS = 0.5
+"""The least share of the fewer stacks of two neighbouring lines that the other line has too,
+for the two to be rows of one table."""
+
+
+def _runs(
+    lines: list[int], centres: list[float], stacks_of: Mapping[int, set[int]] | None = None
+) -> list[int]:
+    """The longest run of table lines without a gap much wider than the usual row pitch, nor
+    a change of columns: a line whose stacks (`stacks_of`) are mostly not the line above's
+    starts another table (two tables one under the other, one column stack reaching into
+    both)."""
     if len(lines) < 2:
         return lines
     gaps = [centres[b] - centres[a] for a, b in pairwise(lines)]
     pitch = median(gaps)
     runs: list[list[int]] = [[lines[0]]]
-    for (_, b), gap in zip(pairwise(lines), gaps, strict=True):
-        if gap > pitch * 1.9:
+    for (a, b), gap in zip(pairwise(lines), gaps, strict=True):
+        if gap > pitch * 1.9 or (stacks_of is not None and _other_columns(stacks_of, a, b)):
             runs.append([])
         runs[-1].append(b)
     return max(runs, key=len)
+
+
+def _other_columns(stacks_of: Mapping[int, set[int]], a: int, b: int) -> bool:
+    first, second = stacks_of.get(a, set()), stacks_of.get(b, set())
+    fewer = min(len(first), len(second))
+    return fewer > 0 and len(first & second) < _SAME_COLUMNS * fewer
 
 
 def table_of_lines(
@@ -193,10 +211,11 @@ def table_of_lines(
 
 
 def find_table(
-    boxes: Sequence[Box], text_height: float, gray: Gray | None = None
+    boxes: Sequence[Box], text_height: float, gray: Gray | None = None, rank: int = 0
 ) -> TableLayout | None:
     """The page's main table as cell boxes per row and column, or None when there is none.
-    With the page's grey image, column stacks on different panels are kept apart."""
+    With the page's grey image, column stacks on different panels are kept apart. `rank` 1,
+    2 …: the page's next largest table (a page with a search form or a plan beside its list)."""
     if len(boxes) < 4:
         return None
     lines = box_lines(boxes, max(2.0, text_height * 0.45))
@@ -206,15 +225,15 @@ def find_table(
         [surround_level(gray, b, text_height) for b in boxes] if gray is not None else None
     )
     stacks = _stacks(boxes, lines, text_height)
-    chosen = _table_stacks(boxes, stacks, line_of, backgrounds)
+    chosen = _table_stacks(boxes, stacks, line_of, backgrounds, rank)
     if not chosen:
         return None
     need = max(2, (len(chosen) + 1) // 2)
-    members_per_line: dict[int, int] = defaultdict(int)
-    for stack in chosen:
+    stacks_of: dict[int, set[int]] = defaultdict(set)
+    for k, stack in enumerate(chosen):
         for n in {line_of[i] for i in stack}:
-            members_per_line[n] += 1
-    body = _runs(sorted(n for n, k in members_per_line.items() if k >= need), centres)
+            stacks_of[n].add(k)
+    body = _runs(sorted(n for n, ks in stacks_of.items() if len(ks) >= need), centres, stacks_of)
     if len(body) < 2:
         return None
     in_body = set(body)
@@ -255,12 +274,24 @@ def find_table(
     # Specks between the header and the body (a border's remnants) are not a line of text.
     while above > 0 and all(boxes[i][3] - boxes[i][1] < 0.6 * text_height for i in lines[above]):
         above -= 1
+    head = [body.pop(0)]
     if first > 0 and above >= 0:
-        pitch = (centres[body[-1]] - centres[first]) / max(1, len(body) - 1)
-        aligned = {c for i in lines[above] if inside(i) for c in columns_under(boxes[i], columns)}
+        pitch = (centres[body[-1]] - centres[first]) / max(1, len(body))
+        block = _header_block(boxes, lines, centres, above, text_height, inside)
+        aligned = {
+            c
+            for n in block
+            for i in lines[n]
+            if inside(i)
+            for c in columns_under(boxes[i], columns)
+        }
         if len(aligned) >= need and centres[first] - centres[above] <= pitch * 1.9:
-            body.insert(0, above)
-    grid = [assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body]
+            head = block
+            body.insert(0, first)
+    grid = [
+        assign(boxes, [i for n in head for i in lines[n] if inside(i)], columns),
+        *(assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body),
+    ]
     grid, columns = names_apart(boxes, grid, columns, text_height)
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
     context = _context(boxes, _core_box(boxes, grid) or table_box, text_height)
@@ -297,6 +328,35 @@ def find_table(
         context=context,
         strays=strays,
     )
+
+
+_HEADER_LINES = 3
+"""The most lines one header's names are written on (`Von` / `Kunden` / `bestellt`)."""
+_LEADING = 2.4
+"""Text heights (0.6 of a line's) between the centres of two lines of one wrapped name: set
+as one paragraph is, closer than a table's rows or a caption over its header."""
+
+
+def _header_block(
+    boxes: Sequence[Box],
+    lines: list[list[int]],
+    centres: list[float],
+    last: int,
+    text_height: float,
+    inside: Callable[[int], bool],
+) -> list[int]:
+    """The lines of the header whose last line is `last`: the lines just above it that are
+    set as closely as the lines of one wrapped name (a header on two lines, `Auf` over
+    `Lager`) and lie within the table's width, top to bottom."""
+    block = [last]
+    while (
+        len(block) < _HEADER_LINES
+        and block[0] > 0
+        and centres[block[0]] - centres[block[0] - 1] <= _LEADING * text_height
+        and all(inside(i) for i in lines[block[0] - 1])
+    ):
+        block.insert(0, block[0] - 1)
+    return block
 
 
 def structure_region(layout: TableLayout, boxes: Sequence[Box], text_height: float) -> Box:

@@ -13,7 +13,7 @@ from statistics import median
 
 from pipeline.models import Box, TextLine
 
-__all__ = ["box_lines", "reading_order", "union_box", "visual_lines"]
+__all__ = ["box_lines", "cell_lines", "reading_order", "union_box", "visual_lines"]
 
 
 def union_box(boxes: Sequence[Box]) -> Box:
@@ -43,6 +43,16 @@ def box_lines(boxes: Sequence[Box], tolerance: float) -> list[list[int]]:
     for line in lines:
         line.sort(key=lambda i: boxes[i][0])
     return lines
+
+
+def cell_lines(boxes: Sequence[Box], members: Sequence[int], text_height: float) -> list[list[int]]:
+    """A cell's boxes as the lines it is written on, top to bottom (one line for most cells;
+    a header wrapped over two or three lines has more), each left to right; none for an
+    empty cell. `text_height` is the layout's (0.6 of a line's height)."""
+    if not members:
+        return []
+    chosen = [boxes[i] for i in members]
+    return [[members[k] for k in line] for line in box_lines(chosen, max(2.0, text_height * 0.45))]
 
 
 def _rejoin_drifted(boxes: Sequence[Box], lines: list[list[int]]) -> list[list[int]]:

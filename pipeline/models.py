@@ -152,6 +152,9 @@ class Row(InventoryRow):
     """A table row mapped onto the inventory schema; a field the screen lacks is None."""
 
     confidence: float = Field(default=0.0, ge=0.0, le=1.0)
+    unit: str | None = None
+    """The unit the screen writes beside the row's on-hand quantity (`箱`, `pcs`, `Stück`,
+    `g`), kept apart from the number; None where it writes none."""
 
     @property
     def is_low(self) -> bool:

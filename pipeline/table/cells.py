@@ -100,24 +100,44 @@ def parse_quantity(text: str, *, decimals: str | None = None) -> int | None:
 
 _WITH_UNIT = re.compile(
     r"^(?P<number>[\d,.\s'OoDQlI|SsBZz]*\d[\d,.\s'OoDQlI|SsBZz]*?)\s*"
-    r"(?P<unit>[A-Za-z\u4e00-\u9fff][A-Za-z.\u4e00-\u9fff]{0,9})$"
+    r"(?P<unit>[^\W\d_](?:[^\W\d_]|\.){0,9})$"
 )
+"""A number and the unit word after it, in any script (`8 pcs`, `12 Stück`, `1000箱`)."""
+_STACKED = re.compile(r"^(?P<first>[^/|]+?)\s*[/|]\s*(?P<second>[^/|]+)$")
+"""Two amounts in one cell (`453 g / 1 kg`: what is left over what there was)."""
 
 
 def quantity_and_unit(text: str, *, decimals: str | None = None) -> tuple[int | None, str | None]:
     """A quantity and the unit written after it: `120 pcs` -> (120, "pcs"), `1,450 件` ->
-    (1450, "件"), `1000箱` -> (1000, "箱"), `38` -> (38, None); not a quantity -> (None,
-    None). A unit is a word of letters or Chinese after the number (a number that needs its
-    letters read as digits, like `1O4`, has none). `decimals`: see `parse_quantity`."""
+    (1450, "件"), `1000箱` -> (1000, "箱"), `12 Stück` -> (12, "Stück"), `38` -> (38, None),
+    two amounts stacked `453 g / 1 kg` -> (453, "g"); not a quantity -> (None, None). A unit
+    is a word of letters after the number, in any script (a number that needs its letters
+    read as digits, like `1O4`, has none). `decimals`: see `parse_quantity`."""
     value = clean_text(text)
     plain = parse_quantity(value, decimals=decimals)
     if plain is not None or not value:
         return plain, None
     match = _WITH_UNIT.match(value)
     if match is None:
-        return None, None
+        return _stacked(value, decimals)
     number = parse_quantity(match["number"], decimals=decimals)
     return (number, match["unit"]) if number is not None else (None, None)
+
+
+def _stacked(value: str, decimals: str | None) -> tuple[int | None, str | None]:
+    """Two amounts stacked in one cell, each with its unit (`453 g / 1 kg`, `61 pcs | 1 pcs`):
+    the first, as the cell shows it first. Anything else (a date, `12/24`, a price per unit)
+    is no quantity."""
+    stacked = _STACKED.match(value)
+    if stacked is None:
+        return None, None
+    first, second = (_WITH_UNIT.match(stacked[part].strip()) for part in ("first", "second"))
+    if first is None or second is None:
+        return None, None
+    number = parse_quantity(first["number"], decimals=decimals)
+    if number is None or parse_quantity(second["number"], decimals=decimals) is None:
+        return None, None
+    return number, first["unit"]
 
 
 def column_decimals(values: Sequence[str]) -> str | None:

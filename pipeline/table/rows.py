@@ -146,8 +146,11 @@ def to_rows(
                 continue
             text = cells[index]
             used.append(confidences[r][index] if index < len(confidences[r]) else 0.0)
-            if field in ("on_hand", "reorder_point"):
-                values[field] = quantity_and_unit(text, decimals=decimals[field])[0]
+            if field in QUANTITY_FIELDS:
+                amount, unit = quantity_and_unit(text, decimals=decimals[field])
+                values[field] = amount
+                if field == "on_hand" and amount is not None:
+                    values["unit"] = unit
             elif field == "sku":
                 values[field] = repair_id(_lone_code(unglued[r])) or None
             elif field == "warehouse_id":

@@ -69,6 +69,13 @@ def test_clean_text_normalises_full_width_and_collapses_spaces() -> None:
         ("Low", (None, None)),
         ("$2.09", (None, None)),
         ("—", (None, None)),
+        ("1000箱", (1000, "箱")),
+        ("12 Stück", (12, "Stück")),
+        ("8,00 Stk.", (8, "Stk.")),
+        ("453 g / 1 kg", (453, "g")),
+        ("2024/08/30", (None, None)),
+        ("12/24", (None, None)),
+        ("2.50元/箱", (None, None)),
     ],
 )
 def test_a_quantity_keeps_its_number_and_gives_its_unit_apart(

@@ -104,6 +104,18 @@ def test_a_name_merged_over_several_lines_leaves_the_name_key_unsure() -> None:
     assert not keyed_by_name(_mapped(header, cells), table)
 
 
+def test_each_row_keeps_the_unit_written_beside_its_quantity() -> None:
+    mapped = _mapped(
+        ["ID", "商品名", "库存"],
+        [["10001", "可乐", "1000箱"], ["10002", "雪碧", "24瓶"], ["10003", "芬达", "60"]],
+    )
+    assert [(r.sku, r.on_hand, r.unit) for r in mapped.rows] == [
+        ("10001", 1000, "箱"),
+        ("10002", 24, "瓶"),
+        ("10003", 60, None),
+    ]
+
+
 def test_names_alone_with_nothing_counted_give_no_rows() -> None:
     assert _mapped(["Name", "Category"], [["Bolt", "Fasteners"], ["Nut", "Fasteners"]]).rows == []
 

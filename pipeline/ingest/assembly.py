@@ -22,6 +22,7 @@ from pipeline.pixels import Rgb
 from pipeline.table.cells import clean_text, quantity_and_unit
 from pipeline.table.fused import split_fused
 from pipeline.table.grid import sheet_chrome, strip_icons
+from pipeline.table.headers import is_data_row
 from pipeline.table.layout import (
     TableLayout,
 )
@@ -133,13 +134,21 @@ def finish(
         context = [*context, *(t for t in texts[0] if t)]
         texts, confs = texts[1:], confs[1:]
     texts, confs = split_fused(texts, confs)
+    # A first line of values is a row: no header was read (lost, or a list that has none).
+    headless = is_data_row(texts[0], texts[1:])
+    if headless:
+        texts = [["" for _ in texts[0]], *texts]
+        confs = [[1.0 for _ in confs[0]], *confs]
     header = [strip_icons(h) for h in texts[0]]
     body = known_cells(texts[1:]) if norm.photographed else texts[1:]
     table = Table(header=header, cells=body, html=html)
     body_confs = confs[1:]
     mapped = to_rows(table, body_confs, default_warehouse=page_warehouse(context))
     table = table.model_copy(update={"columns": mapped.columns()})
-    doubts = [*strays, *_blank_headers(table), *_values_for_header(table)]
+    doubts = [
+        *strays,
+        *([HEADLESS] if headless else [*_blank_headers(table), *_values_for_header(table)]),
+    ]
     return Attempt(
         rung,
         table=table,
@@ -151,6 +160,9 @@ def finish(
         doubts=tuple(doubts),
         region=region,
     )
+
+
+HEADLESS = "the first line reads as values: no header was read, the columns typed by their values"
 
 
 def deepest_header(rows: list[list[str]]) -> list[list[str]]:

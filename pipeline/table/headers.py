@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
 from pipeline.fields import FIELD_SPECS, FIELDS
+from pipeline.table.cells import quantity_and_unit
+from pipeline.table.values import is_code, is_price
 
 __all__ = [
     "COMMITTED",
@@ -24,6 +26,7 @@ __all__ = [
     "SYNONYMS",
     "header_evidence",
     "header_words",
+    "is_data_row",
     "leading_phrase",
     "likeness",
     "names_something",
@@ -253,3 +256,34 @@ def leading_phrase(header: str) -> tuple[str, str] | None:
 def ruled_out(header: str) -> list[str]:
     """The words of `header` that rule out a stock quantity (`On order`, `单位`)."""
     return [w for w in header_words(header) if w in _RULES_OUT_QUANTITY]
+
+
+def _value_kind(text: str) -> str | None:
+    """What a cell holds where that is a value's shape: a quantity, a price, a code; None for
+    words and blanks (which a header's names are made of)."""
+    value = text.strip()
+    if not value:
+        return None
+    if quantity_and_unit(value)[0] is not None:
+        return "quantity"
+    if is_price(value):
+        return "price"
+    return "code" if is_code(value) else None
+
+
+def is_data_row(first: Sequence[str], below: Sequence[Sequence[str]]) -> bool:
+    """Whether a table's first line is a row of values, no header: none of its cells names a
+    column the vocabulary knows, and most of its filled cells are values of the shape their
+    column's cells below have (a number over numbers, a code over codes), two at least. A
+    header lost or absent (a phone list), its columns are typed by their values alone."""
+    if len(below) < 2 or any(names_something(header_words(t)) for t in first):
+        return False
+    filled = [c for c, t in enumerate(first) if t.strip()]
+    shaped = 0
+    for c in filled:
+        kind = _value_kind(first[c])
+        if kind is None:
+            continue
+        kinds = [_value_kind(row[c]) for row in below if c < len(row) and row[c].strip()]
+        shaped += bool(kinds) and kinds.count(kind) >= 0.5 * len(kinds)
+    return shaped >= 2 and shaped >= 0.5 * len(filled)

@@ -3,7 +3,7 @@ from itertools import product
 
 import pytest
 
-from pipeline.table.headers import SYNONYMS, header_evidence, likeness
+from pipeline.table.headers import SYNONYMS, header_evidence, is_data_row, likeness
 
 READ = [
     "0n hand",
@@ -71,3 +71,18 @@ def test_a_name_of_another_field_written_close_to_this_one_is_not_taken_for_a_mi
 def test_headers_of_real_products_name_their_fields(header: str, field: str) -> None:
     best = max(SYNONYMS, key=lambda f: header_evidence(header, f)[0])
     assert best == field and header_evidence(header, field)[0] >= 0.5
+
+
+def test_a_first_line_of_values_shaped_like_its_columns_is_a_row_not_the_header() -> None:
+    below = [["R3", "Breitreifen 25", "0,00", "12,00"], ["FG3", "Fahrgestell", "0,00", "20,00"]]
+    assert is_data_row(["R1", "Breitreifen 17", "8,00", "10,00"], below)
+
+
+def test_a_line_that_names_the_columns_is_the_header_whatever_sits_under_it() -> None:
+    below = [["R3", "Breitreifen 25", "0,00", "12,00"], ["FG3", "Fahrgestell", "0,00", "20,00"]]
+    assert not is_data_row(["Artikelnummer", "Beschreibung", "Auf Lager", "Mindestbestand"], below)
+
+
+def test_a_first_line_whose_numbers_sit_over_words_is_not_taken_for_a_row() -> None:
+    below = [["Bolt", "Fasteners"], ["Nut", "Fasteners"]]
+    assert not is_data_row(["2024", "12"], below)

@@ -274,10 +274,12 @@ def find_table(
     # Specks between the header and the body (a border's remnants) are not a line of text.
     while above > 0 and all(boxes[i][3] - boxes[i][1] < 0.6 * text_height for i in lines[above]):
         above -= 1
-    head = [body.pop(0)]
+
+    body.pop(0)
+    head = _header_block(lines, centres, first, text_height, inside)
     if first > 0 and above >= 0:
         pitch = (centres[body[-1]] - centres[first]) / max(1, len(body))
-        block = _header_block(boxes, lines, centres, above, text_height, inside)
+        block = _header_block(lines, centres, above, text_height, inside)
         aligned = {
             c
             for n in block
@@ -338,16 +340,15 @@ as one paragraph is, closer than a table's rows or a caption over its header."""
 
 
 def _header_block(
-    boxes: Sequence[Box],
     lines: list[list[int]],
     centres: list[float],
     last: int,
     text_height: float,
     inside: Callable[[int], bool],
 ) -> list[int]:
-    """The lines of the header whose last line is `last`: the lines just above it that are
-    set as closely as the lines of one wrapped name (a header on two lines, `Auf` over
-    `Lager`) and lie within the table's width, top to bottom."""
+    """The lines of the header whose last line is `last`: with the lines just above it that
+    are set as closely as the lines of one wrapped name (a header on two lines, `Auf` over
+    `Lager`) and whose boxes lie within the table's width (`inside`), top to bottom."""
     block = [last]
     while (
         len(block) < _HEADER_LINES

@@ -214,3 +214,27 @@ def test_a_header_name_over_its_values_and_a_neighbour_close_by_stay_one_cell() 
     assert found is not None
     assert len(found.columns) == 2
     assert len(found.header[1]) == 2
+
+
+def test_a_header_written_on_two_lines_is_one_header_of_both_lines() -> None:
+    # `Auf` over `Lager` over the third column, the other names on the lower line; rows on a
+    # 30 px pitch, the header's two lines 12 px apart.
+    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    header = [(x, 200, x + 100, 212) for x in LEFTS] + [(LEFTS[2], 188, LEFTS[2] + 40, 200)]
+    found = find_table(body + header, text_height=8.0)
+    assert found is not None
+    assert len(found.rows) == 8
+    assert sorted(len(cell) for cell in found.header) == [1, 1, 1, 1, 2]
+
+
+def test_a_second_table_under_the_first_is_not_read_into_its_rows() -> None:
+    # Another table's rows start under the first's, on columns of their own; one stack (a
+    # select box's column) reaches into both.
+    first = stock_table(top=200, rows=10)
+    others = (20, 260, 640, 1020)
+    second = [(x, 560 + r * 30, x + 90, 574 + r * 30) for r in range(5) for x in others]
+    bridge = [(700, 560 + r * 30, 820, 574 + r * 30) for r in range(5)]
+    found = find_table(first + second + bridge, text_height=10.0)
+    assert found is not None
+    assert len(found.columns) == 5
+    assert len(found.rows) == 10

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-__all__ = ["sheet_chrome", "strip_icons"]
+__all__ = ["sheet_chrome", "strip_icons", "without_glyphs"]
 
 _MIN_RUN = 3
 
@@ -66,6 +66,12 @@ def strip_icons(header: str) -> str:
     while len(words) > 1 and _icon(words[0]) and not words[0].isalnum():
         words.pop(0)
     return " ".join(words)
+
+
+def without_glyphs(text: str) -> str:
+    """A cell without the arrows and shapes drawn beside its text (a link's `▸`, a tree's
+    `▼`): an icon is no character of a name or a place."""
+    return " ".join(_GLYPHS.sub(" ", text).split())
 
 
 def _icon(word: str) -> bool:

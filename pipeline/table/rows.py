@@ -20,6 +20,7 @@ from pipeline.table.cells import (
     repair_id,
 )
 from pipeline.table.codes import column_codes
+from pipeline.table.grid import without_glyphs
 from pipeline.table.headers import FIELDS, header_words
 from pipeline.table.schema import ColumnRole, type_columns
 from pipeline.table.values import is_code, is_warehouse_code
@@ -154,12 +155,13 @@ def to_rows(
             elif field == "sku":
                 values[field] = repair_id(_lone_code(unglued[r])) or None
             elif field == "warehouse_id":
+                text = without_glyphs(text)
                 values[field] = warehouse_in_cell(text) or _location(text) or None
             elif field == "name" and key.part == BRACKETED:
                 code, name = _bracketed(text)
                 values["sku"], values["name"] = code, name
             else:
-                values[field] = clean_text(text) or None
+                values[field] = clean_text(without_glyphs(text)) or None
         if not any(values.get(f) for f in ("sku", "name")):
             continue
         if "warehouse_id" not in mapping and default_warehouse:

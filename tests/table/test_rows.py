@@ -116,6 +116,17 @@ def test_each_row_keeps_the_unit_written_beside_its_quantity() -> None:
     ]
 
 
+def test_a_link_arrow_drawn_beside_a_name_or_a_place_is_no_part_of_it() -> None:
+    mapped = _mapped(
+        ["Item", "Location", "On Hand"],
+        [["Tennis short ▸", "RDC ▸", "5"], ["Umpire chair ▶", "Tennis shop Brussels", "0"]],
+    )
+    assert [(r.name, r.warehouse_id) for r in mapped.rows] == [
+        ("Tennis short", "RDC"),
+        ("Umpire chair", "Tennis shop Brussels"),
+    ]
+
+
 def test_names_alone_with_nothing_counted_give_no_rows() -> None:
     assert _mapped(["Name", "Category"], [["Bolt", "Fasteners"], ["Nut", "Fasteners"]]).rows == []
 

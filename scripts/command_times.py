@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.bench.commands import COMMANDS, PLAIN_CODE, cli  # noqa: E402
+from pipeline.bench.commands import COMMANDS, PLAIN, PLAIN_CODE, best_turns, cli  # noqa: E402
 
 DEFAULT_IMAGE = ROOT / "samples" / "erp-light-wh01.png"
 
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     codes: list[Path] = [c.resolve() for c in (args.code or [Path.cwd()])]
     image = str(args.image.resolve())
     chosen = args.command or list(COMMANDS)
-    times: dict[str, list[float]] = {"plain RapidOCR": []}
+    times: dict[str, list[float]] = {PLAIN: []}
     with tempfile.TemporaryDirectory() as tmp:
         datas = {code: Path(tmp) / str(k) for k, code in enumerate(codes)}
         for code, data in datas.items():
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(ingest, cwd=code, env=env, check=True, stdout=subprocess.DEVNULL)
         jobs: list[tuple[str, list[str], Path, dict[str, str]]] = [
             (
-                "plain RapidOCR",
+                PLAIN,
                 [sys.executable, "-c", PLAIN_CODE, image],
                 codes[0],
                 dict(os.environ),
@@ -85,12 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                     seed = cli("store", "seed")
                     subprocess.run(seed, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL)
                 times[label].append(_timed(command, cwd, env))
-    plain = min(times["plain RapidOCR"])
     print(f"{args.turns} turns each, best of them, on {Path(image).name}")
-    for label, taken in times.items():
-        best = min(taken)
-        every = ", ".join(f"{t:.2f}" for t in taken)
-        print(f"{label:60} best {best:6.2f} s  {best / plain:5.2f}x  ({every})")
+    print("\n".join(best_turns(times)))
     return 0
 
 

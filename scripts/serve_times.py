@@ -34,7 +34,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.bench.commands import PLAIN, PLAIN_CODE  # noqa: E402
+from pipeline.bench.commands import PLAIN, PLAIN_CODE, best_turns  # noqa: E402
 from pipeline.bench.memory import serve_address  # noqa: E402
 
 DEFAULT_IMAGE = ROOT / "samples" / "erp-light-wh01.png"
@@ -122,13 +122,9 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 for upload, took in serve_turn(Path(job), image, turn, Path(tmp)).items():
                     times.setdefault(f"{upload} {job}", []).append(took)
-    plain = min(times[PLAIN])
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.turns} turns each, best of them, on {image.name}; load average now {load}")
-    for label, taken in times.items():
-        best = min(taken)
-        every = ", ".join(f"{t:.2f}" for t in taken)
-        print(f"{label:60} best {best:6.2f} s  {best / plain:5.2f}x  ({every})")
+    print("\n".join(best_turns(times)))
     return 0
 
 

@@ -71,6 +71,17 @@ class CommandTimes:
         return ours / plain if ours is not None and plain else None
 
 
+def best_turns(times: dict[str, list[float]]) -> list[str]:
+    """One line a label: its best turn, that over the plain process's best, every turn."""
+    plain = min(times[PLAIN])
+    lines = []
+    for label, taken in times.items():
+        best = min(taken)
+        every = ", ".join(f"{t:.2f}" for t in taken)
+        lines.append(f"{label:60} best {best:6.2f} s  {best / plain:5.2f}x  ({every})")
+    return lines
+
+
 def _failure(process: subprocess.CompletedProcess[bytes]) -> str:
     said = (process.stderr or b"").decode("utf-8", "replace").strip()[-300:]
     return f"exit {process.returncode}: {said}"

@@ -95,12 +95,12 @@ REAL_SCREENS ?= $(wildcard ../shared/data/real-screens /work/shared/data/real-sc
 # About ten minutes on 2 cores: every image once, the peers on a subset, every target judged.
 bench: $(MODELS) fonts
 	$(VENV)/bin/stockshot bench $(foreach d,$(firstword $(TABLES)),--tables $(d)) \
-		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d))
+		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d) --real-products corpus/real-products)
 
 # The long run (about an hour on 2 cores): every peer on every image, more rounds.
 bench-full: $(MODELS) fonts
 	$(VENV)/bin/stockshot bench --full $(foreach d,$(firstword $(TABLES)),--tables $(d)) \
-		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d))
+		$(foreach d,$(firstword $(REAL_SCREENS)),--real-screens $(d) --real-products corpus/real-products)
 
 # reports/scale.md: 2 API processes and 3 workers on a throwaway PostgreSQL beside one SQLite
 # process (about 3 minutes on 2 cores).

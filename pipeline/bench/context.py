@@ -68,6 +68,8 @@ class BenchOptions:
     """Folders of table pictures with a CSV of each beside it, read beside the corpus."""
     real_screens: Path | None = None
     """The real products' screenshots with hand-written truth (`pipeline.bench.real_screens`)."""
+    real_products: Path | None = None
+    """Real products' own screens rendered here, with their split beside them."""
 
     @property
     def quick(self) -> bool:

@@ -413,7 +413,8 @@ class RealScreensDoc(TypedDict):
     folder: str
     split_file: str
     splits: dict[str, RealSplitDoc]
-    speed: RealScreensSpeed
+    speed: NotRequired[RealScreensSpeed]
+    """Beside a plain RapidOCR reading of the same screens (the shared real screens only)."""
 
 
 class Measurements(TypedDict):
@@ -432,6 +433,9 @@ class Measurements(TypedDict):
     memory: MemoryDoc
     real_screens: NotRequired[RealScreensDoc | NotMeasured]
     """Where a real screens folder was given (`--real-screens`)."""
+    real_products: NotRequired[RealScreensDoc | NotMeasured]
+    """Real products' own screens rendered here (`--real-products`), scored by the real
+    screens' scorer."""
 
 
 class BenchDoc(Measurements):

@@ -40,6 +40,7 @@ __all__ = [
     "SPLIT_FILE",
     "RealScreen",
     "load_real_screens",
+    "measure_real_products",
     "measure_real_screens",
     "real_screens_ingestor",
     "score_rows",
@@ -171,14 +172,23 @@ def _plain_speed(
     }
 
 
-def measure_real_screens(ctx: BenchContext, folder: Path) -> RealScreensDoc | NotMeasured:
+def measure_real_screens(
+    ctx: BenchContext,
+    folder: Path,
+    *,
+    split_file: Path = SPLIT_FILE,
+    scorer_folder: Path | None = None,
+    speed: bool = True,
+) -> RealScreensDoc | NotMeasured:
     """Each screen ingested once and scored; totals per split, product and layout; the tuning
-    split's images one by one; the time beside a plain RapidOCR reading of the same screens."""
+    split's images one by one; with `speed`, the time beside a plain RapidOCR reading of the
+    same screens. The scorer is the one beside the truth, or in `scorer_folder` (the rendered
+    products' corpus is scored by the real screens' own scorer)."""
     ingestor = real_screens_ingestor(ctx)
     if ingestor is None:
         return {"error": ctx.skipped.get(ctx.settings.ocr_engine, "no OCR engine")}
-    screens = load_real_screens(folder)
-    scorer = _scorer(folder)
+    screens = load_real_screens(folder, split_file)
+    scorer = _scorer(scorer_folder or folder)
     scored: list[tuple[RealScreen, Score, float]] = []
     for screen in screens:
         started = time.perf_counter()
@@ -190,9 +200,9 @@ def measure_real_screens(ctx: BenchContext, folder: Path) -> RealScreensDoc | No
         seconds = time.perf_counter() - started
         scored.append((screen, score_rows(scorer, screen.truth, rows), seconds))
         ctx.note(f"real screens: {screen.split} {len(scored)}/{len(screens)}")
-    return {
+    doc: RealScreensDoc = {
         "folder": str(folder),
-        "split_file": str(SPLIT_FILE.relative_to(CORPUS_DIR.parent)),
+        "split_file": _shown(split_file),
         "splits": {
             side: {
                 "total": _group(side, [s for s in scored if s[0].split == side]),
@@ -206,8 +216,28 @@ def measure_real_screens(ctx: BenchContext, folder: Path) -> RealScreensDoc | No
             }
             for side in SPLITS
         },
-        "speed": _plain_speed(ctx, scored),
     }
+    if speed:
+        doc["speed"] = _plain_speed(ctx, scored)
+    return doc
+
+
+def measure_real_products(
+    ctx: BenchContext, folder: Path, scorer_folder: Path | None
+) -> RealScreensDoc | NotMeasured:
+    """Real products' own screens rendered here (`corpus/real-products`, its split beside it),
+    scored by the shared real screens' scorer; not timed against a peer."""
+    if scorer_folder is None:
+        return {"error": "the scorer lives beside the real screens: give --real-screens too"}
+    return measure_real_screens(
+        ctx, folder, split_file=folder / "split.json", scorer_folder=scorer_folder, speed=False
+    )
+
+
+def _shown(path: Path) -> str:
+    """A split file as the report names it: from the checkout's root where it lies in it."""
+    root = CORPUS_DIR.parent
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
 
 
 def _ranked(

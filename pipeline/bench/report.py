@@ -8,7 +8,12 @@ from pathlib import Path
 __all__ = ["SECTIONS", "render_markdown", "summary_table", "write_reports"]
 
 from pipeline.bench.document import MODES, BenchDoc
-from pipeline.bench.report_accuracy import real_screens_section, tables_section, texts_section
+from pipeline.bench.report_accuracy import (
+    real_products_section,
+    real_screens_section,
+    tables_section,
+    texts_section,
+)
 from pipeline.bench.report_cells import md_table, value_cell, verdict_cell
 from pipeline.bench.report_speed import (
     batch_section,
@@ -133,6 +138,7 @@ def render_markdown(doc: BenchDoc) -> str:
         ingest_section,
         tables_section,
         real_screens_section,
+        real_products_section,
         texts_section,
         cold_section,
         cache_section,

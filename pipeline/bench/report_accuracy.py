@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from pipeline.bench.document import BenchDoc
+from pipeline.bench.document import BenchDoc, RealScreensDoc
 from pipeline.bench.peers import breakdown
 from pipeline.bench.report_cells import fraction, md_table, median_cell
 from pipeline.bench.sets import HELD_OUT
 
-__all__ = ["real_screens_section", "tables_section", "texts_section"]
+__all__ = [
+    "real_products_section",
+    "real_screens_section",
+    "tables_section",
+    "texts_section",
+]
 
 _TOOL_LABELS = {
     "stockshot": "this pipeline (`table_ocr`, ladder with the structure rung)",
@@ -187,8 +192,31 @@ def real_screens_section(doc: BenchDoc) -> list[str]:
         "sealed split is reported by product and layout only.",
         "",
     ]
-    speed = real["speed"]
-    if speed["ours_vs_plain"] is not None:
+    return out + _real_splits(real)
+
+
+def real_products_section(doc: BenchDoc) -> list[str]:
+    """Real products' own screens rendered here, reported as the real screens are."""
+    out = ["## Real products rendered here", ""]
+    real = doc.get("real_products")
+    if real is None:
+        return [*out, "Not measured (no `--real-products` folder)."]
+    if "splits" not in real:
+        return [*out, f"Not measured: {real.get('error', 'no engine')}."]
+    out += [
+        f"Real products installed and run here, their own pages screenshotted with Chromium and "
+        f"their truth read back from their own databases ({real['folder']}), split by page "
+        f"kind in `{real['split_file']}`; scored by the real screens' scorer. The sealed split "
+        "is reported by product and layout only.",
+        "",
+    ]
+    return out + _real_splits(real)
+
+
+def _real_splits(real: RealScreensDoc) -> list[str]:
+    out: list[str] = []
+    speed = real.get("speed")
+    if speed is not None and speed["ours_vs_plain"] is not None:
         out += [
             f"Speed, warm, over {speed['screens']} ({speed['images']} screens): ingest median "
             f"{speed['ours_median_s']:.2f} s, a plain `RapidOCR()` reading each screen whole "

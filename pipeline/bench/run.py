@@ -47,7 +47,7 @@ from pipeline.bench.host import HostRuns, StdioRuns, measure_host, measure_stdio
 from pipeline.bench.memory import ApiMemory, measure_api
 from pipeline.bench.misses import explain_misses
 from pipeline.bench.peers import measure_peers
-from pipeline.bench.real_screens import measure_real_screens
+from pipeline.bench.real_screens import measure_real_products, measure_real_screens
 from pipeline.bench.sets import collect_sets
 from pipeline.bench.speed import BASELINE, BASELINE_CODE, OURS, Sweep, build_variants, run_sweep
 from pipeline.bench.stats import ratio, summarize
@@ -294,6 +294,12 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         if options.real_screens is not None:
             with ctx.step("real screens: real products' screenshots, tuning and sealed"):
                 real_screens = measure_real_screens(ctx, options.real_screens)
+        real_products: RealScreensDoc | NotMeasured | None = None
+        if options.real_products is not None:
+            with ctx.step("real products: their own screens rendered here, tuning and sealed"):
+                real_products = measure_real_products(
+                    ctx, options.real_products, options.real_screens
+                )
 
         with ctx.step("texts: known text read by content"):
             texts = measure_texts(ctx, ctx.scratch / "texts")
@@ -339,6 +345,8 @@ def run_bench(options: BenchOptions, *, argv: Sequence[str] = (), verbose: bool 
         }
         if real_screens is not None:
             measured["real_screens"] = real_screens
+        if real_products is not None:
+            measured["real_products"] = real_products
         targets = evaluate(measured)
         with ctx.step("profiles of missed targets"):
             profiles = explain_misses(ctx, measured, targets)

@@ -243,7 +243,7 @@ def _real_screens_speed(doc: Measurements) -> list[Target]:
     """Real products' screens ingested no slower than a plain RapidOCR reads them whole
     (where a real screens folder was given)."""
     real = doc.get("real_screens")
-    if real is None or "error" in real:
+    if real is None or "error" in real or "speed" not in real:
         return []
     speed = real["speed"]
     return [

@@ -47,6 +47,14 @@ def register(sub: Commands) -> None:
         "them; the tuning and sealed split from corpus/real-screens/split.json)",
     )
     parser.add_argument(
+        "--real-products",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also read real products' own screens rendered here (truth.json and split.json "
+        "in DIR, e.g. corpus/real-products), scored by the scorer beside --real-screens",
+    )
+    parser.add_argument(
         "--repeat",
         type=positive,
         default=None,
@@ -78,11 +86,13 @@ def _bench(args: argparse.Namespace, settings: Settings) -> int:
         settings=settings,
         tables=args.tables,
         real_screens=args.real_screens,
+        real_products=args.real_products,
     )
     argv = [
         *(f"--images {d}" for d in args.images),
         *(f"--tables {d}" for d in args.tables),
         *([f"--real-screens {args.real_screens}"] if args.real_screens else []),
+        *([f"--real-products {args.real_products}"] if args.real_products else []),
         f"--repeat {repeat}",
     ]
     if mode != "standard":

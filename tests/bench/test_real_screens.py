@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -85,3 +86,71 @@ def test_rows_are_matched_by_any_identifier_field_and_codes_compare_as_the_score
     score = score_rows(scorer, truth, rows)
     assert (score.rows_found, score.rows) == (2, 3)
     assert (score.fields_right, score.fields) == (5, 9)
+
+
+def test_the_rendered_products_split_names_each_screen_once_and_seals_whole_page_kinds() -> None:
+    folder = SPLIT_FILE.parents[1] / "real-products"
+    cases = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    split = json.loads((folder / "split.json").read_text(encoding="utf-8"))
+    assert sorted(split["tuning"] + split["sealed"]) == sorted(c["file"] for c in cases)
+    assert all((folder / c["file"]).is_file() for c in cases)
+    side = {name: s for s in ("tuning", "sealed") for name in split[s]}
+    kinds: dict[str, set[str]] = {}
+    for case in cases:
+        kinds.setdefault(case["kind"], set()).add(side[case["file"]])
+    assert all(len(sides) == 1 for sides in kinds.values())
+    assert {k for k, sides in kinds.items() if sides == {"sealed"}} == set(split["sealed_kinds"])
+    screens = load_real_screens(folder, folder / "split.json")
+    assert [s.split for s in screens] == sorted((s.split for s in screens), reverse=True)
+
+
+def test_rendered_products_without_the_real_screens_scorer_are_not_measured_and_say_why(
+    tmp_path: Path,
+) -> None:
+    from pipeline.bench.real_screens import measure_real_products
+
+    doc = measure_real_products(cast(Any, None), tmp_path, None)
+    assert doc == {"error": "the scorer lives beside the real screens: give --real-screens too"}
+
+
+def _group(name: str, right: int) -> dict[str, object]:
+    return {
+        "name": name,
+        "images": 1,
+        "fields_right": right,
+        "fields": 10,
+        "rows_found": 2,
+        "rows": 4,
+        "images_with_no_rows": 0,
+        "median_s": 3.0,
+    }
+
+
+def test_the_rendered_products_report_names_tuning_images_but_never_a_sealed_one() -> None:
+    from pipeline.bench.report_accuracy import real_products_section
+
+    doc = {
+        "real_products": {
+            "folder": "corpus/real-products",
+            "split_file": "corpus/real-products/split.json",
+            "splits": {
+                "tuning": {
+                    "total": _group("tuning", 7),
+                    "products": [_group("django-oscar", 7)],
+                    "layouts": [_group("table", 7)],
+                    "images": [_group("oscar-products-1280.png", 7)],
+                },
+                "sealed": {
+                    "total": _group("sealed", 3),
+                    "products": [_group("Tryton", 3)],
+                    "layouts": [_group("tree", 3)],
+                    "images": [],
+                },
+            },
+        }
+    }
+    text = "\n".join(real_products_section(cast(Any, doc)))
+    assert "oscar-products-1280.png | 1 | 7/10 (70.0%)" in text
+    assert "### Sealed split" in text and "Tryton | 1 | 3/10 (30.0%)" in text
+    assert "plain `RapidOCR()`" not in text
+    assert "Not measured" in "\n".join(real_products_section(cast(Any, {})))

@@ -198,11 +198,29 @@ def _word_score(words: Sequence[str], field: str) -> tuple[float, list[str]]:
     return best, hits
 
 
+_AMOUNT = frozenset(("qty", "quantity", "amount", "menge", "size", "lot"))
+_ORDER_AMOUNT_CJK = re.compile(r"(?:补货|订货|订购|采购|再订)数?量")
+
+
+def _names_order_amount(header: str, words: Sequence[str]) -> bool:
+    """Whether a header names how much to order (`Reorder qty`, `Reorder quantity`,
+    `补货数量`, `订货量`): an amount to buy, neither the stock level that triggers it nor what
+    is on hand."""
+    reorders = any(w in ("reorder", "order") for w in words)
+    return (
+        (reorders and any(w in _AMOUNT for w in words))
+        or "bestellmenge" in words
+        or bool(_ORDER_AMOUNT_CJK.search(unicodedata.normalize("NFKC", header)))
+    )
+
+
 def header_evidence(header: str, field: str) -> tuple[float, str]:
     """How strongly a header (or a card's label) names `field` (0-1), and why."""
     words = header_words(header)
     if field == "sku" and any(w in _RULES_OUT_SKU for w in words):
         return 0.0, ""  # another party's number (`供货商编号`), however close to a code's name
+    if field in ("on_hand", "reorder_point") and _names_order_amount(header, words):
+        return 0.0, ""  # how much to order, however close to `reorder pt`
     whole = _header_score(header, field)
     by_words, hits = _word_score(words, field)
     if whole >= by_words and whole > 0:

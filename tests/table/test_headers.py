@@ -86,3 +86,20 @@ def test_a_line_that_names_the_columns_is_the_header_whatever_sits_under_it() ->
 def test_a_first_line_whose_numbers_sit_over_words_is_not_taken_for_a_row() -> None:
     below = [["Bolt", "Fasteners"], ["Nut", "Fasteners"]]
     assert not is_data_row(["2024", "12"], below)
+
+
+@pytest.mark.parametrize(
+    "header", ["Reorder Quantity", "Reorder qty", "Bestellmenge", "补货数量", "订货量"]
+)
+def test_a_header_naming_how_much_to_order_is_neither_the_reorder_point_nor_on_hand(
+    header: str,
+) -> None:
+    assert header_evidence(header, "reorder_point")[0] == 0.0
+    assert header_evidence(header, "on_hand")[0] == 0.0
+
+
+@pytest.mark.parametrize("header", ["Reorder point", "Reorder level", "Min qty", "补货点"])
+def test_a_header_naming_the_level_that_triggers_an_order_stays_the_reorder_point(
+    header: str,
+) -> None:
+    assert header_evidence(header, "reorder_point")[0] >= 0.9

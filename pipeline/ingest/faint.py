@@ -12,7 +12,7 @@ from dataclasses import replace
 from pipeline.imaging.text import TextBoxes, faint_extent, faint_text
 from pipeline.models import Box
 from pipeline.pixels import Gray
-from pipeline.table.gutters import headless_regions
+from pipeline.table.column_gaps import headless_regions
 from pipeline.table.layout import TableLayout, find_table
 from pipeline.table.textlines import union_box
 

@@ -38,7 +38,7 @@ from pipeline.ocr.structure import TableStructureModel
 from pipeline.pixels import Rgb
 from pipeline.table.cards import cards_table, read_cards
 from pipeline.table.cells import clean_text
-from pipeline.table.gutters import split_merged
+from pipeline.table.column_gaps import split_merged
 from pipeline.table.html import table_from_html
 from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
 from pipeline.table.rows import to_rows

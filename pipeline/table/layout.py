@@ -6,7 +6,7 @@ whose rows do not line up with the table's, and a navigation list beside it, who
 puts most of its lines between the table's rows. The header is the table's first row, or the
 row just above it when that row's boxes stand over the columns (a filter bar straddles them). A
 first row with a box reaching across columns is a toolbar unless its other boxes stand over
-their own columns: a header whose two names touch (cut apart by `pipeline.table.gutters`). A
+their own columns: a header whose two names touch (cut apart by `pipeline.table.column_gaps`). A
 header name over a gap beside a column, while another name stands over the column's values,
 heads an empty column of its own (values a photo lost, such as a status column's chips).
 """
@@ -24,7 +24,7 @@ import numpy as np
 
 from pipeline.models import Box, TextLine
 from pipeline.pixels import Gray
-from pipeline.table.gutters import columns_under
+from pipeline.table.column_gaps import columns_under
 from pipeline.table.spans import Cell, assign, merge_overlapping, names_apart, spanning_boxes
 from pipeline.table.textlines import box_lines, union_box
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pipeline.models import Box
-from pipeline.table.gutters import headless_regions, split_merged
+from pipeline.table.column_gaps import headless_regions, split_merged
 from pipeline.table.layout import find_table
 
 

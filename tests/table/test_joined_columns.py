@@ -4,7 +4,7 @@ code or name) are cut apart by what their header and cells hold; a column of one
 import pytest
 
 from pipeline.models import Table
-from pipeline.table.fused import split_fused
+from pipeline.table.joined_columns import split_fused
 from pipeline.table.rows import to_rows
 
 

@@ -29,7 +29,7 @@ from pipeline.ingest.assembly import (
     to_original,
 )
 from pipeline.ingest.attempts import CLEARLY_MORE, Attempt, Page
-from pipeline.ingest.faint import between, faint_cells, faint_fragments_joined, faint_names
+from pipeline.ingest.faded_text import between, faint_cells, faint_fragments_joined, faint_names
 from pipeline.models import (
     TextLine,
 )

@@ -7,7 +7,7 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.imaging.text import TextBoxes
-from pipeline.ingest.faint import faint_cells, faint_fragments_joined
+from pipeline.ingest.faded_text import faint_cells, faint_fragments_joined
 from pipeline.models import Box
 from pipeline.table.layout import TableLayout
 

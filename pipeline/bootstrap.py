@@ -312,7 +312,7 @@ async def run_agent(
     from pipeline.host.record import RunRecord, append_run_log
     from pipeline.host.run import new_run_id
     from pipeline.host.toolbox import Toolbox
-    from pipeline.ingest.asked import ask_each
+    from pipeline.ingest.model_mapping import ask_each
     from pipeline.models import Usage
     from pipeline.vlm import ModelOptions, make_model, sees_images
     from pipeline.vlm.base import SchemaAnswerer
@@ -327,7 +327,7 @@ async def run_agent(
         column_usage = Usage()
         if settings.vlm_read_columns and isinstance(model, SchemaAnswerer):
             # A screenshot whose typed column mapping is unsure: the model maps what is unsure
-            # before the run reads the table (pipeline.ingest.asked).
+            # before the run reads the table (pipeline.ingest.model_mapping).
             results, column_notes, column_usage = await ask_each(
                 model, results, model_name=model.name, budget_s=settings.wall_clock_s / 8
             )

@@ -1,4 +1,4 @@
-"""How well a real model maps the columns the typing is unsure of (`pipeline.ingest.asked`),
+"""How well a real model maps the columns the typing is unsure of (`pipeline.ingest.model_mapping`),
 over hand-written tables (headers in other languages, misread or terse, each with the
 mapping a person gives it): `scripts/data/columns_cases.json`, and a sealed part
 (`columns_cases_sealed.json`) written before any model read it, that no test quotes and no
@@ -24,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from pipeline.ingest.asked import ask_columns
+from pipeline.ingest.model_mapping import ask_columns
 from pipeline.models import IngestResult, Table, Tokens
 from pipeline.table.headers import FIELDS
 from pipeline.table.rows import mapping_doubts, to_rows

@@ -13,7 +13,7 @@ from servers import catalog, domain
 from store.models import OrderQuery
 from tests.conftest import SAMPLES
 from tests.host.conftest import LOW_LIVE, SEEDED_AT
-from tests.ingest.test_asked import CELLS, HEADER, typed
+from tests.ingest.test_model_mapping import CELLS, HEADER, typed
 from tests.vlm.chat_endpoint import FakeEndpoint, completion
 from tests.vlm.conftest import endpoint, server  # noqa: F401 (the chat endpoint's fixtures)
 

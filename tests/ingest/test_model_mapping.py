@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pipeline.ingest.asked import ask_columns, ask_each, unsure_fields
+from pipeline.ingest.model_mapping import ask_columns, ask_each, unsure_fields
 from pipeline.models import IngestResult, Table
 from pipeline.table.rows import UNSURE, mapping_doubts, to_rows
 from tests.ingested import result

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     # them when called.
     from pipeline.approvals import ApprovalDesk, StoreProposals
     from pipeline.contract import Question
-    from pipeline.host.approvals import ProposalQueue
+    from pipeline.host.held_writes import ProposalQueue
     from pipeline.host.attachments import MergeMode
     from pipeline.host.guards import CallGuard, ResponseGuard
     from pipeline.host.loop import HostLimits

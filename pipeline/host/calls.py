@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 
 from pipeline.errors import ToolServerError
-from pipeline.host.approvals import ProposalTicket, drafts_for, queued_outcome
+from pipeline.host.held_writes import ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.context import Picture
 from pipeline.host.items import argument_problem
 from pipeline.host.record import ProposalRecord, RunRecord, executed_facts

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pipeline.contract import TaskContract
-from pipeline.host.approvals import ProposalQueue
+from pipeline.host.held_writes import ProposalQueue
 from pipeline.host.context import Attachment
 from pipeline.host.guards.base import CallGuard, ResponseGuard
 from pipeline.host.toolbox import Toolbox

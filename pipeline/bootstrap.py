@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     # Imports follow the work: a command that only ingests (a cache hit above all) loads no
     # host, no MCP SDK, no model client and no store; the functions that build those import
     # them when called.
-    from pipeline.approvals import ApprovalDesk, StoreProposals
+    from pipeline.approval_desk import ApprovalDesk, StoreProposals
     from pipeline.contract import Question
     from pipeline.host.held_writes import ProposalQueue
     from pipeline.host.attachments import MergeMode
@@ -181,7 +181,7 @@ def proposal_queue(
     settings: Settings, store: Store, *, requested_by: str | None = None
 ) -> StoreProposals:
     """Where a run's writes wait for approval, named after who started it."""
-    from pipeline.approvals import StoreProposals
+    from pipeline.approval_desk import StoreProposals
 
     ttl = timedelta(seconds=settings.approval_ttl_s)
     return StoreProposals(store, ttl=ttl, clock=utc_now, requested_by=requested_by)
@@ -242,7 +242,7 @@ def servers_in_process(settings: Settings) -> bool:
 def approval_desk(settings: Settings, store: Store) -> ApprovalDesk:
     """Approvals decided at a terminal: each approved call runs through an orders server from
     `server_targets`, under the settings' separation of duties."""
-    from pipeline.approvals import ApprovalDesk
+    from pipeline.approval_desk import ApprovalDesk
 
     return ApprovalDesk(
         store,

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 
 from pipeline.api.auth import GRANTS, MISSING_KEY, UNKNOWN_KEY, Role, key_of
 from pipeline.api.errors import Refusal
-from pipeline.approvals import ApprovalDesk
+from pipeline.approval_desk import ApprovalDesk
 from pipeline.bootstrap import screen_shelf, utc_now
 from pipeline.host.toolbox import MemoryTarget
 from pipeline.jobs import Jobs

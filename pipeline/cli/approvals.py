@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TextIO
 
-from pipeline.approvals import ApprovalDesk, Decision, cli_decider
+from pipeline.approval_desk import ApprovalDesk, Decision, cli_decider
 from pipeline.cli import Commands, command
 from pipeline.models import JsonValue
 from pipeline.settings import Settings

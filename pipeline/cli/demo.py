@@ -19,7 +19,7 @@ from pipeline.cli.output import print_result, print_run
 from pipeline.settings import Settings
 
 if TYPE_CHECKING:
-    from pipeline.approvals import ApprovalDesk
+    from pipeline.approval_desk import ApprovalDesk
 
 __all__ = ["DEMO_TASK", "capture_age", "register"]
 
@@ -40,7 +40,7 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
     import time
 
-    from pipeline.approvals import ApprovalDesk
+    from pipeline.approval_desk import ApprovalDesk
     from pipeline.bootstrap import (
         approval_policy,
         proposal_queue,

@@ -86,7 +86,7 @@ def register(commands: Commands) -> None:
 def _run(args: argparse.Namespace, settings: Settings) -> int:
     import asyncio
 
-    from pipeline.approvals import cli_decider
+    from pipeline.approval_desk import cli_decider
     from pipeline.bootstrap import approval_policy, open_store, proposal_queue, run_agent
 
     if args.ask and not sys.stdin.isatty():

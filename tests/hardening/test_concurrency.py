@@ -9,7 +9,7 @@ from collections import Counter
 from datetime import timedelta
 from pathlib import Path
 
-from pipeline.approvals import ApprovalDesk, StoreProposals
+from pipeline.approval_desk import ApprovalDesk, StoreProposals
 from pipeline.bootstrap import utc_now
 from pipeline.host.attachments import from_ingest
 from pipeline.host.loop import HostLimits

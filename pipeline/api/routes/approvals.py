@@ -28,7 +28,7 @@ from pipeline.api.schemas import (
     ProposalOut,
 )
 from pipeline.api.screens import run_screens, source_out
-from pipeline.approvals import Decision
+from pipeline.approval_desk import Decision
 from pipeline.bootstrap import utc_now
 from pipeline.host.record import AttachmentInfo
 from servers.models import PlannedOrder

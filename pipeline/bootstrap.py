@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     # them when called.
     from pipeline.approval_desk import ApprovalDesk, StoreProposals
     from pipeline.contract import Question
-    from pipeline.host.held_writes import ProposalQueue
     from pipeline.host.attachments import MergeMode
     from pipeline.host.guards import CallGuard, ResponseGuard
+    from pipeline.host.held_writes import ProposalQueue
     from pipeline.host.loop import HostLimits
     from pipeline.host.record import RunRecord
     from pipeline.host.toolbox import Target

@@ -11,8 +11,8 @@ import json
 from collections.abc import Callable, Mapping
 
 from pipeline.errors import ToolServerError
-from pipeline.host.held_writes import ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.context import Picture
+from pipeline.host.held_writes import ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.items import argument_problem
 from pipeline.host.record import ProposalRecord, RunRecord, executed_facts
 from pipeline.host.references import ReferenceError_, substitute

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pipeline.contract import TaskContract
-from pipeline.host.held_writes import ProposalQueue
 from pipeline.host.context import Attachment
 from pipeline.host.guards.base import CallGuard, ResponseGuard
+from pipeline.host.held_writes import ProposalQueue
 from pipeline.host.toolbox import Toolbox
 from pipeline.models import EventSink
 from pipeline.vlm.base import Model

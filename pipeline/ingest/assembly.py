@@ -20,9 +20,9 @@ from pipeline.models import (
 from pipeline.ocr.base import OcrEngine, Recognised
 from pipeline.pixels import Rgb
 from pipeline.table.cells import clean_text, quantity_and_unit
-from pipeline.table.joined_columns import split_fused
 from pipeline.table.grid import sheet_chrome, strip_icons
 from pipeline.table.headers import is_data_row
+from pipeline.table.joined_columns import split_fused
 from pipeline.table.layout import (
     TableLayout,
 )

@@ -3,8 +3,8 @@ numbers the run read, and the model's own idempotency key left out."""
 
 from datetime import UTC, datetime
 
-from pipeline.host.held_writes import ProposalRefusal, ProposalTicket, drafts_for, queued_outcome
 from pipeline.host.context import Attachment
+from pipeline.host.held_writes import ProposalRefusal, ProposalTicket, drafts_for, queued_outcome
 from pipeline.toolfacts import CREATE_TOOL, Facts, Live
 
 SCREEN = Attachment(

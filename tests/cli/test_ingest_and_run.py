@@ -81,6 +81,7 @@ def test_ingest_json_lines_carry_every_documented_field(capsys: pytest.CaptureFi
         "reorder_point",
         "warehouse_id",
         "confidence",
+        "unit",
     }
     assert result["captured_at_source"] == "exif"
 

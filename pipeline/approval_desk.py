@@ -21,8 +21,14 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from pipeline.errors import ToolServerError
-from pipeline.host.held_writes import ProposalDraft, ProposalRefusal, ProposalTicket
-from pipeline.host.toolbox import Target, Toolbox, ToolOutcome
+from pipeline.host import (
+    ProposalDraft,
+    ProposalRefusal,
+    ProposalTicket,
+    Target,
+    Toolbox,
+    ToolOutcome,
+)
 from pipeline.models import JsonObject
 from pipeline.toolfacts import CREATE_TOOL
 from servers import approvals, domain

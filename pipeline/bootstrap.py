@@ -10,14 +10,13 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pipeline.cache import CacheLevel, IngestCache
 from pipeline.errors import (
     ConfigError,
     EngineNotInstalledError,
     ToolServerError,
     UnknownNameError,
 )
-from pipeline.ingest import IngestConfig, Ingestor, ProfileLookup
+from pipeline.ingest import CacheLevel, IngestCache, IngestConfig, Ingestor, ProfileLookup
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import Settings
 from pipeline.shelf import ScreenShelf
@@ -28,12 +27,15 @@ if TYPE_CHECKING:
     # them when called.
     from pipeline.approval_desk import ApprovalDesk, StoreProposals
     from pipeline.contract import Question
-    from pipeline.host.attachments import MergeMode
-    from pipeline.host.guards import CallGuard, ResponseGuard
-    from pipeline.host.held_writes import ProposalQueue
-    from pipeline.host.loop import HostLimits
-    from pipeline.host.record import RunRecord
-    from pipeline.host.toolbox import Target
+    from pipeline.host import (
+        CallGuard,
+        HostLimits,
+        MergeMode,
+        ProposalQueue,
+        ResponseGuard,
+        RunRecord,
+        Target,
+    )
     from pipeline.models import EventSink, IngestResult
     from pipeline.ocr.structure import TableStructureModel
     from store.protocol import OpenStore, Store
@@ -200,12 +202,12 @@ def server_targets(
     the MCP SDK's in-memory transport. Either way they are started with `approval`: `auto`
     only for a run whose writes a person allowed at start."""
     if settings.mcp_url:
-        from pipeline.host.toolbox import HttpTarget
+        from pipeline.host import HttpTarget
 
         base = settings.mcp_url.rstrip("/")
         return [HttpTarget(g, f"{base}/{g}/mcp", settings.mcp_token) for g in groups]
     if settings.servers == "stdio":
-        from pipeline.host.toolbox import stdio_targets
+        from pipeline.host import stdio_targets
 
         env = {
             **os.environ,
@@ -216,7 +218,7 @@ def server_targets(
         return [*stdio_targets(groups, env, errlog=settings.data_dir / "servers.log")]
     if store is None:
         raise ConfigError("in-process tool servers need the store open")  # a caller's slip
-    from pipeline.host.toolbox import MemoryTarget
+    from pipeline.host import MemoryTarget
     from servers.factory import build_server
 
     return [
@@ -254,7 +256,7 @@ def approval_desk(settings: Settings, store: Store) -> ApprovalDesk:
 
 def host_limits(settings: Settings) -> HostLimits:
     """A run's limits as the settings set them."""
-    from pipeline.host.loop import HostLimits
+    from pipeline.host import HostLimits
 
     return HostLimits(
         max_hops=settings.max_hops,
@@ -268,7 +270,7 @@ def host_limits(settings: Settings) -> HostLimits:
 def enabled_guards(
     settings: Settings, overrides: Mapping[str, bool] | None = None
 ) -> tuple[dict[str, ResponseGuard], dict[str, CallGuard]]:
-    from pipeline.host.guards import switched_on
+    from pipeline.host import switched_on
 
     switches = settings.guards.model_dump()
     for name, on in (overrides or {}).items():
@@ -306,13 +308,18 @@ async def run_agent(
     import httpx
 
     from pipeline.contract import parse_task
-    from pipeline.host.attachments import from_ingest
-    from pipeline.host.groups import ALL_GROUPS, choose_groups
-    from pipeline.host.loop import Run, run_task
-    from pipeline.host.record import RunRecord, append_run_log
-    from pipeline.host.run import new_run_id
-    from pipeline.host.toolbox import Toolbox
-    from pipeline.ingest.model_mapping import ask_each
+    from pipeline.host import (
+        ALL_GROUPS,
+        Run,
+        RunRecord,
+        Toolbox,
+        append_run_log,
+        choose_groups,
+        from_ingest,
+        new_run_id,
+        run_task,
+    )
+    from pipeline.ingest import ask_each
     from pipeline.models import Usage
     from pipeline.vlm import ModelOptions, make_model, sees_images
     from pipeline.vlm.base import SchemaAnswerer

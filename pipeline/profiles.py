@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from pipeline.errors import InputError
-from pipeline.table.headers import FIELDS, normalise_header
-from pipeline.table.profiles import header_signature
+from pipeline.table import FIELDS, header_signature, normalise_header
 from store.models import ColumnProfile
 from store.protocol import Store
 

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from pipeline.bootstrap import screen_shelf
-from pipeline.host.record import read_run_log
+from pipeline.host import read_run_log
 from pipeline.settings import Settings
 from pipeline.shelf import Pruned
 from store.models import ProposalQuery

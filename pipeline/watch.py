@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from pipeline.errors import ConfigError, StockshotError
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.models import IngestResult, JsonObject
 
 __all__ = ["FOLDERS", "Outcome", "Progress", "Summary", "Watcher"]

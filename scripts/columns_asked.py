@@ -24,10 +24,9 @@ from typing import Any
 
 import httpx
 
-from pipeline.ingest.model_mapping import ask_columns
+from pipeline.ingest import ask_columns
 from pipeline.models import IngestResult, Table, Tokens
-from pipeline.table.headers import FIELDS
-from pipeline.table.rows import mapping_doubts, to_rows
+from pipeline.table import FIELDS, mapping_doubts, to_rows
 from pipeline.vlm import ModelOptions, make_model
 from pipeline.vlm.base import SchemaAnswerer
 

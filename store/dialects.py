@@ -28,12 +28,12 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    exc as sa_exc,
     literal,
     literal_column,
     select,
     text,
 )
-from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.pool import ConnectionPoolEntry
 

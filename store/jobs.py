@@ -36,12 +36,12 @@ from sqlalchemy import (
     Text,
     create_engine,
     delete,
+    exc as sa_exc,
     func,
     insert,
     select,
     update,
 )
-from sqlalchemy import exc as sa_exc
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.pool import NullPool
 

@@ -24,12 +24,12 @@ from sqlalchemy import (
     Select,
     cast,
     delete,
+    exc as sa_exc,
     func,
     literal,
     select,
     update,
 )
-from sqlalchemy import exc as sa_exc
 
 from store import outbox
 from store.dialects import SqlDialect, Upsert

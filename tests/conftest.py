@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from pipeline.cache import IngestCache
 from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ingest.cache import IngestCache
 from pipeline.ocr import EngineOptions, OcrEngine, make_engine
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
 from tests.postgres import PostgresCluster, find_bin_dir, running_cluster

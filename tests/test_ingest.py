@@ -11,8 +11,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from pipeline.bench.accuracy import cell_matches
-from pipeline.cache import IngestCache
 from pipeline.errors import InputError, UnknownNameError
+from pipeline.ingest.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from pipeline.shelf import ScreenShelf

@@ -21,11 +21,11 @@ from typing import IO, Any
 import pytest
 
 from pipeline.bootstrap import screen_shelf
-from pipeline.cache import IngestCache
 from pipeline.cli import main
 from pipeline.cli.watch import FileProgress
 from pipeline.host.record import RunRecord
 from pipeline.ingest import Ingestor
+from pipeline.ingest.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings

@@ -37,7 +37,7 @@ from pipeline.api.routes import api_router
 from pipeline.api.routes.dashboard import STATIC
 from pipeline.bootstrap import approval_policy, build_ingestor, open_store, run_agent, utc_now
 from pipeline.errors import ConfigError
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.ingesting import IngestService

@@ -16,7 +16,7 @@ from pipeline.api.auth import GRANTS, MISSING_KEY, UNKNOWN_KEY, Role, key_of
 from pipeline.api.errors import Refusal
 from pipeline.approval_desk import ApprovalDesk
 from pipeline.bootstrap import screen_shelf, utc_now
-from pipeline.host.toolbox import MemoryTarget
+from pipeline.host import MemoryTarget
 from pipeline.jobs import Jobs
 from pipeline.jobs.runbook import RunBook
 from pipeline.models import JsonObject

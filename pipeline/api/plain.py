@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pipeline.host.record import ToolCallRecord
+from pipeline.host import ToolCallRecord
 from pipeline.models import JsonObject, JsonValue
 from servers.domain import CANCEL, CREATE, policy_units
 from servers.models import PlannedOrder

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipeline.contract import TaskContract
-from pipeline.host.record import RunRecord, RunStatus
+from pipeline.host import RunRecord, RunStatus
 from pipeline.models import IngestResult, JsonObject
 from servers.models import PlannedOrder
 

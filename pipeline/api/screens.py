@@ -10,7 +10,7 @@ from pipeline.api.deps import AppServices
 from pipeline.api.plain import Source
 from pipeline.api.schemas import ScreenOut, SourceOut
 from pipeline.errors import InputError
-from pipeline.host.record import AttachmentInfo
+from pipeline.host import AttachmentInfo
 from pipeline.models import IngestResult
 
 __all__ = ["RECENT_RUNS", "kept_result", "run_screens", "screens_of", "source_out"]

@@ -13,10 +13,7 @@ from statistics import median
 
 from pipeline.fields import FIELDS
 from pipeline.models import Row, Table, TextLine
-from pipeline.table.cells import clean_text
-from pipeline.table.html import grid_html
-from pipeline.table.layout import find_table
-from pipeline.table.rows import to_rows
+from pipeline.table import clean_text, find_table, grid_html, to_rows
 from pipeline.truth import Truth
 
 __all__ = ["FIELDS", "cell_matches", "field_matches", "grid_from_lines", "teds"]

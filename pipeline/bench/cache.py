@@ -6,8 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from pipeline.bench.context import BenchContext
-from pipeline.cache import IngestCache
-from pipeline.ingest import Ingestor
+from pipeline.ingest import IngestCache, Ingestor
 
 __all__ = ["CacheTimings", "measure_cache"]
 

@@ -16,12 +16,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pipeline.contract import parse_task
-from pipeline.host.attachments import from_ingest
-from pipeline.host.groups import choose_groups
-from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
-from pipeline.host.loop import HostLimits, Run, run_task
-from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import MemoryTarget, Target, Toolbox, stdio_targets
+from pipeline.host import (
+    CALL_GUARDS,
+    RESPONSE_GUARDS,
+    HostLimits,
+    MemoryTarget,
+    Run,
+    RunRecord,
+    Target,
+    Toolbox,
+    choose_groups,
+    from_ingest,
+    run_task,
+    stdio_targets,
+)
 from pipeline.models import IngestResult
 from pipeline.vlm.rules import RulesModel
 from servers import catalog, domain

@@ -198,7 +198,7 @@ def _profile_ingest(ctx: BenchContext, doc: Measurements) -> Profile:
 
 
 def _profile_hits(ctx: BenchContext, doc: Measurements) -> Profile:
-    from pipeline.cache import IngestCache
+    from pipeline.ingest import IngestCache
 
     data = ctx.options.headline.path.read_bytes()
     with IngestCache(ctx.scratch / "profile-cache") as cache:

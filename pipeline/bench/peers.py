@@ -55,7 +55,7 @@ from pipeline.ingest import Ingestor
 from pipeline.models import IngestResult, Table, TextLine
 from pipeline.ocr.rapid import plain_rapidocr, whole_page
 from pipeline.ocr.structure import TableStructureModel, make_structure_model
-from pipeline.table.html import table_from_html
+from pipeline.table import table_from_html
 
 if TYPE_CHECKING:
     from rapidocr import RapidOCR

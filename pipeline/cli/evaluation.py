@@ -34,8 +34,7 @@ from pipeline.evals.cases import (
     load_cases,
     select_cases,
 )
-from pipeline.evals.document import FaultPolicy as PolicyDoc
-from pipeline.evals.document import ModelReadings, Report
+from pipeline.evals.document import FaultPolicy as PolicyDoc, ModelReadings, Report
 from pipeline.evals.faults import FAULT_KINDS, FaultPolicy, FaultReplay
 from pipeline.evals.markdown import render_readings
 from pipeline.evals.modelreads import (
@@ -64,7 +63,7 @@ from pipeline.evals.runner import (
 from pipeline.evals.scratch import SeededStore
 from pipeline.evals.screens import EVAL_CLOCK, SAMPLES_ZONE, Screens
 from pipeline.evals.summary import render_summary
-from pipeline.host.guards import CALL_GUARDS, RESPONSE_GUARDS
+from pipeline.host import CALL_GUARDS, RESPONSE_GUARDS
 from pipeline.ingest import IngestConfig, Ingestor
 from pipeline.ocr import EngineOptions, make_engine
 from pipeline.settings import GuardSettings, Settings

@@ -69,7 +69,7 @@ def register(commands: Commands) -> None:
 def _ingest(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.bootstrap import build_ingestor, open_store, utc_now
     from pipeline.profiles import StoreProfiles
-    from pipeline.table.profiles import parse_columns
+    from pipeline.table import parse_columns
 
     columns = parse_columns(args.columns) if args.columns else None
     if args.save_profile is not None and columns is None:
@@ -111,7 +111,7 @@ def _ingest(args: argparse.Namespace, settings: Settings) -> int:
             ingestor.cache.close()
         store.close()
     if merging and results:
-        from pipeline.table.merge import merge_results
+        from pipeline.table import merge_results
 
         view = merge_results(results)
         if args.json:

@@ -13,7 +13,7 @@ from pipeline.models import IngestResult
 from servers.terminal import print_table
 
 if TYPE_CHECKING:
-    from pipeline.host.record import RunRecord
+    from pipeline.host import RunRecord
 
 __all__ = ["print_error", "print_result", "print_run", "result_json"]
 
@@ -67,7 +67,7 @@ def print_run(
     """A run as a person reads it: what was read, the task contract, each tool call, the
     answer, the ledger and the proposals. Without `trace`, only what was read, the contract
     and the answer (for a caller that shows the proposals itself, as the demo does)."""
-    from pipeline.host.attachments import MERGED_NAME
+    from pipeline.host import MERGED_NAME
 
     for result in results:
         low = sum(r.is_low for r in result.rows)

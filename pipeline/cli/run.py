@@ -14,8 +14,7 @@ from pipeline.cli import Commands, command, servers_option, with_servers
 from pipeline.cli.ingest import ingest_all
 from pipeline.cli.output import print_run
 from pipeline.errors import InputError
-from pipeline.host.attachments import MERGE_MODES
-from pipeline.host.record import RunRecord
+from pipeline.host import MERGE_MODES, RunRecord
 from pipeline.ingest import REQUESTABLE
 from pipeline.settings import Settings
 

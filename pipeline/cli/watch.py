@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn
-from rich.progress import Progress as Bar
+from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TaskID, TextColumn
 
 from pipeline.cli import Commands, command
 from pipeline.errors import StockshotError
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.models import IngestResult
 from pipeline.settings import Settings
 from pipeline.watch import Outcome, Summary, Watcher

@@ -98,7 +98,7 @@ def words_of(task: str) -> str:
 def fingerprint(names: Mapping[str, str]) -> str:
     """What a kept reading was asked with, beside the request itself: the instructions (with
     the warehouse names) and the schema. A cache made with others is not reused."""
-    from pipeline.host.reading import CONTRACT_SCHEMA, contract_prompt
+    from pipeline.host import CONTRACT_SCHEMA, contract_prompt
 
     system = contract_prompt("", names)[0].content
     text = json.dumps([system, CONTRACT_SCHEMA], ensure_ascii=False, sort_keys=True)
@@ -171,7 +171,7 @@ async def _greedy(
     """The model's greedy reading without the schema's grammar, when every token of it is one
     the grammar allows (`_in_schema`): then the constrained greedy decode picks the same
     tokens. Otherwise why not."""
-    from pipeline.host.reading import READING_TOKENS, contract_prompt, contract_schema
+    from pipeline.host import READING_TOKENS, contract_prompt, contract_schema
 
     settings = ModelSettings(max_tokens=READING_TOKENS)
     if settings.temperature != 0:
@@ -204,7 +204,7 @@ async def read_into(
     one the grammar allows (`_greedy`); the others are then read under the schema as a run
     reads them (`pipeline.host.reading.model_reading`). The endpoint's own failure
     (`VlmError`) stops it with what was read so far kept."""
-    from pipeline.host.reading import model_reading
+    from pipeline.host import model_reading
 
     todo = [case for case in cases if cache.reading(case) is None]
 

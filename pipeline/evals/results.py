@@ -11,7 +11,7 @@ from typing import Literal
 from pipeline.contract import TaskContract, only_unclear
 from pipeline.evals.cases import Case
 from pipeline.evals.scoring import Verdict
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 
 __all__ = ["CaseRun", "ModelKind", "TrackRuns", "case_run", "reading_effect"]
 

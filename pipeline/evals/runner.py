@@ -29,13 +29,23 @@ from pipeline.evals.results import CaseRun, ModelKind, TrackRuns, case_run
 from pipeline.evals.scoring import Verdict, score_dry_run, score_first_call, score_ledger
 from pipeline.evals.scratch import SeededStore, read_ledger
 from pipeline.evals.screens import Screens
-from pipeline.host.attachments import from_ingest
-from pipeline.host.context import opening_message, system_prompt
-from pipeline.host.groups import ALL_GROUPS, choose_groups, offered_tools
-from pipeline.host.guards import CallGuard, ResponseGuard, switched_on
-from pipeline.host.loop import HostLimits, Run, run_task
-from pipeline.host.reading import warehouse_names
-from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.host import (
+    ALL_GROUPS,
+    CallGuard,
+    HostLimits,
+    MemoryTarget,
+    ResponseGuard,
+    Run,
+    Toolbox,
+    choose_groups,
+    from_ingest,
+    offered_tools,
+    opening_message,
+    run_task,
+    switched_on,
+    system_prompt,
+    warehouse_names,
+)
 from pipeline.models import JsonObject, Message, ModelResponse, ModelSettings, ToolSpec
 from pipeline.settings import GuardSettings
 from pipeline.vlm.base import Model, SchemaAnswerer

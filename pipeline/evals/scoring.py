@@ -13,8 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from pipeline.evals.cases import WRITE_TOOLS, Case, ExpectedOrder, FirstCall
 from pipeline.evals.scratch import Ledger
-from pipeline.host.guards.common import asks_user
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord, asks_user
 from pipeline.jsonread import items, object_or_none
 from pipeline.models import JsonValue, ModelResponse, ToolSpec
 from servers import domain

@@ -14,9 +14,9 @@ from typing import Literal, get_args
 from PIL import Image
 
 from pipeline.host.context import Attachment, Picture
-from pipeline.imaging.load import load_image
+from pipeline.imaging import load_image
 from pipeline.models import IngestResult
-from pipeline.table.merge import merge_results
+from pipeline.table import merge_results
 
 __all__ = [
     "MERGED_NAME",

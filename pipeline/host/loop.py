@@ -23,12 +23,12 @@ from pipeline.host.items import (
     told_to_model,
     unresolved_report,
 )
+from pipeline.host.ledger import summarize
 from pipeline.host.reading import screen_items, settle_task
 from pipeline.host.record import AttachmentInfo, ItemResolution, RunRecord
 from pipeline.host.run import HostLimits, Run
 from pipeline.host.screenview import view_spec, viewable
 from pipeline.host.turns import Clock, Turns, emitter, finish
-from pipeline.ledger import summarize
 from pipeline.models import Message, Usage
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import from_messages, read_facts

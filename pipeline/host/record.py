@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from pipeline.contract import ContractReading, Question, TaskContract
 from pipeline.host.budget import HopBudget
-from pipeline.ledger import LedgerSummary
+from pipeline.host.ledger import LedgerSummary
 from pipeline.models import JsonObject, Message
 from pipeline.toolfacts import Facts, ToolResult, read_facts
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pipeline.host.attachments import MERGED_NAME, attachment_name
 from pipeline.host.context import Attachment, Picture
 from pipeline.host.toolbox import ToolOutcome
-from pipeline.imaging.payload import to_payload
+from pipeline.imaging import to_payload
 from pipeline.models import JsonObject, JsonValue, Message, ToolSpec
 from pipeline.tiers import image_tokens
 from pipeline.toolfacts import VIEW_TOOL

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 import cv2
 import numpy as np
 
-from pipeline.imaging.normalise import Normalised
+from pipeline.imaging import Normalised
 from pipeline.ingest.attempts import Attempt
 from pipeline.models import (
     Box,
@@ -19,18 +19,20 @@ from pipeline.models import (
 )
 from pipeline.ocr.base import OcrEngine, Recognised
 from pipeline.pixels import Rgb
-from pipeline.table.cells import clean_text, quantity_and_unit
-from pipeline.table.grid import sheet_chrome, strip_icons
-from pipeline.table.headers import is_data_row
-from pipeline.table.joined_columns import split_fused
-from pipeline.table.layout import (
+from pipeline.table import (
     TableLayout,
+    clean_text,
+    is_code,
+    is_data_row,
+    known_cells,
+    map_columns,
+    page_warehouse,
+    quantity_and_unit,
+    sheet_chrome,
+    split_fused,
+    strip_icons,
+    to_rows,
 )
-from pipeline.table.rows import to_rows
-from pipeline.table.schema import map_columns
-from pipeline.table.values import is_code
-from pipeline.table.warehouses import page_warehouse
-from pipeline.table.words import known_cells
 from pipeline.tiers import Rung
 
 

@@ -6,17 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from pipeline.imaging.normalise import Normalised
-from pipeline.imaging.text import TextBoxes, find_text_boxes
+from pipeline.imaging import Normalised, TextBoxes, find_text_boxes
 from pipeline.models import (
     Box,
     Layout,
     Table,
     TextLine,
 )
-from pipeline.table.rows import MappedRows
-from pipeline.table.values import well_formed
-from pipeline.table.warehouses import page_warehouse
+from pipeline.table import MappedRows, page_warehouse, well_formed
 from pipeline.tiers import Rung
 
 

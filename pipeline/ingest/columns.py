@@ -5,17 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from pipeline.cache import Entry
+from pipeline.ingest.cache import Entry
 from pipeline.models import (
     ColumnSource,
     IngestResult,
     Table,
 )
 from pipeline.screentext import render_screen
-from pipeline.table.profiles import format_columns, roles_from_mapping
-from pipeline.table.rows import UNSURE, MappedRows, screen_text, to_rows
-from pipeline.table.schema import type_columns
-from pipeline.table.warehouses import page_warehouse
+from pipeline.table import (
+    UNSURE,
+    MappedRows,
+    format_columns,
+    page_warehouse,
+    roles_from_mapping,
+    screen_text,
+    to_rows,
+    type_columns,
+)
 
 
 class ProfileLookup(Protocol):

@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.imaging.text import TextBoxes, faint_extent, faint_text
+from pipeline.imaging import TextBoxes, faint_extent, faint_text
 from pipeline.models import Box
 from pipeline.pixels import Gray
-from pipeline.table.column_gaps import headless_regions
-from pipeline.table.layout import TableLayout, find_table
-from pipeline.table.textlines import union_box
+from pipeline.table import TableLayout, find_table, headless_regions, union_box
 
 __all__ = ["between", "faint_cells", "faint_fragments_joined", "faint_names"]
 

@@ -29,8 +29,7 @@ from pipeline.ingest.attempts import (
     rowless_after_rows,
 )
 from pipeline.ingest.results import escalated
-from pipeline.table.rows import keyed_by_name
-from pipeline.table.values import well_formed
+from pipeline.table import keyed_by_name, well_formed
 from pipeline.tiers import Method, Rung, judge
 
 __all__ = ["Climb", "Decision", "Step", "climb", "make_steps", "sure"]

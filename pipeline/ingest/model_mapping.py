@@ -31,10 +31,7 @@ from pipeline.models import (
     Table,
     Usage,
 )
-from pipeline.table.headers import FIELDS, normalise_header
-from pipeline.table.rows import UNSURE
-from pipeline.table.schema import fits
-from pipeline.table.values import values_profile
+from pipeline.table import FIELDS, UNSURE, fits, normalise_header, values_profile
 from pipeline.vlm.base import SchemaAnswerer
 
 __all__ = [

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from pipeline.imaging.text import (
+from pipeline.imaging import (
     TextBoxes,
     faint_extent,
     ink_bounds,
@@ -36,15 +36,23 @@ from pipeline.models import (
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.pixels import Rgb
-from pipeline.table.cards import cards_table, read_cards
-from pipeline.table.cells import clean_text
-from pipeline.table.column_gaps import split_merged
-from pipeline.table.html import table_from_html
-from pipeline.table.layout import TableLayout, find_table, structure_region, table_of_lines
-from pipeline.table.rows import to_rows
-from pipeline.table.textlines import cell_lines, reading_order, union_box
-from pipeline.table.warehouses import page_warehouse
-from pipeline.table.words import known_cells
+from pipeline.table import (
+    TableLayout,
+    cards_table,
+    cell_lines,
+    clean_text,
+    find_table,
+    known_cells,
+    page_warehouse,
+    read_cards,
+    reading_order,
+    split_merged,
+    structure_region,
+    table_from_html,
+    table_of_lines,
+    to_rows,
+    union_box,
+)
 from pipeline.tiers import Rung
 
 OTHER_TABLES = 2

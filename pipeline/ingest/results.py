@@ -9,11 +9,11 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pipeline.cache import Entry
+from pipeline.ingest.cache import Entry
 from pipeline.ingest.config import IngestConfig
 from pipeline.models import Table, TextLine
 from pipeline.screentext import TextBox, render_screen
-from pipeline.table.rows import (
+from pipeline.table import (
     MappedRows,
     fit_budget,
     screen_text,
@@ -22,9 +22,7 @@ from pipeline.tiers import image_tokens
 
 if TYPE_CHECKING:
     # Only a fresh reading meets images; a cached result's text needs none of them.
-    from pipeline.imaging.load import LoadedImage
-    from pipeline.imaging.normalise import Normalised
-    from pipeline.imaging.rectify import Quad
+    from pipeline.imaging import LoadedImage, Normalised, Quad
     from pipeline.ingest.attempts import Attempt
     from pipeline.pixels import Rgb
 
@@ -109,7 +107,7 @@ def warnings_of(
 def payload(rgb: Rgb, max_pixels: int) -> tuple[str, int]:
     from PIL import Image
 
-    from pipeline.imaging.payload import to_payload
+    from pipeline.imaging import to_payload
 
     payload = to_payload(Image.fromarray(rgb), max_pixels)
     return payload.url, image_tokens(payload.width, payload.height)

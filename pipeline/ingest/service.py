@@ -19,12 +19,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.cache import Entry, IngestCache, cache_key
 from pipeline.errors import EmptyInputError, InputError, UnknownNameError
-from pipeline.freshness import age_seconds, resolve_capture
-from pipeline.imaging.load import check_size
+from pipeline.imaging import check_size
+from pipeline.ingest.cache import Entry, IngestCache, cache_key
 from pipeline.ingest.columns import ProfileLookup, remap
 from pipeline.ingest.config import IngestConfig
+from pipeline.ingest.freshness import age_seconds, resolve_capture
 from pipeline.ingest.results import model_text, timed, zone_note
 from pipeline.models import (
     ColumnSource,
@@ -34,9 +34,13 @@ from pipeline.models import (
     Tokens,
 )
 from pipeline.ocr.base import LoadsLater, OcrEngine
-from pipeline.table.profiles import header_signature
-from pipeline.table.rows import UNSURE, MappedRows, estimate_text_tokens
-from pipeline.table.warehouses import page_warehouse
+from pipeline.table import (
+    UNSURE,
+    MappedRows,
+    estimate_text_tokens,
+    header_signature,
+    page_warehouse,
+)
 
 if TYPE_CHECKING:
     # Reading an image loads these (OpenCV, NumPy, Pillow, the OCR engine's models) on first
@@ -58,7 +62,7 @@ REQUESTABLE = ("auto", "table_ocr", "full_page", "ui_crop")
 
 _ANALYSIS_MODULES = (
     "pipeline.imaging.load",
-    "pipeline.imaging.normalise",
+    "pipeline.imaging.normalising",
     "pipeline.ingest.attempts",
     "pipeline.ingest.ladder",
     "pipeline.ingest.results",
@@ -294,12 +298,11 @@ class Ingestor:
         return (hit[0], hit[1]) if hit else (None, "miss")
 
     def _analyse(self, data: bytes, *, name: str, requested: str) -> Entry:
-        from pipeline.imaging.load import load_image
-        from pipeline.imaging.normalise import normalise
+        from pipeline.imaging import load_image, normalise
         from pipeline.ingest.attempts import Page, warehouse_of_others
         from pipeline.ingest.ladder import climb, make_steps
         from pipeline.ingest.results import payload, warnings_of
-        from pipeline.table.rows import mapping_doubts
+        from pipeline.table import mapping_doubts
         from pipeline.tiers import LADDERS, image_tokens
 
         timings: dict[str, float] = {}
@@ -368,9 +371,13 @@ class Ingestor:
         """Rows without a warehouse on a page that names several above its table, as a row of
         tabs (`WH-01 | WH-02 | WH-03`): the warehouse of the tab drawn as chosen (underlined,
         filled, heavier), recorded in the context; else the rows stay without one."""
-        from pipeline.table.emphasis import emphasised
-        from pipeline.table.textlines import visual_lines
-        from pipeline.table.warehouses import selected_line, warehouse_ids, warehouse_label
+        from pipeline.table import (
+            emphasised,
+            selected_line,
+            visual_lines,
+            warehouse_ids,
+            warehouse_label,
+        )
 
         mapped = chosen.mapped
         if (

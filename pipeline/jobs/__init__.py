@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from typing import Protocol
 
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.jobs.runbook import Numbered
 from pipeline.jobs.spec import IngestAsk, RunSpec
 from pipeline.models import IngestResult

@@ -7,8 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from pipeline.bootstrap import proposal_queue, run_agent, utc_now
-from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import Target
+from pipeline.host import RunRecord, Target
 from pipeline.jobs.spec import EventSink, Runner, RunSpec
 from pipeline.models import JsonObject
 from pipeline.settings import Settings

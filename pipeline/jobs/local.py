@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.jobs.ingesting import IngestService
 from pipeline.jobs.runbook import FINISHED, Numbered, RunBook, RunState
 from pipeline.jobs.spec import EventSink, IngestAsk, Runner, RunSpec

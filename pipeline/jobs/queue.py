@@ -21,7 +21,7 @@ from procrastinate import App
 from procrastinate.exceptions import AlreadyEnqueued
 
 from pipeline.errors import InputError, ToolServerError
-from pipeline.host.record import RunRecord
+from pipeline.host import RunRecord
 from pipeline.ingest import Ingestor
 from pipeline.jobs.ingesting import RecentResults, check_upload, sha256_of
 from pipeline.jobs.runbook import FINISHED, Numbered, RunState

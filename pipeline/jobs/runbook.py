@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pipeline.contract import TaskContract
 from pipeline.errors import StockshotError, ToolServerError
-from pipeline.host.record import GuardEvent, RunRecord, ToolCallRecord, read_run_log
+from pipeline.host import GuardEvent, RunRecord, ToolCallRecord, read_run_log
 from pipeline.jsonread import items
 from pipeline.models import EventSink, JsonValue, RunEvent
 

@@ -23,9 +23,8 @@ from typing import cast
 
 import psycopg
 
-from pipeline.cache import Entry, IngestCache
 from pipeline.errors import ConfigError, StockshotError
-from pipeline.ingest import Ingestor
+from pipeline.ingest import Entry, IngestCache, Ingestor
 from pipeline.models import CacheState, IngestResult, JsonObject, RunEvent
 from store.errors import StoreError
 from store.jobs import JobTables, RunRow, listen, run_inputs

@@ -9,8 +9,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from pipeline.contract import Question
-from pipeline.host.record import RunRecord
-from pipeline.host.run import new_run_id
+from pipeline.host import RunRecord, new_run_id
 from pipeline.models import EventSink, IngestResult
 
 __all__ = ["EventSink", "IngestAsk", "RunSpec", "Runner"]

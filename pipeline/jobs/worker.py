@@ -22,8 +22,7 @@ from procrastinate import App, JobContext, RetryStrategy
 
 from pipeline.bootstrap import build_ingestor, open_store, run_agent, utc_now
 from pipeline.errors import ConfigError, InputError, StockshotError
-from pipeline.host.record import RunRecord
-from pipeline.host.toolbox import MemoryTarget, Target
+from pipeline.host import MemoryTarget, RunRecord, Target
 from pipeline.ingest import Ingestor
 from pipeline.jobs.execute import runner
 from pipeline.jobs.runbook import FINISHED, RunState, finished_event

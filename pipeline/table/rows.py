@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from dataclasses import field as dataclass_field
+from dataclasses import dataclass, field as dataclass_field, replace
 from datetime import datetime
 
 from pipeline.fields import KEY_KINDS, QUANTITY_FIELDS, KeyKind

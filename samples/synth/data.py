@@ -12,12 +12,10 @@ from screengen.seed import (
     Seed,
     SeedItem,
     cell_values,
+    differs as screen_differs,
     lookup,
     truth_row,
     updated,
-)
-from screengen.seed import (
-    differs as screen_differs,
 )
 
 from .model import Column, Field, Spec

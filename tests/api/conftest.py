@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI
 
 from pipeline.api import create_app
-from pipeline.cache import IngestCache
 from pipeline.ingest import Ingestor
+from pipeline.ingest.cache import IngestCache
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from pipeline.api import create_app
-from pipeline.cache import IngestCache
+from pipeline.ingest.cache import IngestCache
 from pipeline.settings import Settings
 from tests.api.conftest import (
     SAMPLE,

@@ -14,7 +14,7 @@ import pytest
 
 from pipeline.api import create_app
 from pipeline.bootstrap import open_store, screen_shelf
-from pipeline.cache import IngestCache
+from pipeline.ingest.cache import IngestCache
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain

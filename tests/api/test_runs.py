@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from pipeline.api import create_app
-from pipeline.cache import IngestCache
 from pipeline.host.record import RunRecord, append_run_log
 from pipeline.ingest import Ingestor
+from pipeline.ingest.cache import IngestCache
 from pipeline.settings import Settings
 from tests.api.conftest import (
     SAMPLE,

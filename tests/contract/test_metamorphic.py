@@ -6,8 +6,7 @@ the write scope."""
 import random
 from functools import cache
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pipeline.contract import TaskContract, read_task, widenings
 from pipeline.evals.cases import load_cases, load_truth

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from pipeline.cache import IngestCache
 from pipeline.host.loop import Run, run_task
 from pipeline.host.record import RunRecord
 from pipeline.host.toolbox import MemoryTarget, Toolbox
+from pipeline.ingest.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from servers.factory import build_server

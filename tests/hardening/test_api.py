@@ -30,8 +30,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from pipeline.api import create_app
-from pipeline.cache import IngestCache
 from pipeline.host.loop import HostLimits
+from pipeline.ingest.cache import IngestCache
 from pipeline.models import JsonObject
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings

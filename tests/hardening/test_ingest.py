@@ -14,12 +14,11 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, seed, settings
-from hypothesis import strategies as st
+from hypothesis import given, seed, settings, strategies as st
 
-from pipeline.cache import IngestCache
 from pipeline.errors import EmptyInputError, ImageTooLargeError, InputError
 from pipeline.ingest import IngestConfig, Ingestor
+from pipeline.ingest.cache import IngestCache
 from pipeline.models import IngestResult
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings

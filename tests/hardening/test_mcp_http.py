@@ -11,8 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pipeline.contract import parse_task
 from pipeline.host.groups import choose_groups

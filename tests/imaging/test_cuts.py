@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from pipeline.imaging.cuts import cuts_text
-from pipeline.imaging.normalise import normalise
+from pipeline.imaging.normalising import normalise
 from pipeline.imaging.planes import quad_by_lines
 from pipeline.imaging.rectify import Quad
 from tests.imaging.photos import gray, page, paragraph_screenshot, photographed, worst_edge_degrees

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pipeline.imaging.normalise import normalise
+from pipeline.imaging.normalising import normalise
 from pipeline.imaging.planes import quad_by_lines, refine_plane
 from pipeline.imaging.rectify import Quad
 from tests.imaging.photos import KEYSTONE, gray, page, photographed, worst_edge_degrees

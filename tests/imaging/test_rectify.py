@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pipeline.imaging.normalise import is_clean_render, normalise
+from pipeline.imaging.normalising import is_clean_render, normalise
 from pipeline.imaging.rectify import find_quad, warp_quad
 
 ROOT = Path(__file__).resolve().parents[2]

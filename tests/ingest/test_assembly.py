@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.imaging.normalise import normalise
+from pipeline.imaging.normalising import normalise
 from pipeline.imaging.rectify import Quad
 from pipeline.ingest.assembly import finish, line_crop, recognize_unique, surer
 from pipeline.ocr.base import OcrEngine

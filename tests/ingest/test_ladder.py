@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from pipeline.imaging.normalise import Normalised
+from pipeline.imaging.normalising import Normalised
 from pipeline.imaging.rectify import Quad
 from pipeline.ingest.attempts import Attempt, Page
 from pipeline.ingest.ladder import climb, make_steps

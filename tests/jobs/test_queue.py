@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from pipeline.api import create_app
-from pipeline.cache import IngestCache
+from pipeline.ingest.cache import IngestCache
 from pipeline.ocr import OcrEngine
 from pipeline.settings import Settings
 from servers import domain

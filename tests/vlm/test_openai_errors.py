@@ -8,8 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pipeline.errors import VlmError
 from pipeline.models import Message

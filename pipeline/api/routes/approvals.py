@@ -30,7 +30,7 @@ from pipeline.api.schemas import (
 from pipeline.api.screens import run_screens, source_out
 from pipeline.approval_desk import Decision
 from pipeline.bootstrap import utc_now
-from pipeline.host.record import AttachmentInfo
+from pipeline.host import AttachmentInfo
 from servers.models import PlannedOrder
 from store.models import Order, Proposal, ProposalQuery
 

@@ -16,7 +16,7 @@ from pipeline.api.screens import kept_result
 from pipeline.api.uploads import read_form
 from pipeline.errors import InputError
 from pipeline.ingest import apply_columns
-from pipeline.table.profiles import parse_columns
+from pipeline.table import parse_columns
 
 __all__ = ["router"]
 

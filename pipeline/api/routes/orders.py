@@ -20,7 +20,7 @@ from pipeline.api.schemas import (
 )
 from pipeline.api.screens import run_screens, source_out
 from pipeline.bootstrap import utc_now
-from pipeline.host.record import AttachmentInfo
+from pipeline.host import AttachmentInfo
 from servers import domain
 from servers.errors import InvalidArgument
 from store.models import AuditEntry, Order, OrderQuery, Proposal, ProposalQuery

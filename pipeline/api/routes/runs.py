@@ -31,8 +31,7 @@ from pipeline.api.service import check_guard_switches, check_model, warehouse_na
 from pipeline.bootstrap import approval_policy, enabled_guards, utc_now
 from pipeline.contract import HELP, parse_task, read_task
 from pipeline.errors import InputError
-from pipeline.host.groups import choose_groups
-from pipeline.host.record import RunRecord, ToolCallRecord
+from pipeline.host import RunRecord, ToolCallRecord, choose_groups
 from pipeline.jobs import RunSpec
 from pipeline.jobs.runbook import Numbered
 from store.models import ProposalQuery

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from pipeline.contract import ids_in
-from pipeline.ledger import LedgerEntry, LedgerSummary
+from pipeline.host.ledger import LedgerEntry, LedgerSummary
 from pipeline.toolfacts import CANCEL_TOOL, CREATE_TOOL
 
 __all__ = ["PROPOSAL_ID", "Claim", "ClaimKind", "parse_claims", "unsupported"]

@@ -25,7 +25,7 @@ from pipeline.contract import ids_in
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
 from pipeline.host.guards.common import guard_count
-from pipeline.ledger import LedgerEntry, LedgerSummary, summarize
+from pipeline.host.ledger import LedgerEntry, LedgerSummary, summarize
 from pipeline.models import ModelResponse
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import Facts, from_messages, read_facts

@@ -2,11 +2,10 @@
 named."""
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pipeline.host.guards.claims import parse_claims, unsupported
-from pipeline.ledger import LedgerEntry, LedgerSummary
+from pipeline.host.ledger import LedgerEntry, LedgerSummary
 
 EMPTY = LedgerSummary()
 ONE_ORDER = LedgerSummary(

@@ -1,6 +1,6 @@
 """The ledger summary the host writes from the tool results, whatever the model says."""
 
-from pipeline.ledger import summarize
+from pipeline.host.ledger import summarize
 from pipeline.toolfacts import Facts, OrderFact
 
 

@@ -3,7 +3,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.freshness import (
+from pipeline.ingest.freshness import (
     age_seconds,
     parse_exif_datetime,
     parse_filename_stamp,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pipeline.imaging.normalise import is_clean_render, normalise
+from pipeline.imaging.normalising import is_clean_render, normalise
 from tests.imaging.photos import KEYSTONE, ROOT, page, paragraph_screenshot, photographed
 
 

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from pipeline.cache import Entry, IngestCache, cache_key
+from pipeline.ingest.cache import Entry, IngestCache, cache_key
 
 
 def entry(mark: str) -> Entry:

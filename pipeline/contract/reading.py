@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.contract.terms import Action, TaskContract, TaskReading, unclear
+from pipeline.contract.terms import Action, QuantityRule, TaskContract, TaskReading, unclear
 
 __all__ = ["ids_in", "parse_task", "read_task"]
 
@@ -154,116 +154,23 @@ def read_task(
     understood = [c for c in clauses if c.understood]
     missed = [c for c in clauses if not c.understood]
 
-    positive, excluded = _Ids(), _Ids()
-    mentioned, said_excluded = _Ids(), _Ids()
-    """What a report covers: the ids the understood clauses name (or, when none is
-    understood, those the task names), less those it says to leave out."""
-    for clause in understood:
-        for token in clause.positive:
-            positive.take(token, marks)
-    for clause in clauses:
-        for token in clause.excluded:
-            excluded.take(token, marks)
-            said_excluded.take(token, marks)
-        for token in clause.positive if clause.understood or not understood else ():
-            mentioned.take(token, marks)
-    for clause in missed:
-        for token in clause.positive:
-            excluded.take(token, marks)
-    # Ids in words the task cites (quoted, or after "the note says") are never written to.
-    for clause in clauses:
-        for token in clause.cited:
-            excluded.take(token, marks)
-    for kind, value in marks.cited:
-        marks.add(kind, value)
-        excluded.take(Token(value, "cited", 0, 0, kind, marks.of(kind).index(value)), marks)
+    roles = _roles(clauses, marks)
+    notes, missing = _notes(clauses, marks, catalogue, roles)
+    leftovers = _leftovers(missed, marks, notes)
+    verbs = _verbs(clauses, marks)
 
-    notes, missing = _named(marks, catalogue, positive)
-    notes += [f"read {t.read_as}" for c in clauses for t in c.tokens if t.read_as]
-    notes += [f"did not act on the words the task quotes: {q!r}" for q in marks.quotes]
-    if any(c.quoting for c in clauses):
-        notes.append("did not act on the words the task cites")
-    notes += [
-        f"{marks.skus[t.index]} is written to when it is one of the set the task names"
-        for c in understood
-        for t in c.joined
-    ]
-    for _, skus in marks.named:
-        if len(skus) > 1 and any(s in positive.skus for s in skus):
-            positive.skus = [s for s in positive.skus if s not in skus]
-            excluded.skus += skus
-    leftovers: list[str] = []
-    for clause in missed:
-        quote = _shown(clause.quote(clause.leftover), marks)
-        leftovers.append(quote)
-        dropped = _Ids()
-        for token in [*clause.positive, *clause.excluded]:
-            dropped.take(token, marks)
-        left = [*dropped.skus, *dropped.warehouses, *dropped.orders]
-        if left:
-            notes.append(f"{_LEFT_OUT}{', '.join(_unique(left))} out: {unclear(quote)}")
-
-    stops = [_shown(c.stop, marks) for c in clauses if c.stop is not None]
-    acts = set().union(*(c.acts for c in understood)) if understood else set()
-    asked = any(c.acts for c in clauses)
-    wants_cancel, wants_write = "cancel" in acts, "write" in acts
-    # A negation of one action forbids that action only: "cancel PO-1 and don't reorder it"
-    # is a cancel, and no order is written (a cancel writes none).
-    negated, forbidden = [], []
-    for clause in clauses:
-        if clause.negated is None:
-            continue
-        other = {"write": "cancel", "cancel": "write"}.get(clause.negates or "")
-        if other is not None and other in acts and clause.negates not in acts:
-            forbidden.append(_shown(clause.negated, marks))
-        else:
-            negated.append(_shown(clause.negated, marks))
-    rules = [marks.rules[i] for c in understood for i in c.rules]
-    below = [marks.conditions[i] for c in understood for i in c.conditions]
-    loose = [marks.loose[i] for c in understood for i in c.loose]
-    unresolved = [name for c in clauses for name in c.names]
-
-    exclude_skus = _unique(excluded.skus)
-    exclude_warehouses = _unique(excluded.warehouses)
+    exclude_skus = _unique(roles.excluded.skus)
+    exclude_warehouses = _unique(roles.excluded.warehouses)
+    positive = roles.positive
     skus = tuple(s for s in _unique(positive.skus) if s not in exclude_skus)
     warehouses = tuple(w for w in _unique(positive.warehouses) if w not in exclude_warehouses)
-    per_sku = {s: q for s, q in positive.quantities.items() if s in skus}
-    orders = tuple(o for o in _unique(positive.orders) if o not in excluded.orders)
+    orders = tuple(o for o in _unique(positive.orders) if o not in roles.excluded.orders)
+    rules = [marks.rules[i] for c in understood for i in c.rules]
     rule = rules[0] if rules else None
-    screen_only = not any(c.beyond for c in understood)
+    below = [marks.conditions[i] for c in understood for i in c.conditions]
 
-    action: Action
-    if stops:
-        action = "report"
-        notes.append(f"read as a report: the task says {stops[0]!r}")
-    elif negated:
-        action = "report"
-        notes.append(f"read as a report: the task says {negated[0]!r}")
-    elif wants_cancel and wants_write:
-        action = "report"
-        missing.append("the task asks to cancel and to order at once; ask for one at a time")
-    elif wants_cancel:
-        action = "cancel"
-        notes += [f"no order is written: the task says {words!r}" for words in forbidden]
-        if excluded.orders and not orders:
-            missing.append(
-                f"the task leaves {', '.join(_unique(excluded.orders))} out of a cancel it does "
-                "not name by order; name the orders to cancel (like PO-000042)"
-            )
-        elif not orders and not skus:
-            what = "all orders" if any(_ALL_ORDERS.search(c.text) for c in clauses) else "no order"
-            missing.append(
-                f"the task names {what} to cancel; name the orders (like PO-000042) or the "
-                "SKUs whose open orders should go"
-            )
-    elif wants_write:
-        action = "order" if per_sku else "replenish"
-        notes += [f"no order is cancelled: the task says {words!r}" for words in forbidden]
-    else:
-        action = "report"
-        if not asked:
-            missing.append(_NOTHING)
-
+    per_sku = {s: q for s, q in positive.quantities.items() if s in skus}
+    action = _action(verbs, clauses, roles, orders, skus, bool(per_sku), notes, missing)
     if action != "report":
         for kind, named, kept in (
             ("SKU", positive.skus, skus),
@@ -273,48 +180,11 @@ def read_task(
             if named and not kept:
                 missing.append(f"every {kind} the task names is also left out; nothing is left")
     if action in ("replenish", "order"):
-        zero = [s for s, q in per_sku.items() if q < 1]
-        if zero or (rule is not None and rule.value < 1):
-            missing.append("a quantity of 0 orders nothing; give at least 1 unit")
-        if loose and not per_sku and rule is None:
-            if len(skus) == 1:
-                per_sku = {skus[0]: int(re.sub(r"\D", "", loose[0]) or 0)}
-                action = "order"
-            else:
-                missing.append(
-                    f"{loose[0]!r} does not say which SKU it is for; write '{loose[0]} each' "
-                    "or name the SKU (10 units of SKU-10232)"
-                )
-        if unresolved:
-            missing.append(
-                f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
-            )
-    cites = bool(marks.quotes) or any(c.quoting for c in clauses)
-    turned = [c.disregard for c in understood if c.disregard is not None]
-    # Beside cited words, a request that names no object of its own may mean the cited items
-    # ("the screen says SKU-1 is low, restock it", "截图显示着 SKU-1 缺货，补一下"): not
-    # understood.
-    pointing = [c for c in understood if cites and (c.acts - {"report"}) and _points_back(c)]
-    if pointing:
-        missing.append(unclear(pointing[0].text.strip()))
-    if turned and not cites:
-        missing.append(unclear(turned[0]))
-    limits = [c.only_these for c in understood if c.only_these is not None]
-    if limits and action != "report" and not (skus or warehouses or orders):
-        missing.append(unclear(limits[0]))
-    reasons = [c.reason for c in understood if c.reason is not None]
-    if reasons and action != "cancel":
-        missing.append(unclear(reasons[0]))
-    # Orders a reason names ("PO-1 was a duplicate") are the cancel's only when no other
-    # clause names other orders ("cancel PO-1, PO-2 was a mistake" may correct PO-1).
-    explained = {o for c in understood if c.reason for o in _orders_of(c, marks)}
-    asked_for = {o for c in understood if not c.reason for o in _orders_of(c, marks)}
-    if explained and asked_for and not explained <= asked_for:
-        missing.append(unclear(next(c.reason for c in understood if c.reason) or ""))
-    if below and min(below) < 1:
-        missing.append("no item has less than 0 on hand; give a number of at least 1")
-    if action == "cancel" and (per_sku or rule is not None or below):
-        missing.append("a cancel takes no quantity")
+        loose = [marks.loose[i] for c in understood for i in c.loose]
+        unresolved = [name for c in clauses for name in c.names]
+        action, per_sku = _sized(action, per_sku, rule, loose, unresolved, skus, missing)
+    has_object = bool(skus or warehouses or orders)
+    missing += _unclear_asks(action, clauses, marks, has_object, per_sku, rule, below)
     if exclude_skus:
         notes.append(_EXCLUDED + ", ".join(exclude_skus))
     if exclude_warehouses:
@@ -325,7 +195,7 @@ def read_task(
         "exclude_warehouses": exclude_warehouses,
         "skus": skus,
         "exclude_skus": exclude_skus,
-        "screen_only": screen_only,
+        "screen_only": not any(c.beyond for c in understood),
         "on_hand_below": min(below) if below and min(below) > 0 else None,
     }
     if missing:
@@ -350,10 +220,10 @@ def read_task(
     # A condition in a clause not understood cannot be left out of a write as an id can: no
     # reading without it is offered.
     held = any(t.kind == "C" for c in missed for t in c.tokens)
-    offer = fallback if leftovers and fallback.writes_allowed and not stops else None
+    offer = fallback if leftovers and fallback.writes_allowed and not verbs.stops else None
     if held:
         offer = None
-    elif leftovers and offer is None and not stops and _retry:
+    elif leftovers and offer is None and not verbs.stops and _retry:
         offer = _without(task, missed, names, catalogue)
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]
@@ -366,17 +236,252 @@ def read_task(
                 update={"notes": (*contract.notes, "words not understood name no id")}
             )
     if not contract.writes_allowed:
-        contract = _report_of(contract, mentioned, said_excluded)
+        contract = _report_of(contract, roles.mentioned, roles.said_excluded)
     if not fallback.writes_allowed:
-        fallback = _report_of(fallback, mentioned, said_excluded)
+        fallback = _report_of(fallback, roles.mentioned, roles.said_excluded)
     return TaskReading(
         task=task,
         contract=contract,
         fallback=fallback,
         not_understood=tuple(leftovers),
-        stop=stops[0] if stops else None,
+        stop=verbs.stops[0] if verbs.stops else None,
         offer=offer,
     )
+
+
+@dataclass
+class _Roles:
+    """The ids a task names, by the part they play in it."""
+
+    positive: _Ids = field(default_factory=_Ids)
+    """What the understood clauses ask to act on."""
+    excluded: _Ids = field(default_factory=_Ids)
+    """What may not be written: said to be left out, named in words not understood, cited."""
+    mentioned: _Ids = field(default_factory=_Ids)
+    """What a report covers: the ids the understood clauses name (or, when none is
+    understood, those the task names)."""
+    said_excluded: _Ids = field(default_factory=_Ids)
+    """What a report leaves out: only the ids the task says to leave out."""
+
+
+def _roles(clauses: Sequence[Clause], marks: Marks) -> _Roles:
+    roles = _Roles()
+    understood = [c for c in clauses if c.understood]
+    for clause in understood:
+        for token in clause.positive:
+            roles.positive.take(token, marks)
+    for clause in clauses:
+        for token in clause.excluded:
+            roles.excluded.take(token, marks)
+            roles.said_excluded.take(token, marks)
+        for token in clause.positive if clause.understood or not understood else ():
+            roles.mentioned.take(token, marks)
+    for clause in clauses:
+        if not clause.understood:
+            for token in clause.positive:
+                roles.excluded.take(token, marks)
+    # Ids in words the task cites (quoted, or after "the note says") are never written to.
+    for clause in clauses:
+        for token in clause.cited:
+            roles.excluded.take(token, marks)
+    for kind, value in marks.cited:
+        marks.add(kind, value)
+        roles.excluded.take(Token(value, "cited", 0, 0, kind, marks.of(kind).index(value)), marks)
+    return roles
+
+
+def _notes(
+    clauses: Sequence[Clause], marks: Marks, catalogue: Mapping[str, str], roles: _Roles
+) -> tuple[list[str], list[str]]:
+    """What the reading says of the words it read (names, corrected words, quotes, sets), and
+    what it could not settle; a name that fits several items moves them all out of what is
+    written to."""
+    notes, missing = _named(marks, catalogue, roles.positive)
+    notes += [f"read {t.read_as}" for c in clauses for t in c.tokens if t.read_as]
+    notes += [f"did not act on the words the task quotes: {q!r}" for q in marks.quotes]
+    if any(c.quoting for c in clauses):
+        notes.append("did not act on the words the task cites")
+    notes += [
+        f"{marks.skus[t.index]} is written to when it is one of the set the task names"
+        for c in clauses
+        if c.understood
+        for t in c.joined
+    ]
+    for _, skus in marks.named:
+        if len(skus) > 1 and any(s in roles.positive.skus for s in skus):
+            roles.positive.skus = [s for s in roles.positive.skus if s not in skus]
+            roles.excluded.skus += skus
+    return notes, missing
+
+
+def _leftovers(missed: Sequence[Clause], marks: Marks, notes: list[str]) -> list[str]:
+    """The words of each clause not understood, as the task wrote them; the ids beside them
+    are noted as left out."""
+    leftovers: list[str] = []
+    for clause in missed:
+        quote = _shown(clause.quote(clause.leftover), marks)
+        leftovers.append(quote)
+        dropped = _Ids()
+        for token in [*clause.positive, *clause.excluded]:
+            dropped.take(token, marks)
+        left = [*dropped.skus, *dropped.warehouses, *dropped.orders]
+        if left:
+            notes.append(f"{_LEFT_OUT}{', '.join(_unique(left))} out: {unclear(quote)}")
+    return leftovers
+
+
+@dataclass
+class _Verbs:
+    """What the task asks to be done, and what it says not to do."""
+
+    acts: set[str]
+    """The actions the understood clauses ask for."""
+    asked: bool
+    """Whether any clause, understood or not, asks for an action."""
+    stops: list[str]
+    """Words that defer, hand the action to the user or ask hypothetically."""
+    negated: list[str]
+    """Negations that forbid writing ("don't order")."""
+    forbidden: list[str]
+    """Negations of the one action the task does not ask for ("and don't reorder it")."""
+
+
+def _verbs(clauses: Sequence[Clause], marks: Marks) -> _Verbs:
+    understood = [c for c in clauses if c.understood]
+    acts: set[str] = set().union(*(c.acts for c in understood)) if understood else set()
+    # A negation of one action forbids that action only: "cancel PO-1 and don't reorder it"
+    # is a cancel, and no order is written (a cancel writes none).
+    negated, forbidden = [], []
+    for clause in clauses:
+        if clause.negated is None:
+            continue
+        other = {"write": "cancel", "cancel": "write"}.get(clause.negates or "")
+        if other is not None and other in acts and clause.negates not in acts:
+            forbidden.append(_shown(clause.negated, marks))
+        else:
+            negated.append(_shown(clause.negated, marks))
+    return _Verbs(
+        acts=acts,
+        asked=any(c.acts for c in clauses),
+        stops=[_shown(c.stop, marks) for c in clauses if c.stop is not None],
+        negated=negated,
+        forbidden=forbidden,
+    )
+
+
+def _action(
+    verbs: _Verbs,
+    clauses: Sequence[Clause],
+    roles: _Roles,
+    orders: Sequence[str],
+    skus: Sequence[str],
+    sized: bool,
+    notes: list[str],
+    missing: list[str],
+) -> Action:
+    """The one action the task asks for, safe side first: anything that stops or forbids
+    writing is a report, and so is a request for two actions at once."""
+    wants_cancel, wants_write = "cancel" in verbs.acts, "write" in verbs.acts
+    if verbs.stops:
+        notes.append(f"read as a report: the task says {verbs.stops[0]!r}")
+        return "report"
+    if verbs.negated:
+        notes.append(f"read as a report: the task says {verbs.negated[0]!r}")
+        return "report"
+    if wants_cancel and wants_write:
+        missing.append("the task asks to cancel and to order at once; ask for one at a time")
+        return "report"
+    if wants_cancel:
+        notes += [f"no order is written: the task says {words!r}" for words in verbs.forbidden]
+        if roles.excluded.orders and not orders:
+            missing.append(
+                f"the task leaves {', '.join(_unique(roles.excluded.orders))} out of a cancel "
+                "it does not name by order; name the orders to cancel (like PO-000042)"
+            )
+        elif not orders and not skus:
+            what = "all orders" if any(_ALL_ORDERS.search(c.text) for c in clauses) else "no order"
+            missing.append(
+                f"the task names {what} to cancel; name the orders (like PO-000042) or the "
+                "SKUs whose open orders should go"
+            )
+        return "cancel"
+    if wants_write:
+        notes += [f"no order is cancelled: the task says {words!r}" for words in verbs.forbidden]
+        return "order" if sized else "replenish"
+    if not verbs.asked:
+        missing.append(_NOTHING)
+    return "report"
+
+
+def _sized(
+    action: Action,
+    per_sku: dict[str, int],
+    rule: QuantityRule | None,
+    loose: Sequence[str],
+    unresolved: Sequence[str],
+    skus: Sequence[str],
+    missing: list[str],
+) -> tuple[Action, dict[str, int]]:
+    """A write's quantities checked: none of 0, a bare number only for the one SKU named, and
+    every warehouse named by a name the store knows."""
+    zero = [s for s, q in per_sku.items() if q < 1]
+    if zero or (rule is not None and rule.value < 1):
+        missing.append("a quantity of 0 orders nothing; give at least 1 unit")
+    if loose and not per_sku and rule is None:
+        if len(skus) == 1:
+            per_sku = {skus[0]: int(re.sub(r"\D", "", loose[0]) or 0)}
+            action = "order"
+        else:
+            missing.append(
+                f"{loose[0]!r} does not say which SKU it is for; write '{loose[0]} each' "
+                "or name the SKU (10 units of SKU-10232)"
+            )
+    if unresolved:
+        missing.append(
+            f"{unresolved[0]!r} names no warehouse I know; name it by its id (like WH-02)"
+        )
+    return action, per_sku
+
+
+def _unclear_asks(
+    action: Action,
+    clauses: Sequence[Clause],
+    marks: Marks,
+    has_object: bool,
+    per_sku: Mapping[str, int],
+    rule: QuantityRule | None,
+    below: Sequence[int],
+) -> list[str]:
+    """Understood clauses that still leave the request unclear as a whole."""
+    understood = [c for c in clauses if c.understood]
+    missing: list[str] = []
+    cites = bool(marks.quotes) or any(c.quoting for c in clauses)
+    turned = [c.disregard for c in understood if c.disregard is not None]
+    # Beside cited words, a request that names no object of its own may mean the cited items
+    # ("the screen says SKU-1 is low, restock it", "截图显示着 SKU-1 缺货，补一下"): not
+    # understood.
+    pointing = [c for c in understood if cites and (c.acts - {"report"}) and _points_back(c)]
+    if pointing:
+        missing.append(unclear(pointing[0].text.strip()))
+    if turned and not cites:
+        missing.append(unclear(turned[0]))
+    limits = [c.only_these for c in understood if c.only_these is not None]
+    if limits and action != "report" and not has_object:
+        missing.append(unclear(limits[0]))
+    reasons = [c.reason for c in understood if c.reason is not None]
+    if reasons and action != "cancel":
+        missing.append(unclear(reasons[0]))
+    # Orders a reason names ("PO-1 was a duplicate") are the cancel's only when no other
+    # clause names other orders ("cancel PO-1, PO-2 was a mistake" may correct PO-1).
+    explained = {o for c in understood if c.reason for o in _orders_of(c, marks)}
+    asked_for = {o for c in understood if not c.reason for o in _orders_of(c, marks)}
+    if explained and asked_for and not explained <= asked_for:
+        missing.append(unclear(next(c.reason for c in understood if c.reason) or ""))
+    if below and min(below) < 1:
+        missing.append("no item has less than 0 on hand; give a number of at least 1")
+    if action == "cancel" and (per_sku or rule is not None or below):
+        missing.append("a cancel takes no quantity")
+    return missing
 
 
 def _orders_of(clause: Clause, marks: Marks) -> list[str]:

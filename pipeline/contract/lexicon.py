@@ -143,7 +143,8 @@ EN: Final[dict[str, Tag]] = _table(
         "write": (
             "replenish|replenishing|restock|restocking|reorder|reordering|re-order|"
             "re-ordering|top up|top-up|topping up|buy|buying|purchase|purchasing|"
-            "order more|refill|refilling|fill up|filling up"
+            "order more|refill|refilling|fill up|filling up|replace|replacing|replacement|"
+            "replacements"
         ),
         "write_past": (
             "ordered|reordered|re-ordered|replenished|restocked|purchased|bought|placed|raised|"
@@ -237,7 +238,7 @@ EN: Final[dict[str, Tag]] = _table(
             "should|should i|should we|what to|which to|how much to|how many to|whether to|"
             "need to be|needs to be|to be|ought to|recommend|suggest|would you recommend|"
             "worth|do i need to|do we need to|anything to|something to|is there anything to|"
-            "any to"
+            "any to|shouldn't we|should not we"
         ),
         "req_modal": (
             "could you|would you|can you|will you|could you please|would you please|"
@@ -246,7 +247,10 @@ EN: Final[dict[str, Tag]] = _table(
             "are you able to|would it be possible to|is it possible to|could we|can we|"
             "could we please|can we please|mind|any chance you could|any chance you can|"
             "any chance of|you can|you may|you could|how about|what about|why not|"
-            "why don't you|why not just|"
+            "why don't you|why not just|why don't we|can't we|can't you|couldn't we|"
+            "couldn't you|won't you|can we not|could we not|"
+            "it wouldn't hurt to|wouldn't hurt to|it won't hurt to|no reason not to|"
+            "there's no reason not to|"
             "i'd appreciate it if you|i would appreciate it if you|i'd appreciate it if you could|"
             "it would be great if you could|it would be great if you|it'd be great if you could|"
             "would be great if you could|it would help if you could|it would help if you"
@@ -412,6 +416,9 @@ SHORTHAND: Final[dict[str, str]] = {
     "pl": "please",
     "plse": "please",
     "inv": "inventory",
+    "topup": "top up",
+    "lows": "low",
+    "restk": "restock",
 }
 """Shorthand people type for a word of the vocabulary (`qty`, `thx`, `reord`): read as that
 word, and said in the reading."""
@@ -424,7 +431,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "write": (
             "补货|补充|下单|订货|采购|购买|进货|补单|补上|补齐|补足|补满|补|订|买|订购|"
             "再订|备货|买入|补一下|补一些|补点|下采购单|补进|订一些|下个单|下一单|下张单|"
-            "补到位|补上去|补一补|补补|订一订|缺啥补啥|缺什么补什么"
+            "补到位|补上去|补一补|补补|订一订|缺啥补啥|缺什么补什么|补下|订下|补下货"
         ),
         "write_past": "下过单|订过|补过|已下单|已经下单|已补|已订|已经订了|已经补了|买过",
         "make": "建|建好|创建|提交|开|生成|做|发起|提|开单|建个|建一下|安排|安排一下",

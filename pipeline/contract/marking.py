@@ -56,6 +56,9 @@ _QTY_AFTER = re.compile(
 )
 """A quantity right after a SKU is that SKU's, unless it is for each ("SKU-1, SKU-2: 20 of
 each") or a count held ("SKU-1: 30 on hand")."""
+_DISTRIBUTED = re.compile(r"(?:各|每个|每样|每种|每项|\beach\b|\bapiece\b)[^\d，,。；;<>]{0,6}$")
+"""Words just before a quantity that give it to each SKU listed ("各订 30 件 SKU-1、SKU-2"):
+the quantity then belongs to none of them alone."""
 _CAP = (
     re.compile(
         r"\b(?:at most|no more than|not more than|a maximum of|max(?:imum)?(?: of)?|"
@@ -484,7 +487,12 @@ def _mark_quantities(text: str, marks: Marks) -> str:
             _english_verb_in(match[0]) + f" <Q{len(marks.quantities) - 1}> " + _verbs_in(match[0])
         )
 
-    text = _QTY_BEFORE.sub(lambda m: per_sku(m, 2, 1), text)
+    def before_sku(match: re.Match[str]) -> str:
+        if _DISTRIBUTED.search(match.string[: match.start()]):
+            return match[0]
+        return per_sku(match, 2, 1)
+
+    text = _QTY_BEFORE.sub(before_sku, text)
     text = _QTY_AFTER.sub(lambda m: per_sku(m, 1, 2), text)
 
     def condition(add: int) -> Callable[[re.Match[str]], str]:

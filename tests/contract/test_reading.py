@@ -1147,3 +1147,60 @@ def test_a_share_is_never_a_count_of_units_on_hand_or_to_order(task: str) -> Non
     for contract in (reading.contract, reading.fallback):
         assert not contract.writes_allowed and contract.on_hand_below is None
     assert reading.offer is None or reading.offer.on_hand_below is None
+
+
+def test_a_number_after_words_for_each_is_each_skus_never_the_next_skus_alone() -> None:
+    for task in (
+        "各订 40 件 SKU-10233、SKU-10311",
+        "Order each 40 units of SKU-10233 and SKU-10311",
+    ):
+        contract = parse_task(task, NAMES)
+        assert contract.skus == ("SKU-10233", "SKU-10311")
+        assert contract.quantities == {}
+        assert contract.quantity_rule == QuantityRule(kind="each", value=40)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Can't we just restock what's short?",
+        "Couldn't you top up the low lines?",
+        "It wouldn't hurt to reorder the items under their minimum.",
+        "There's no reason not to restock the low ones.",
+    ],
+)
+def test_a_negative_question_or_idiom_that_asks_for_the_write_is_the_write(task: str) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.action == "replenish" and contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Can't we wait with the orders?", "We can't reorder SKU-10233 today.", "Shouldn't we order?"],
+)
+def test_a_negation_or_an_advice_question_still_writes_nothing(task: str) -> None:
+    assert not parse_task(task, NAMES).writes_allowed
+
+
+@pytest.mark.parametrize(
+    ("task", "writes"),
+    [
+        ("Cancel PO-000007; there is no need to replace it.", True),
+        ("Cancel PO-000007, and do not order a replacement.", True),
+        ("Cancel PO-000007 and order a replacement.", False),
+    ],
+)
+def test_a_cancel_that_forbids_a_replacement_is_the_cancel_and_one_that_asks_for_it_is_not(
+    task: str, writes: bool
+) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.writes_allowed is writes
+    assert contract.action == ("cancel" if writes else "report")
+
+
+@pytest.mark.parametrize("task", ["topup the lows", "reorder lows pls", "订下货", "restk the lows"])
+def test_floor_shorthand_for_the_low_items_and_the_verbs_reads_as_a_replenishment(
+    task: str,
+) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.action == "replenish" and contract.writes_allowed

@@ -364,7 +364,7 @@ EN: Final[dict[str, Tag]] = _table(
             "marked|flagged|marked as|flagged as|shown as|shows up as|show up as|showing as|"
             "listed as|that show|that shows"
         ),
-        "particle": "up",
+        "particle": "up|back up",
         "hold_end": (
             "as is|as it is|as they are|alone|untouched|unchanged|intact|out|out of it|"
             "out of this|out of that|where it is|where they are"

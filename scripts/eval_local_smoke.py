@@ -45,9 +45,10 @@ def say(message: str) -> None:
 
 
 def answers(base_url: str) -> str | None:
-    """None when the endpoint lists its models, else why not."""
+    """None when the endpoint lists its models, else why not. A server that answers one
+    request at a time may be busy with another client's for minutes: it is given that long."""
     try:
-        with urllib.request.urlopen(f"{base_url.rstrip('/')}/models", timeout=10) as r:  # noqa: S310
+        with urllib.request.urlopen(f"{base_url.rstrip('/')}/models", timeout=300) as r:  # noqa: S310
             json.load(r)
         return None
     except (OSError, urllib.error.URLError, ValueError) as exc:

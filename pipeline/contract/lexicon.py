@@ -143,8 +143,7 @@ EN: Final[dict[str, Tag]] = _table(
         "write": (
             "replenish|replenishing|restock|restocking|reorder|reordering|re-order|"
             "re-ordering|top up|top-up|topping up|buy|buying|purchase|purchasing|"
-            "order more|refill|refilling|fill up|filling up|replace|replacing|replacement|"
-            "replacements"
+            "order more|refill|refilling|fill up|filling up"
         ),
         "write_past": (
             "ordered|reordered|re-ordered|replenished|restocked|purchased|bought|placed|raised|"

@@ -1183,19 +1183,17 @@ def test_a_negation_or_an_advice_question_still_writes_nothing(task: str) -> Non
 
 
 @pytest.mark.parametrize(
-    ("task", "writes"),
+    "task",
     [
-        ("Cancel PO-000007; there is no need to replace it.", True),
-        ("Cancel PO-000007, and do not order a replacement.", True),
-        ("Cancel PO-000007 and order a replacement.", False),
+        "Replace SKU-10233 with SKU-10311.",
+        "Replace PO-000007.",
+        "Cancel PO-000007, no need to replace it.",
     ],
 )
-def test_a_cancel_that_forbids_a_replacement_is_the_cancel_and_one_that_asks_for_it_is_not(
-    task: str, writes: bool
-) -> None:
-    contract = parse_task(task, NAMES)
-    assert contract.writes_allowed is writes
-    assert contract.action == ("cancel" if writes else "report")
+def test_a_replacement_is_never_read_as_a_write_of_what_it_names(task: str) -> None:
+    """ "Replace SKU-1 with SKU-2" does not mean ordering SKU-1, nor "replace PO-1" ordering
+    everything low: a replacement is no word of the vocabulary."""
+    assert not parse_task(task, NAMES).writes_allowed
 
 
 @pytest.mark.parametrize("task", ["topup the lows", "reorder lows pls", "订下货", "restk the lows"])

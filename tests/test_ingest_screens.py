@@ -104,3 +104,14 @@ def test_the_corpus_the_tests_read_is_the_tune_split() -> None:
     manifest = json.loads((TUNE / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["split"] == "tune"
     assert Path(TUNE).name == "tune"
+
+
+def test_a_photographed_spreadsheet_reads_every_row_under_its_header_not_its_toolbar(
+    ingestor: Ingestor,
+) -> None:
+    """The column letters and toolbar above a sheet's header are rows apart, not the lines of
+    a wrapped header: the names line alone is the header."""
+    image = ROOT / "corpus" / "photo-sheet-wh02.jpg"
+    expected = json.loads(image.with_name(image.name + ".truth.json").read_text(encoding="utf-8"))
+    result = ingestor.ingest_path(image)
+    assert [r.sku for r in result.rows] == [r["sku"] for r in expected["rows"]]

@@ -276,10 +276,10 @@ def find_table(
         above -= 1
 
     body.pop(0)
-    head = _header_block(lines, centres, first, text_height, inside)
+    pitch = (centres[body[-1]] - centres[first]) / len(body) if body else float("inf")
+    head = _header_block(lines, centres, first, text_height, inside, pitch)
     if first > 0 and above >= 0:
-        pitch = (centres[body[-1]] - centres[first]) / max(1, len(body))
-        block = _header_block(lines, centres, above, text_height, inside)
+        block = _header_block(lines, centres, above, text_height, inside, pitch)
         aligned = {
             c
             for n in block
@@ -334,6 +334,8 @@ def find_table(
 
 _HEADER_LINES = 3
 """The most lines one header's names are written on (`Von` / `Kunden` / `bestellt`)."""
+_WRAPPED = 0.75
+"""The most a wrapped name's lines are apart, in the table's row pitch: closer than its rows."""
 _LEADING = 2.4
 """Text heights (0.6 of a line's) between the centres of two lines of one wrapped name: set
 as one paragraph is, closer than a table's rows or a caption over its header."""
@@ -345,15 +347,19 @@ def _header_block(
     last: int,
     text_height: float,
     inside: Callable[[int], bool],
+    pitch: float,
 ) -> list[int]:
     """The lines of the header whose last line is `last`: with the lines just above it that
     are set as closely as the lines of one wrapped name (a header on two lines, `Auf` over
-    `Lager`) and whose boxes lie within the table's width (`inside`), top to bottom."""
+    `Lager`), closer than the table's rows (`pitch`: a spreadsheet's row of column letters
+    is a row, not a line of a header), and whose boxes lie within the table's width
+    (`inside`), top to bottom."""
     block = [last]
     while (
         len(block) < _HEADER_LINES
         and block[0] > 0
-        and centres[block[0]] - centres[block[0] - 1] <= _LEADING * text_height
+        and centres[block[0]] - centres[block[0] - 1]
+        <= min(_LEADING * text_height, _WRAPPED * pitch)
         and all(inside(i) for i in lines[block[0] - 1])
     ):
         block.insert(0, block[0] - 1)

@@ -277,9 +277,9 @@ def find_table(
 
     body.pop(0)
     pitch = (centres[body[-1]] - centres[first]) / len(body) if body else float("inf")
-    head = _header_block(lines, centres, first, text_height, inside, pitch)
+    head = _header_block(boxes, lines, centres, first, text_height, inside, pitch)
     if first > 0 and above >= 0:
-        block = _header_block(lines, centres, above, text_height, inside, pitch)
+        block = _header_block(boxes, lines, centres, above, text_height, inside, pitch)
         aligned = {
             c
             for n in block
@@ -342,6 +342,7 @@ as one paragraph is, closer than a table's rows or a caption over its header."""
 
 
 def _header_block(
+    boxes: Sequence[Box],
     lines: list[list[int]],
     centres: list[float],
     last: int,
@@ -352,8 +353,10 @@ def _header_block(
     """The lines of the header whose last line is `last`: with the lines just above it that
     are set as closely as the lines of one wrapped name (a header on two lines, `Auf` over
     `Lager`), closer than the table's rows (`pitch`: a spreadsheet's row of column letters
-    is a row, not a line of a header), and whose boxes lie within the table's width
-    (`inside`), top to bottom."""
+    is a row, not a line of a header), whose boxes lie within the table's width (`inside`),
+    and whose top line stands over a name below it (a wrapped name goes on under its first
+    line; a sidebar's entry or a caption over columns whose names are not wrapped is no part
+    of the header), top to bottom."""
     block = [last]
     while (
         len(block) < _HEADER_LINES
@@ -363,6 +366,13 @@ def _header_block(
         and all(inside(i) for i in lines[block[0] - 1])
     ):
         block.insert(0, block[0] - 1)
+    while len(block) > 1 and not any(
+        boxes[i][0] < boxes[j][2] and boxes[j][0] < boxes[i][2]
+        for i in lines[block[0]]
+        for n in block[1:]
+        for j in lines[n]
+    ):
+        block.pop(0)
     return block
 
 

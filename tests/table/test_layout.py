@@ -227,6 +227,30 @@ def test_a_header_written_on_two_lines_is_one_header_of_both_lines() -> None:
     assert sorted(len(cell) for cell in found.header) == [1, 1, 1, 1, 2]
 
 
+def test_a_line_just_above_the_header_over_no_name_of_it_is_not_part_of_the_header() -> None:
+    # A sidebar's entry (`Transfers`) 12 px above the header, over the first column, whose
+    # header cell is empty (a column of check boxes): a caption, not the first line of a name.
+    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    header = [(x, 200, x + 100, 212) for x in LEFTS[1:]] + [(LEFTS[0], 188, LEFTS[0] + 90, 200)]
+    found = find_table(body + header, text_height=8.0)
+    assert found is not None
+    assert len(found.rows) == 8
+    assert sorted(len(cell) for cell in found.header) == [0, 1, 1, 1, 1]
+
+
+def test_names_set_between_a_wrapped_names_two_lines_are_one_header_with_both() -> None:
+    # `Auf` / `Lager` over the third column, the other names centred between its lines.
+    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    header = [(x, 194, x + 100, 206) for x in LEFTS if x != LEFTS[2]] + [
+        (LEFTS[2], 186, LEFTS[2] + 40, 198),
+        (LEFTS[2], 200, LEFTS[2] + 60, 212),
+    ]
+    found = find_table(body + header, text_height=8.0)
+    assert found is not None
+    assert len(found.rows) == 8
+    assert sorted(len(cell) for cell in found.header) == [1, 1, 1, 1, 2]
+
+
 def test_a_second_table_under_the_first_is_not_read_into_its_rows() -> None:
     # Another table's rows start under the first's, on columns of their own; one stack (a
     # select box's column) reaches into both.

@@ -7,6 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pipeline.contract.roles import (
+    IDS,
+    ROLES,
+    assign_roles,
+    free_of_negation,
+    ids_after,
+    ids_before,
+    negates_a_look,
+    negates_every_write,
+    negation_attached,
+    objects_of_another_act,
+)
 from pipeline.contract.tokens import Token, tokens_of
 
 __all__ = ["IDS", "Clause", "read_clause"]
@@ -160,7 +172,7 @@ def _resolve(tokens: list[Token]) -> None:
             # "everything but SKU-1", "all but the ones under 50 on hand": before what it
             # leaves out (past articles and nouns) an exclusion; else a conjunction.
             named = next((t for t in after if t.tag not in ("filler", "object")), None)
-            token.tag = "excl" if named is not None and named.kind in _ROLES else "filler"
+            token.tag = "excl" if named is not None and named.kind in ROLES else "filler"
         elif token.tag in ("number_word", "number"):
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
             fine = target is not None and (
@@ -449,7 +461,7 @@ def read_clause(text: str, question: bool) -> Clause:
     # What the clause does, and whether it stops the task from writing at all. A verb under
     # a negation is not asked for ("SKU-20111 先别补"), unless "other" / "but" comes between
     # ("不要补 SKU-1，其他都补").
-    free = _free_of_negation(tokens)
+    free = free_of_negation(tokens)
     writes = any(t.tag == "write" and ok for t, ok in zip(tokens, free, strict=True)) or (
         any(t.tag == "make" and ok for t, ok in zip(tokens, free, strict=True))
         and "order_noun" in has
@@ -482,17 +494,17 @@ def read_clause(text: str, question: bool) -> Clause:
         clause.stop = modal.text
 
     negation = next((t for t in tokens if t.tag == "neg"), None)
-    if negation is not None and ids and not _negation_attached(tokens):
+    if negation is not None and ids and not negation_attached(tokens):
         # "Don't these rows are from WH-01": a negation of nothing it can name; its ids are
         # not read as excluded, the clause is not understood.
         clause.leftover += [(t.start, t.end) for t in tokens if t.tag == "neg"]
     other_act = negation is not None and (
-        _objects_of_another_act(tokens, tokens.index(negation))
-        or _negates_every_write(tokens, tokens.index(negation))
+        objects_of_another_act(tokens, tokens.index(negation))
+        or negates_every_write(tokens, tokens.index(negation))
     )
     if negation is not None and (other_act or not ids) and not any(t.tag == "else" for t in tokens):
         clause.negated, clause.negates = _negated_write(clause, tokens, negation)
-        if clause.negated is None and not _negates_a_look(tokens, tokens.index(negation)):
+        if clause.negated is None and not negates_a_look(tokens, tokens.index(negation)):
             # A negation of nothing the reader knows ("the items that are not low").
             clause.leftover.append((negation.start, negation.end))
     if "only" in has and "report" in has and not writes and not cancels:
@@ -510,7 +522,9 @@ def read_clause(text: str, question: bool) -> Clause:
     clause.beyond = "beyond" in has
 
     # The roles of its ids.
-    _assign_roles(clause, tokens, all_excluded=past or deferred or agent is not None)
+    positive, excluded = assign_roles(tokens, all_excluded=past or deferred or agent is not None)
+    clause.positive += positive
+    clause.excluded += excluded
     clause.positive = [t for t in clause.positive if t not in clause.joined]
     # "Reordering SKU-1 is not needed", "reorder SKU-1, which is on its way": the write's only
     # objects are left out by the words after them, and no set is named: nothing is asked.
@@ -538,9 +552,9 @@ def read_clause(text: str, question: bool) -> Clause:
     # Structure: an exclusion needs ids, and a SKU or an order needs something that gives it
     # a role; otherwise the clause is not understood.
     for token in tokens:
-        if token.tag == "excl" and not _ids_after(tokens, token):
+        if token.tag == "excl" and not ids_after(tokens, token):
             clause.leftover.append((token.start, token.end))
-        if token.tag == "excl_post" and not _ids_before(tokens, token):
+        if token.tag == "excl_post" and not ids_before(tokens, token):
             clause.leftover.append((token.start, token.end))
     anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
     anchors |= {"write_past", "agent", "reason"} | ({"defer"} if deferred else set())
@@ -548,40 +562,6 @@ def read_clause(text: str, question: bool) -> Clause:
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
-
-
-_NEGATED = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
-_PASS_OVER = frozenset({"filler", "neg_companion", "polite", "neg"})
-
-
-def _negation_attached(tokens: Sequence[Token]) -> bool:
-    """Every negation in a clause that names ids negates a write ("don't order SKU-1",
-    "SKU-1 先别补"), or stands right before the ids ("not SKU-1") or right after them at the end
-    ("SKU-1 不要"); otherwise the clause does not say what it negates."""
-    for i, token in enumerate(tokens):
-        if token.tag != "neg":
-            continue
-        after = next((t for t in tokens[i + 1 :] if t.tag not in _PASS_OVER), None)
-        before = next((t for t in reversed(tokens[:i]) if t.tag not in _PASS_OVER), None)
-        if after is None:
-            if before is None or before.kind not in ("S", "W", "O", "Q"):
-                return False
-        elif after.tag not in _NEGATED and after.kind not in ("S", "W", "O", "Q"):
-            return False
-    return True
-
-
-def _free_of_negation(tokens: Sequence[Token]) -> list[bool]:
-    """For each token: no negation before it in the clause, or "other" / "but" since."""
-    free = []
-    negated = False
-    for token in tokens:
-        if token.tag == "neg":
-            negated = True
-        elif token.tag == "else" or token.text == "but":
-            negated = False
-        free.append(not negated)
-    return free
 
 
 def _at(token: Token) -> int:
@@ -614,110 +594,3 @@ _FORBIDS = {
     "cancel": "cancel",
 }
 """The action a negated verb forbids; a verb of change in general (`modify`) forbids all."""
-
-
-def _ids_after(tokens: Sequence[Token], marker: Token) -> bool:
-    start = tokens.index(marker)
-    return any(t.kind in _ROLES for t in tokens[start + 1 :])
-
-
-def _ids_before(tokens: Sequence[Token], marker: Token) -> bool:
-    start = tokens.index(marker)
-    return any(t.kind in _ROLES for t in tokens[:start])
-
-
-IDS = ("S", "W", "O", "Q")
-_ROLES = (*IDS, "C")
-"""What takes a role in a clause: the ids, and conditions on the live on-hand (`<C#>`), which
-are left out by the same words that leave ids out."""
-
-
-def _assign_roles(clause: Clause, tokens: Sequence[Token], *, all_excluded: bool) -> None:
-    """Each id is positive (the object of the action, a scope) or excluded: after an exclusion
-    marker (until the next verb) or a negation (until "but" or "other"), before a postposed
-    exclusion (除外, 以外, excepted) or a negation with no id after it ("SKU-1 先别补"), or
-    anywhere in a clause that tells of a write already made or of someone else's action."""
-    if all_excluded:
-        clause.excluded += [t for t in tokens if t.kind in _ROLES]
-        return
-    excluded: set[int] = set()
-    mode: str | None = None
-    for i, token in enumerate(tokens):
-        if token.tag == "excl":
-            mode = "excl"
-        elif token.tag == "neg":
-            ahead = tokens[i + 1 :]
-            stop = next(
-                (k for k, t in enumerate(ahead) if t.tag == "else" or t.text == "but"), len(ahead)
-            )
-            if any(t.kind in _ROLES for t in ahead[:stop]):
-                mode = "neg"
-            elif not _objects_of_another_act(tokens, i):
-                excluded |= _before(tokens, i, stop_at_quantity=False)
-        elif (token.tag == "else" or token.text == "but") or (
-            token.tag in ("write", "make", "cancel", "report") and mode == "excl"
-        ):
-            mode = None
-        elif token.kind in _ROLES and mode is not None:
-            excluded.add(i)
-        elif token.tag == "excl_post":
-            excluded |= _before(tokens, i, stop_at_quantity=True)
-    for i, token in enumerate(tokens):
-        if token.kind in _ROLES:
-            (clause.excluded if i in excluded else clause.positive).append(token)
-
-
-_ACT = {"write": "write", "make": "write", "cancel": "cancel"}
-
-
-def _objects_of_another_act(tokens: Sequence[Token], negation: int) -> bool:
-    """The ids before a negation that names none are the objects of a verb of another action
-    ("Cancel PO-1 and don't reorder it"): the negation forbids its own action, it does not
-    exclude them. Under the same action ("reorder SKU-1, no, don't reorder it") they are."""
-    negated = next((_ACT[t.tag] for t in tokens[negation + 1 :] if t.tag in _ACT), None)
-    before = next((_ACT[t.tag] for t in reversed(tokens[:negation]) if t.tag in _ACT), None)
-    return negated is not None and before is not None and before != negated
-
-
-def _negates_a_look(tokens: Sequence[Token], negation: int) -> bool:
-    """ "No need to check, just reorder": a negation of looking or asking forbids no write."""
-    after = next((t for t in tokens[negation + 1 :] if t.tag not in _PASS_OVER), None)
-    return after is not None and after.tag == "report" and not any(t.kind in IDS for t in tokens)
-
-
-def _negates_every_write(tokens: Sequence[Token], negation: int) -> bool:
-    """A negation of change itself ("cancel PO-1 but don't change anything") forbids every
-    write, whatever ids that verb names; with ids after it ("don't touch SKU-1") or with no
-    verb before it ("WH-02 暂时不管") it leaves those ids out."""
-    ahead = tokens[negation + 1 :]
-    after = next((t for t in ahead if t.tag not in _PASS_OVER), None)
-    named = any(t.kind in IDS for t in ahead)
-    asked = any(t.tag in ("write", "make", "cancel") for t in tokens[:negation])
-    return after is not None and after.tag == "modify" and not named and asked
-
-
-def _before(tokens: Sequence[Token], end: int, *, stop_at_quantity: bool) -> set[int]:
-    """The ids a postposed marker at `end` governs: the group right before it (ids joined by
-    filler words, a relative "which" or the one it speaks of: "SKU-1 which we are phasing
-    out"; a quantity-bearing id ends it for an exclusion), or for a negation every id back to
-    "but" / "other" or the clause's start."""
-    found: set[int] = set()
-    kind = ""
-    j = end - 1
-    while j >= 0:
-        token = tokens[j]
-        if token.tag == "else" or token.text == "but":
-            break
-        if token.kind in _ROLES:
-            if stop_at_quantity and (token.kind == "Q" or kind not in ("", token.kind)):
-                break
-            kind = token.kind
-            found.add(j)
-        elif (
-            stop_at_quantity
-            and token.tag not in ("filler", "neg_companion", "agent")
-            and (token.text not in ("which", "who"))
-        ):
-            break
-        j -= 1
-    return found

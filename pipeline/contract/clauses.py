@@ -1,6 +1,7 @@
 """One clause read: its tokens resolved (names, `order` as a verb or a noun), its action and
 whether it is understood, negations attached to what they negate, and the roles of its ids (the
-object of an action, a scope, an exclusion)."""
+object of an action, a scope, an exclusion; which ids a negation or an exclusion takes is
+`roles`)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pipeline.contract.roles import (
     IDS,
     ROLES,
+    WRITE_LIKE,
     assign_roles,
     free_of_negation,
     ids_after,
@@ -70,7 +71,6 @@ _VERB_OBJECTS = frozenset(
         "replacements",
     ]
 )
-_WRITE_LIKE = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
 
 
 @dataclass
@@ -576,10 +576,10 @@ def _negated_write(
     before it: "replenish nothing"), and the action they forbid (None: every write)."""
     start = tokens.index(negation)
     for token in tokens[start:]:
-        if token.tag in _WRITE_LIKE:
+        if token.tag in WRITE_LIKE:
             return clause.span(negation, token), _FORBIDS.get(token.tag)
     for token in reversed(tokens[:start]):
-        if token.tag in _WRITE_LIKE:
+        if token.tag in WRITE_LIKE:
             return clause.span(token, negation), _FORBIDS.get(token.tag)
     for token in tokens[start:]:
         if token.tag == "object" and token.text in ("anything", "everything"):

@@ -12,6 +12,7 @@ __all__ = [
     "IDS",
     "PASS_OVER",
     "ROLES",
+    "WRITE_LIKE",
     "assign_roles",
     "free_of_negation",
     "governed_before",
@@ -23,7 +24,7 @@ __all__ = [
     "objects_of_another_act",
 ]
 
-_NEGATED = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
+WRITE_LIKE = frozenset({"write", "make", "order_noun", "modify", "cancel", "write_past"})
 """What a negation attached to a clause negates: a verb of writing or change."""
 PASS_OVER = frozenset({"filler", "neg_companion", "polite", "neg"})
 """Words between a negation and what it negates that it reaches past (`not even`, `please`)."""
@@ -41,7 +42,7 @@ def negation_attached(tokens: Sequence[Token]) -> bool:
         if after is None:
             if before is None or before.kind not in ("S", "W", "O", "Q"):
                 return False
-        elif after.tag not in _NEGATED and after.kind not in ("S", "W", "O", "Q"):
+        elif after.tag not in WRITE_LIKE and after.kind not in ("S", "W", "O", "Q"):
             return False
     return True
 

@@ -38,9 +38,14 @@ LEFTS = (300, 500, 700, 900, 1100)
 """Five columns of a stock table, 120 px wide each, rows 14 px high on a 30 px pitch."""
 
 
+def filled_lines(top: int, lines: int) -> list[Box]:
+    """`lines` lines of the five columns from `top` on, every cell filled."""
+    return [(x, top + r * 30, x + 120, top + r * 30 + 14) for r in range(lines) for x in LEFTS]
+
+
 def stock_table(top: int = 200, rows: int = 12) -> list[Box]:
     """A header line at `top` and `rows` rows under it, every cell filled."""
-    return [(x, top + r * 30, x + 120, top + r * 30 + 14) for r in range(rows + 1) for x in LEFTS]
+    return filled_lines(top, rows + 1)
 
 
 def test_a_navigation_list_beside_the_table_is_not_one_of_its_columns() -> None:
@@ -219,7 +224,7 @@ def test_a_header_name_over_its_values_and_a_neighbour_close_by_stay_one_cell() 
 def test_a_header_written_on_two_lines_is_one_header_of_both_lines() -> None:
     # `Auf` over `Lager` over the third column, the other names on the lower line; rows on a
     # 30 px pitch, the header's two lines 12 px apart.
-    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    body = filled_lines(230, 8)
     header = [(x, 200, x + 100, 212) for x in LEFTS] + [(LEFTS[2], 188, LEFTS[2] + 40, 200)]
     found = find_table(body + header, text_height=8.0)
     assert found is not None
@@ -230,7 +235,7 @@ def test_a_header_written_on_two_lines_is_one_header_of_both_lines() -> None:
 def test_a_line_just_above_the_header_over_no_name_of_it_is_not_part_of_the_header() -> None:
     # A sidebar's entry (`Transfers`) 12 px above the header, over the first column, whose
     # header cell is empty (a column of check boxes): a caption, not the first line of a name.
-    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    body = filled_lines(230, 8)
     header = [(x, 200, x + 100, 212) for x in LEFTS[1:]] + [(LEFTS[0], 188, LEFTS[0] + 90, 200)]
     found = find_table(body + header, text_height=8.0)
     assert found is not None
@@ -240,7 +245,7 @@ def test_a_line_just_above_the_header_over_no_name_of_it_is_not_part_of_the_head
 
 def test_names_set_between_a_wrapped_names_two_lines_are_one_header_with_both() -> None:
     # `Auf` / `Lager` over the third column, the other names centred between its lines.
-    body = [(x, 230 + r * 30, x + 120, 244 + r * 30) for r in range(8) for x in LEFTS]
+    body = filled_lines(230, 8)
     header = [(x, 194, x + 100, 206) for x in LEFTS if x != LEFTS[2]] + [
         (LEFTS[2], 186, LEFTS[2] + 40, 198),
         (LEFTS[2], 200, LEFTS[2] + 60, 212),

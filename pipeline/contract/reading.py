@@ -15,6 +15,10 @@ of an action, a scope, an exclusion). What is left over can only narrow:
   the understood clauses allow, with the ids of the others excluded) is kept beside it: a
   model's reading of the same task may recover it, never widen it (`pipeline.contract.meet`).
 
+A reading left short is offered to a person as a question, never acted on alone: the task
+without the words not understood, or, where those words stand in for the act ("grab 20 of
+SKU-1", "sort out the low ones in WH-01"), the task with the act taken as replenishing.
+
 Writes are allowed only by understood clauses, and a negation that names ids excludes them.
 
 The steps: `pipeline.contract.marking` (ids, names, quantities and dates to placeholders),
@@ -34,7 +38,7 @@ __all__ = ["ids_in", "parse_task", "read_task"]
 
 from pipeline.contract.clauses import IDS, Clause, read_clause
 from pipeline.contract.marking import PLACEHOLDER, Marks, mark
-from pipeline.contract.tokens import Token
+from pipeline.contract.tokens import Token, known_word
 
 _LIST_ONLY = re.compile(
     r"^(?:\s*<[SWO]\d+>\s*(?:and|or|和|及|与|以及|或|、|/|&)?)+\s*(?:[:：]?\s*<R\d+>\s*)?$"
@@ -225,6 +229,8 @@ def read_task(
         offer = None
     elif leftovers and offer is None and not verbs.stops and _retry:
         offer = _without(task, missed, names, catalogue)
+    if offer is None and not held and _retry and _implies_write(verbs, clauses, marks):
+        offer = _implied(task, missed, names, catalogue)
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]
         contract = fallback.as_report(not_understood=(*fallback.not_understood, *unclear_words))
@@ -498,6 +504,26 @@ def _points_back(clause: Clause) -> bool:
     return not any(t.kind in IDS for t in clause.tokens) and not tags & _SETS
 
 
+def _unknown_words(missed: Sequence[Clause]) -> list[str]:
+    """The words outside the vocabulary (a number, or a word of it that its place left not
+    understood, like the `up` of "bump them up to 150", stays)."""
+    return list(
+        dict.fromkeys(
+            t.text
+            for c in missed
+            for t in c.tokens
+            if t.tag == "unknown" and not t.kind and not known_word(t.text)
+        )
+    )
+
+
+def _stripped(task: str, words: Sequence[str]) -> str:
+    for word in words:
+        edge = r"\b" if word[:1].isascii() else ""
+        task = re.sub(edge + re.escape(word) + edge, " ", task, count=1, flags=re.I)
+    return task
+
+
 def _without(
     task: str,
     missed: Sequence[Clause],
@@ -506,20 +532,64 @@ def _without(
 ) -> TaskContract | None:
     """The task read without the words it did not understand, when that reading writes and
     accounts for every word left: a reading to ask a person about, never to act on alone."""
-    words = [t.text for c in missed for t in c.tokens if t.tag == "unknown"]
-    stripped = task
-    for word in words:
-        edge = r"\b" if word[:1].isascii() else ""
-        stripped = re.sub(edge + re.escape(word) + edge, " ", stripped, count=1, flags=re.I)
+    words = _unknown_words(missed)
+    stripped = _stripped(task, words)
     if stripped == task:
         return None
     again = read_task(stripped, names, catalogue, _retry=False)
     if not again.contract.writes_allowed:
         return None
-    left = ", ".join(repr(w) for w in dict.fromkeys(words))
+    left = ", ".join(repr(w) for w in words)
     return again.contract.model_copy(
         update={"notes": (*again.contract.notes, f"read without {left}")}
     )
+
+
+_IMPLIED_VERB = {"en": "replenish", "zh": "补货"}
+"""The act a question offers for a task that names none the reader knows."""
+_SIZES = frozenset({"Q", "R", "L", "T"})
+"""Placeholders of quantities: per SKU, each, a bare number, a level to reach."""
+
+
+def _implies_write(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> bool:
+    """Whether a task that asks for no write or cancel the reader knows still reads as one to
+    ask about: it sizes an order ("grab 20 of SKU-1", "SKU-1 来 50 个"), or, asking for no act
+    at all, it names the low items ("sort out the low ones in WH-01"). A task that defers,
+    forbids, cites or asks hypothetically offers nothing."""
+    if verbs.stops or verbs.negated or verbs.acts & {"write", "cancel"}:
+        return False
+    if marks.quotes or marks.cited or marks.conditions:
+        return False
+    tokens = [t for c in clauses for t in c.tokens]
+    if any(t.tag in ("neg", "hypo", "self", "defer", "advice", "agent") for t in tokens):
+        return False
+    if any(t.kind in _SIZES for t in tokens) or marks.quantities or marks.rules:
+        return True
+    return not verbs.acts and any(t.tag == "low" for t in tokens)
+
+
+def _implied(
+    task: str,
+    missed: Sequence[Clause],
+    names: Mapping[str, str] | None,
+    catalogue: Mapping[str, str],
+) -> TaskContract | None:
+    """The task read with the act it names in words the reader does not know taken as
+    replenishing (an order, where it names sizes), when that reading writes and accounts for
+    every word: a reading to ask a person about ("grab 20 of SKU-1": order 20 of SKU-1?),
+    never to act on alone."""
+    words = _unknown_words(missed)
+    lang = "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"
+    verb = _IMPLIED_VERB[lang]
+    again = read_task(f"{verb} {_stripped(task, words)}", names, catalogue, _retry=False)
+    if not again.contract.writes_allowed or again.contract.not_understood:
+        return None
+    said = (
+        f"took {', '.join(repr(w) for w in words)} as {verb!r}"
+        if words
+        else (f"read as {verb!r}: the task names no act")
+    )
+    return again.contract.model_copy(update={"notes": (*again.contract.notes, said)})
 
 
 def _report_of(contract: TaskContract, named: _Ids, excluded: _Ids) -> TaskContract:

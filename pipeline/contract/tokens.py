@@ -11,7 +11,7 @@ from functools import cache
 from pipeline.contract.lexicon import EN, SHORTHAND, ZH
 from pipeline.contract.marking import PLACEHOLDER, is_cjk
 
-__all__ = ["Token", "tokens_of"]
+__all__ = ["Token", "known_word", "tokens_of"]
 
 _EN_WORD = re.compile(r"[a-z]+(?:[-'][a-z]+)*'?")
 _MAX_PHRASE_WORDS = 8
@@ -30,6 +30,11 @@ class Token:
     read_as: str = ""
     """The vocabulary's word a word not in it was read as (shorthand, an inflection, a typo):
     said in the reading."""
+
+
+def known_word(text: str) -> bool:
+    """A number, or a word or phrase of the vocabulary (whatever its place made of it)."""
+    return text[:1].isdigit() or text.lower() in EN or text in ZH
 
 
 def tokens_of(clause: str) -> list[Token]:

@@ -176,6 +176,44 @@ def test_a_reading_not_made_in_full_offers_a_question_and_a_full_one_none() -> N
     assert offer(deferred, deferred.contract, model=REPLENISH) is None
 
 
+@pytest.mark.parametrize(
+    ("task", "asked_for"),
+    [
+        ("Grab 20 of SKU-10232.", "order 20 units of SKU-10232"),
+        ("SKU-10232 x 40", "order 40 units of SKU-10232"),
+        ("Bump the low SKUs up to 150.", "a stock level of 150 units each"),
+        ("给 SKU-10232 和 SKU-10310 各下 20 个。", "20"),
+        ("Handle the low stock in WH-02 please.", "WH-02"),
+    ],
+)
+def test_a_request_whose_act_is_in_words_not_understood_asks_with_the_write_it_sizes(
+    task: str, asked_for: str
+) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    asked = offer(reading, reading.contract)
+    assert asked is not None and asked.source == "reader"
+    assert asked.contract.writes_allowed
+    assert asked_for in asked.text
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Don't grab 20 of SKU-10232.",
+        "If you grabbed 20 of SKU-10232, what would be left?",
+        "Which items are low, roughly?",
+        "How many units of SKU-10232 are left, approx?",
+        "I'll grab 20 of SKU-10232 myself.",
+        "Grab 20 of SKU-10232 next week.",
+    ],
+)
+def test_a_request_that_forbids_defers_or_only_asks_offers_no_write(task: str) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    assert offer(reading, reading.contract) is None
+
+
 def test_a_models_wider_reading_is_offered_as_a_question_never_acted_on() -> None:
     reading = read_task("Please restock the low items, zorbly")
     final, _ = settle(reading, REPLENISH)

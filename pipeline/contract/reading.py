@@ -32,7 +32,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pipeline.contract.terms import Action, QuantityRule, TaskContract, TaskReading, unclear
+from pipeline.contract.terms import (
+    NO_ACT as _NOTHING,
+    Action,
+    QuantityRule,
+    TaskContract,
+    TaskReading,
+    unclear,
+)
 
 __all__ = ["ids_in", "parse_task", "read_task"]
 
@@ -52,7 +59,6 @@ _ALL_ORDERS = re.compile(r"\ball (?:the |open |of the )*orders\b|全部订单|�
 _LEFT_OUT = "left "
 """How the note on ids left out of what may be written begins."""
 _EXCLUDED = "excluded "
-_NOTHING = "the task asks for nothing stockshot does (report, replenish, order, cancel)"
 
 
 def _clauses(text: str) -> list[Clause]:

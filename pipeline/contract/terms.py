@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "ACTIONS",
     "HELP",
+    "NO_ACT",
     "UNCLEAR",
     "Action",
     "ContractAnswer",
@@ -311,14 +312,20 @@ class Question(BaseModel):
     not_understood: tuple[str, ...] = ()
 
 
+NO_ACT = "the task asks for nothing stockshot does (report, replenish, order, cancel)"
+"""Why a task that names no act the reader knows is a report."""
+
+
 def question(
     offer: TaskContract,
     source: Literal["reader", "model"],
     not_understood: Sequence[str],
     items: Mapping[str, str] | None = None,
 ) -> Question:
-    """The question that offers `offer` to a person, saying what was not understood."""
-    missed = "; ".join(not_understood)
+    """The question that offers `offer` to a person, saying what was not understood (a write
+    offered for a task that named no act says which words it took for one, in its notes)."""
+    shown = [r for r in not_understood if not (offer.writes_allowed and r == NO_ACT)]
+    missed = "; ".join(shown)
     text = f"I read this as: {sentence(offer, items)}."
     if source == "model":
         text += " (That is the model's reading; the task reader alone would write nothing.)"

@@ -90,6 +90,13 @@ class Clause:
 
     stop: str | None = None
     """The words that defer, hand over or ask hypothetically ("later", "I will", "if")."""
+    own: bool = False
+    """The user takes some items on themselves ("I'll handle SKU-1 myself", "SKU-1 我自己来",
+    "…except SKU-1, which I will order myself"): its ids are left out, its act is the user's,
+    and its stop holds only where no other clause asks for a write."""
+    rest_deferred: bool = False
+    """The clause only puts off "the rest" ("the rest can wait", "其他的下周再说"): beside a
+    write that names its SKUs or warehouses, it defers what that write leaves out."""
     positive: list[Token] = field(default_factory=list)
     excluded: list[Token] = field(default_factory=list)
     rules: list[int] = field(default_factory=list)
@@ -485,6 +492,14 @@ def read_clause(text: str, question: bool) -> Clause:
     )
     if deferred:
         stop = None
+    clause.own = _own(tokens, ids, stop)
+    clause.rest_deferred = (
+        stop is not None
+        and stop.tag == "defer"
+        and not ids
+        and "else" in has
+        and all(t.tag in ("else", "defer", "filler", "polite", "object") for t in tokens)
+    )
     if stop is not None:
         clause.stop = stop.text
     elif question and "polite" not in has and (writes or cancels):
@@ -523,7 +538,11 @@ def read_clause(text: str, question: bool) -> Clause:
     clause.beyond = "beyond" in has
 
     # The roles of its ids.
-    positive, excluded = assign_roles(tokens, all_excluded=past or deferred or agent is not None)
+    if clause.own:
+        clause.acts -= {"write", "report"}
+    positive, excluded = assign_roles(
+        tokens, all_excluded=past or deferred or agent is not None or clause.own
+    )
     clause.positive += positive
     clause.excluded += excluded
     clause.positive = [t for t in clause.positive if t not in clause.joined]
@@ -559,10 +578,32 @@ def read_clause(text: str, question: bool) -> Clause:
             clause.leftover.append((token.start, token.end))
     anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
     anchors |= {"write_past", "agent", "reason"} | ({"defer"} if deferred else set())
+    anchors |= {"self"} if clause.own else set()
     anchored = bool(anchors & has) or question
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
+
+
+_OWN_WORDS = frozenset(
+    {"self", "filler", "polite", "write", "order", "make", "order_noun", "object"}
+)
+"""What a clause in which the user takes items on themselves may hold besides their ids."""
+_RELATIVE = frozenset({"which", "that", "those"})
+
+
+def _own(tokens: Sequence[Token], ids: Sequence[Token], stop: Token | None) -> bool:
+    """Whether the clause only says the user will see to some items themselves: a `self`
+    word, SKUs or warehouses (or, for none, a relative word that points back to the ids
+    before it: "which I will order myself") and nothing else but their own act."""
+    if stop is None or stop.tag != "self" or any(t.kind in ("O", "Q", "R", "L") for t in ids):
+        return False
+    rest = [t for t in tokens if t.kind not in IDS]
+    if not ids:
+        if not rest or rest[0].text not in _RELATIVE:
+            return False
+        rest = rest[1:]
+    return all(t.tag in _OWN_WORDS for t in rest)
 
 
 def _at(token: Token) -> int:

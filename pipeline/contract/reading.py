@@ -282,10 +282,16 @@ def _roles(clauses: Sequence[Clause], marks: Marks) -> _Roles:
     for clause in understood:
         for token in clause.positive:
             roles.positive.take(token, marks)
+    # Ids the user takes on themselves are left out of a write beside them; alone, they are
+    # what a report covers ("I'll order SKU-1 myself": a report of SKU-1).
+    writes = any("write" in c.acts for c in understood)
     for clause in clauses:
         for token in clause.excluded:
             roles.excluded.take(token, marks)
-            roles.said_excluded.take(token, marks)
+            if clause.own and not writes:
+                roles.mentioned.take(token, marks)
+            else:
+                roles.said_excluded.take(token, marks)
         for token in clause.positive if clause.understood or not understood else ():
             roles.mentioned.take(token, marks)
     for clause in clauses:
@@ -375,10 +381,36 @@ def _verbs(clauses: Sequence[Clause], marks: Marks) -> _Verbs:
     return _Verbs(
         acts=acts,
         asked=any(c.acts for c in clauses),
-        stops=[_shown(c.stop, marks) for c in clauses if c.stop is not None],
+        stops=[
+            _shown(c.stop, marks)
+            for i, c in enumerate(clauses)
+            if c.stop is not None and not ("write" in acts and _stops_nothing(c, clauses, i))
+        ],
         negated=negated,
         forbidden=forbidden,
     )
+
+
+def _stops_nothing(clause: Clause, clauses: Sequence[Clause], at: int) -> bool:
+    """Whether the clause's stop, beside a write, stops nothing: the user sees to items the
+    task leaves out ("…; I'll handle SKU-1 myself", "…except SKU-1, which I will order
+    myself"; one that points back needs the id right before it to be left out), or it puts
+    off the rest of a write that names what it writes ("reorder SKU-1 now; the rest can
+    wait")."""
+    if clause.rest_deferred:
+        return any(
+            t.kind in ("S", "W")
+            for c in clauses
+            if c.understood and "write" in c.acts
+            for t in c.positive
+        )
+    if not clause.own:
+        return False
+    if any(t.kind in IDS for t in clause.tokens):
+        return True
+    last = clauses[at - 1] if at else None
+    ids = [t for t in last.tokens if t.kind in IDS] if last else []
+    return bool(ids) and last is not None and ids[-1] in last.excluded
 
 
 def _action(

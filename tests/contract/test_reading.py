@@ -249,6 +249,47 @@ def test_a_deferral_a_self_action_or_a_hypothetical_is_a_report(task: str, stop:
 
 
 @pytest.mark.parametrize(
+    ("task", "skus", "excluded"),
+    [
+        ("Replenish the low items; I'll handle SKU-10232 myself.", (), ("SKU-10232",)),
+        ("Restock the low ones except SKU-10232, which I will order myself.", (), ("SKU-10232",)),
+        ("Reorder the low items, I'll place the order for SKU-10232 myself.", (), ("SKU-10232",)),
+        ("补货吧，SKU-10232 我自己来。", (), ("SKU-10232",)),
+        ("Reorder SKU-10232 now; the rest can wait until next week.", ("SKU-10232",), ()),
+        ("The others can wait, restock SKU-10232 today.", ("SKU-10232",), ()),
+        ("先补 SKU-10232，其他的下周再说。", ("SKU-10232",), ()),
+    ],
+)
+def test_items_the_user_takes_on_or_puts_off_are_left_out_and_the_rest_is_written(
+    task: str, skus: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    reading = read_task(task)
+    assert reading.contract.writes_allowed and reading.stop is None
+    assert (reading.contract.skus, reading.contract.exclude_skus) == (skus, excluded)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "I'll order SKU-10232 myself.",
+        "Restock SKU-10232 and SKU-10310, which I will order myself.",
+        "I'll handle SKU-10232 myself, replenish the rest later.",
+        "Replenish the low items; I'll do it myself.",
+        "Reorder the low items now; the rest can wait.",
+    ],
+)
+def test_taking_on_or_putting_off_what_the_write_itself_names_stays_a_report(task: str) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    assert reading.stop is not None
+
+
+def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
+    contract = read_task("I'll order SKU-10232 myself.").contract
+    assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())
+
+
+@pytest.mark.parametrize(
     ("task", "warehouses", "excluded"),
     [
         ("Replenish what's low at the North hub.", ("WH-02",), ()),

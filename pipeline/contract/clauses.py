@@ -455,6 +455,7 @@ def read_clause(text: str, question: bool) -> Clause:
     tokens = _names(tokens_of(text), text)
     cited, quoting = _citations(tokens)
     _resolve(tokens)
+    _unwanted_orders(tokens)
     clause = Clause(text, tokens, question)
     clause.cited, clause.quoting = cited, quoting
     has = {t.tag for t in tokens}
@@ -583,6 +584,34 @@ def read_clause(text: str, question: bool) -> Clause:
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
+
+
+_NOT_WANTED = frozenset({"don't want", "dont want", "do not want"})
+
+
+def _unwanted_orders(tokens: list[Token]) -> None:
+    """Orders the user says they do not want, with no verb ("I don't want PO-1 anymore",
+    "PO-1 不要了", "cancel PO-1, I don't want it"): why they go beside a cancel (read as a
+    `reason`), never a negation that leaves them out of it. A clause that holds anything but
+    orders and those words is left as it is ("cancel PO-2, not PO-1" keeps PO-1)."""
+    if any(t.kind in IDS and t.kind != "O" for t in tokens):
+        return
+    if not all(
+        t.kind == "O" or t.tag in ("neg", "agent", "filler", "neg_companion", "polite")
+        for t in tokens
+    ):
+        return
+    for i, token in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.tag == "neg" and (
+            token.text in _NOT_WANTED
+            or (token.text == "不要" and after is not None and after.text == "了")
+        ):
+            token.tag = "reason"
+            for other in tokens[:i]:
+                if other.tag == "agent" and other.text in ("i", "we"):
+                    other.tag = "filler"
+            return
 
 
 _OWN_WORDS = frozenset(

@@ -357,7 +357,7 @@ EN: Final[dict[str, Tag]] = _table(
         "neg_companion": "yet|for now|for the moment|at all|anymore|any more",
         "raise": "bring|take|bring up|take up",
         "omit": "forget|forget to|fail to|neglect to|miss|overlook|leave off",
-        "hold": "keep|leave|hold",
+        "hold": "keep|leave|hold|keeping|leaving|holding",
         "split": "top|fill",
         "described": (
             "marked|flagged|marked as|flagged as|shown as|shows up as|show up as|showing as|"

@@ -235,8 +235,9 @@ def read_task(
         offer = None
     elif leftovers and offer is None and not verbs.stops and _retry:
         offer = _without(task, missed, names, catalogue)
-    if offer is None and not held and _retry and _implies_write(verbs, clauses, marks):
-        offer = _implied(task, missed, names, catalogue)
+    implied = _implied_act(verbs, clauses, marks) if offer is None and not held else None
+    if implied is not None and _retry:
+        offer = _implied(task, missed, names, catalogue, implied)
     if leftovers:
         unclear_words = [unclear(quote) for quote in leftovers]
         contract = fallback.as_report(not_understood=(*fallback.not_understood, *unclear_words))
@@ -583,27 +584,40 @@ def _without(
     )
 
 
-_IMPLIED_VERB = {"en": "replenish", "zh": "补货"}
+_IMPLIED_VERB = {
+    ("write", "en"): "replenish",
+    ("write", "zh"): "补货",
+    ("cancel", "en"): "cancel",
+    ("cancel", "zh"): "取消",
+}
 """The act a question offers for a task that names none the reader knows."""
 _SIZES = frozenset({"Q", "R", "L", "T"})
 """Placeholders of quantities: per SKU, each, a bare number, a level to reach."""
+_NO_OFFER = frozenset({"neg", "hypo", "self", "defer", "advice", "agent"})
+"""Words after which no act is offered: a negation, a hypothetical, the user's own act."""
 
 
-def _implies_write(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> bool:
-    """Whether a task that asks for no write or cancel the reader knows still reads as one to
-    ask about: it sizes an order ("grab 20 of SKU-1", "SKU-1 来 50 个"), or, asking for no act
-    at all, it names the low items ("sort out the low ones in WH-01"). A task that defers,
-    forbids, cites or asks hypothetically offers nothing."""
+def _implied_act(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> str | None:
+    """The act to ask about for a task that asks for no write or cancel the reader knows, or
+    None: a cancel where it names orders and nothing else ("drop PO-1", "I don't want PO-1
+    anymore"); a write where it sizes an order ("grab 20 of SKU-1", "SKU-1 来 50 个") or,
+    asking for no act at all, names the low items ("sort out the low ones in WH-01"). A
+    task that defers, forbids, cites or asks hypothetically offers nothing."""
     if verbs.stops or verbs.negated or verbs.acts & {"write", "cancel"}:
-        return False
+        return None
     if marks.quotes or marks.cited or marks.conditions:
-        return False
+        return None
     tokens = [t for c in clauses for t in c.tokens]
-    if any(t.tag in ("neg", "hypo", "self", "defer", "advice", "agent") for t in tokens):
-        return False
-    if any(t.kind in _SIZES for t in tokens) or marks.quantities or marks.rules:
-        return True
-    return not verbs.acts and any(t.tag == "low" for t in tokens)
+    if any(t.tag in _NO_OFFER for t in tokens):
+        return None
+    sized = any(t.kind in _SIZES for t in tokens) or bool(marks.quantities or marks.rules)
+    if marks.orders and not (marks.skus or marks.warehouses or sized):
+        return "cancel"
+    if marks.orders:
+        return None
+    if sized or (not verbs.acts and any(t.tag == "low" for t in tokens)):
+        return "write"
+    return None
 
 
 def _implied(
@@ -611,21 +625,28 @@ def _implied(
     missed: Sequence[Clause],
     names: Mapping[str, str] | None,
     catalogue: Mapping[str, str],
+    act: str,
 ) -> TaskContract | None:
-    """The task read with the act it names in words the reader does not know taken as
-    replenishing (an order, where it names sizes), when that reading writes and accounts for
-    every word: a reading to ask a person about ("grab 20 of SKU-1": order 20 of SKU-1?),
-    never to act on alone."""
+    """The task read with the act it names in words the reader does not know taken as `act`
+    (replenishing, an order where it names sizes, or a cancel), when that reading acts and
+    accounts for every word: a reading to ask a person about ("grab 20 of SKU-1": order 20
+    of SKU-1?), never to act on alone."""
     words = _unknown_words(missed)
-    lang = "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"
-    verb = _IMPLIED_VERB[lang]
-    again = read_task(f"{verb} {_stripped(task, words)}", names, catalogue, _retry=False)
-    if not again.contract.writes_allowed or again.contract.not_understood:
+    verb = _IMPLIED_VERB[act, "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"]
+    left = _stripped(task, words)
+    # The act before the words ("cancel PO-1"), or a clause of its own before them, where
+    # they explain it ("cancel. I don't want PO-1 anymore").
+    readings = (read_task(f"{verb}{sep}{left}", names, catalogue, _retry=False) for sep in " 。")
+    again = next(
+        (r for r in readings if r.contract.writes_allowed and not r.contract.not_understood),
+        None,
+    )
+    if again is None:
         return None
     said = (
         f"took {', '.join(repr(w) for w in words)} as {verb!r}"
         if words
-        else (f"read as {verb!r}: the task names no act")
+        else f"read as {verb!r}: the task names no act"
     )
     return again.contract.model_copy(update={"notes": (*again.contract.notes, said)})
 

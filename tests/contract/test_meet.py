@@ -184,6 +184,9 @@ def test_a_reading_not_made_in_full_offers_a_question_and_a_full_one_none() -> N
         ("Bump the low SKUs up to 150.", "a stock level of 150 units each"),
         ("给 SKU-10232 和 SKU-10310 各下 20 个。", "20"),
         ("Handle the low stock in WH-02 please.", "WH-02"),
+        ("Drop PO-1001.", "cancel PO-001001"),
+        ("I don't want PO-1001 anymore.", "cancel PO-001001"),
+        ("PO-1001 不要了。", "cancel PO-001001"),
     ],
 )
 def test_a_request_whose_act_is_in_words_not_understood_asks_with_the_write_it_sizes(
@@ -206,6 +209,8 @@ def test_a_request_whose_act_is_in_words_not_understood_asks_with_the_write_it_s
         "How many units of SKU-10232 are left, approx?",
         "I'll grab 20 of SKU-10232 myself.",
         "Grab 20 of SKU-10232 next week.",
+        "Don't drop PO-1001.",
+        "Is PO-1001 still open?",
     ],
 )
 def test_a_request_that_forbids_defers_or_only_asks_offers_no_write(task: str) -> None:

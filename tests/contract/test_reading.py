@@ -284,6 +284,38 @@ def test_taking_on_or_putting_off_what_the_write_itself_names_stays_a_report(tas
     assert reading.stop is not None
 
 
+@pytest.mark.parametrize(
+    ("task", "orders"),
+    [
+        ("I don't want PO-1001 anymore, cancel it.", ("PO-001001",)),
+        ("PO-1001 不要了，取消吧。", ("PO-001001",)),
+        ("Cancel PO-1001, I don't want it.", ("PO-001001",)),
+        ("Cancel PO-1002, not PO-1001.", ("PO-001002",)),
+    ],
+)
+def test_orders_the_user_does_not_want_are_the_ones_cancelled(
+    task: str, orders: tuple[str, ...]
+) -> None:
+    contract = read_task(task).contract
+    assert (contract.action, contract.order_ids) == ("cancel", orders)
+
+
+def test_an_unwanted_order_beside_a_cancel_of_another_is_never_cancelled_unasked() -> None:
+    assert not read_task("Cancel PO-1002; I don't want PO-1001.").contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Restock all the low items, leaving SKU-10232 alone.",
+        "Reorder what's low, keeping SKU-10232 as is.",
+    ],
+)
+def test_an_item_kept_as_it_is_in_any_form_of_the_verb_is_left_out(task: str) -> None:
+    contract = read_task(task).contract
+    assert contract.writes_allowed and contract.exclude_skus == ("SKU-10232",)
+
+
 def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
     contract = read_task("I'll order SKU-10232 myself.").contract
     assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())

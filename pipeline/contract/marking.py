@@ -166,6 +166,17 @@ _ON_HAND = (
         ),
         0,
     ),
+    # "items with fewer than 30 units": a count of units the items hold, so the stock on hand
+    (
+        re.compile(
+            r"\b(?:with|having|that have|that has|which have|which has)\s+"
+            + _BELOW_EN
+            + r"\s*"
+            + _N
+            + r"\s+units?\b(?!\s+(?:each|per|apiece|a piece))"
+        ),
+        0,
+    ),
     # "where on hand is below 50", "stock under 20"
     (
         re.compile(

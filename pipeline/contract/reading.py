@@ -45,7 +45,7 @@ __all__ = ["ids_in", "parse_task", "read_task"]
 
 from pipeline.contract.clauses import IDS, Clause, read_clause
 from pipeline.contract.marking import PLACEHOLDER, Marks, mark
-from pipeline.contract.tokens import Token, known_word
+from pipeline.contract.tokens import Token, known_word, vocabulary_tag
 
 _LIST_ONLY = re.compile(
     r"^(?:\s*<[SWO]\d+>\s*(?:and|or|和|及|与|以及|或|、|/|&)?)+\s*(?:[:：]?\s*<R\d+>\s*)?$"
@@ -584,15 +584,18 @@ def _without(
     )
 
 
-_IMPLIED_VERB = {
-    ("write", "en"): "replenish",
-    ("write", "zh"): "补货",
-    ("cancel", "en"): "cancel",
-    ("cancel", "zh"): "取消",
+_IMPLIED_VERBS = {
+    ("write", "en"): ("replenish", "bring"),
+    ("write", "zh"): ("补货",),
+    ("cancel", "en"): ("cancel",),
+    ("cancel", "zh"): ("取消",),
 }
-"""The act a question offers for a task that names none the reader knows."""
+"""The act a question offers for a task that names none the reader knows: the first verb
+that reads the task in full (`bring` for a level: "bump SKU-1 to 300")."""
 _SIZES = frozenset({"Q", "R", "L", "T"})
 """Placeholders of quantities: per SKU, each, a bare number, a level to reach."""
+_VERB_TAGS = frozenset({"write", "make", "order", "raise", "split"})
+"""Verbs a question's act stands in for where their place left them not understood."""
 _NO_OFFER = frozenset({"neg", "hypo", "self", "defer", "advice", "agent"})
 """Words after which no act is offered: a negation, a hypothetical, the user's own act."""
 
@@ -631,15 +634,31 @@ def _implied(
     (replenishing, an order where it names sizes, or a cancel), when that reading acts and
     accounts for every word: a reading to ask a person about ("grab 20 of SKU-1": order 20
     of SKU-1?), never to act on alone."""
-    words = _unknown_words(missed)
-    verb = _IMPLIED_VERB[act, "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"]
+    # The words not understood, and verbs of the vocabulary their place left not understood
+    # ("fill SKU-1 up to 300"): the act offered stands in for them.
+    verbs = [
+        t.text
+        for c in missed
+        for t in c.tokens
+        if t.tag == "unknown" and vocabulary_tag(t.text) in _VERB_TAGS
+    ]
+    words = list(dict.fromkeys([*_unknown_words(missed), *verbs]))
+    lang = "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"
     left = _stripped(task, words)
     # The act before the words ("cancel PO-1"), or a clause of its own before them, where
     # they explain it ("cancel. I don't want PO-1 anymore").
-    readings = (read_task(f"{verb}{sep}{left}", names, catalogue, _retry=False) for sep in " 。")
-    again = next(
-        (r for r in readings if r.contract.writes_allowed and not r.contract.not_understood),
-        None,
+    readings = (
+        (verb, read_task(f"{verb}{sep}{left}", names, catalogue, _retry=False))
+        for verb in _IMPLIED_VERBS[act, lang]
+        for sep in " 。"
+    )
+    verb, again = next(
+        (
+            (v, r)
+            for v, r in readings
+            if r.contract.writes_allowed and not r.contract.not_understood
+        ),
+        ("", None),
     )
     if again is None:
         return None

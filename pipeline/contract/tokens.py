@@ -11,7 +11,7 @@ from functools import cache
 from pipeline.contract.lexicon import EN, SHORTHAND, ZH
 from pipeline.contract.marking import PLACEHOLDER, is_cjk
 
-__all__ = ["Token", "known_word", "tokens_of"]
+__all__ = ["Token", "known_word", "tokens_of", "vocabulary_tag"]
 
 _EN_WORD = re.compile(r"[a-z]+(?:[-'][a-z]+)*'?")
 _MAX_PHRASE_WORDS = 8
@@ -34,7 +34,12 @@ class Token:
 
 def known_word(text: str) -> bool:
     """A number, or a word or phrase of the vocabulary (whatever its place made of it)."""
-    return text[:1].isdigit() or text.lower() in EN or text in ZH
+    return text[:1].isdigit() or vocabulary_tag(text) is not None
+
+
+def vocabulary_tag(text: str) -> str | None:
+    """What the vocabulary lists a word or phrase as, before its place changes it."""
+    return EN.get(text.lower()) or ZH.get(text)
 
 
 def tokens_of(clause: str) -> list[Token]:

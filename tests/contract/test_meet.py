@@ -185,6 +185,7 @@ def test_a_reading_not_made_in_full_offers_a_question_and_a_full_one_none() -> N
         ("给 SKU-10232 和 SKU-10310 各下 20 个。", "20"),
         ("Handle the low stock in WH-02 please.", "WH-02"),
         ("Drop PO-1001.", "cancel PO-001001"),
+        ("Fill SKU-10232 up to 300.", "a stock level of 300"),
         ("I don't want PO-1001 anymore.", "cancel PO-001001"),
         ("PO-1001 不要了。", "cancel PO-001001"),
     ],

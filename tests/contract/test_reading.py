@@ -410,6 +410,8 @@ def test_up_to_n_is_a_level_after_a_verb_that_raises_stock_and_else_not_understo
         ("把现货不足 20 件的补一下", 20, True),
         ("低于 100 的都补一下", 100, True),
         ("Which items have under 10 on hand?", 10, False),
+        ("Restock items with fewer than 30 units.", 30, True),
+        ("Reorder the SKUs that have less than 25 units.", 25, True),
     ],
 )
 def test_a_condition_on_live_on_hand_becomes_the_scope(task: str, below: int, writes: bool) -> None:

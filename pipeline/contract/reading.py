@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from pipeline.contract.terms import (
     NO_ACT as _NOTHING,
@@ -234,7 +235,7 @@ def read_task(
     if held:
         offer = None
     elif leftovers and offer is None and not verbs.stops and _retry:
-        offer = _without(task, missed, names, catalogue)
+        offer = _without(task, missed, names, catalogue, _guarded(missed, marks))
     implied = _implied_act(verbs, clauses, marks) if offer is None and not held else None
     if implied is not None and _retry:
         offer = _implied(task, missed, names, catalogue, implied)
@@ -563,25 +564,66 @@ def _stripped(task: str, words: Sequence[str]) -> str:
     return task
 
 
+def _guarded(missed: Sequence[Clause], marks: Marks) -> _Ids:
+    """Ids right after a word not understood (the list of them) in a clause that names its
+    act ("restock the low items sans SKU-1", "…bar SKU-1 and SKU-2"): the word may leave
+    them out, so a reading without it never writes to them."""
+    guarded = _Ids()
+    for clause in missed:
+        if not clause.acts & {"write", "cancel"}:
+            continue
+        tokens = [t for t in clause.tokens if t.tag != "filler"]
+        after_word = False
+        for before, token in pairwise(tokens):
+            if before.tag == "unknown" and not before.kind:
+                after_word = True
+            elif before.kind not in IDS:
+                after_word = False
+            if after_word and token.kind in IDS:
+                guarded.take(token, marks)
+    return guarded
+
+
 def _without(
     task: str,
     missed: Sequence[Clause],
     names: Mapping[str, str] | None,
     catalogue: Mapping[str, str],
+    guarded: _Ids,
 ) -> TaskContract | None:
     """The task read without the words it did not understand, when that reading writes and
-    accounts for every word left: a reading to ask a person about, never to act on alone."""
+    accounts for every word left, and the ids in `guarded` stay left out: a reading to ask a
+    person about, never to act on alone."""
     words = _unknown_words(missed)
     stripped = _stripped(task, words)
     if stripped == task:
         return None
-    again = read_task(stripped, names, catalogue, _retry=False)
-    if not again.contract.writes_allowed:
+    contract = read_task(stripped, names, catalogue, _retry=False).contract
+    skus, warehouses = set(guarded.skus), set(guarded.warehouses)
+    if skus or warehouses or guarded.orders:
+        if set(guarded.orders) & set(contract.order_ids):
+            return None
+        kept_skus = tuple(s for s in contract.skus if s not in skus)
+        kept_warehouses = tuple(w for w in contract.warehouses if w not in warehouses)
+        # Nothing left of a scope of ids: the set the task names ("all low items sans SKU-1")
+        # without them, or no reading.
+        named_set = any(t.tag in ("low", "object") for c in missed for t in c.tokens)
+        emptied = (contract.skus and not kept_skus) or (contract.warehouses and not kept_warehouses)
+        if emptied and (not named_set or contract.quantities):
+            return None
+        contract = contract.model_copy(
+            update={
+                "skus": kept_skus,
+                "warehouses": kept_warehouses,
+                "exclude_skus": _unique([*contract.exclude_skus, *sorted(skus)]),
+                "exclude_warehouses": _unique([*contract.exclude_warehouses, *sorted(warehouses)]),
+                "quantities": {s: q for s, q in contract.quantities.items() if s not in skus},
+            }
+        )
+    if not contract.writes_allowed:
         return None
     left = ", ".join(repr(w) for w in words)
-    return again.contract.model_copy(
-        update={"notes": (*again.contract.notes, f"read without {left}")}
-    )
+    return contract.model_copy(update={"notes": (*contract.notes, f"read without {left}")})
 
 
 _IMPLIED_VERBS = {
@@ -601,12 +643,12 @@ _NO_OFFER = frozenset({"neg", "hypo", "self", "defer", "advice", "agent"})
 
 
 def _implied_act(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> str | None:
-    """The act to ask about for a task that asks for no write or cancel the reader knows, or
+    """The act to ask about for a task that names no write or cancel the reader knows, or
     None: a cancel where it names orders and nothing else ("drop PO-1", "I don't want PO-1
     anymore"); a write where it sizes an order ("grab 20 of SKU-1", "SKU-1 来 50 个") or,
     asking for no act at all, names the low items ("sort out the low ones in WH-01"). A
     task that defers, forbids, cites or asks hypothetically offers nothing."""
-    if verbs.stops or verbs.negated or verbs.acts & {"write", "cancel"}:
+    if verbs.stops or verbs.negated or any(c.acts & {"write", "cancel"} for c in clauses):
         return None
     if marks.quotes or marks.cited or marks.conditions:
         return None

@@ -202,6 +202,27 @@ def test_a_request_whose_act_is_in_words_not_understood_asks_with_the_write_it_s
 
 
 @pytest.mark.parametrize(
+    ("task", "excluded"),
+    [
+        ("Restock all low items sans SKU-10232.", ("SKU-10232",)),
+        ("Replenish the low SKUs bar SKU-10232 and SKU-10310.", ("SKU-10232", "SKU-10310")),
+    ],
+)
+def test_ids_right_after_a_word_not_understood_are_never_written_by_the_question(
+    task: str, excluded: tuple[str, ...]
+) -> None:
+    reading = read_task(task)
+    asked = offer(reading, reading.contract)
+    assert asked is not None
+    assert asked.contract.skus == () and asked.contract.exclude_skus == excluded
+
+
+def test_a_question_never_offers_a_write_to_ids_the_word_not_understood_may_leave_out() -> None:
+    reading = read_task("Restock especially SKU-10232.")
+    assert offer(reading, reading.contract) is None
+
+
+@pytest.mark.parametrize(
     "task",
     [
         "Don't grab 20 of SKU-10232.",

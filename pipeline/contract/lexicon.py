@@ -143,7 +143,7 @@ EN: Final[dict[str, Tag]] = _table(
         "write": (
             "replenish|replenishing|restock|restocking|reorder|reordering|re-order|"
             "re-ordering|top up|top-up|topping up|buy|buying|purchase|purchasing|"
-            "order more|refill|refilling|fill up|filling up"
+            "order more|buy more|purchase more|refill|refilling|fill up|filling up"
         ),
         "write_past": (
             "ordered|reordered|re-ordered|replenished|restocked|purchased|bought|placed|raised|"
@@ -304,6 +304,8 @@ EN: Final[dict[str, Tag]] = _table(
             "needs replenishing|need reordering|needs reordering|need replenishment|"
             "needs replenishment|need a reorder|depleted|empty|nearly out|almost out|"
             "running out|run out|not enough|too few|insufficient|critical|critically low|"
+            "hit the reorder point|hit their reorder point|hit its reorder point|"
+            "reached the reorder point|reached their reorder point|reached its reorder point|"
             "low levels|below par|short on|low on|in short supply|under the minimum|"
             "below the minimum|below minimum|below threshold|below reorder point|"
             "at or below|what's needed|what is needed|whatever is needed|whatever's needed|"

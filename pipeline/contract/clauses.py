@@ -94,6 +94,12 @@ class Clause:
     """The user takes some items on themselves ("I'll handle SKU-1 myself", "SKU-1 我自己来",
     "…except SKU-1, which I will order myself"): its ids are left out, its act is the user's,
     and its stop holds only where no other clause asks for a write."""
+    aside: bool = False
+    """Its ids are left out as a whole (a write already made, put off, taken on by the user or
+    someone else): beside no write, they are what a report covers."""
+    low_condition: bool = False
+    """"If <items> are low" and nothing else ("if anything is low", "如果 SKU-1 缺货"): beside a
+    replenishment, which only ever orders what is low, it says nothing the write does not."""
     rest_deferred: bool = False
     """The clause only puts off "the rest" ("the rest can wait", "其他的下周再说"): beside a
     write that names its SKUs or warehouses, it defers what that write leaves out."""
@@ -494,6 +500,13 @@ def read_clause(text: str, question: bool) -> Clause:
     if deferred:
         stop = None
     clause.own = _own(tokens, ids, stop)
+    clause.low_condition = (
+        stop is not None
+        and stop.text in _IF
+        and "low" in has
+        and not any(t.kind in ("O", "Q", "R", "L", "C") for t in tokens)
+        and all(t.kind in IDS or t.tag in ("hypo", "low", "object", "filler") for t in tokens)
+    )
     clause.rest_deferred = (
         stop is not None
         and stop.tag == "defer"
@@ -541,9 +554,8 @@ def read_clause(text: str, question: bool) -> Clause:
     # The roles of its ids.
     if clause.own:
         clause.acts -= {"write", "report"}
-    positive, excluded = assign_roles(
-        tokens, all_excluded=past or deferred or agent is not None or clause.own
-    )
+    clause.aside = past or deferred or agent is not None or clause.own
+    positive, excluded = assign_roles(tokens, all_excluded=clause.aside)
     clause.positive += positive
     clause.excluded += excluded
     clause.positive = [t for t in clause.positive if t not in clause.joined]
@@ -580,12 +592,15 @@ def read_clause(text: str, question: bool) -> Clause:
     anchors = {"write", "make", "cancel", "report", "only", "excl", "excl_post", "neg"}
     anchors |= {"write_past", "agent", "reason"} | ({"defer"} if deferred else set())
     anchors |= {"self"} if clause.own else set()
+    anchors |= {"hypo"} if clause.low_condition else set()
     anchored = bool(anchors & has) or question
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
 
 
+_IF = frozenset({"if", "in case", "如果", "假如", "要是", "万一", "若"})
+"""Words that open a condition (as well as a hypothetical)."""
 _NOT_WANTED = frozenset({"don't want", "dont want", "do not want"})
 
 

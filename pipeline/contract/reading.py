@@ -284,16 +284,18 @@ def _roles(clauses: Sequence[Clause], marks: Marks) -> _Roles:
     for clause in understood:
         for token in clause.positive:
             roles.positive.take(token, marks)
-    # Ids the user takes on themselves are left out of a write beside them; alone, they are
-    # what a report covers ("I'll order SKU-1 myself": a report of SKU-1).
+    # Ids said aside (ordered already, put off, taken on by the user or someone else) are left
+    # out of a write beside them; beside a report they change nothing it covers; alone, they
+    # are what a report covers ("I'll order SKU-1 myself", "what if we restocked WH-01?").
     writes = any("write" in c.acts for c in understood)
+    acting = any(c.acts for c in understood if not c.aside)
     for clause in clauses:
         for token in clause.excluded:
             roles.excluded.take(token, marks)
-            if clause.own and not writes:
-                roles.mentioned.take(token, marks)
-            else:
+            if not clause.aside or writes:
                 roles.said_excluded.take(token, marks)
+            elif not acting:
+                roles.mentioned.take(token, marks)
         for token in clause.positive if clause.understood or not understood else ():
             roles.mentioned.take(token, marks)
     for clause in clauses:
@@ -396,9 +398,21 @@ def _verbs(clauses: Sequence[Clause], marks: Marks) -> _Verbs:
 def _stops_nothing(clause: Clause, clauses: Sequence[Clause], at: int) -> bool:
     """Whether the clause's stop, beside a write, stops nothing: the user sees to items the
     task leaves out ("…; I'll handle SKU-1 myself", "…except SKU-1, which I will order
-    myself"; one that points back needs the id right before it to be left out), or it puts
+    myself"; one that points back needs the id right before it to be left out), it puts
     off the rest of a write that names what it writes ("reorder SKU-1 now; the rest can
-    wait")."""
+    wait"), or it only says the items written are low ("if anything is low, reorder it")."""
+    if clause.low_condition:
+        # Beside a plain replenishment of what it names ("reorder it", "就补上": no ids of its
+        # own, no sizes, not asked as a question or a hypothetical), which only ever orders
+        # what is low: all the condition asks.
+        others = [c for c in clauses if c is not clause]
+        return bool(others) and all(
+            c.understood
+            and c.stop is None
+            and "write" in c.acts
+            and not any(t.kind in IDS or t.kind in ("R", "L", "T", "C") for t in c.tokens)
+            for c in others
+        )
     if clause.rest_deferred:
         return any(
             t.kind in ("S", "W")

@@ -316,6 +316,55 @@ def test_an_item_kept_as_it_is_in_any_form_of_the_verb_is_left_out(task: str) ->
     assert contract.writes_allowed and contract.exclude_skus == ("SKU-10232",)
 
 
+@pytest.mark.parametrize(
+    ("task", "skus"),
+    [
+        ("If anything is low, reorder it.", ()),
+        ("If SKU-10232 is low, reorder it.", ("SKU-10232",)),
+        ("In case anything is low, please restock.", ()),
+        ("如果 SKU-10232 缺货，就补货。", ("SKU-10232",)),
+    ],
+)
+def test_if_items_are_low_then_replenish_them_is_the_replenishment(
+    task: str, skus: tuple[str, ...]
+) -> None:
+    contract = read_task(task).contract
+    assert (contract.action, contract.writes_allowed, contract.skus) == ("replenish", True, skus)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "If SKU-10232 is low, reorder SKU-10310.",
+        "Reorder SKU-10310. If SKU-10232 is low, skip it.",
+        "If SKU-10232 is low, order 50 of it.",
+        "If anything is low, what would you order?",
+        "If anything is low, reorder it next week.",
+    ],
+)
+def test_a_condition_beside_anything_but_replenishing_what_it_names_stays_a_report(
+    task: str,
+) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    assert reading.offer is None or "SKU-10232" not in reading.offer.skus
+
+
+@pytest.mark.parametrize(
+    ("task", "skus", "warehouses"),
+    [
+        ("What if we restocked WH-01?", (), ("WH-01",)),
+        ("Which SKUs are low? SKU-10232 was already ordered.", (), ()),
+    ],
+)
+def test_ids_said_aside_never_invert_a_report(
+    task: str, skus: tuple[str, ...], warehouses: tuple[str, ...]
+) -> None:
+    contract = read_task(task).contract
+    assert (contract.skus, contract.warehouses) == (skus, warehouses)
+    assert (contract.exclude_skus, contract.exclude_warehouses) == ((), ())
+
+
 def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
     contract = read_task("I'll order SKU-10232 myself.").contract
     assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())

@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 
 __all__ = [
     "DASH_LOOKALIKES",
@@ -110,7 +111,9 @@ _STACKED = re.compile(r"^(?P<first>[^/|]+?)\s*[/|]\s*(?P<second>[^/|]+)$")
 def quantity_and_unit(text: str, *, decimals: str | None = None) -> tuple[int | None, str | None]:
     """A quantity and the unit written after it: `120 pcs` -> (120, "pcs"), `1,450 件` ->
     (1450, "件"), `1000箱` -> (1000, "箱"), `12 Stück` -> (12, "Stück"), `38` -> (38, None),
-    two amounts stacked `453 g / 1 kg` -> (453, "g"); not a quantity -> (None, None). A unit
+    two amounts stacked `453 g / 1 kg` -> (453, "g"), a number the words after it call the
+    stock on hand `61 Available on hand 1 Reserved` -> (61, None); not a quantity -> (None,
+    None). A unit
     is a word of letters after the number, in any script (a number that needs its letters
     read as digits, like `1O4`, has none). `decimals`: see `parse_quantity`."""
     value = clean_text(text)
@@ -119,9 +122,36 @@ def quantity_and_unit(text: str, *, decimals: str | None = None) -> tuple[int | 
         return plain, None
     match = _WITH_UNIT.match(value)
     if match is None:
-        return _stacked(value, decimals)
+        said = _said_in_stock(value, decimals)
+        return (said, None) if said is not None else _stacked(value, decimals)
     number = parse_quantity(match["number"], decimals=decimals)
     return (number, match["unit"]) if number is not None else (None, None)
+
+
+_LEADING_NUMBER = re.compile(r"^(?P<number>\d[\d,.']*)\s+(?P<words>[^\W\d_].*)$")
+
+
+@cache
+def _stock_words() -> tuple[str, ...]:
+    """The names of the quantity on hand, longest first (`available on hand` before
+    `available`), each ending a word."""
+    from pipeline.fields import FIELD_SPECS
+
+    names = (n.casefold() for n in FIELD_SPECS["on_hand"].synonyms)
+    return tuple(sorted(names, key=len, reverse=True))
+
+
+def _said_in_stock(value: str, decimals: str | None) -> int | None:
+    """A number the words after it call the stock on hand (`61 Available on hand 1 Reserved`,
+    `12 in stock`, `7 auf Lager`): that number, whatever else the cell holds after them."""
+    match = _LEADING_NUMBER.match(value)
+    if match is None:
+        return None
+    words = match["words"].casefold()
+    for name in _stock_words():
+        if words.startswith(name) and (len(words) == len(name) or not words[len(name)].isalnum()):
+            return parse_quantity(match["number"], decimals=decimals)
+    return None
 
 
 def _stacked(value: str, decimals: str | None) -> tuple[int | None, str | None]:

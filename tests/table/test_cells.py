@@ -119,3 +119,21 @@ def test_three_decimals_are_decided_by_the_whole_column() -> None:
     # Three digits after a comma in a column of counts are thousands.
     assert column_decimals(["1,450", "2,300", "12,000"]) is None
     assert quantity_and_unit("1,450", decimals=column_decimals(["1,450", "2,300"])) == (1450, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("61 Available on hand 1 Reserved", 61),
+        ("12 in stock", 12),
+        ("7 auf Lager", 7),
+        ("1,450 available to sell", 1450),
+        ("120 Availableness", None),
+        ("Available 61", None),
+        ("12/24 in stock", None),
+    ],
+)
+def test_a_number_the_words_after_it_call_the_stock_on_hand_is_that_quantity(
+    text: str, expected: int | None
+) -> None:
+    assert quantity_and_unit(text)[0] == expected

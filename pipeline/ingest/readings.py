@@ -37,6 +37,7 @@ from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.structure import TableStructureModel
 from pipeline.pixels import Rgb
 from pipeline.table import (
+    TALL_REACH,
     TableLayout,
     cards_table,
     cell_lines,
@@ -111,19 +112,33 @@ class Reader:
         """Clean render: image processing finds the cells, the engine only recognises them.
         The page's largest table holding no inventory rows, the next largest are read, and
         the first that holds them is taken (a search form, or a plan under the stock list,
-        can be the larger grid)."""
+        can be the larger grid); then the tables whose rows are taller than text (a thumbnail
+        in each)."""
         found = page.boxes()
         layout = find_table(found.boxes, found.text_height, page.norm.gray)
         if layout is None:
             return Attempt(rung, reasons=("no table found",))
         first = self._read_layout(rung, page, found, layout)
+        if first.mapped.rows:
+            return first
         for rank in range(1, OTHER_TABLES + 1):
-            if first.mapped.rows:
-                break
             other = find_table(found.boxes, found.text_height, page.norm.gray, rank)
             if other is None:
                 break
             attempt = self._read_layout(rung, page, found, other)
+            if attempt.mapped.rows:
+                return attempt
+        # Rows taller than a line of text allows for (a thumbnail in each): their columns are
+        # found when a column's boxes may stand further apart.
+        for rank in range(OTHER_TABLES + 1):
+            tall = find_table(
+                found.boxes, found.text_height, page.norm.gray, rank, reach=TALL_REACH
+            )
+            if tall is None:
+                break
+            if tall.box == layout.box:
+                continue
+            attempt = self._read_layout(rung, page, found, tall)
             if attempt.mapped.rows:
                 return attempt
         return first

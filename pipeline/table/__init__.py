@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from pipeline.table.html import grid_html as grid_html, table_from_html as table_from_html
     from pipeline.table.joined_columns import split_fused as split_fused
     from pipeline.table.layout import (
+        TALL_REACH as TALL_REACH,
         TableLayout as TableLayout,
         find_table as find_table,
         structure_region as structure_region,

@@ -83,12 +83,21 @@ def _aligned(a: Box, b: Box, tolerance: float) -> bool:
     )
 
 
-def _stacks(boxes: Sequence[Box], lines: list[list[int]], text_height: float) -> list[list[int]]:
+_REACH = 9
+"""How far below a box, in text heights, the next box of its column stack may be."""
+TALL_REACH = 24
+"""The same for a table of tall rows (a thumbnail in each), read when none of usual rows
+holds the page's items."""
+
+
+def _stacks(
+    boxes: Sequence[Box], lines: list[list[int]], text_height: float, reach_heights: float
+) -> list[list[int]]:
     """Boxes linked to the nearest aligned box below them, grouped into column stacks."""
     line_of = {i: n for n, line in enumerate(lines) for i in line}
     centres = [sum((boxes[i][1] + boxes[i][3]) / 2 for i in line) / len(line) for line in lines]
     tolerance = max(3.0, text_height * 0.5)
-    reach = text_height * 9
+    reach = text_height * reach_heights
     union = _Union(len(boxes))
     for i, box in enumerate(boxes):
         n = line_of[i]
@@ -211,7 +220,12 @@ def table_of_lines(
 
 
 def find_table(
-    boxes: Sequence[Box], text_height: float, gray: Gray | None = None, rank: int = 0
+    boxes: Sequence[Box],
+    text_height: float,
+    gray: Gray | None = None,
+    rank: int = 0,
+    *,
+    reach: float = _REACH,
 ) -> TableLayout | None:
     """The page's main table as cell boxes per row and column, or None when there is none.
     With the page's grey image, column stacks on different panels are kept apart. `rank` 1,
@@ -224,7 +238,7 @@ def find_table(
     backgrounds = (
         [surround_level(gray, b, text_height) for b in boxes] if gray is not None else None
     )
-    stacks = _stacks(boxes, lines, text_height)
+    stacks = _stacks(boxes, lines, text_height, reach)
     chosen = _table_stacks(boxes, stacks, line_of, backgrounds, rank)
     if not chosen:
         return None

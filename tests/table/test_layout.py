@@ -5,7 +5,7 @@ import pytest
 
 from pipeline.models import Box
 from pipeline.table.column_gaps import headless_regions, split_merged
-from pipeline.table.layout import find_table
+from pipeline.table.layout import TALL_REACH, find_table
 
 
 def drifting_table(rows: int, drift: float) -> list[Box]:
@@ -267,3 +267,14 @@ def test_a_second_table_under_the_first_is_not_read_into_its_rows() -> None:
     assert found is not None
     assert len(found.columns) == 5
     assert len(found.rows) == 10
+
+
+def test_rows_as_tall_as_their_thumbnails_are_a_table_only_where_columns_may_stand_further_apart() -> (
+    None
+):
+    # A header and two rows 130 px apart (a thumbnail in each), text 14 px high.
+    boxes = [(x, 200 + r * 130, x + 120, 214 + r * 130) for r in range(3) for x in LEFTS]
+    assert find_table(boxes, text_height=10.0) is None
+    tall = find_table(boxes, text_height=10.0, reach=TALL_REACH)
+    assert tall is not None
+    assert (len(tall.columns), len(tall.rows)) == (5, 2)

@@ -304,9 +304,15 @@ def find_table(
         if len(aligned) >= need and centres[first] - centres[above] <= pitch * 1.9:
             head = block
             body.insert(0, first)
+    wrapped = _wrapped_lines(boxes, lines, centres, body, inside, columns)
     grid = [
         assign(boxes, [i for n in head for i in lines[n] if inside(i)], columns),
-        *(assign(boxes, [i for i in lines[n] if inside(i)], columns) for n in body),
+        *(
+            assign(
+                boxes, [i for m in (n, *wrapped.get(n, ())) for i in lines[m] if inside(i)], columns
+            )
+            for n in body
+        ),
     ]
     grid, columns = names_apart(boxes, grid, columns, text_height)
     table_box = union_box([boxes[i] for row in grid for cell in row for i in cell])
@@ -344,6 +350,33 @@ def find_table(
         context=context,
         strays=strays,
     )
+
+
+def _wrapped_lines(
+    boxes: Sequence[Box],
+    lines: list[list[int]],
+    centres: Sequence[float],
+    body: Sequence[int],
+    inside: Callable[[int], bool],
+    columns: list[tuple[int, int]],
+) -> dict[int, list[int]]:
+    """Lines between two rows that go on a cell of the row above (`Fahrgestell für` over
+    `HS1200`): all their text under one column, closer to that row than to the next one and
+    nearer than the rows' pitch. By the row line they go on."""
+    if len(body) < 2:
+        return {}
+    pitch = median(centres[b] - centres[a] for a, b in pairwise(body))
+    found: dict[int, list[int]] = {}
+    for a, b in pairwise(body):
+        for m in range(a + 1, b):
+            members = [i for i in lines[m] if inside(i)]
+            if not members or len(members) < len(lines[m]):
+                continue
+            under = {c for i in members for c in columns_under(boxes[i], columns)}
+            gap = centres[m] - centres[a]
+            if len(under) == 1 and gap < 0.75 * pitch and gap < centres[b] - centres[m]:
+                found.setdefault(a, []).append(m)
+    return found
 
 
 _HEADER_LINES = 3

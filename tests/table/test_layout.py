@@ -278,3 +278,21 @@ def test_rows_as_tall_as_their_thumbnails_are_a_table_only_where_columns_may_sta
     tall = find_table(boxes, text_height=10.0, reach=TALL_REACH)
     assert tall is not None
     assert (len(tall.columns), len(tall.rows)) == (5, 2)
+
+
+def test_a_name_wrapped_onto_a_second_line_stays_in_its_row() -> None:
+    # Rows on a 30 px pitch; the third row's name (second column) goes on 12 px below it.
+    wrapped = (LEFTS[1], 290 + 12, LEFTS[1] + 60, 290 + 26)
+    boxes = [*stock_table(rows=6), wrapped]
+    found = find_table(boxes, text_height=10.0)
+    assert found is not None and len(found.rows) == 6
+    assert len(boxes) - 1 in found.rows[2][1]
+
+
+def test_a_line_under_several_columns_between_rows_is_no_wrapped_name() -> None:
+    table = stock_table(rows=6)
+    between = [(x, 290 + 12, x + 60, 290 + 26) for x in LEFTS[1:3]]
+    found = find_table([*table, *between], text_height=10.0)
+    assert found is not None
+    placed = {i for row in found.rows for cell in row for i in cell}
+    assert not placed & {len(table), len(table) + 1}

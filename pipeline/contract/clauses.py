@@ -482,6 +482,10 @@ def read_clause(text: str, question: bool) -> Clause:
         and "order_noun" in has
     )
     cancels = any(t.tag == "cancel" and ok for t, ok in zip(tokens, free, strict=True))
+    if question and writes and _which_first(tokens):
+        # "哪些要补货？", "which ones to reorder?": the write says which items are asked
+        # about, it is not asked for; the clause is a report.
+        writes = False
     past = "write_past" in has and not writes
     stop = next((t for t in tokens if t.tag in ("defer", "self", "hypo", "advice")), None)
     agent = next((t for t in tokens if t.tag == "agent"), None)
@@ -597,6 +601,18 @@ def read_clause(text: str, question: bool) -> Clause:
     if any(t.kind in ("S", "O") for t in ids) and not anchored and not clause.leftover:
         clause.leftover += [(t.start, t.end) for t in ids if t.kind in ("S", "O")]
     return clause
+
+
+_WHICH = frozenset({"which", "what", "哪些", "哪个", "哪几个", "哪几样", "什么"})
+
+
+def _which_first(tokens: Sequence[Token]) -> bool:
+    """A question word before the clause's first write verb (nothing that hedges or advises
+    in it): the verb describes the items the question is about."""
+    first = next((k for k, t in enumerate(tokens) if t.tag in ("write", "make")), None)
+    if first is None or any(t.tag in ("hypo", "advice", "modal", "req_modal") for t in tokens):
+        return False
+    return any(t.tag == "report" and t.text in _WHICH for t in tokens[:first])
 
 
 _IF = frozenset({"if", "in case", "如果", "假如", "要是", "万一", "若"})

@@ -365,6 +365,15 @@ def test_ids_said_aside_never_invert_a_report(
     assert (contract.exclude_skus, contract.exclude_warehouses) == ((), ())
 
 
+def test_a_question_about_which_items_to_restock_is_a_report_and_the_order_beside_it_stands() -> (
+    None
+):
+    assert read_task("哪些要补货？顺便都下单。").contract.action == "replenish"
+    alone = read_task("哪些要补货？")
+    assert (alone.contract.action, alone.stop) == ("report", None)
+    assert read_task("Which SKUs would you reorder?").stop == "would you"
+
+
 def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
     contract = read_task("I'll order SKU-10232 myself.").contract
     assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())

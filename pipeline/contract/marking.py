@@ -83,6 +83,14 @@ _CAP = (
         + "?"
     ),
 )
+_BELOW_EACH = re.compile(
+    r"\b(?:under|below|less than|fewer than|lower than)\s*(\d{1,7})(?![\dx]|\.\d)"
+    + _UNIT
+    + r"?\s*"
+    + _EACH_WORDS
+    + r"(?![a-z])"
+)
+"""A cap below a number ("under 30 units each"): at most one less, never that number each."""
 _QTY_EACH = (
     re.compile(r"(?<![\d<])(?:[x×]\s*)?(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
     re.compile(
@@ -170,6 +178,22 @@ _ON_HAND = (
     (
         re.compile(
             r"\b(?:with|having|that have|that has|which have|which has)\s+"
+            + _BELOW_EN
+            + r"\s*"
+            + _N
+            + r"\s+units?\b(?!\s+(?:each|per|apiece|a piece))"
+        ),
+        0,
+    ),
+    # "anything below 20 units", "items under 30 units": the same, right after the items
+    (
+        re.compile(
+            r"(?:"
+            + "|".join(
+                rf"(?<=\b{word} )"
+                for word in ("anything", "everything", "items", "products", "skus", "ones")
+            )
+            + r")"
             + _BELOW_EN
             + r"\s*"
             + _N
@@ -533,6 +557,7 @@ def _mark_quantities(text: str, marks: Marks) -> str:
         marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
         return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
 
+    text = _BELOW_EACH.sub(lambda m: rule(m, "at_most", float(m[1]) - 1), text)
     for pattern in _CAP:
         text = pattern.sub(lambda m: rule(m, "at_most", float(m[1])), text)
 

@@ -410,6 +410,8 @@ def test_a_warehouse_name_the_store_does_not_know_leaves_a_write_task_without_wr
         ("Restock what's low, at most 50 units each.", 50),
         ("Reorder the low ones, no more than 10 units per SKU.", 10),
         ("缺货的每个最多补 30 件", 30),
+        ("Order the low items, under 30 units each.", 29),
+        ("Reorder the low ones, fewer than 20 each.", 19),
     ],
 )
 def test_at_most_n_each_caps_the_servers_policy_quantity(task: str, cap: int) -> None:
@@ -469,6 +471,7 @@ def test_up_to_n_is_a_level_after_a_verb_that_raises_stock_and_else_not_understo
         ("低于 100 的都补一下", 100, True),
         ("Which items have under 10 on hand?", 10, False),
         ("Restock items with fewer than 30 units.", 30, True),
+        ("Anything below 20 units, order it.", 20, True),
         ("Reorder the SKUs that have less than 25 units.", 25, True),
     ],
 )

@@ -91,6 +91,24 @@ _BELOW_EACH = re.compile(
     + r"(?![a-z])"
 )
 """A cap below a number ("under 30 units each"): at most one less, never that number each."""
+_ZH_ORDER_VERB = r"(?:补货|补|订货|订|买|采购|下单)"
+_BELOW_CAPS = (
+    (_BELOW_EACH, 1),
+    # "补不到 30 个", "订少于 20 件": a write verb, then a count it stays below
+    (
+        re.compile(
+            _ZH_ORDER_VERB + r"\s*(?:不到|少于|低于|小于)\s*(\d{1,7})(?![\d>])" + _UNIT + "?"
+        ),
+        1,
+    ),
+    # "补 30 个以下" (whether 以下 holds the number varies: below it, the safe side), "补 30 个以内"
+    (
+        re.compile(_ZH_ORDER_VERB + r"\s*(\d{1,7})(?![\d>])" + _UNIT + r"?\s*(?:以下|及以下)"),
+        1,
+    ),
+    (re.compile(_ZH_ORDER_VERB + r"\s*(\d{1,7})(?![\d>])" + _UNIT + r"?\s*(?:以内|之内)"), 0),
+)
+"""Caps on what is ordered written as a bound, with how much less than the number they allow."""
 _QTY_EACH = (
     re.compile(r"(?<![\d<])(?:[x×]\s*)?(\d{1,7})" + _UNIT + r"?\s*" + _EACH_WORDS + r"(?![a-z])"),
     re.compile(
@@ -537,6 +555,17 @@ def _mark_quantities(text: str, marks: Marks) -> str:
 
         return placeholder
 
+    def rule(match: re.Match[str], kind: str, value: float) -> str:
+        marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
+        return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
+
+    # Caps below a number, before the conditions: after a write verb a count is how much to
+    # order ("每样补不到 30 个", "under 30 units each"), not how much is on hand.
+    def cap_below(less: int) -> Callable[[re.Match[str]], str]:
+        return lambda m: rule(m, "at_most", float(m[1]) - less)
+
+    for pattern, less in _BELOW_CAPS:
+        text = pattern.sub(cap_below(less), text)
     for on_hand, add in _ON_HAND:
         text = on_hand.sub(condition(add), text)
 
@@ -553,11 +582,6 @@ def _mark_quantities(text: str, marks: Marks) -> str:
     for count in _STOCK_COUNT:
         text = count.sub(held, text)
 
-    def rule(match: re.Match[str], kind: str, value: float) -> str:
-        marks.rules.append(QuantityRule(kind=kind, value=value) if value > 0 else _ZERO)
-        return f" <R{len(marks.rules) - 1}> " + _verbs_in(match[0])
-
-    text = _BELOW_EACH.sub(lambda m: rule(m, "at_most", float(m[1]) - 1), text)
     for pattern in _CAP:
         text = pattern.sub(lambda m: rule(m, "at_most", float(m[1])), text)
 

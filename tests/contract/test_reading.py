@@ -412,6 +412,9 @@ def test_a_warehouse_name_the_store_does_not_know_leaves_a_write_task_without_wr
         ("缺货的每个最多补 30 件", 30),
         ("Order the low items, under 30 units each.", 29),
         ("Reorder the low ones, fewer than 20 each.", 19),
+        ("缺货的每样补不到 30 个。", 29),
+        ("缺货的每样补 30 个以下。", 29),
+        ("缺货的每样补 30 个以内。", 30),
     ],
 )
 def test_at_most_n_each_caps_the_servers_policy_quantity(task: str, cap: int) -> None:

@@ -116,8 +116,30 @@ def _chinese(text: str) -> int | None:
     return value or None
 
 
+_GROUPED = re.compile(r"(?<![\d.,])(\d{1,3})((?:,\d{3})+)(?![\d,]|\.\d)")
+"""A number written with thousands commas (`1,000`, `12,500`): one number, not a list."""
+_DOZENS = re.compile(r"\b(\d{1,4})\s+dozens?\b", re.IGNORECASE)
+_THOUSANDS = re.compile(r"(?<![\w.])(\d{1,4}(?:\.\d{1,3})?)\s?k\b", re.IGNORECASE)
+"""`1k`, `1.5k`: thousands, as people write them."""
+
+
+def _digit_forms(text: str) -> str:
+    """Numbers in digits written as people write them (`1,000`, `5 dozen`, `1.5k`) in plain
+    digits."""
+    text = _GROUPED.sub(lambda m: m[1] + m[2].replace(",", ""), text)
+    text = _DOZENS.sub(lambda m: str(int(m[1]) * 12), text)
+
+    def thousands(match: re.Match[str]) -> str:
+        value = float(match[1]) * 1000
+        return str(int(value)) if value == int(value) else match[0]
+
+    return _THOUSANDS.sub(thousands, text)
+
+
 def digits_for_words(text: str) -> str:
-    """`text` with every quantity in words (English or Chinese) written in digits."""
+    """`text` with every quantity in words (English or Chinese) written in digits, and every
+    number in digits in plain digits (`1,000`, `5 dozen`, `1.5k`)."""
+    text = _digit_forms(text)
 
     def english(match: re.Match[str]) -> str:
         value = _english(match[1])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.contract import parse_task
+from pipeline.contract import parse_task, read_task
 from pipeline.contract.numerals import digits_for_words
 
 
@@ -48,3 +48,18 @@ def test_quantities_in_words_per_sku_are_kept_per_sku() -> None:
     contract = parse_task("Order twenty-five units of SKU-10310 and a hundred of SKU-10520")
     assert contract.action == "order"
     assert dict(contract.quantities) == {"SKU-10310": 25, "SKU-10520": 100}
+
+
+@pytest.mark.parametrize(
+    ("task", "units"),
+    [
+        ("Order 1,000 of SKU-10232.", 1000),
+        ("Order 12,500 units of SKU-10232.", 12500),
+        ("Order 5 dozen of SKU-10232.", 60),
+        ("Order SKU-10232 — 1k units.", 1000),
+        ("Order 1.5k of SKU-10232.", 1500),
+    ],
+)
+def test_numbers_written_as_people_write_them_are_the_order_size(task: str, units: int) -> None:
+    contract = read_task(task).contract
+    assert contract.quantities == {"SKU-10232": units}

@@ -187,7 +187,16 @@ def _resolve(tokens: list[Token]) -> None:
             # leaves out (past articles and nouns) an exclusion; else a conjunction.
             named = next((t for t in after if t.tag not in ("filler", "object")), None)
             token.tag = "excl" if named is not None and named.kind in ROLES else "filler"
-        elif token.tag in ("number_word", "number"):
+        elif token.tag == "number":
+            # "2 screenshots", "3 warehouses": a count of what follows right after it. A
+            # number further from what it counts ("and 30 in WH-02") is not understood: it
+            # may be a quantity the reader has no term for.
+            target = after[0] if after else None
+            fine = target is not None and (
+                target.tag in ("context", "warehouse_noun") or target.kind == "N"
+            )
+            token.tag = "filler" if fine else "unknown"
+        elif token.tag == "number_word":
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
             fine = target is not None and (
                 target.tag in ("context", "warehouse_noun") or target.kind in ("S", "W", "Q", "N")

@@ -374,6 +374,12 @@ def test_a_question_about_which_items_to_restock_is_a_report_and_the_order_besid
     assert read_task("Which SKUs would you reorder?").stop == "would you"
 
 
+def test_a_quantity_per_warehouse_is_never_read_as_the_first_ones_for_both() -> None:
+    contract = read_task("Order 20 of SKU-10232 in WH-01 and 30 in WH-02.").contract
+    assert not contract.writes_allowed
+    assert any("30" in reason for reason in contract.not_understood)
+
+
 def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
     contract = read_task("I'll order SKU-10232 myself.").contract
     assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())

@@ -471,6 +471,7 @@ def read_clause(text: str, question: bool) -> Clause:
     cited, quoting = _citations(tokens)
     _resolve(tokens)
     _unwanted_orders(tokens)
+    _kept_stocked(tokens)
     clause = Clause(text, tokens, question)
     clause.cited, clause.quoting = cited, quoting
     has = {t.tag for t in tokens}
@@ -626,6 +627,30 @@ def _which_first(tokens: Sequence[Token]) -> bool:
 
 _IF = frozenset({"if", "in case", "如果", "假如", "要是", "万一", "若"})
 """Words that open a condition (as well as a hypothetical)."""
+
+
+def _kept_stocked(tokens: list[Token]) -> None:
+    """ "Don't let WH-01 run out", "never let SKU-1 go low", "别让 WH-01 断货": a negation of
+    letting items be low asks to keep them stocked, a replenishment of them (the negation is
+    consumed, `let` read as the write). Anything else after `let` is left as it is."""
+    for k, token in enumerate(tokens[:-1]):
+        allow = tokens[k + 1]
+        if token.tag != "neg" or not (allow.tag == "allow" or allow.text == "让"):
+            continue
+        after = tokens[k + 2 :]
+        kept = (
+            any(t.tag == "low" for t in after)
+            and all(t.kind in IDS or t.tag in ("object", "filler", "low") for t in after)
+            and not any(t.tag in ("cancel", "report") for t in tokens)
+        )
+        if kept:
+            token.tag, allow.tag = "filler", "write"
+        break
+    for token in tokens:
+        if token.tag == "allow":
+            token.tag = "unknown"
+
+
 _NOT_WANTED = frozenset({"don't want", "dont want", "do not want"})
 
 

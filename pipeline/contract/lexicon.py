@@ -61,6 +61,7 @@ Tags (what a token does in its clause):
 | `disregard` | ignore it, 别管它: turns from cited text; understood only when the task cites |
 | `quote` | (quoted words, a placeholder): cited text, never asked for |
 | `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
+| `allow` | let, allow (让 by its place): only in "don't let <items> run out": restock them |
 """
 
 from __future__ import annotations
@@ -113,6 +114,7 @@ TAGS: Final = (
     "reason",
     "restate",
     "plus",
+    "allow",
     "only_these",
     "cite",
     "source",
@@ -398,6 +400,7 @@ EN: Final[dict[str, Tag]] = _table(
             "that is not from me"
         ),
         "plus": "and also|as well as|plus|along with|in addition to|together with|and as well",
+        "allow": "let|allow",
     }
 )
 """English words and phrases (lower case; the longest match wins)."""

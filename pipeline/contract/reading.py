@@ -292,7 +292,13 @@ def _roles(clauses: Sequence[Clause], marks: Marks) -> _Roles:
     for clause in clauses:
         for token in clause.excluded:
             roles.excluded.take(token, marks)
-            if not clause.aside or writes:
+            if not clause.understood:
+                # A negation of words not understood ("don't let WH-01 run out") says nothing
+                # a report may leave out: its ids are what the report covers, like the ids
+                # of any clause not understood.
+                if not understood:
+                    roles.mentioned.take(token, marks)
+            elif not clause.aside or writes:
                 roles.said_excluded.take(token, marks)
             elif not acting:
                 roles.mentioned.take(token, marks)

@@ -380,6 +380,33 @@ def test_a_quantity_per_warehouse_is_never_read_as_the_first_ones_for_both() -> 
     assert any("30" in reason for reason in contract.not_understood)
 
 
+@pytest.mark.parametrize(
+    ("task", "skus", "warehouses"),
+    [
+        ("Don't let WH-01 run out of stock.", (), ("WH-01",)),
+        ("别让 WH-01 断货。", (), ("WH-01",)),
+        ("Never let SKU-10232 run out.", ("SKU-10232",), ()),
+        ("不要让任何商品断货。", (), ()),
+    ],
+)
+def test_not_letting_items_run_out_asks_to_restock_them(
+    task: str, skus: tuple[str, ...], warehouses: tuple[str, ...]
+) -> None:
+    contract = read_task(task).contract
+    assert (contract.action, contract.writes_allowed) == ("replenish", True)
+    assert (contract.skus, contract.warehouses) == (skus, warehouses)
+    assert (contract.exclude_skus, contract.exclude_warehouses) == ((), ())
+
+
+@pytest.mark.parametrize("task", ["Let WH-01 run out.", "Don't let WH-01 zorble."])
+def test_letting_items_run_out_or_a_negation_not_understood_never_inverts_a_report(
+    task: str,
+) -> None:
+    contract = read_task(task).contract
+    assert not contract.writes_allowed
+    assert contract.exclude_warehouses == ()
+
+
 def test_a_report_covers_the_items_the_user_says_they_will_order_themselves() -> None:
     contract = read_task("I'll order SKU-10232 myself.").contract
     assert (contract.skus, contract.exclude_skus) == (("SKU-10232",), ())

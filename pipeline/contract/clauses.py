@@ -479,7 +479,9 @@ def read_clause(text: str, question: bool) -> Clause:
     clause.reason = next((t.text for t in tokens if t.tag == "reason"), None)
     clause.only_these = next((t.text for t in tokens if t.tag == "only_these"), None)
     clause.disregard = next((t.text for t in tokens if t.tag == "disregard"), None)
-    clause.leftover = [(t.start, t.end) for t in tokens if t.tag == "unknown"]
+    # A correction ("wait, no", "scratch that", "不对") changes what came before in ways the
+    # clauses do not say: never understood.
+    clause.leftover = [(t.start, t.end) for t in tokens if t.tag in ("unknown", "retract")]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]
 

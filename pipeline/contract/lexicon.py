@@ -62,6 +62,7 @@ Tags (what a token does in its clause):
 | `quote` | (quoted words, a placeholder): cited text, never asked for |
 | `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
 | `allow` | let, allow (让 by its place): only in "don't let <items> run out": restock them |
+| `retract` | wait, actually, scratch that, 不对: the request corrects itself; nothing is offered |
 """
 
 from __future__ import annotations
@@ -115,6 +116,7 @@ TAGS: Final = (
     "restate",
     "plus",
     "allow",
+    "retract",
     "only_these",
     "cite",
     "source",
@@ -401,6 +403,10 @@ EN: Final[dict[str, Tag]] = _table(
         ),
         "plus": "and also|as well as|plus|along with|in addition to|together with|and as well",
         "allow": "let|allow",
+        "retract": (
+            "scratch that|wait|no wait|wait no|actually|on second thought|correction|"
+            "sorry i meant|i meant|make that|change that to|forget that"
+        ),
     }
 )
 """English words and phrases (lower case; the longest match wins)."""
@@ -523,6 +529,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "reason": "下错了|搞错了|弄错了|下重了|重复了|重复下单|多下了|下错|订错了|订错",
         "restate": "就是说|也就是|我是说|我的意思是|意思是",
         "cite": "写着|写的是|说的是|显示着|提示说|上面写|上写着|写道|说要|要求",
+        "retract": "不对|说错了|改成|改为|更正|不是这个",
         "disregard": (
             "别管它|不用管它|不要管它|别理它|忽略它|无视它|不用理它|别理会|不用理会|别照做|不要照做"
         ),

@@ -228,9 +228,10 @@ def read_task(
             **scope,
         )
     contract = fallback
-    # A condition in a clause not understood cannot be left out of a write as an id can: no
-    # reading without it is offered.
-    held = any(t.kind == "C" for c in missed for t in c.tokens)
+    # A condition in a clause not understood cannot be left out of a write as an id can, and
+    # a request that corrects itself says what it means only in words not understood: no
+    # reading is offered for either.
+    held = any(t.kind == "C" or t.tag == "retract" for c in missed for t in c.tokens)
     offer = fallback if leftovers and fallback.writes_allowed and not verbs.stops else None
     if held:
         offer = None

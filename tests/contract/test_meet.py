@@ -233,6 +233,10 @@ def test_a_question_never_offers_a_write_to_ids_the_word_not_understood_may_leav
         "Grab 20 of SKU-10232 next week.",
         "Don't drop PO-1001.",
         "Is PO-1001 still open?",
+        "Restock all low items. Wait, no — just SKU-10232.",
+        "Reorder SKU-10232, no wait, SKU-10310.",
+        "Restock everything low. Scratch that, nothing.",
+        "补 SKU-10232，不对，补 SKU-10310。",
     ],
 )
 def test_a_request_that_forbids_defers_or_only_asks_offers_no_write(task: str) -> None:

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PIPELINE_VERSION = "33"
+PIPELINE_VERSION = "34"
 """Part of every cache key: a result cached by an earlier version is read again. What each
 version changed is in docs/changelog.md; a bump adds its line there."""
 

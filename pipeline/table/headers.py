@@ -223,11 +223,32 @@ def header_evidence(header: str, field: str) -> tuple[float, str]:
         return 0.0, ""  # how much to order, however close to `reorder pt`
     whole = _header_score(header, field)
     by_words, hits = _word_score(words, field)
-    if whole >= by_words and whole > 0:
+    if whole >= 1.0:
         return whole, f"header {header!r} is a name for {field}"
+    cut = _CUT_SHORT if _cut_short(header) else 1.0
+    said = " (its last word cut short)" if cut < 1.0 else ""
+    if whole >= by_words and whole > 0:
+        return whole * cut, f"header {header!r} is a name for {field}{said}"
     if by_words > 0:
-        return by_words, f"header {header!r} has {', '.join(hits)}"
+        return by_words * cut, f"header {header!r} has {', '.join(hits)}{said}"
     return 0.0, ""
+
+
+_CUT_SHORT = 0.8
+"""How much a header cut short by its column says of what it names: the cut word may change
+it (`Reorder Q…` is how much to order), so an uncut header naming the field wins."""
+
+
+def _cut_short(header: str) -> bool:
+    """A header cut at its column's edge with no ellipsis (`Reorder C`, `Safety Sto` reads
+    whole enough): its last English word one or two letters that are no word of the
+    vocabulary, after a word that is."""
+    words = re.findall(r"[a-z]+", unicodedata.normalize("NFKC", header).lower())
+    if len(words) < 2 or len(words[-1]) > 2:
+        return False
+    known = {w for table in _HEADER_WORDS.values() for w in table}
+    known |= {*_RULES_OUT_QUANTITY, *_RULES_OUT_NAME, *_RULES_OUT_WAREHOUSE, *_RULES_OUT_SKU}
+    return words[-1] not in known and words[-2] in known
 
 
 def names_something(words: Sequence[str]) -> bool:

@@ -235,6 +235,19 @@ def test_headers_clipped_with_an_ellipsis_map_by_the_words_they_begin() -> None:
     assert "on_hand" not in map_columns(["SKU", "Name", "Balan"], values[:3])
 
 
+def test_a_header_cut_at_its_columns_edge_gives_way_to_an_uncut_one_naming_the_same_field() -> None:
+    values = [["Bolt", "Nut"], ["5", "10"], ["42", "38"], ["4", "4"]]
+    # "Reorder Q(uantity)" cut to "Reorder C" beside "Safety Sto(ck)": the safety stock is
+    # the reorder point; the cut header may name anything that begins with "reorder".
+    mapping = map_columns(["Item", "Safety Sto", "Reorder C", "On Hand"], values)
+    assert mapping["reorder_point"] == 1
+    # Alone, a cut header still names what its whole words name.
+    assert (
+        map_columns(["Item", "Reorder C", "On Hand"], [values[0], *values[2:]])["reorder_point"]
+        == 1
+    )
+
+
 def test_a_quantity_column_with_a_few_misread_cells_is_still_on_hand_but_a_column_of_words_is_not() -> (
     None
 ):

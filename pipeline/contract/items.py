@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
 from pipeline.contract.lexicon import EN, ZH
 
@@ -60,12 +61,19 @@ def _known(word: str) -> bool:
 
 def _name_words(name: str) -> set[str]:
     """The words of a name a mention may use: each word, and the parts of a dimension code
-    ("m8x40": m8x40, m8 and 40); never a single letter ("x" in "48 mm x 66 m" is how a task
-    writes a quantity too)."""
+    ("m8x40": m8x40, m8 and 40); never a single letter alone ("x" in "48 mm x 66 m" is how a
+    task writes a quantity too), but a letter after a word, as one ("size l", "type b")."""
     found = set()
-    for word in map(_plain, _WORD.findall(_PACKAGING.sub(" ", name.lower()))):
+    words = [_plain(w) for w in _WORD.findall(_PACKAGING.sub(" ", name.lower()))]
+    for word in words:
         found |= {word, *re.split(r"(?<=\d)x(?=\d)", word)}
-    return {_singular(w) for w in found if not _known(w) and len(w) > 1}
+    kept = {_singular(w) for w in found if not _known(w) and len(w) > 1}
+    return kept | {f"{a} {b}" for a, b in pairwise(words) if _lettered(a, b)}
+
+
+def _lettered(word: str, letter: str) -> bool:
+    """A word and the single letter after it that tells items apart ("size l", "grade a")."""
+    return len(letter) == 1 and letter.isalpha() and letter != "x" and word.isalpha()
 
 
 @dataclass(frozen=True)
@@ -77,8 +85,24 @@ class _Unit:
 
 def _english_units(text: str, words: Mapping[str, set[str]]) -> list[_Unit]:
     found = []
-    for match in _WORD.finditer(text):
+    matches = list(_WORD.finditer(text))
+    skip = -1
+    for k, match in enumerate(matches):
+        if k == skip:
+            continue
         word = _plain(match[0])
+        after = matches[k + 1] if k + 1 < len(matches) else None
+        if (
+            after is not None
+            and _lettered(word, after[0])
+            and text[match.end() : after.start()] == " "
+        ):
+            pair = f"{word} {after[0]}"
+            owners = frozenset(sku for sku, own in words.items() if pair in own)
+            if owners:
+                found.append(_Unit(match.start(), after.end(), owners))
+                skip = k + 1
+                continue
         if _known(word):
             continue
         owners = frozenset(sku for sku, own in words.items() if _singular(word) in own)

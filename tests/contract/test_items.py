@@ -78,3 +78,14 @@ def test_without_the_screens_items_a_name_is_not_understood() -> None:
 def test_an_order_quantity_is_never_read_as_part_of_a_name() -> None:
     contract = read_task("Order 200 of the 300 mm cable ties", catalogue=SCREEN).contract
     assert contract.quantities == {"SKU-5": 200}
+
+
+def test_a_letter_after_a_word_of_a_name_tells_the_items_apart() -> None:
+    screen = {
+        "SKU-10402": "Safety gloves size L (pair)",
+        "SKU-10403": "Safety gloves size M (pair)",
+    }
+    contract = read_task("Restock the size L gloves.", catalogue=screen).contract
+    assert (contract.writes_allowed, contract.skus) == (True, ("SKU-10402",))
+    both = read_task("Restock the gloves.", catalogue=screen).contract
+    assert not both.writes_allowed

@@ -6,6 +6,9 @@ results, read as the host's ledger summary: an order id or approval id no result
 task) named, a count of orders created that is not the count created, and each action it
 states as done, read clause by clause (`pipeline.host.guards.claims`: ordered, cancelled,
 queued for approval or skipped, with the SKU, warehouse and quantity it names). For a task
+that replenishes, an answer that stops short must name each row in scope the ledger does not
+account for (with why it was not ordered); the first that does not is bounced with them, and a
+second stands with the host's list of them after it. For a task
 that asks for a report, an answer must also name every row that is low: each SKU the run's live
 reads show low, and each row the screen shows low that no live read checked (within the task's
 scope); "nothing is low" after a read that shows five is bounced with their ids, and so is a
@@ -22,6 +25,7 @@ from __future__ import annotations
 import re
 
 from pipeline.contract import ids_in
+from pipeline.host.budget import rows_in_scope, uncovered
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
 from pipeline.host.guards.common import guard_count
@@ -30,7 +34,7 @@ from pipeline.models import ModelResponse
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import Facts, from_messages, read_facts
 
-__all__ = ["HOST_REPORT", "HOST_WRITTEN", "false_claim", "left_out_report"]
+__all__ = ["HOST_REPORT", "HOST_UNDONE", "HOST_WRITTEN", "false_claim", "left_out_report"]
 
 HOST_WRITTEN = (
     "[Written by the host from the tool results; the model's answer claimed actions no tool took.]"
@@ -40,6 +44,7 @@ HOST_REPORT = (
     "they show low.]"
 )
 
+HOST_UNDONE = "[Host: low rows in the task's scope that this run neither ordered nor said why not:]"
 _ORDER_ID = re.compile(r"\bPO-\d{1,12}\b", re.IGNORECASE)
 _COUNT = re.compile(
     r"\b(?:placed|created|raised|submitted|made|issued)\s+(\d{1,4})\s+(?:new\s+)?"
@@ -116,6 +121,23 @@ def _low_rows(facts: Facts, state: GuardState) -> list[tuple[str, str]]:
     return out
 
 
+def _undone(text: str, facts: Facts, state: GuardState) -> list[str]:
+    """The rows a replenishment may write that this run's ledger does not account for
+    (ordered, refused, queued, or read live as needing none) and the answer does not name:
+    an answer that stops after some of the work (or after a stall nudge) must say why the
+    rest was not done."""
+    contract = state.contract
+    if contract is None or contract.action != "replenish" or not contract.writes_allowed:
+        return []
+    # Before any write, an answer that stops is an announcement or a stall: `stall` nudges it.
+    wrote = facts.created or facts.refusals or facts.proposed or facts.dry_run
+    if not wrote and guard_count(state, "stall", "bounce") == 0:
+        return []
+    left = uncovered(contract, rows_in_scope(contract, screens_in(state.messages)), facts)
+    said = {s.upper() for s in ids_in(text)["S"]}
+    return [row for row in left or [] if row.split(" in ")[0].upper() not in said]
+
+
 def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:
     said = {s.upper() for s in ids_in(text)["S"]}
     return [sku for sku, _ in low if sku.upper() not in said]
@@ -149,7 +171,7 @@ def left_out_report(text: str, state: GuardState) -> str:
     return f"{HOST_REPORT}\n{_report(low)}"
 
 
-def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str]) -> str:
+def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str], undone: list[str]) -> str:
     parts = []
     if problems:
         parts.append(
@@ -163,6 +185,12 @@ def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str]) -> str:
             + "; ".join(left)
             + ". Answer again naming each of them with its numbers (say which you did not "
             "check live)."
+        )
+    if undone:
+        parts.append(
+            "Rows in the task's scope are low and this run neither ordered them nor said why: "
+            + "; ".join(undone)
+            + ". Order them, or name each of them with why it is not ordered."
         )
     return "\n".join(parts)
 
@@ -186,11 +214,16 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     # naming the low rows leaves them out like any other.
     low = _low_rows(facts, state)
     left_out = _left_out(text, low)
-    if not problems and not left_out:
+    undone = _undone(text, facts, state)
+    if not problems and not left_out and not undone:
         return ResponseDecision()
     if guard_count(state, "false_claim", "bounce") == 0:
         left = [line for sku, line in low if sku in left_out]
-        return ResponseDecision("bounce", message=_bounce(problems, ledger, left))
+        return ResponseDecision("bounce", message=_bounce(problems, ledger, left, undone))
+    if not problems and not left_out:
+        # A true answer that stops short, a second time: it stands, and the user is told
+        # which rows were left without an order or a reason.
+        return ResponseDecision("end", message=f"{text}\n\n{HOST_UNDONE} {'; '.join(undone)}")
     if not low:
         return ResponseDecision("end", message=f"{HOST_WRITTEN}\n{ledger.text}")
     marker = HOST_REPORT if left_out else HOST_WRITTEN

@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.contract import parse_task
 from pipeline.host.guards.base import GuardState
-from pipeline.host.guards.false_claim import HOST_REPORT, HOST_WRITTEN, false_claim
+from pipeline.host.guards.false_claim import HOST_REPORT, HOST_UNDONE, HOST_WRITTEN, false_claim
 from pipeline.models import Message, ModelResponse, ToolCall
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from tests.host.guards.states import NOW, event, reply, state
@@ -299,3 +299,46 @@ def test_a_report_with_a_false_claim_and_rows_left_out_hears_both_and_then_gets_
     assert second.action == "end"
     assert "- SKU-10702 in WH-02" in second.message
     assert "no order was created, refused, proposed or cancelled" in second.message
+
+
+def replenished(*, bounced: bool = False) -> GuardState:
+    """A replenishment over SCREEN (three rows low in WH-01) that ordered one of them."""
+    run = shown("Replenish the low items", bounced=bounced)
+    messages = [
+        *run.messages,
+        Message(
+            role="assistant",
+            tool_calls=[
+                ToolCall(
+                    id="o1", name=CREATE, arguments={"sku": "SKU-10232", "warehouse_id": "WH-01"}
+                )
+            ],
+        ),
+        Message(role="tool", tool_call_id="o1", content=json.dumps(ORDER)),
+    ]
+    return GuardState(**{**run.__dict__, "messages": messages})
+
+
+def test_a_replenishment_that_stops_after_some_of_the_low_rows_is_bounced_with_the_rest() -> None:
+    # The shape of the real 1.5B's answer that ended a run with three low SKUs untouched.
+    first = false_claim(reply("Ordered SKU-10232 with 202 units. The order ID is PO-000007."),
+                        replenished())  # fmt: skip
+    assert first.action == "bounce"
+    assert "SKU-10233 in WH-01" in first.message and "SKU-10240 in WH-01" in first.message
+    assert "SKU-10232 in WH-01;" not in first.message and "SKU-10318" not in first.message
+
+
+def test_a_second_answer_that_stops_short_stands_with_the_rows_left_named_by_the_host() -> None:
+    answer = "Ordered SKU-10232 with 202 units."
+    second = false_claim(reply(answer), replenished(bounced=True))
+    assert second.action == "end"
+    assert second.message.startswith(answer)
+    assert second.message.endswith(f"{HOST_UNDONE} SKU-10233 in WH-01; SKU-10240 in WH-01")
+
+
+def test_a_replenishment_that_says_why_the_other_rows_were_not_ordered_passes() -> None:
+    answer = (
+        "Ordered SKU-10232 (PO-000007). SKU-10233 and SKU-10240 were not ordered: "
+        "the supplier is closed this week."
+    )
+    assert false_claim(reply(answer), replenished()).action == "allow"

@@ -189,9 +189,9 @@ async def test_give_up_ends_the_run_at_the_third_attempt(
     off: str | None, hops: int, targets: list[MemoryTarget]
 ) -> None:
     resend = calls(("orders_create_replenishment", NOT_LOW))
-    record = await run(
-        [calls(("inventory_query_stock", READ)), *[resend] * 5, say("done")], targets, off
-    )
+    # An answer that says why SKU-10232 was not ordered: `false_claim` lets it stand.
+    said = say("SKU-10232 was not ordered: the orders kept failing.")
+    record = await run([calls(("inventory_query_stock", READ)), *[resend] * 5, said], targets, off)
     assert record.hops == hops
     if off is None:
         assert record.final.startswith("Stopped: orders_create_replenishment was attempted 3 times")

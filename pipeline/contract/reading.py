@@ -45,7 +45,7 @@ from pipeline.contract.terms import (
 __all__ = ["ids_in", "parse_task", "read_task"]
 
 from pipeline.contract.clauses import IDS, Clause, read_clause
-from pipeline.contract.marking import PLACEHOLDER, Marks, mark
+from pipeline.contract.marking import PLACEHOLDER, Marks, is_cjk, mark
 from pipeline.contract.tokens import Token, known_word, vocabulary_tag
 
 _LIST_ONLY = re.compile(
@@ -706,7 +706,7 @@ def _implied(
         if t.tag == "unknown" and vocabulary_tag(t.text) in _VERB_TAGS
     ]
     words = list(dict.fromkeys([*_unknown_words(missed), *verbs]))
-    lang = "zh" if re.search(r"[\u4e00-\u9fff]", task) else "en"
+    lang = "zh" if any(is_cjk(char) for char in task) else "en"
     left = _stripped(task, words)
     # The act before the words ("cancel PO-1"), or a clause of its own before them, where
     # they explain it ("cancel. I don't want PO-1 anymore").

@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.contract import terms
+from pipeline.contract.marking import is_cjk
 from pipeline.contract.meet import meet, offer, settle, widenings
 from pipeline.contract.reading import ids_in, parse_task, read_task
 from pipeline.contract.terms import *  # noqa: F403  (every term is the package's too)
@@ -47,6 +48,7 @@ from pipeline.models import Message
 __all__ = [
     "contract_in",
     "ids_in",
+    "is_cjk",
     "meet",
     "offer",
     "parse_task",

@@ -25,7 +25,7 @@ from pipeline.contract import TaskContract
 from pipeline.screentext import ScreenText
 from pipeline.toolfacts import Facts
 
-__all__ = ["SLACK", "HopBudget", "Row", "hop_budget", "rows_in_scope", "uncovered"]
+__all__ = ["SLACK", "HopBudget", "Row", "hop_budget", "rows_in_scope", "uncovered", "unplaced"]
 
 SLACK = 4
 """Hops beyond the work: the answer, a bounce, a retry and one more."""
@@ -92,6 +92,27 @@ def rows_in_scope(contract: TaskContract, screens: Sequence[ScreenText]) -> list
         if sku not in on_screen and contract.allows_sku(sku):
             rows.append(Row(sku, only, _creates(contract)))
     return rows
+
+
+def unplaced(contract: TaskContract, screens: Sequence[ScreenText]) -> list[str]:
+    """The SKUs a replenishment or an order would write that a screen shows without a
+    warehouse, where no screen places them and the task names not exactly one warehouse. No
+    write can be for them (the `scope` guard takes a row without a warehouse for a question,
+    never a guess), so the run must ask which warehouse they are for."""
+    if not _creates(contract) or len(contract.warehouses) == 1:
+        return []
+    named = set(contract.quantities) | set(contract.skus)
+    placed: set[str] = set()
+    bare: list[str] = []
+    for screen in screens:
+        for shown in screen.rows:
+            if not shown.sku or not contract.allows_sku(shown.sku):
+                continue
+            if screen.warehouse_of(shown) is not None:
+                placed.add(shown.sku)
+            elif shown.low or shown.sku in named:
+                bare.append(shown.sku)
+    return [sku for sku in dict.fromkeys(bare) if sku not in placed]
 
 
 def _writes(contract: TaskContract, rows: Sequence[Row]) -> int:

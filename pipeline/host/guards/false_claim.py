@@ -6,6 +6,9 @@ results, read as the host's ledger summary: an order id or approval id no result
 task) named, a count of orders created that is not the count created, and each action it
 states as done, read clause by clause (`pipeline.host.guards.claims`: ordered, cancelled,
 queued for approval or skipped, with the SKU, warehouse and quantity it names). For a task
+that writes, an answer that is no question while the screen shows rows to write without a
+warehouse (and the task names none) is bounced: no order can be placed for them, so the run
+must ask where they go; a second such answer is replaced by the host's question. For a task
 that replenishes, an answer that stops short must name each row in scope the ledger does not
 account for (with why it was not ordered); the first that does not is bounced with them, and a
 second stands with the host's list of them after it. For a task
@@ -24,17 +27,24 @@ from __future__ import annotations
 
 import re
 
-from pipeline.contract import ids_in
-from pipeline.host.budget import rows_in_scope, uncovered
+from pipeline.contract import ids_in, is_cjk
+from pipeline.host.budget import rows_in_scope, uncovered, unplaced
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
-from pipeline.host.guards.common import guard_count
+from pipeline.host.guards.common import asks_user, guard_count
 from pipeline.host.ledger import LedgerEntry, LedgerSummary, summarize
 from pipeline.models import ModelResponse
 from pipeline.screentext import screens_in
 from pipeline.toolfacts import Facts, from_messages, read_facts
 
-__all__ = ["HOST_REPORT", "HOST_UNDONE", "HOST_WRITTEN", "false_claim", "left_out_report"]
+__all__ = [
+    "HOST_ASKS",
+    "HOST_REPORT",
+    "HOST_UNDONE",
+    "HOST_WRITTEN",
+    "false_claim",
+    "left_out_report",
+]
 
 HOST_WRITTEN = (
     "[Written by the host from the tool results; the model's answer claimed actions no tool took.]"
@@ -44,6 +54,10 @@ HOST_REPORT = (
     "they show low.]"
 )
 
+HOST_ASKS = (
+    "[Written by the host: the screen shows rows to order without a warehouse, and the model "
+    "did not ask which one.]"
+)
 HOST_UNDONE = "[Host: low rows in the task's scope that this run neither ordered nor said why not:]"
 _ORDER_ID = re.compile(r"\bPO-\d{1,12}\b", re.IGNORECASE)
 _COUNT = re.compile(
@@ -143,16 +157,44 @@ def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:
     return [sku for sku, _ in low if sku.upper() not in said]
 
 
-def _task_orders(state: GuardState) -> set[str]:
-    """The orders the user's task names: an answer may speak of them (what it did not do to
-    them, and why) without any tool naming them."""
+def _task(state: GuardState) -> str:
+    """The user's task as the opening message states it."""
     for message in state.messages:
         if message.role != "user":
             continue
         for line in message.content.splitlines():
             if line.startswith("Task: "):
-                return set(ids_in(line[len("Task: ") :])["O"])
-    return set()
+                return line[len("Task: ") :]
+    return ""
+
+
+def _task_orders(state: GuardState) -> set[str]:
+    """The orders the user's task names: an answer may speak of them (what it did not do to
+    them, and why) without any tool naming them."""
+    return set(ids_in(_task(state))["O"])
+
+
+def _unplaced(text: str, facts: Facts, state: GuardState) -> list[str]:
+    """The SKUs the task would have ordered that the screen shows without a warehouse (and the
+    task names none), when the answer does not ask the user and no write was for them."""
+    contract = state.contract
+    if contract is None or asks_user(text):
+        return []
+    written = {sku for sku, _ in (*facts.created, *facts.proposed, *facts.refusals)}
+    return [s for s in unplaced(contract, screens_in(state.messages)) if s not in written]
+
+
+def _where(skus: list[str], state: GuardState) -> str:
+    """The host's question about rows without a warehouse, in the task's language."""
+    listed = ", ".join(skus)
+    if any(is_cjk(char) for char in _task(state)):
+        return (
+            f"截图中的 {'、'.join(skus)} 没有标明仓库，任务也没有说，所以没有下单。要补到哪个仓库？"
+        )
+    return (
+        f"The screenshot shows {listed} without a warehouse, and the task does not name one, "
+        "so no order was placed. Which warehouse should I order them in?"
+    )
 
 
 def _report(low: list[tuple[str, str]]) -> str:
@@ -171,7 +213,13 @@ def left_out_report(text: str, state: GuardState) -> str:
     return f"{HOST_REPORT}\n{_report(low)}"
 
 
-def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str], undone: list[str]) -> str:
+def _bounce(
+    problems: list[str],
+    ledger: LedgerSummary,
+    left: list[str],
+    undone: list[str],
+    unplaced: list[str],
+) -> str:
     parts = []
     if problems:
         parts.append(
@@ -191,6 +239,13 @@ def _bounce(problems: list[str], ledger: LedgerSummary, left: list[str], undone:
             "Rows in the task's scope are low and this run neither ordered them nor said why: "
             + "; ".join(undone)
             + ". Order them, or name each of them with why it is not ordered."
+        )
+    if unplaced:
+        parts.append(
+            "The screenshot shows "
+            + ", ".join(unplaced)
+            + " without a warehouse and the task names none, so no order can be placed for "
+            "them. Ask the user which warehouse they are for (a question); do not pick one."
         )
     return "\n".join(parts)
 
@@ -215,11 +270,17 @@ def false_claim(response: ModelResponse, state: GuardState) -> ResponseDecision:
     low = _low_rows(facts, state)
     left_out = _left_out(text, low)
     undone = _undone(text, facts, state)
-    if not problems and not left_out and not undone:
+    where = _unplaced(text, facts, state)
+    if not problems and not left_out and not undone and not where:
         return ResponseDecision()
     if guard_count(state, "false_claim", "bounce") == 0:
         left = [line for sku, line in low if sku in left_out]
-        return ResponseDecision("bounce", message=_bounce(problems, ledger, left, undone))
+        return ResponseDecision("bounce", message=_bounce(problems, ledger, left, undone, where))
+    if where:
+        # Nothing can be ordered before the user says where: the run ends with the question.
+        return ResponseDecision(
+            "end", message=f"{HOST_ASKS}\n{ledger.text}\n{_where(where, state)}"
+        )
     if not problems and not left_out:
         # A true answer that stops short, a second time: it stands, and the user is told
         # which rows were left without an order or a reason.

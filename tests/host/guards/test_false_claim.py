@@ -6,7 +6,13 @@ import pytest
 
 from pipeline.contract import parse_task
 from pipeline.host.guards.base import GuardState
-from pipeline.host.guards.false_claim import HOST_REPORT, HOST_UNDONE, HOST_WRITTEN, false_claim
+from pipeline.host.guards.false_claim import (
+    HOST_ASKS,
+    HOST_REPORT,
+    HOST_UNDONE,
+    HOST_WRITTEN,
+    false_claim,
+)
 from pipeline.models import Message, ModelResponse, ToolCall
 from pipeline.screentext import ScreenRow, ScreenText, render_screen
 from tests.host.guards.states import NOW, event, reply, state
@@ -342,3 +348,54 @@ def test_a_replenishment_that_says_why_the_other_rows_were_not_ordered_passes() 
         "the supplier is closed this week."
     )
     assert false_claim(reply(answer), replenished()).action == "allow"
+
+
+NO_WAREHOUSE = ScreenText(
+    captured_at=NOW,
+    context=("Stock",),
+    columns=("sku", "on_hand", "reorder_point"),
+    rows=(
+        ScreenRow(sku="SKU-10232", on_hand=38, reorder_point=120, low=True),
+        ScreenRow(sku="SKU-10233", on_hand=12, reorder_point=60, low=True),
+        ScreenRow(sku="SKU-10318", on_hand=300, reorder_point=25),
+    ),
+)
+
+
+def cropped(task: str, *, bounced: bool = False) -> GuardState:
+    """A write over a screen cut to its table: no warehouse anywhere on it."""
+    run = state(events=[event("false_claim", "bounce")] if bounced else [])
+    messages = [
+        run.messages[0],
+        Message(role="user", content=f"Task: {task}"),
+        Message(role="user", content=render_screen(NO_WAREHOUSE)),
+    ]
+    return GuardState(**{**run.__dict__, "messages": messages, "contract": parse_task(task)})
+
+
+def test_an_answer_that_does_not_ask_where_rows_without_a_warehouse_go_is_bounced() -> None:
+    # The first-option baseline's answer on a cropped table: no order, no question.
+    first = false_claim(reply("Done."), cropped("Replenish the low rows in this table"))
+    assert first.action == "bounce"
+    assert "SKU-10232, SKU-10233 without a warehouse" in first.message
+    assert "SKU-10318" not in first.message
+    assert "Ask the user which warehouse" in first.message
+
+
+def test_the_second_answer_that_does_not_ask_ends_with_the_hosts_question() -> None:
+    second = false_claim(reply("All done."), cropped("Replenish the low rows", bounced=True))
+    assert second.action == "end"
+    assert second.message.startswith(HOST_ASKS)
+    assert "no order was created" in second.message
+    assert second.message.endswith("Which warehouse should I order them in?")
+    zh = false_claim(reply("好了"), cropped("这张表里缺货的帮我补货", bounced=True))
+    assert zh.message.endswith("要补到哪个仓库？")
+
+
+def test_asking_which_warehouse_passes_and_a_task_that_names_one_places_the_rows() -> None:
+    asked = reply("The table names no warehouse. Which warehouse are these rows in?")
+    assert false_claim(asked, cropped("Replenish the low rows")).action == "allow"
+    placed = cropped("Replenish the low rows in WH-01")
+    assert "without a warehouse" not in false_claim(reply("Done."), placed).message
+    report = cropped("Which rows are low? Just tell me.")
+    assert "without a warehouse" not in false_claim(reply("Done."), report).message

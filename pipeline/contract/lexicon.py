@@ -352,6 +352,7 @@ EN: Final[dict[str, Tag]] = _table(
         "agent": (
             "a colleague|colleague|colleagues|someone|somebody|someone else|another person|"
             "a coworker|coworker|my colleague|our buyer|the buyer|the team|we|i|i've|we've|"
+            "we're|we are|i'm|"
             "our team|my team|we've already|i've already"
         ),
         "unsure": (
@@ -498,7 +499,7 @@ ZH: Final[dict[str, Tag]] = _table(
             "这批|这些个|这几个|几个|几样|哪里|怎么|如何|是不是|这次|这回|但是|但|不过|可是|快|快要|"
             "顺手|顺带|顺道|按建议数量|按默认数量|按系统建议|另外|此外|啦|哈|"
             "数量按系统默认|数量按默认|数量默认|数量你定|数量你来定|数量按建议|补完|补好|补完后|"
-            "补好后|下完单后|任何|一批|直接|"
+            "补好后|下完单后|任何|一批|直接|一点|一点儿|一点点|点儿|"
             "它|它们"
         ),
         "object": (

@@ -162,6 +162,7 @@ def read_task(
     catalogue = catalogue or {}
     text, marks = mark(task, names or {}, catalogue)
     clauses = _clauses(text)
+    _low_then_act(clauses)
     understood = [c for c in clauses if c.understood]
     missed = [c for c in clauses if not c.understood]
 
@@ -230,9 +231,14 @@ def read_task(
     contract = fallback
     # A condition in a clause not understood cannot be left out of a write as an id can, and
     # a request that corrects itself says what it means only in words not understood: no
-    # reading is offered for either.
-    held = any(t.kind == "C" or t.tag == "retract" for c in missed for t in c.tokens)
+    # reading is offered for either, nor for words not understood that say what is left out
+    # or what is low.
+    held = _scoping_words(missed) or any(
+        t.kind == "C" or t.tag == "retract" for c in missed for t in c.tokens
+    )
     offer = fallback if leftovers and fallback.writes_allowed and not verbs.stops else None
+    if offer is not None and _inverts(clauses):
+        offer = None
     if held:
         offer = None
     elif leftovers and offer is None and not verbs.stops and _retry:
@@ -563,6 +569,68 @@ def _points_back(clause: Clause) -> bool:
     cited words it may mean them."""
     tags = {t.tag for t in clause.tokens}
     return not any(t.kind in IDS for t in clause.tokens) and not tags & _SETS
+
+
+def _low_statement(clause: Clause) -> bool:
+    """ "SKU-1 is low", "we're almost out of SKU-1", "SKU-1 快没了": SKUs (and warehouses)
+    and their being low, nothing else: no act, no question, no negation."""
+    tokens = clause.tokens
+    return (
+        not clause.acts
+        and not clause.question
+        and any(t.kind == "S" for t in tokens)
+        and any(t.tag == "low" for t in tokens)
+        and all(t.kind in ("S", "W") or t.tag in ("low", "filler", "polite") for t in tokens)
+    )
+
+
+def _low_then_act(clauses: Sequence[Clause]) -> None:
+    """A statement that items are low beside one write with no object of its own ("SKU-1 is
+    low, reorder it", "we're out of SKU-1 - order some", "SKU-1 快没了，补一点"): the items
+    are what the write is for, so the statement is understood (its ids are the write's
+    scope). Anything else in the task leaves both as they are."""
+    stated = [c for c in clauses if _low_statement(c)]
+    rest = [c for c in clauses if c not in stated]
+    if len(stated) != 1 or len(rest) != 1:
+        return
+    act = rest[0]
+    if act.understood and act.acts == {"write"} and _points_back(act) and act.stop is None:
+        stated[0].leftover = []
+
+
+def _inverts(clauses: Sequence[Clause]) -> bool:
+    """Ids in words not understood beside writes that name nothing of their own ("SKU-1 is on
+    back order, reorder it"): the writes may well be for those ids, so a reading that leaves
+    them out and writes the rest would turn the request around."""
+    named = any(t.kind in IDS for c in clauses if not c.understood for t in c.tokens)
+    writes = [c for c in clauses if c.understood and "write" in c.acts]
+    return named and bool(writes) and all(_points_back(c) for c in writes)
+
+
+_LEAVING_OUT = frozenset({"excl", "excl_post", "neg"})
+
+
+def _scoping_words(missed: Sequence[Clause]) -> bool:
+    """Words not understood that say what is left out ("no packaging", "胶带除外", "除了胶
+    带") or what is low ("手套快用完了"): a reading without them, or with only their ids
+    left out, writes to more than the task asked, so no reading is offered."""
+    for clause in missed:
+        tokens = clause.tokens
+        if not any(t.tag == "unknown" and not t.kind for t in tokens):
+            continue
+        if any(t.kind in IDS for t in tokens):
+            continue
+        if any(t.tag in _LEAVING_OUT for t in tokens):
+            return True
+        # The subject of "is low": words right before it, where no set ("the low items")
+        # is what it describes.
+        words = [t for t in tokens if t.tag != "filler"]
+        said_low = any(
+            before.tag == "unknown" and after.tag == "low" for before, after in pairwise(words)
+        )
+        if not clause.acts and said_low and not any(t.tag == "object" for t in tokens):
+            return True
+    return False
 
 
 def _unknown_words(missed: Sequence[Clause]) -> list[str]:

@@ -1374,3 +1374,68 @@ def test_floor_shorthand_for_the_low_items_and_the_verbs_reads_as_a_replenishmen
 ) -> None:
     contract = parse_task(task, NAMES)
     assert contract.action == "replenish" and contract.writes_allowed
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "SKU-10501 is low, reorder it",
+        "we're almost out of SKU-10501, order some",
+        "Low on SKU-10501, reorder",
+        "We've run out of SKU-10501 - please reorder",
+        "SKU-10501 快没了，补一点",
+    ],
+)
+def test_items_said_to_be_low_are_what_a_write_with_no_object_of_its_own_is_for(
+    task: str,
+) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.action == "replenish" and contract.writes_allowed
+    assert contract.skus == ("SKU-10501",) and not contract.exclude_skus
+
+
+def test_an_item_named_by_what_it_is_when_we_run_low_on_it_is_the_one_reordered() -> None:
+    screen = {"SKU-10501": "Packing tape 48 mm x 66 m", "SKU-10520": "Bubble wrap roll"}
+    contract = read_task("we are almost out of packing tape, order some", catalogue=screen).contract
+    assert contract.skus == ("SKU-10501",) and not contract.exclude_skus
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "SKU-10501 is low, don't reorder it",
+        "SKU-10501 is low, SKU-10232 is fine, reorder",
+        "we've ordered SKU-10501 already, restock the rest",
+    ],
+)
+def test_a_low_item_beside_a_negation_or_other_items_is_never_the_write_alone(task: str) -> None:
+    contract = parse_task(task, NAMES)
+    assert "SKU-10501" not in contract.skus
+
+
+def test_a_question_never_turns_a_write_for_the_items_it_names_into_one_for_all_the_rest() -> None:
+    # The words not understood may well be why the write is for SKU-10501: no reading that
+    # writes every other low item is offered.
+    reading = read_task("SKU-10501 is on back order, reorder it")
+    assert not reading.contract.writes_allowed
+    assert reading.offer is None
+    beside_a_set = read_task("Restock all low items, SKU-10501 is on back order")
+    assert beside_a_set.offer is not None
+    assert beside_a_set.offer.exclude_skus == ("SKU-10501",)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Restock the low items, no packaging",
+        "除了胶带，其他缺货的都补",
+        "补一下缺货的，胶带除外",
+        "手套快用完了，补一点",
+    ],
+)
+def test_no_question_offers_a_write_without_words_that_say_what_is_left_out_or_low(
+    task: str,
+) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    assert reading.offer is None

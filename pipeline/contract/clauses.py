@@ -49,8 +49,6 @@ _DETERMINERS = frozenset(
         "no",
     ]
 )
-_FIRST_PERSON = frozenset({"we", "i", "we've", "i've", "we're", "we are", "i'm"})
-"""The user speaking: the subject of a state ("we're low on …") as often as of an act."""
 _VERB_OBJECTS = frozenset(
     [
         "them",
@@ -204,11 +202,10 @@ def _resolve(tokens: list[Token]) -> None:
                 target.tag in ("context", "warehouse_noun") or target.kind in ("S", "W", "Q", "N")
             )
             token.tag = "filler" if fine else "unknown"
-        elif token.tag == "agent" and token.text in _FIRST_PERSON and nxt is not None:
-            # "we're almost out of SKU-1", "we've run out of SKU-1": the user is who is low,
-            # not someone acting on SKU-1 ("we've ordered SKU-1" stays an aside).
-            if nxt.tag == "low":
-                token.tag = "filler"
+        elif token.tag == "agent" and nxt is not None and nxt.tag == "low":
+            # "we're almost out of SKU-1", "our team is low on SKU-1": who is low, not someone
+            # acting on SKU-1 ("we've ordered SKU-1" stays an aside).
+            token.tag = "filler"
         elif token.tag == "context_adj":
             target = next((t for t in after if t.tag not in ("filler", "context_adj")), None)
             follows = after[0] if after else None

@@ -282,6 +282,8 @@ EN: Final[dict[str, Tag]] = _table(
             "though|although|even though|since|because|given that|seeing as|"
             "etc|shown|showing|listed|visible|appear|appears|seem|seems|"
             "we have|i have|you have|there are|there is|how|where|when|about|currently at|"
+            "i think|i believe|i guess|i suppose|i noticed|we noticed|i see|i saw|it looks like|"
+            "looks like|seems like|it seems|apparently|heads up|fyi|"
             "below are|above|following|the following|attached|here's|each of|all of|both of|"
             "some of|any of|in one go|all at once|in one batch|the standard quantities|"
             "standard quantities|the default quantities|default quantities|"

@@ -584,6 +584,9 @@ def _low_statement(clause: Clause) -> bool:
     )
 
 
+_DONE_OR_PUT_OFF = frozenset({"write", "write_past", "defer", "self", "cancel", "settled"})
+
+
 def _low_then_act(clauses: Sequence[Clause]) -> None:
     """A statement that items are low beside one write with no object of its own ("SKU-1 is
     low, reorder it", "we're out of SKU-1 - order some", "SKU-1 快没了，补一点"): the items
@@ -591,11 +594,21 @@ def _low_then_act(clauses: Sequence[Clause]) -> None:
     scope). Anything else in the task leaves both as they are."""
     stated = [c for c in clauses if _low_statement(c)]
     rest = [c for c in clauses if c not in stated]
-    if len(stated) != 1 or len(rest) != 1:
-        return
-    act = rest[0]
-    if act.understood and act.acts == {"write"} and _points_back(act) and act.stop is None:
-        stated[0].leftover = []
+    if len(stated) == 1 and len(rest) == 1:
+        act = rest[0]
+        if act.understood and act.acts == {"write"} and _points_back(act) and act.stop is None:
+            stated[0].leftover = []
+            return
+    # Items someone is said to have, with no act of theirs ("the team has SKU-1 on the
+    # list"), beside writes that name nothing of their own: the writes may as well be for them
+    # as for the rest. An aside that says what was done or put off ("we already ordered
+    # SKU-1", "SKU-1 先放一放") leaves its items out as ever.
+    writes = [c for c in clauses if c.understood and "write" in c.acts]
+    if writes and all(_points_back(c) for c in writes):
+        for clause in clauses:
+            tags = {t.tag for t in clause.tokens}
+            if clause.aside and clause.understood and not tags & _DONE_OR_PUT_OFF:
+                clause.leftover += [(t.start, t.end) for t in clause.excluded if t.kind == "S"]
 
 
 def _inverts(clauses: Sequence[Clause]) -> bool:

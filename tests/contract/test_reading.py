@@ -1384,6 +1384,8 @@ def test_floor_shorthand_for_the_low_items_and_the_verbs_reads_as_a_replenishmen
         "Low on SKU-10501, reorder",
         "We've run out of SKU-10501 - please reorder",
         "SKU-10501 快没了，补一点",
+        "Our team is low on SKU-10501, reorder",
+        "I think SKU-10501 is low, reorder it",
     ],
 )
 def test_items_said_to_be_low_are_what_a_write_with_no_object_of_its_own_is_for(
@@ -1439,3 +1441,13 @@ def test_no_question_offers_a_write_without_words_that_say_what_is_left_out_or_l
     reading = read_task(task)
     assert not reading.contract.writes_allowed
     assert reading.offer is None
+
+
+def test_items_someone_is_said_to_have_beside_a_write_with_no_object_are_not_left_out_of_it() -> (
+    None
+):
+    # "reorder" may be for SKU-10501 as well as for every other low item: neither is written.
+    contract = parse_task("the team has SKU-10501 on the list, reorder", NAMES)
+    assert not contract.writes_allowed
+    done = parse_task("we already ordered SKU-10501, restock", NAMES)
+    assert done.writes_allowed and done.exclude_skus == ("SKU-10501",)

@@ -198,8 +198,10 @@ def _resolve(tokens: list[Token]) -> None:
             token.tag = "filler" if fine else "unknown"
         elif token.tag == "number_word":
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
+            # "both are low": the items just named, said to be low.
             fine = target is not None and (
-                target.tag in ("context", "warehouse_noun") or target.kind in ("S", "W", "Q", "N")
+                target.tag in ("context", "warehouse_noun", "low")
+                or target.kind in ("S", "W", "Q", "N")
             )
             token.tag = "filler" if fine else "unknown"
         elif token.tag == "agent" and nxt is not None and nxt.tag == "low":
@@ -485,7 +487,9 @@ def read_clause(text: str, question: bool) -> Clause:
     clause.disregard = next((t.text for t in tokens if t.tag == "disregard"), None)
     # A correction ("wait, no", "scratch that", "不对") changes what came before in ways the
     # clauses do not say: never understood.
-    clause.leftover = [(t.start, t.end) for t in tokens if t.tag in ("unknown", "retract")]
+    clause.leftover = [
+        (t.start, t.end) for t in tokens if t.tag in ("unknown", "retract", "unless")
+    ]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]
 

@@ -63,13 +63,17 @@ Tags (what a token does in its clause):
 | `plus` | as well as, and also, plus: ids after a set ("the low items") join it, never narrow it |
 | `allow` | let, allow (让 by its place): only in "don't let <items> run out": restock them |
 | `retract` | wait, actually, scratch that, 不对: the request corrects itself; nothing is offered |
+| `unless` | unless, except if, 除非: a condition with no term; never understood, nothing offered |
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["EN", "SHORTHAND", "TAGS", "ZH", "Tag"]
+__all__ = ["EN", "SHORTHAND", "SIZE_NOUNS", "TAGS", "ZH", "Tag"]
+
+SIZE_NOUNS = frozenset({"quantity", "quantities", "amount", "amounts", "qty", "数量", "数目"})
+"""Words for the size of an order: a word not understood before one may change every size."""
 
 Tag = str
 
@@ -117,6 +121,7 @@ TAGS: Final = (
     "plus",
     "allow",
     "retract",
+    "unless",
     "only_these",
     "cite",
     "source",
@@ -410,6 +415,7 @@ EN: Final[dict[str, Tag]] = _table(
             "scratch that|wait|no wait|wait no|actually|on second thought|correction|"
             "sorry i meant|i meant|make that|change that to|forget that"
         ),
+        "unless": "unless|except if|except when",
     }
 )
 """English words and phrases (lower case; the longest match wins)."""
@@ -533,6 +539,7 @@ ZH: Final[dict[str, Tag]] = _table(
         "restate": "就是说|也就是|我是说|我的意思是|意思是",
         "cite": "写着|写的是|说的是|显示着|提示说|上面写|上写着|写道|说要|要求",
         "retract": "不对|说错了|改成|改为|更正|不是这个",
+        "unless": "除非|只要不",
         "disregard": (
             "别管它|不用管它|不要管它|别理它|忽略它|无视它|不用理它|别理会|不用理会|别照做|不要照做"
         ),

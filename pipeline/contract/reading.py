@@ -45,6 +45,7 @@ from pipeline.contract.terms import (
 __all__ = ["ids_in", "parse_task", "read_task"]
 
 from pipeline.contract.clauses import IDS, Clause, read_clause
+from pipeline.contract.lexicon import SIZE_NOUNS
 from pipeline.contract.marking import PLACEHOLDER, Marks, is_cjk, mark
 from pipeline.contract.tokens import Token, known_word, vocabulary_tag
 
@@ -234,7 +235,7 @@ def read_task(
     # reading is offered for either, nor for words not understood that say what is left out
     # or what is low.
     held = _scoping_words(missed) or any(
-        t.kind == "C" or t.tag == "retract" for c in missed for t in c.tokens
+        t.kind == "C" or t.tag in ("retract", "unless") for c in missed for t in c.tokens
     )
     offer = fallback if leftovers and fallback.writes_allowed and not verbs.stops else None
     if offer is not None and _inverts(clauses):
@@ -625,8 +626,9 @@ _LEAVING_OUT = frozenset({"excl", "excl_post", "neg"})
 
 def _scoping_words(missed: Sequence[Clause]) -> bool:
     """Words not understood that say what is left out ("no packaging", "胶带除外", "除了胶
-    带") or what is low ("手套快用完了"): a reading without them, or with only their ids
-    left out, writes to more than the task asked, so no reading is offered."""
+    带"), what is low ("手套快用完了") or how much ("half quantity"): a reading without them,
+    or with only their ids left out, writes more than the task asked, so no reading is
+    offered."""
     for clause in missed:
         tokens = clause.tokens
         if not any(t.tag == "unknown" and not t.kind for t in tokens):
@@ -642,6 +644,13 @@ def _scoping_words(missed: Sequence[Clause]) -> bool:
             before.tag == "unknown" and after.tag == "low" for before, after in pairwise(words)
         )
         if not clause.acts and said_low and not any(t.tag == "object" for t in tokens):
+            return True
+        # "half quantity", "at double the usual amounts": a reading without them sizes
+        # every order another way.
+        if any(
+            before.tag == "unknown" and after.text in SIZE_NOUNS
+            for before, after in pairwise(words)
+        ):
             return True
     return False
 

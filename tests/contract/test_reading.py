@@ -1433,6 +1433,8 @@ def test_a_question_never_turns_a_write_for_the_items_it_names_into_one_for_all_
         "除了胶带，其他缺货的都补",
         "补一下缺货的，胶带除外",
         "手套快用完了，补一点",
+        "Reorder low items, half quantity",
+        "Reorder the low items unless they're on order",
     ],
 )
 def test_no_question_offers_a_write_without_words_that_say_what_is_left_out_or_low(
@@ -1451,3 +1453,12 @@ def test_items_someone_is_said_to_have_beside_a_write_with_no_object_are_not_lef
     assert not contract.writes_allowed
     done = parse_task("we already ordered SKU-10501, restock", NAMES)
     assert done.writes_allowed and done.exclude_skus == ("SKU-10501",)
+
+
+@pytest.mark.parametrize(
+    "task",
+    ["Order SKU-10501 and SKU-10520, both are low", "两个都缺货了，补一下 SKU-10501 和 SKU-10520"],
+)
+def test_both_said_to_be_low_are_the_items_just_named(task: str) -> None:
+    contract = parse_task(task, NAMES)
+    assert contract.writes_allowed and contract.skus == ("SKU-10501", "SKU-10520")

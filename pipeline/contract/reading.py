@@ -771,7 +771,9 @@ def _implied_act(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> str 
         return "cancel"
     if marks.orders:
         return None
-    if sized or (not verbs.acts and any(t.tag == "low" for t in tokens)):
+    # A task that asks for a report in words the reader knows ("统计一下缺货数量") is no write.
+    asks_a_report = bool(verbs.acts) or any(t.tag == "report" for t in tokens)
+    if sized or (not asks_a_report and any(t.tag == "low" for t in tokens)):
         return "write"
     return None
 

@@ -1462,3 +1462,14 @@ def test_items_someone_is_said_to_have_beside_a_write_with_no_object_are_not_lef
 def test_both_said_to_be_low_are_the_items_just_named(task: str) -> None:
     contract = parse_task(task, NAMES)
     assert contract.writes_allowed and contract.skus == ("SKU-10501", "SKU-10520")
+
+
+def test_a_tally_asked_for_in_words_the_reader_knows_is_never_offered_as_a_write() -> None:
+    reading = read_task("统计一下缺货数量")
+    assert reading.contract.action == "report" and not reading.contract.not_understood
+    assert reading.offer is None
+
+
+def test_skipping_an_item_while_restocking_leaves_it_out() -> None:
+    contract = parse_task("补货的时候跳过 SKU-10501", NAMES)
+    assert contract.writes_allowed and contract.exclude_skus == ("SKU-10501",)

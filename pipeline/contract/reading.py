@@ -626,7 +626,8 @@ _LEAVING_OUT = frozenset({"excl", "excl_post", "neg"})
 
 def _scoping_words(missed: Sequence[Clause]) -> bool:
     """Words not understood that say what is left out ("no packaging", "胶带除外", "除了胶
-    带"), what is low ("手套快用完了") or how much ("half quantity"): a reading without them,
+    带"), what is low ("手套快用完了"), which of a set ("the cheap items") or how much ("half
+    quantity"): a reading without them,
     or with only their ids left out, writes more than the task asked, so no reading is
     offered."""
     for clause in missed:
@@ -644,6 +645,12 @@ def _scoping_words(missed: Sequence[Clause]) -> bool:
             before.tag == "unknown" and after.tag == "low" for before, after in pairwise(words)
         )
         if not clause.acts and said_low and not any(t.tag == "object" for t in tokens):
+            return True
+        # "the cheap items", "the blue low ones": a word right before the set qualifies it.
+        if any(
+            before.tag == "unknown" and not before.kind and after.tag in ("object", "low")
+            for before, after in pairwise(tokens)
+        ):
             return True
         # "half quantity", "at double the usual amounts": a reading without them sizes
         # every order another way.

@@ -147,6 +147,9 @@ def _nearest(word: str) -> str | None:
     (`_vowels_apart`); a word shorter than five letters is never guessed."""
     if len(word) < 5:
         return None
+    swapped = _swapped(word)
+    if swapped is not None:
+        return swapped
     most = 1 if len(word) < 9 else 2
     found = sorted(
         (_distance(word, known, most + 1), known)
@@ -199,7 +202,25 @@ _WEIGHTY = frozenset(
 tag is not guessed."""
 
 
-_SINGLE_WORDS = tuple(sorted(k for k in EN if k.isalpha()))
+_NAMING = frozenset(
+    {"low", "object", "context", "context_adj", "filler", "warehouse_noun", "status", "described"}
+)
+"""Tags of words that name or qualify what is acted on, or say nothing: a typo's guess only
+where two neighbouring letters are swapped ("itmes"). A word one letter away from them is as
+likely a real word that narrows the set ("the shirt items" are not "the short items",
+"think" is no "thing") as a typo."""
+
+_SINGLE_WORDS = tuple(sorted(k for k in EN if k.isalpha() and EN[k] not in _NAMING))
+_NAMING_WORDS = frozenset(k for k in EN if k.isalpha() and EN[k] in _NAMING)
+
+
+def _swapped(word: str) -> str | None:
+    """The naming word that `word` is with two neighbouring letters swapped, if any."""
+    for i in range(len(word) - 1):
+        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        if swapped in _NAMING_WORDS:
+            return swapped
+    return None
 
 
 def _distance(a: str, b: str, most: int) -> int:

@@ -1473,3 +1473,19 @@ def test_a_tally_asked_for_in_words_the_reader_knows_is_never_offered_as_a_write
 def test_skipping_an_item_while_restocking_leaves_it_out() -> None:
     contract = parse_task("补货的时候跳过 SKU-10501", NAMES)
     assert contract.writes_allowed and contract.exclude_skus == ("SKU-10501",)
+
+
+@pytest.mark.parametrize("task", ["Restock the shirt items", "Restock the think items"])
+def test_a_real_word_one_letter_from_a_word_for_the_set_is_never_guessed_as_it(task: str) -> None:
+    # "shirt" is not "short" (low), "think" is no "thing": restocking every low item would
+    # write more than the task asked.
+    assert not parse_task(task, NAMES).writes_allowed
+
+
+def test_two_swapped_letters_of_a_word_for_the_set_are_still_read_as_it() -> None:
+    assert parse_task("Plz replnish the low itmes", NAMES).writes_allowed
+
+
+@pytest.mark.parametrize("task", ["Restock the cheap items", "Reorder the blue items"])
+def test_no_question_drops_a_word_that_says_which_items(task: str) -> None:
+    assert read_task(task).offer is None

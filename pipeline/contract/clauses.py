@@ -23,7 +23,10 @@ from pipeline.contract.roles import (
 )
 from pipeline.contract.tokens import Token, tokens_of
 
-__all__ = ["IDS", "Clause", "read_clause"]
+__all__ = ["EVERY", "IDS", "Clause", "read_clause"]
+
+EVERY = frozenset({"all", "everything", "anything", "whatever"})
+"""Words for a whole set ("restock everything under its minimum")."""
 
 
 _DETERMINERS = frozenset(
@@ -198,10 +201,19 @@ def _resolve(tokens: list[Token]) -> None:
             token.tag = "filler" if fine else "unknown"
         elif token.tag == "number_word":
             target = next((t for t in after if t.tag != "filler" and t.kind != "D"), None)
-            # "both are low": the items just named, said to be low.
-            fine = target is not None and (
-                target.tag in ("context", "warehouse_noun", "low")
-                or target.kind in ("S", "W", "Q", "N")
+            # "both are low": the items just named, said to be low (in a clause that only
+            # says so: "the two lowest items" is a part of a set).
+            stated = (
+                target is not None
+                and target.tag == "low"
+                and not any(t.tag in ("write", "make", "object") for t in tokens)
+            )
+            fine = stated or (
+                target is not None
+                and (
+                    target.tag in ("context", "warehouse_noun")
+                    or target.kind in ("S", "W", "Q", "N")
+                )
             )
             token.tag = "filler" if fine else "unknown"
         elif token.tag == "agent" and nxt is not None and nxt.tag == "low":
@@ -488,7 +500,7 @@ def read_clause(text: str, question: bool) -> Clause:
     # A correction ("wait, no", "scratch that", "不对") changes what came before in ways the
     # clauses do not say: never understood.
     clause.leftover = [
-        (t.start, t.end) for t in tokens if t.tag in ("unknown", "retract", "unless")
+        (t.start, t.end) for t in tokens if t.tag in ("unknown", "retract", "unless", "part")
     ]
     ids = [t for t in tokens if t.kind in ("S", "W", "O", "Q")]
     clause.names = [t.text for t in tokens if t.kind == "N"]
@@ -579,6 +591,11 @@ def read_clause(text: str, question: bool) -> Clause:
     if clause.own:
         clause.acts -= {"write", "report"}
     clause.aside = past or deferred or agent is not None or clause.own
+    if clause.aside:
+        # "a colleague may have ordered some of it": a part of what someone else did scopes
+        # nothing this task writes.
+        parts = {(t.start, t.end) for t in tokens if t.tag == "part"}
+        clause.leftover = [span for span in clause.leftover if span not in parts]
     positive, excluded = assign_roles(tokens, all_excluded=clause.aside)
     clause.positive += positive
     clause.excluded += excluded
@@ -586,7 +603,7 @@ def read_clause(text: str, question: bool) -> Clause:
     # "Reordering SKU-1 is not needed", "reorder SKU-1, which is on its way": the write's only
     # objects are left out by the words after them, and no set is named: nothing is asked.
     sets = {"low", "object", "else", "beyond", "each_warehouse"} & has or any(
-        t.text in ("all", "everything", "anything", "whatever") for t in tokens
+        t.text in EVERY for t in tokens
     )
     if (
         "write" in clause.acts

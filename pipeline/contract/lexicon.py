@@ -64,6 +64,7 @@ Tags (what a token does in its clause):
 | `allow` | let, allow (让 by its place): only in "don't let <items> run out": restock them |
 | `retract` | wait, actually, scratch that, 不对: the request corrects itself; nothing is offered |
 | `unless` | unless, except if, 除非: a condition with no term; never understood, nothing offered |
+| `part` | one of, a few, half of, first: part of a set; never understood, nothing offered |
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ TAGS: Final = (
     "allow",
     "retract",
     "unless",
+    "part",
     "only_these",
     "cite",
     "source",
@@ -281,7 +283,8 @@ EN: Final[dict[str, Tag]] = _table(
         "filler": (
             "a|an|the|this|that|these|those|it|its|it's|they|them|their|there|here|here are|"
             "here is|is|are|be|been|was|were|am|of|in|on|at|from|for|to|with|by|and|or|then|"
-            "also|as well|too|so|all|every|any|some|do|does|me|us|you|your|one|ones|now|"
+            "also|as well|too|so|all|every|any|some|do|does|me|us|you|your|ones|now|"
+            "this one|that one|"
             "right now|currently|at the moment|still|first of all|based on|according to|"
             "as of now|just now|again|get|got|has|have|had|as|that's|those that|which are|"
             "though|although|even though|since|because|given that|seeing as|"
@@ -290,7 +293,7 @@ EN: Final[dict[str, Tag]] = _table(
             "i think|i believe|i guess|i suppose|i noticed|we noticed|i see|i saw|it looks like|"
             "looks like|seems like|it seems|apparently|heads up|fyi|"
             "below are|above|following|the following|attached|here's|each of|all of|both of|"
-            "some of|any of|in one go|all at once|in one batch|the standard quantities|"
+            "any of|in one go|all at once|in one batch|the standard quantities|"
             "standard quantities|the default quantities|default quantities|"
             "the suggested quantities|suggested quantities|at the suggested quantities|"
             "policy quantities|the policy quantities|as the policy says|per policy|"
@@ -416,6 +419,10 @@ EN: Final[dict[str, Tag]] = _table(
             "sorry i meant|i meant|make that|change that to|forget that"
         ),
         "unless": "unless|except if|except when",
+        "part": (
+            "one|one of|any one|just one|only one|a few|a few of|some of|half|half of|"
+            "most of|a handful of|first|the lowest one|the highest one"
+        ),
     }
 )
 """English words and phrases (lower case; the longest match wins)."""

@@ -44,7 +44,7 @@ from pipeline.contract.terms import (
 
 __all__ = ["ids_in", "parse_task", "read_task"]
 
-from pipeline.contract.clauses import IDS, Clause, read_clause
+from pipeline.contract.clauses import EVERY, IDS, Clause, read_clause
 from pipeline.contract.lexicon import SIZE_NOUNS
 from pipeline.contract.marking import PLACEHOLDER, Marks, is_cjk, mark
 from pipeline.contract.tokens import Token, known_word, vocabulary_tag
@@ -235,7 +235,7 @@ def read_task(
     # reading is offered for either, nor for words not understood that say what is left out
     # or what is low.
     held = _scoping_words(missed) or any(
-        t.kind == "C" or t.tag in ("retract", "unless") for c in missed for t in c.tokens
+        t.kind == "C" or t.tag in ("retract", "unless", "part") for c in missed for t in c.tokens
     )
     offer = fallback if leftovers and fallback.writes_allowed and not verbs.stops else None
     if offer is not None and _inverts(clauses):
@@ -675,6 +675,25 @@ def _unknown_words(missed: Sequence[Clause]) -> list[str]:
     )
 
 
+def _qualifies_the_object(clause: Clause) -> bool:
+    """A word not understood after the clause's write verb, with no word for a whole set after
+    it: it may say which items ("the low items from supplier Acme", "… in the second table"),
+    so a reading without it may write to more ("fill up the shelves for anything under its
+    minimum" names the whole set after it)."""
+    tokens = clause.tokens
+    verb = next((k for k, t in enumerate(tokens) if t.tag in ("write", "make")), None)
+    if verb is None:
+        return False
+    for k, token in enumerate(tokens[verb + 1 :], start=verb + 1):
+        if token.tag != "unknown" or token.kind:
+            continue
+        after = [t for t in tokens[k + 1 :] if t.tag != "filler"]
+        if after and after[0].kind in IDS:
+            continue  # "sans SKU-1": the ids after it are left out of the reading (`_guarded`)
+        return not any(t.text in EVERY for t in after)
+    return False
+
+
 def _stripped(task: str, words: Sequence[str]) -> str:
     for word in words:
         edge = r"\b" if word[:1].isascii() else ""
@@ -712,6 +731,8 @@ def _without(
     """The task read without the words it did not understand, when that reading writes and
     accounts for every word left, and the ids in `guarded` stay left out: a reading to ask a
     person about, never to act on alone."""
+    if any(_qualifies_the_object(c) for c in missed):
+        return None
     words = _unknown_words(missed)
     stripped = _stripped(task, words)
     if stripped == task:

@@ -163,7 +163,10 @@ def _nearest(word: str) -> str | None:
     near += [(d, k) for d, k in found if best < d <= most and (d, k) not in near]
     if len({EN[k] for _, k in near}) != 1:
         return None
-    return near[0][1]
+    guess = near[0][1]
+    if word.endswith("ed") and guess in (word[:-2], word[:-1]):
+        return None  # a participle ("the highlighted rows"), no typo of its verb
+    return guess
 
 
 _VOWELS = re.compile(r"[aeiouy]")

@@ -1489,3 +1489,36 @@ def test_two_swapped_letters_of_a_word_for_the_set_are_still_read_as_it() -> Non
 @pytest.mark.parametrize("task", ["Restock the cheap items", "Reorder the blue items"])
 def test_no_question_drops_a_word_that_says_which_items(task: str) -> None:
     assert read_task(task).offer is None
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Reorder the two lowest items",
+        "Reorder the lowest one",
+        "Reorder one of the low items",
+        "Reorder some of the low items",
+        "Restock the highlighted rows",
+    ],
+)
+def test_a_part_of_the_low_items_or_a_marking_is_never_read_as_all_of_them(task: str) -> None:
+    reading = read_task(task)
+    assert not reading.contract.writes_allowed
+    assert reading.offer is None
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        "Restock the low items from supplier Acme",
+        "Reorder the low items in the second table",
+        "Restock the low items in the tools category",
+    ],
+)
+def test_no_question_drops_words_after_the_verb_that_may_say_which_items(task: str) -> None:
+    assert read_task(task).offer is None
+
+
+def test_a_question_may_drop_a_word_before_a_whole_set() -> None:
+    reading = read_task("Fill up the shelves for anything under its minimum")
+    assert reading.offer is not None and reading.offer.action == "replenish"

@@ -684,6 +684,9 @@ def _qualifies_the_object(clause: Clause) -> bool:
     verb = next((k for k, t in enumerate(tokens) if t.tag in ("write", "make")), None)
     if verb is None:
         return False
+    if any(is_cjk(char) for char in clause.text):
+        # "把选中的补货", "红色的补一下": in Chinese the object as often stands before the verb.
+        verb = -1
     for k, token in enumerate(tokens[verb + 1 :], start=verb + 1):
         if token.tag != "unknown" or token.kind:
             continue

@@ -1386,6 +1386,7 @@ def test_floor_shorthand_for_the_low_items_and_the_verbs_reads_as_a_replenishmen
         "SKU-10501 快没了，补一点",
         "Our team is low on SKU-10501, reorder",
         "I think SKU-10501 is low, reorder it",
+        "我觉得 SKU-10501 不够了，补一下",
     ],
 )
 def test_items_said_to_be_low_are_what_a_write_with_no_object_of_its_own_is_for(
@@ -1499,6 +1500,9 @@ def test_no_question_drops_a_word_that_says_which_items(task: str) -> None:
         "Reorder one of the low items",
         "Reorder some of the low items",
         "Restock the highlighted rows",
+        "缺货的补几个就行",
+        "缺货的补一部分",
+        "把选中的补货",
     ],
 )
 def test_a_part_of_the_low_items_or_a_marking_is_never_read_as_all_of_them(task: str) -> None:

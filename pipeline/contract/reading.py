@@ -676,12 +676,12 @@ def _unknown_words(missed: Sequence[Clause]) -> list[str]:
 
 
 def _qualifies_the_object(clause: Clause) -> bool:
-    """A word not understood after the clause's write verb, with no word for a whole set after
-    it: it may say which items ("the low items from supplier Acme", "… in the second table"),
-    so a reading without it may write to more ("fill up the shelves for anything under its
-    minimum" names the whole set after it)."""
+    """A word not understood after the clause's write or cancel verb, with no word for a whole
+    set after it: it may say which items or orders ("the low items from supplier Acme", "the
+    orders for SKU-1 from Acme"), so a reading without it may write to more ("fill up the
+    shelves for anything under its minimum" names the whole set after it)."""
     tokens = clause.tokens
-    verb = next((k for k, t in enumerate(tokens) if t.tag in ("write", "make")), None)
+    verb = next((k for k, t in enumerate(tokens) if t.tag in ("write", "make", "cancel")), None)
     if verb is None:
         return False
     if any(is_cjk(char) for char in clause.text):

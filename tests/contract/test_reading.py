@@ -1526,3 +1526,10 @@ def test_no_question_drops_words_after_the_verb_that_may_say_which_items(task: s
 def test_a_question_may_drop_a_word_before_a_whole_set() -> None:
     reading = read_task("Fill up the shelves for anything under its minimum")
     assert reading.offer is not None and reading.offer.action == "replenish"
+
+
+def test_a_cancel_of_one_of_an_items_orders_is_never_read_or_offered_as_all_of_them() -> None:
+    for task in ("取消 SKU-10501 最新的订单", "Cancel the orders for SKU-10501 from Acme"):
+        reading = read_task(task)
+        assert not reading.contract.writes_allowed
+        assert reading.offer is None

@@ -632,12 +632,13 @@ def _scoping_words(missed: Sequence[Clause]) -> bool:
     offered."""
     for clause in missed:
         tokens = clause.tokens
-        if not any(t.tag == "unknown" and not t.kind for t in tokens):
-            continue
         if any(t.kind in IDS for t in tokens):
             continue
         if any(t.tag in _LEAVING_OUT for t in tokens):
+            # "except what we ordered yesterday": what it leaves out is not understood.
             return True
+        if not any(t.tag == "unknown" and not t.kind for t in tokens):
+            continue
         # The subject of "is low": words right before it, where no set ("the low items")
         # is what it describes.
         words = [t for t in tokens if t.tag != "filler"]

@@ -1436,6 +1436,7 @@ def test_a_question_never_turns_a_write_for_the_items_it_names_into_one_for_all_
         "手套快用完了，补一点",
         "Reorder low items, half quantity",
         "Reorder the low items unless they're on order",
+        "Put in an order for everything that's low, except what we ordered yesterday",
     ],
 )
 def test_no_question_offers_a_write_without_words_that_say_what_is_left_out_or_low(

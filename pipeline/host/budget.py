@@ -25,7 +25,16 @@ from pipeline.contract import TaskContract
 from pipeline.screentext import ScreenText
 from pipeline.toolfacts import Facts
 
-__all__ = ["SLACK", "HopBudget", "Row", "hop_budget", "rows_in_scope", "uncovered", "unplaced"]
+__all__ = [
+    "SLACK",
+    "HopBudget",
+    "Pending",
+    "Row",
+    "hop_budget",
+    "rows_in_scope",
+    "uncovered",
+    "unplaced",
+]
 
 SLACK = 4
 """Hops beyond the work: the answer, a bounce, a retry and one more."""
@@ -39,6 +48,15 @@ class Row:
     sku: str
     warehouse: str | None
     writable: bool
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Work the run may still do: an order to cancel, or a row to order (with its SKU)."""
+
+    text: str
+    """As the user reads it: `PO-000042`, `SKU-1 in WH-01`."""
+    sku: str | None = None
 
 
 class HopBudget(BaseModel):
@@ -158,7 +176,7 @@ def _row_done(row: Row, facts: Facts) -> bool:
     return any(same(k) and not level.needs_reorder for k, level in facts.live.items())
 
 
-def uncovered(contract: TaskContract, rows: Sequence[Row], facts: Facts) -> list[str] | None:
+def uncovered(contract: TaskContract, rows: Sequence[Row], facts: Facts) -> list[Pending] | None:
     """What the run may still write and the ledger does not account for (empty: the work is
     done), or None when nothing can be said complete this way (a report, a task with no rows
     or orders to write)."""
@@ -169,12 +187,12 @@ def uncovered(contract: TaskContract, rows: Sequence[Row], facts: Facts) -> list
             return None
         done = {*facts.cancelled, *facts.cancel_errors, *facts.proposed_cancels}
         done |= {str(args.get("order_id")) for _, args in facts.dry_run}
-        return [o for o in contract.order_ids if o not in done]
+        return [Pending(o) for o in contract.order_ids if o not in done]
     writable = [r for r in rows if r.writable]
     if not writable:
         return None
     return [
-        f"{r.sku} in {r.warehouse}" if r.warehouse else r.sku
+        Pending(f"{r.sku} in {r.warehouse}" if r.warehouse else r.sku, r.sku)
         for r in writable
         if not _row_done(r, facts)
     ]

@@ -207,7 +207,8 @@ def _out_of_hops(turns: Turns, budget: HopBudget) -> None:
         finish(record, "done", f"{HOST_COMPLETE}\n{summarize(facts).text}")
         return
     stopped = f"stopped after {budget.hops} hops without an answer ({budget.describe()})"
-    finish(record, "limit", stopped + (f"; not done: {', '.join(left)}" if left else ""))
+    not_done = ", ".join(p.text for p in left or [])
+    finish(record, "limit", stopped + (f"; not done: {not_done}" if not_done else ""))
 
 
 def _close(turns: Turns) -> RunRecord:

@@ -149,7 +149,7 @@ def _undone(text: str, facts: Facts, state: GuardState) -> list[str]:
         return []
     left = uncovered(contract, rows_in_scope(contract, screens_in(state.messages)), facts)
     said = {s.upper() for s in ids_in(text)["S"]}
-    return [row for row in left or [] if row.split(" in ")[0].upper() not in said]
+    return [p.text for p in left or [] if (p.sku or "").upper() not in said]
 
 
 def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:

@@ -389,7 +389,8 @@ EN: Final[dict[str, Tag]] = _table(
             "mistake|a mistake|by mistake|in error|an error|by accident|accidentally|duplicate|"
             "a duplicate|duplicated|typo|a typo|entered twice|placed twice|raised twice|twice|"
             "two times|double-ordered|double ordered|wrong|wrong quantity|wrong item|"
-            "wrong items|wrong sku|wrong one|the wrong one|wrong amount|wrong warehouse"
+            "wrong items|wrong sku|wrong one|the wrong one|wrong amount|wrong warehouse|"
+            "wrong supplier|wrong vendor|wrong price"
         ),
         "restate": "i mean|i e|ie|in other words|namely|that is to say",
         "only_these": (

@@ -803,11 +803,17 @@ def _implied_act(verbs: _Verbs, clauses: Sequence[Clause], marks: Marks) -> str 
         return "cancel"
     if marks.orders:
         return None
-    # A task that asks for a report in words the reader knows ("统计一下缺货数量") is no write.
-    asks_a_report = bool(verbs.acts) or any(t.tag == "report" for t in tokens)
+    # A task that opens with a report in words the reader knows ("统计一下缺货数量") is no
+    # write ("action the low-stock list" names a list, it does not ask for one).
+    asks_a_report = bool(verbs.acts) or any(_opens_with_report(c) for c in clauses)
     if sized or (not asks_a_report and any(t.tag == "low" for t in tokens)):
         return "write"
     return None
+
+
+def _opens_with_report(clause: Clause) -> bool:
+    first = next((t for t in clause.tokens if t.tag not in ("filler", "polite")), None)
+    return first is not None and first.tag == "report"
 
 
 def _implied(

@@ -209,21 +209,25 @@ _NAMING = frozenset(
     {"low", "object", "context", "context_adj", "filler", "warehouse_noun", "status", "described"}
 )
 """Tags of words that name or qualify what is acted on, or say nothing: a typo's guess only
-where two neighbouring letters are swapped ("itmes"). A word one letter away from them is as
-likely a real word that narrows the set ("the shirt items" are not "the short items",
-"think" is no "thing") as a typo."""
+where two neighbouring letters are swapped or one is left out ("itmes", "warehose"). A word
+one letter away from them otherwise is as likely a real word that narrows the set ("the shirt
+items" are not "the short items", "think" is no "thing") as a typo."""
 
 _SINGLE_WORDS = tuple(sorted(k for k in EN if k.isalpha() and EN[k] not in _NAMING))
 _NAMING_WORDS = frozenset(k for k in EN if k.isalpha() and EN[k] in _NAMING)
 
 
 def _swapped(word: str) -> str | None:
-    """The naming word that `word` is with two neighbouring letters swapped, if any."""
-    for i in range(len(word) - 1):
-        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-        if swapped in _NAMING_WORDS:
-            return swapped
-    return None
+    """The one naming word that `word` is with two neighbouring letters swapped or a letter
+    left out ("itmes", "warehose"), if any: slips of the hand that real words rarely are."""
+    found = {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    found |= {k for k in _NAMING_WORDS if len(k) == len(word) + 1 and _one_left_out(k, word)}
+    found &= _NAMING_WORDS
+    return found.pop() if len(found) == 1 else None
+
+
+def _one_left_out(known: str, word: str) -> bool:
+    return any(known[:i] + known[i + 1 :] == word for i in range(len(known)))
 
 
 def _distance(a: str, b: str, most: int) -> int:

@@ -1484,8 +1484,9 @@ def test_a_real_word_one_letter_from_a_word_for_the_set_is_never_guessed_as_it(t
     assert not parse_task(task, NAMES).writes_allowed
 
 
-def test_two_swapped_letters_of_a_word_for_the_set_are_still_read_as_it() -> None:
+def test_two_swapped_letters_of_a_word_for_the_set_or_one_left_out_are_still_read_as_it() -> None:
     assert parse_task("Plz replnish the low itmes", NAMES).writes_allowed
+    assert parse_task("Restock the low items in the warehose WH-01", NAMES).warehouses == ("WH-01",)
 
 
 @pytest.mark.parametrize("task", ["Restock the cheap items", "Reorder the blue items"])

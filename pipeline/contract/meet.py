@@ -187,10 +187,18 @@ def offer(
     for every word and the final contract writes nothing, a reading that writes is offered to
     a person: a model's (when it read the task as writing more than the final contract), else
     what the reader's understood clauses allow. A task that defers, hands the action over or
-    asks hypothetically offers nothing; neither does one the reader understood in full."""
+    asks hypothetically offers nothing; neither does one the reader understood in full, nor
+    one whose words not understood limit it in a way no reading shows (`TaskReading.held`). A
+    model's reading that writes to what the task's words leave out is never offered."""
     if final.writes_allowed or reading.stop is not None or not reading.contract.not_understood:
         return None
+    if reading.held:
+        return None
     source: Literal["reader", "model"]
+    # A model's reading that writes to what the task's own words leave out is never offered.
+    said_out = {*reading.contract.exclude_skus, *reading.contract.exclude_warehouses}
+    if model is not None and said_out & {*model.skus, *model.warehouses}:
+        model = None
     if model is not None and model.writes_allowed and widenings(model, final):
         found, source = model, "model"
     elif reading.offer is not None:

@@ -268,6 +268,7 @@ def read_task(
         not_understood=tuple(leftovers),
         stop=verbs.stops[0] if verbs.stops else None,
         offer=offer,
+        held=held,
     )
 
 

@@ -198,6 +198,9 @@ class TaskReading(BaseModel):
     offer: TaskContract | None = None
     """What the understood clauses allow, when words were not understood and it writes: the
     reading a person is asked about (a yes runs it), never acted on without one."""
+    held: bool = False
+    """The words not understood limit the task in a way no reading shows (what is left out,
+    a part of a set, a condition, a correction): no reading is offered, a model's neither."""
 
 
 class SkuQuantity(BaseModel):

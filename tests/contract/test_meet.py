@@ -259,3 +259,19 @@ def test_a_final_report_covers_what_the_reader_reports_never_what_writes_left_ou
     assert not final.writes_allowed
     assert "SKU-10232" not in final.exclude_skus
     assert final.warehouses == reading.contract.warehouses
+
+
+def test_no_models_reading_is_offered_where_the_words_not_understood_limit_the_task() -> None:
+    # "no packaging" leaves out items the reader cannot name: any reading that writes every
+    # low item would be wider, the model's as much as the reader's.
+    reading = read_task("Restock the low items, no packaging")
+    final, _ = settle(reading, REPLENISH)
+    assert offer(reading, final, model=REPLENISH) is None
+
+
+def test_a_models_reading_that_writes_to_what_the_task_leaves_out_is_never_offered() -> None:
+    reading = read_task("Restock the low items except SKU-10232, zorbly")
+    final, _ = settle(reading, REPLENISH)
+    writes_it = TaskContract(action="replenish", writes_allowed=True, skus=("SKU-10232",))
+    asked = offer(reading, final, model=writes_it)
+    assert asked is None or asked.source == "reader"

@@ -232,8 +232,9 @@ def read_task(
     contract = fallback
     # A condition in a clause not understood cannot be left out of a write as an id can, and
     # a request that corrects itself says what it means only in words not understood: no
-    # reading is offered for either, nor for words not understood that say what is left out
-    # or what is low.
+    # reading is offered for either, nor for words not understood that limit the task in a way
+    # no reading shows: what is left out, what is low, which items, how much (`_scoping_words`),
+    # a part of a set or a condition ("unless").
     held = _scoping_words(missed) or any(
         t.kind == "C" or t.tag in ("retract", "unless", "part") for c in missed for t in c.tokens
     )
@@ -574,8 +575,8 @@ def _points_back(clause: Clause) -> bool:
 
 
 def _low_statement(clause: Clause) -> bool:
-    """ "SKU-1 is low", "we're almost out of SKU-1", "SKU-1 快没了": SKUs (and warehouses)
-    and their being low, nothing else: no act, no question, no negation."""
+    """A statement that SKUs (and warehouses) are low and nothing else ("SKU-1 is low",
+    "we're almost out of SKU-1", "SKU-1 快没了"): no act, no question, no negation."""
     tokens = clause.tokens
     return (
         not clause.acts
@@ -628,9 +629,8 @@ _LEAVING_OUT = frozenset({"excl", "excl_post", "neg"})
 def _scoping_words(missed: Sequence[Clause]) -> bool:
     """Words not understood that say what is left out ("no packaging", "胶带除外", "除了胶
     带"), what is low ("手套快用完了"), which of a set ("the cheap items") or how much ("half
-    quantity"): a reading without them,
-    or with only their ids left out, writes more than the task asked, so no reading is
-    offered."""
+    quantity"): a reading without them, or with only their ids left out, writes more than the
+    task asked, so no reading is offered."""
     for clause in missed:
         tokens = clause.tokens
         if any(t.kind in IDS for t in tokens):

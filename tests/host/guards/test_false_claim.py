@@ -350,16 +350,8 @@ def test_a_replenishment_that_says_why_the_other_rows_were_not_ordered_passes() 
     assert false_claim(reply(answer), replenished()).action == "allow"
 
 
-NO_WAREHOUSE = ScreenText(
-    captured_at=NOW,
-    context=("Stock",),
-    columns=("sku", "on_hand", "reorder_point"),
-    rows=(
-        ScreenRow(sku="SKU-10232", on_hand=38, reorder_point=120, low=True),
-        ScreenRow(sku="SKU-10233", on_hand=12, reorder_point=60, low=True),
-        ScreenRow(sku="SKU-10318", on_hand=300, reorder_point=25),
-    ),
-)
+NO_WAREHOUSE = SCREEN.model_copy(update={"context": ("Stock",)})
+"""SCREEN cut to its table: no warehouse anywhere on it."""
 
 
 def cropped(task: str, *, bounced: bool = False) -> GuardState:
@@ -377,7 +369,7 @@ def test_an_answer_that_does_not_ask_where_rows_without_a_warehouse_go_is_bounce
     # The first-option baseline's answer on a cropped table: no order, no question.
     first = false_claim(reply("Done."), cropped("Replenish the low rows in this table"))
     assert first.action == "bounce"
-    assert "SKU-10232, SKU-10233 without a warehouse" in first.message
+    assert "SKU-10232, SKU-10233, SKU-10240 without a warehouse" in first.message
     assert "SKU-10318" not in first.message
     assert "Ask the user which warehouse" in first.message
 

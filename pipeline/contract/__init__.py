@@ -46,6 +46,7 @@ from pipeline.contract.terms import TaskContract, read_contract
 from pipeline.models import Message
 
 __all__ = [
+    "TASK_LINE",
     "contract_in",
     "ids_in",
     "is_cjk",
@@ -54,9 +55,25 @@ __all__ = [
     "parse_task",
     "read_task",
     "settle",
+    "task_in",
     "widenings",
 ]
 __all__ += terms.__all__
+
+
+TASK_LINE = "Task: "
+"""How the opening message states the user's task, on a line of its own."""
+
+
+def task_in(messages: Sequence[Message]) -> str | None:
+    """The user's task as a conversation's opening message states it (its `Task:` line)."""
+    for message in messages:
+        if message.role != "user":
+            continue
+        for line in message.content.splitlines():
+            if line.startswith(TASK_LINE):
+                return line[len(TASK_LINE) :]
+    return None
 
 
 def contract_in(messages: Sequence[Message]) -> TaskContract:
@@ -68,7 +85,7 @@ def contract_in(messages: Sequence[Message]) -> TaskContract:
         found = read_contract(message.content)
         if found is not None:
             return found
-        for line in message.content.splitlines():
-            if line.startswith("Task: "):
-                return parse_task(line[len("Task: ") :])
+        task = task_in([message])
+        if task is not None:
+            return parse_task(task)
     return parse_task("")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from pipeline.contract import TaskContract, render_contract
+from pipeline.contract import TASK_LINE, TaskContract, render_contract
 from pipeline.models import Message
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def opening_message(
 ) -> Message:
     """The task, the host's contract for it, then the attachments, then what the store says
     of the screens' items (`items`, when a row's key is not its SKU)."""
-    lines = [f"Task: {task.strip()}"]
+    lines = [f"{TASK_LINE}{task.strip()}"]
     if contract is not None:
         lines += ["", render_contract(contract)]
     if attachments:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.contract import ids_in, is_cjk
+from pipeline.contract import ids_in, is_cjk, task_in
 from pipeline.host.budget import rows_in_scope, uncovered, unplaced
 from pipeline.host.guards.base import GuardState, ResponseDecision
 from pipeline.host.guards.claims import PROPOSAL_ID, parse_claims, unsupported
@@ -157,21 +157,10 @@ def _left_out(text: str, low: list[tuple[str, str]]) -> list[str]:
     return [sku for sku, _ in low if sku.upper() not in said]
 
 
-def _task(state: GuardState) -> str:
-    """The user's task as the opening message states it."""
-    for message in state.messages:
-        if message.role != "user":
-            continue
-        for line in message.content.splitlines():
-            if line.startswith("Task: "):
-                return line[len("Task: ") :]
-    return ""
-
-
 def _task_orders(state: GuardState) -> set[str]:
     """The orders the user's task names: an answer may speak of them (what it did not do to
     them, and why) without any tool naming them."""
-    return set(ids_in(_task(state))["O"])
+    return set(ids_in(task_in(state.messages) or "")["O"])
 
 
 def _unplaced(text: str, facts: Facts, state: GuardState) -> list[str]:
@@ -187,7 +176,7 @@ def _unplaced(text: str, facts: Facts, state: GuardState) -> list[str]:
 def _where(skus: list[str], state: GuardState) -> str:
     """The host's question about rows without a warehouse, in the task's language."""
     listed = ", ".join(skus)
-    if any(is_cjk(char) for char in _task(state)):
+    if any(is_cjk(char) for char in task_in(state.messages) or ""):
         return (
             f"截图中的 {'、'.join(skus)} 没有标明仓库，任务也没有说，所以没有下单。要补到哪个仓库？"
         )
